@@ -1,0 +1,99 @@
+// The particle ISA as C++ sees it: opcodes, builtins and their rules, expanded from the one
+// table in src/isa/isa_table.inc (and builtins.inc). See docs/design/isa.md.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace mote::isa {
+
+enum class Op : uint8_t {
+#define MOTE_OP(NAME, NUM, LMIN, LMAX, DST, S0, S1, S2, TULP, TABS, DOC) NAME = NUM,
+#include "../../src/isa/isa_table.inc"
+#undef MOTE_OP
+};
+
+enum class Builtin : uint16_t {
+#define MOTE_BUILTIN(NAME, ID, WIDTH, DOC) NAME = ID,
+#include "../../src/isa/builtins.inc"
+#undef MOTE_BUILTIN
+};
+
+enum class DstRule : uint8_t { kDstLanes, kDstScalar, kDstNone };
+enum class SrcRule : uint8_t {
+  kUnused,   // kind NONE, word 0
+  kVal,      // REG or IMM, `lanes` wide
+  kVal1,     // REG or IMM, 1 wide
+  kVal3,     // REG or IMM, 3 wide
+  kVal4,     // REG or IMM, 4 wide
+  kField,    // raw: particle field word offset
+  kConst,    // raw: constant pool scalar index
+  kBuiltin,  // raw: builtin id (space | index)
+  kDraw,     // raw: random draw index
+  kCmp,      // raw: compare code
+};
+
+struct OpInfo {
+  Op op;
+  uint8_t number;
+  std::string_view mnemonic;
+  uint8_t lanes_min;
+  uint8_t lanes_max;
+  DstRule dst;
+  SrcRule src[3];
+  float tolerance_ulp;  // parity bound: |got - ref| <= max(ulp * ulp(ref), abs)
+  float tolerance_abs;
+  std::string_view doc;
+};
+
+struct BuiltinInfo {
+  Builtin builtin;
+  uint16_t id;
+  std::string_view name;
+  uint8_t width;
+  std::string_view doc;
+};
+
+namespace detail {
+using enum DstRule;
+using enum SrcRule;
+inline constexpr OpInfo kOps[] = {
+#define MOTE_OP(NAME, NUM, LMIN, LMAX, DST, S0, S1, S2, TULP, TABS, DOC) \
+  {Op::NAME, NUM, #NAME, LMIN, LMAX, DST, {S0, S1, S2}, float(TULP), float(TABS), DOC},
+#include "../../src/isa/isa_table.inc"
+#undef MOTE_OP
+};
+inline constexpr BuiltinInfo kBuiltins[] = {
+#define MOTE_BUILTIN(NAME, ID, WIDTH, DOC) {Builtin::NAME, ID, #NAME, WIDTH, DOC},
+#include "../../src/isa/builtins.inc"
+#undef MOTE_BUILTIN
+};
+constexpr bool numbers_are_dense() {
+  for (size_t i = 0; i < std::size(kOps); ++i)
+    if (kOps[i].number != i) return false;
+  for (size_t i = 0; i < std::size(kBuiltins); ++i)
+    if (kBuiltins[i].id != i) return false;
+  return true;
+}
+static_assert(numbers_are_dense(), "isa_table.inc / builtins.inc must list numbers 0..N-1 in order");
+}  // namespace detail
+
+inline constexpr uint32_t kOpCount = uint32_t(std::size(detail::kOps));
+inline constexpr uint32_t kBuiltinCount = uint32_t(std::size(detail::kBuiltins));
+
+inline std::span<const OpInfo> all_ops() { return detail::kOps; }
+inline std::span<const BuiltinInfo> all_builtins() { return detail::kBuiltins; }
+// nullptr for an unknown opcode number.
+inline const OpInfo* op_info(uint32_t number) {
+  return number < kOpCount ? &detail::kOps[number] : nullptr;
+}
+inline const OpInfo& op_info(Op op) { return detail::kOps[uint32_t(op)]; }
+inline const BuiltinInfo* builtin_info(uint32_t id) {
+  return id < kBuiltinCount ? &detail::kBuiltins[id] : nullptr;
+}
+std::optional<Op> op_from_mnemonic(std::string_view mnemonic);
+std::optional<Builtin> builtin_from_name(std::string_view name);
+
+}  // namespace mote::isa

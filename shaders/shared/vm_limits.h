@@ -1,0 +1,25 @@
+// Limits of the particle VM, shared by the verifier, the executors and the GPU interpreters.
+#ifndef MOTE_SHADERS_SHARED_VM_LIMITS_H
+#define MOTE_SHADERS_SHARED_VM_LIMITS_H
+#include "shared/interop.h"
+MOTE_SHARED_BEGIN
+
+// Every slot an 8-bit operand base can name; the wide interpreter's file per lane (1 KiB).
+MOTE_CONSTANT(uint, kVmMaxRegisters, 256u);
+// The fast interpreter's private register file, in 32-bit slots. Programs needing more run on
+// the wide interpreter (register file in a storage buffer).
+MOTE_CONSTANT(uint, kVmFastRegisterSlots, 64u);
+// The bounded instruction loop: a section may hold at most this many instructions.
+MOTE_CONSTANT(uint, kVmMaxSectionInstructions, 4096u);
+// Constant pool size limit, in vec4s (64 KiB).
+MOTE_CONSTANT(uint, kVmMaxConstantVec4s, 4096u);
+// A particle record is at most this many 32-bit words (word 0 is the header).
+MOTE_CONSTANT(uint, kVmMaxRecordWords, 256u);
+// Default record stride: 32 words = 128 bytes (word 0 header + 31 field words).
+MOTE_CONSTANT(uint, kVmDefaultRecordWords, 32u);
+// Emitter field block and global field section limits, in words.
+MOTE_CONSTANT(uint, kVmMaxEmitterFieldWords, 1024u);
+MOTE_CONSTANT(uint, kVmMaxGlobalFieldWords, 1024u);
+
+MOTE_SHARED_END
+#endif

@@ -1,0 +1,14 @@
+// Each `mote` subcommand registers itself on the CLI11 app; the callback stores the process
+// exit status in `exit_code` (0 success, 1 bad input or failed check, 2 usage).
+#pragma once
+
+namespace CLI {
+class App;
+}
+
+namespace mote::cli {
+void add_info_command(CLI::App& app, int& exit_code);
+void add_selftest_command(CLI::App& app, int& exit_code);
+void add_asm_commands(CLI::App& app, int& exit_code);     // asm, disasm, verify
+void add_run_program_command(CLI::App& app, int& exit_code);
+}  // namespace mote::cli
