@@ -30,7 +30,7 @@ function(mote_shader)
   endforeach()
   add_custom_command(
     OUTPUT "${out}"
-    COMMAND "${Vulkan_GLSLC_EXECUTABLE}" --target-env=vulkan1.3 -std=460 -O -Werror
+    COMMAND "${Vulkan_GLSLC_EXECUTABLE}" --target-env=vulkan1.3 -std=460 -Werror
             ${includes} ${defines} -mfmt=num -MD -MF "${dep}" -o "${out}" "${src}"
     DEPENDS "${src}" ${ARG_DEPENDS}
     DEPFILE "${dep}"

@@ -1,0 +1,105 @@
+#include "gpu/compute_pipeline.hpp"
+
+#include <utility>
+#include <vector>
+
+#include "gpu/embedded_shaders.hpp"
+#include "gpu/vk_check.hpp"
+
+namespace mote::gpu {
+
+const EmbeddedShader* find_embedded_shader(std::string_view name) {
+  for (const EmbeddedShader& s : embedded_shaders())
+    if (name == s.name) return &s;
+  return nullptr;
+}
+
+Result<ComputePipeline> ComputePipeline::create(Device& device, std::string_view shader_name,
+                                                std::span<const SpecializationConstant> specialization) {
+  const EmbeddedShader* shader = find_embedded_shader(shader_name);
+  if (!shader) return make_error(ErrorCode::kNotFound, "no embedded shader named " + std::string(shader_name));
+  ComputePipeline p;
+  p.device_ = &device;
+  p.name_ = shader_name;
+  MOTE_TRY_ASSIGN(p.reflection_, reflect_spirv(std::span(shader->words, shader->word_count)));
+  if (p.reflection_.stage != VK_SHADER_STAGE_COMPUTE_BIT)
+    return make_error(ErrorCode::kInvalidArgument, "not a compute shader", p.name_);
+
+  std::vector<VkDescriptorSetLayoutBinding> bindings;
+  for (const ReflectedBinding& b : p.reflection_.bindings) {
+    if (b.set != 0)
+      return make_error(ErrorCode::kUnsupported, "compute shaders bind set 0 only (push descriptors)", p.name_);
+    bindings.push_back({b.binding, b.type, b.count, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+  }
+  VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  set_info.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
+  set_info.bindingCount = uint32_t(bindings.size());
+  set_info.pBindings = bindings.data();
+  MOTE_VK_TRY(vkCreateDescriptorSetLayout(device.handle(), &set_info, nullptr, &p.set_layout_));
+  device.set_name(VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, p.set_layout_, p.name_);
+
+  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, p.reflection_.push_constant_size};
+  VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  layout_info.setLayoutCount = 1;
+  layout_info.pSetLayouts = &p.set_layout_;
+  layout_info.pushConstantRangeCount = range.size ? 1 : 0;
+  layout_info.pPushConstantRanges = &range;
+  MOTE_VK_TRY(vkCreatePipelineLayout(device.handle(), &layout_info, nullptr, &p.layout_));
+  device.set_name(VK_OBJECT_TYPE_PIPELINE_LAYOUT, p.layout_, p.name_);
+
+  VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  module_info.codeSize = shader->word_count * sizeof(uint32_t);
+  module_info.pCode = shader->words;
+  VkShaderModule module = VK_NULL_HANDLE;
+  MOTE_VK_TRY(vkCreateShaderModule(device.handle(), &module_info, nullptr, &module));
+
+  std::vector<VkSpecializationMapEntry> entries;
+  std::vector<uint32_t> values;
+  for (const auto& s : specialization) {
+    entries.push_back({s.id, uint32_t(values.size() * sizeof(uint32_t)), sizeof(uint32_t)});
+    values.push_back(s.value);
+  }
+  VkSpecializationInfo spec{uint32_t(entries.size()), entries.data(), values.size() * sizeof(uint32_t), values.data()};
+
+  VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  info.stage.module = module;
+  info.stage.pName = "main";
+  info.stage.pSpecializationInfo = entries.empty() ? nullptr : &spec;
+  info.layout = p.layout_;
+  VkResult r = vkCreateComputePipelines(device.handle(), VK_NULL_HANDLE, 1, &info, nullptr, &p.pipeline_);
+  vkDestroyShaderModule(device.handle(), module, nullptr);
+  if (r != VK_SUCCESS) return vk_error(r, "vkCreateComputePipelines");
+  device.set_name(VK_OBJECT_TYPE_PIPELINE, p.pipeline_, p.name_);
+  return p;
+}
+
+ComputePipeline& ComputePipeline::operator=(ComputePipeline&& other) noexcept {
+  if (this != &other) {
+    release();
+    device_ = std::exchange(other.device_, nullptr);
+    name_ = std::move(other.name_);
+    reflection_ = std::move(other.reflection_);
+    set_layout_ = std::exchange(other.set_layout_, VK_NULL_HANDLE);
+    layout_ = std::exchange(other.layout_, VK_NULL_HANDLE);
+    pipeline_ = std::exchange(other.pipeline_, VK_NULL_HANDLE);
+  }
+  return *this;
+}
+
+void ComputePipeline::release() {
+  if (!device_) return;
+  VkDevice dev = device_->handle();
+  VkPipeline pipeline = pipeline_;
+  VkPipelineLayout layout = layout_;
+  VkDescriptorSetLayout set_layout = set_layout_;
+  device_->defer_destroy([dev, pipeline, layout, set_layout] {
+    if (pipeline) vkDestroyPipeline(dev, pipeline, nullptr);
+    if (layout) vkDestroyPipelineLayout(dev, layout, nullptr);
+    if (set_layout) vkDestroyDescriptorSetLayout(dev, set_layout, nullptr);
+  });
+  device_ = nullptr;
+}
+
+}  // namespace mote::gpu

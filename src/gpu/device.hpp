@@ -1,0 +1,103 @@
+// The logical device: one queue (graphics + compute where the device has one), submissions
+// tracked by a timeline semaphore, and destruction deferred until the GPU is done with an
+// object (Granite's PerFrame::destroyed_buffers idea, keyed by submission serial instead of
+// frame). Every object Mote creates gets a debug name.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpu/instance.hpp"
+#include "gpu/physical_device.hpp"
+#include "mote/result.hpp"
+
+namespace mote::gpu {
+
+struct DeviceOptions {
+  bool validation = false;        // also turned on by MOTE_VALIDATION=1
+  std::string device_selector;    // see physical_device.hpp; "" = MOTE_DEVICE, then automatic
+};
+
+class Device {
+ public:
+  static Result<std::unique_ptr<Device>> create(const DeviceOptions& options = {});
+  ~Device();  // waits for the GPU, runs every deferred destruction, then destroys the device
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  VkInstance instance() const { return instance_->handle(); }
+  VkPhysicalDevice physical_device() const { return description_.handle; }
+  VkDevice handle() const { return device_; }
+  VkQueue queue() const { return queue_; }
+  uint32_t queue_family() const { return description_.compute_queue_family; }
+  const PhysicalDeviceDescription& description() const { return description_; }
+  const std::vector<PhysicalDeviceDescription>& all_devices() const { return all_devices_; }
+  const std::string& choice_reason() const { return choice_reason_; }
+  const VkPhysicalDeviceLimits& limits() const { return description_.limits; }
+  bool validation_enabled() const { return instance_->validation_enabled(); }
+
+  // Debug names show up in validation messages and capture tools.
+  void set_name(VkObjectType type, uint64_t handle, std::string_view name) const;
+  template <typename T>
+  void set_name(VkObjectType type, T handle, std::string_view name) const {
+    set_name(type, reinterpret_cast<uint64_t>(handle), name);
+  }
+
+  // Records a one-shot command buffer with `record`, submits it and returns its serial.
+  // Submissions execute in order on the one queue.
+  Result<uint64_t> submit(const std::function<void(VkCommandBuffer)>& record);
+  Status wait(uint64_t serial, uint64_t timeout_ns = 60'000'000'000ull);
+  Status submit_and_wait(const std::function<void(VkCommandBuffer)>& record);
+  Status wait_idle();
+  uint64_t last_submitted_serial() const { return submitted_serial_; }
+  Result<uint64_t> completed_serial() const;
+
+  // Runs `destroy` once every submission made so far has completed. Objects Mote owns call this
+  // from their destructors, so dropping a buffer still in use by the GPU is safe.
+  void defer_destroy(std::function<void()> destroy);
+  // Runs the deferred destructions whose submissions have completed (called by submit()).
+  void collect_garbage();
+
+  Result<uint32_t> find_memory_type(uint32_t type_bits, VkMemoryPropertyFlags required,
+                                    VkMemoryPropertyFlags preferred = 0) const;
+
+  PFN_vkCmdPushDescriptorSetKHR cmd_push_descriptor_set = nullptr;
+
+ private:
+  Device() = default;
+  Status init(const DeviceOptions& options);
+
+  struct Deferred {
+    uint64_t serial;
+    std::function<void()> destroy;
+  };
+  struct InFlight {
+    uint64_t serial;
+    VkCommandBuffer cmd;
+  };
+
+  std::unique_ptr<Instance> instance_;
+  std::vector<PhysicalDeviceDescription> all_devices_;
+  PhysicalDeviceDescription description_;
+  std::string choice_reason_;
+  VkPhysicalDeviceMemoryProperties memory_{};
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkQueue queue_ = VK_NULL_HANDLE;
+  VkCommandPool command_pool_ = VK_NULL_HANDLE;
+  VkSemaphore timeline_ = VK_NULL_HANDLE;
+  uint64_t submitted_serial_ = 0;
+  std::deque<InFlight> in_flight_;
+  std::deque<Deferred> deferred_;
+  mutable std::mutex mutex_;
+  PFN_vkSetDebugUtilsObjectNameEXT set_object_name_ = nullptr;
+};
+
+}  // namespace mote::gpu

@@ -1,0 +1,34 @@
+// Staging uploads and readbacks for device-local buffers. Each call submits and waits: these
+// are for set-up, tests and tools, never for a per-frame path.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <vector>
+
+#include "gpu/buffer.hpp"
+
+namespace mote::gpu {
+
+// Copies bytes into dst at dst_offset through a temporary upload buffer.
+Status upload(Device& device, const Buffer& dst, std::span<const uint8_t> bytes, VkDeviceSize dst_offset = 0);
+// Copies size bytes from src at src_offset into a new vector through a readback buffer.
+Result<std::vector<uint8_t>> readback(Device& device, const Buffer& src, VkDeviceSize size,
+                                      VkDeviceSize src_offset = 0);
+
+template <typename T>
+Status upload_span(Device& device, const Buffer& dst, std::span<const T> values, VkDeviceSize dst_offset = 0) {
+  return upload(device, dst, std::span(reinterpret_cast<const uint8_t*>(values.data()), values.size_bytes()),
+                dst_offset);
+}
+
+template <typename T>
+Result<std::vector<T>> readback_as(Device& device, const Buffer& src, size_t count, VkDeviceSize src_offset = 0) {
+  MOTE_TRY_ASSIGN(std::vector<uint8_t> bytes, readback(device, src, count * sizeof(T), src_offset));
+  std::vector<T> out(count);
+  if (count) std::memcpy(out.data(), bytes.data(), count * sizeof(T));
+  return out;
+}
+
+}  // namespace mote::gpu

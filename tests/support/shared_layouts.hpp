@@ -1,0 +1,40 @@
+// The C++ side of every struct shared with GLSL, for the SPIR-V layout test. Add a struct here
+// when you add it to shaders/shared/.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "shared/gpu_selftest.h"
+
+namespace mote::test {
+
+struct SharedLayout {
+  std::string type;
+  std::map<std::string, size_t> members;
+};
+
+#define MOTE_MEMBER(T, m) {#m, offsetof(T, m)}
+
+inline std::vector<SharedLayout> shared_layouts() {
+  using namespace mote::shader;
+  return {
+      {"SaxpyParams", {MOTE_MEMBER(SaxpyParams, a), MOTE_MEMBER(SaxpyParams, b), MOTE_MEMBER(SaxpyParams, count),
+                       MOTE_MEMBER(SaxpyParams, pad0)}},
+      {"IndirectDispatch",
+       {MOTE_MEMBER(IndirectDispatch, groups_x), MOTE_MEMBER(IndirectDispatch, groups_y),
+        MOTE_MEMBER(IndirectDispatch, groups_z), MOTE_MEMBER(IndirectDispatch, element_count)}},
+      {"IndirectArgsParams",
+       {MOTE_MEMBER(IndirectArgsParams, element_count), MOTE_MEMBER(IndirectArgsParams, local_size),
+        MOTE_MEMBER(IndirectArgsParams, pad0), MOTE_MEMBER(IndirectArgsParams, pad1)}},
+      {"RooflineParams",
+       {MOTE_MEMBER(RooflineParams, first_vec4), MOTE_MEMBER(RooflineParams, count_vec4),
+        MOTE_MEMBER(RooflineParams, pad0), MOTE_MEMBER(RooflineParams, pad1)}},
+  };
+}
+
+#undef MOTE_MEMBER
+
+}  // namespace mote::test
