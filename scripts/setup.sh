@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers glslc spirv-tools
   libspirv-cross-c-shared-dev
   libgtest-dev libgmock-dev libbenchmark-dev
