@@ -1,0 +1,94 @@
+// Small helpers for hand-built VM programs and tolerance checks in the VM tests.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "mote/isa.hpp"
+#include "mote/program.hpp"
+#include "shared/isa_encoding.h"
+
+namespace mote::test {
+
+struct Src {
+  uint32_t kind = shader::kVmKindNone;
+  uint32_t word = 0;
+};
+
+inline uint32_t f2u(float f) { return std::bit_cast<uint32_t>(f); }
+inline float u2f(uint32_t u) { return std::bit_cast<float>(u); }
+
+// REG source: base slot plus swizzle components (unused ones must stay the identity).
+inline Src reg(uint32_t base, std::array<uint32_t, 4> swizzle = {0, 1, 2, 3}) {
+  uint32_t w = base;
+  for (uint32_t c = 0; c < 4; ++c) w |= swizzle[c] << (8 + 2 * c);
+  return {shader::kVmKindReg, w};
+}
+inline Src imm(float value) { return {shader::kVmKindImm, f2u(value)}; }
+inline Src raw(uint32_t word) { return {shader::kVmKindNone, word}; }
+
+inline Instruction make_ins(isa::Op op, uint32_t lanes, uint32_t dst, Src s0 = {}, Src s1 = {}, Src s2 = {}) {
+  const uint32_t w0 = uint32_t(op) | (lanes << 8) | (s0.kind << 16) | (s1.kind << 18) | (s2.kind << 20) | (dst << 24);
+  return Instruction{{w0, s0.word, s1.word, s2.word}};
+}
+
+inline uint32_t builtin_word(uint32_t space, uint32_t index) { return (space << shader::kVmBuiltinSpaceShift) | index; }
+
+// The ISA table's parity rule: |got - ref| <= max(ulp * ulp(ref), abs); NaN matches NaN and
+// equal infinities match.
+inline bool within_tolerance(float got, float ref, float tol_ulp, float tol_abs) {
+  if (std::isnan(ref) || std::isnan(got)) return std::isnan(ref) && std::isnan(got);
+  if (std::isinf(ref) || std::isinf(got)) return got == ref;
+  const float mag = std::fabs(ref);
+  const float ulp = std::nextafter(mag, std::numeric_limits<float>::infinity()) - mag;
+  const double diff = std::fabs(double(got) - double(ref));
+  return diff <= std::max(double(tol_ulp) * double(ulp), double(tol_abs));
+}
+
+// The magnitude an op's rounding error scales with. For most ops it is |result| (the ULP rule
+// above). For ops whose result is a sum of products that can cancel — DOT, CROSS, FMA, MIX,
+// QMUL, QROTATE, QINTEGRATE, DISTANCE — a result near zero carries the rounding error of its
+// large terms (a backward-stable bound), and a GPU that fuses a multiply-add legitimately moves
+// it by an ULP of those terms; so the bound uses the size of the terms instead.
+inline double op_error_scale(isa::Op op, const float a[4], const float b[4], const float c[4]) {
+  auto norm = [](const float v[4]) {
+    return std::sqrt(double(v[0]) * v[0] + double(v[1]) * v[1] + double(v[2]) * v[2] + double(v[3]) * v[3]);
+  };
+  switch (op) {
+    case isa::Op::DOT:
+    case isa::Op::CROSS:
+    case isa::Op::QMUL: return norm(a) * norm(b);
+    case isa::Op::QROTATE: return norm(b) * (1.0 + 2.0 * norm(a) * norm(a));
+    case isa::Op::QINTEGRATE: return norm(a) * (1.0 + norm(b) * std::fabs(double(c[0])));
+    case isa::Op::DISTANCE: return norm(a) + norm(b);
+    case isa::Op::FMA: {
+      double m = 0;
+      for (int i = 0; i < 4; ++i) m = std::max(m, std::fabs(double(a[i]) * b[i]) + std::fabs(double(c[i])));
+      return m;
+    }
+    case isa::Op::MIX: {
+      double m = 0;
+      for (int i = 0; i < 4; ++i)
+        m = std::max(m, std::fabs(double(a[i])) + (std::fabs(double(a[i])) + std::fabs(double(b[i]))) * std::fabs(double(c[i])));
+      return m;
+    }
+    default: return 0.0;
+  }
+}
+
+// The ISA table's parity rule for one application of `info.op` to sources a, b, c:
+// |got - ref| <= max(ulp * ulp(max(|ref|, op_error_scale)), abs).
+inline bool within_op_tolerance(const isa::OpInfo& info, float got, float ref, const float a[4], const float b[4],
+                                const float c[4]) {
+  if (std::isnan(ref) || std::isnan(got)) return std::isnan(ref) && std::isnan(got);
+  if (std::isinf(ref) || std::isinf(got)) return got == ref;
+  const float mag = float(std::max(double(std::fabs(ref)), op_error_scale(info.op, a, b, c)));
+  const float ulp = std::nextafter(mag, std::numeric_limits<float>::infinity()) - mag;
+  const double diff = std::fabs(double(got) - double(ref));
+  return diff <= std::max(double(info.tolerance_ulp) * double(ulp), double(info.tolerance_abs));
+}
+
+}  // namespace mote::test
