@@ -1,0 +1,136 @@
+// The particle VM interpreter, shared by every GPU pass that runs programs. The including
+// shader defines, before including this file:
+//   float vm_reg_read(uint slot) / void vm_reg_write(uint slot, float v)  -- the register file
+//     (shaders/vm/registers_fast.glsl or registers_wide.glsl); slot is already masked
+//   uint  vm_code_word(uint index)      -- program buffer words (clamped by the caller's bound)
+//   float vm_record_read(uint word) / void vm_record_write(uint word, float v)  -- this
+//     particle's record, word < record_words (clamped here)
+//   vec4  vm_load_builtin(uint id, uint lanes)  -- LOAD_BUILTIN, any id (unknown ids read 0)
+//   float vm_load_constant(uint index)  -- constant pool scalar (clamped by the caller)
+//   VmWindField vm_wind()               -- the scene's wind
+//   void  vm_count_op(uint op)          -- per-opcode execution counting (may do nothing)
+//   void  vm_trace(uint pc, vec4 result) -- per-instruction result tracing (may do nothing)
+// and the globals vm_seed (the particle's RNG seed) and vm_record_words.
+//
+// Opcode semantics come from shared/vm_semantics.h, the same functions the C++ executors call;
+// opcode numbers and operand shapes from the generated vm_isa.glsl. There are no jumps: the loop
+// runs the section's instructions once, in order, bounded by kVmMaxSectionInstructions.
+// Every index is clamped, so even a program that got past the verifier cannot read or write
+// outside its buffers: register slots are masked to the file, record words clamped to the
+// stride, constants and fields clamped by their accessors.
+#include "generated/vm_isa.glsl"
+#include "shared/isa_encoding.h"
+#include "shared/vm_limits.h"
+#include "shared/vm_semantics.h"
+
+uint vm_seed;
+uint vm_record_words;
+
+// Source `s` (0..2) of an instruction: `width` components (rest 0), REG through the swizzle,
+// IMM splatted, NONE as zero.
+vec4 vm_read_source(uint w0, uint word, uint s, uint width) {
+  uint kind = vm_kind(w0, s);
+  vec4 v = vec4(0.0f);
+  if (kind == kVmKindImm) {
+    float f = uintBitsToFloat(word);
+    v = vec4(width > 0u ? f : 0.0f, width > 1u ? f : 0.0f, width > 2u ? f : 0.0f, width > 3u ? f : 0.0f);
+  } else if (kind == kVmKindReg) {
+    uint base = word & 0xFFu;
+    for (uint c = 0u; c < width; ++c) v[c] = vm_reg_read(base + ((word >> (8u + 2u * c)) & 3u));
+  }
+  return v;
+}
+
+uint vm_shape_width(uint code, uint lanes) { return code == VM_SHAPE_WIDTH_LANES ? lanes : code; }
+
+uint vm_record_word(uint word) { return min(word, vm_record_words - 1u); }
+
+// Runs `length` instructions from word `code_offset`; returns true when a KILL fired.
+bool vm_run(uint code_offset, uint length) {
+  bool killed = false;
+  uint n = min(length, kVmMaxSectionInstructions);
+  for (uint pc = 0u; pc < n; ++pc) {
+    uint at = code_offset + pc * kVmInstructionWords;
+    uint w0 = vm_code_word(at);
+    uint s0 = vm_code_word(at + 1u);
+    uint s1 = vm_code_word(at + 2u);
+    uint s2 = vm_code_word(at + 3u);
+    uint op = vm_op(w0);
+    if (op >= VM_OP_COUNT) op = VM_OP_NOP;  // unknown opcodes do nothing
+    uint lanes = clamp(vm_lanes(w0), 1u, 4u);
+    uint shape = VM_OP_SHAPE[op];
+    vec4 a = vm_read_source(w0, s0, 0u, vm_shape_width(shape & 7u, lanes));
+    vec4 b = vm_read_source(w0, s1, 1u, vm_shape_width((shape >> 3u) & 7u, lanes));
+    vec4 c = vm_read_source(w0, s2, 2u, vm_shape_width((shape >> 6u) & 7u, lanes));
+    vec4 r = vec4(0.0f);
+    vm_count_op(op);
+
+    // if/else chain rather than switch: drivers compile either to the same jump table, and
+    // this keeps every arm one line.
+    if (op == VM_OP_NOP) {
+    } else if (op == VM_OP_MOV) { r = a;
+    } else if (op == VM_OP_ADD) { r = vm_add(a, b);
+    } else if (op == VM_OP_SUB) { r = vm_sub(a, b);
+    } else if (op == VM_OP_MUL) { r = vm_mul(a, b);
+    } else if (op == VM_OP_DIV) { r = vm_div(a, b);
+    } else if (op == VM_OP_FMA) { r = vm_fma(a, b, c);
+    } else if (op == VM_OP_MIN) { r = vm_min(a, b);
+    } else if (op == VM_OP_MAX) { r = vm_max(a, b);
+    } else if (op == VM_OP_CLAMP) { r = vm_clamp(a, b, c);
+    } else if (op == VM_OP_ABS) { r = vm_abs(a);
+    } else if (op == VM_OP_SIGN) { r = vm_sign(a);
+    } else if (op == VM_OP_FLOOR) { r = vm_floor(a);
+    } else if (op == VM_OP_CEIL) { r = vm_ceil(a);
+    } else if (op == VM_OP_FRACT) { r = vm_fract(a);
+    } else if (op == VM_OP_MOD) { r = vm_mod(a, b);
+    } else if (op == VM_OP_SQRT) { r = vm_sqrt(a);
+    } else if (op == VM_OP_RSQRT) { r = vm_rsqrt(a);
+    } else if (op == VM_OP_EXP) { r = vm_exp(a);
+    } else if (op == VM_OP_LOG) { r = vm_log(a);
+    } else if (op == VM_OP_POW) { r = vm_pow(a, b);
+    } else if (op == VM_OP_SIN) { r = vm_sin(a);
+    } else if (op == VM_OP_COS) { r = vm_cos(a);
+    } else if (op == VM_OP_TAN) { r = vm_tan(a);
+    } else if (op == VM_OP_ASIN) { r = vm_asin(a);
+    } else if (op == VM_OP_ACOS) { r = vm_acos(a);
+    } else if (op == VM_OP_ATAN2) { r = vm_atan2(a, b);
+    } else if (op == VM_OP_DOT) { r.x = vm_dot(a, b);
+    } else if (op == VM_OP_CROSS) { r = vm_cross(a, b);
+    } else if (op == VM_OP_LENGTH) { r.x = vm_length(a);
+    } else if (op == VM_OP_NORMALIZE) { r = vm_normalize(a);
+    } else if (op == VM_OP_DISTANCE) { r.x = vm_distance(a, b);
+    } else if (op == VM_OP_MIX) { r = vm_mix(a, b, c);
+    } else if (op == VM_OP_STEP) { r = vm_step(a, b);
+    } else if (op == VM_OP_SMOOTHSTEP) { r = vm_smoothstep(a, b, c);
+    } else if (op == VM_OP_CMP) { r = vm_cmp(a, b, s2);
+    } else if (op == VM_OP_SELECT) { r = vm_select(a, b, c);
+    } else if (op == VM_OP_AND) { r = vm_and(a, b);
+    } else if (op == VM_OP_OR) { r = vm_or(a, b);
+    } else if (op == VM_OP_NOT) { r = vm_not(a);
+    } else if (op == VM_OP_LOAD_FIELD) {
+      for (uint k = 0u; k < lanes; ++k) r[k] = vm_record_read(vm_record_word(s0 + k));
+    } else if (op == VM_OP_STORE_FIELD) {
+      for (uint k = 0u; k < lanes; ++k) vm_record_write(vm_record_word(s0 + k), b[k]);
+    } else if (op == VM_OP_LOAD_CONST) {
+      for (uint k = 0u; k < lanes; ++k) r[k] = vm_load_constant(s0 + k);
+    } else if (op == VM_OP_LOAD_BUILTIN) { r = vm_load_builtin(s0, lanes);
+    } else if (op == VM_OP_RAND) {
+      for (uint k = 0u; k < lanes; ++k) r[k] = vm_rand(vm_seed, s0, k);
+    } else if (op == VM_OP_QMUL) { r = vm_qmul(a, b);
+    } else if (op == VM_OP_QROTATE) { r = vec4(vm_qrotate(a, b.xyz), 0.0f);
+    } else if (op == VM_OP_QFROM_AXIS_ANGLE) { r = vm_qfrom_axis_angle(a.xyz, b.x);
+    } else if (op == VM_OP_QINTEGRATE) { r = vm_qintegrate(a, b.xyz, c.x);
+    } else if (op == VM_OP_NOISE3) { r.x = vm_noise3(a.xyz);
+    } else if (op == VM_OP_CURL3) { r = vec4(vm_curl3(a.xyz), 0.0f);
+    } else if (op == VM_OP_SAMPLE_WIND) { r = vec4(vm_sample_wind(vm_wind(), a.xyz), 0.0f);
+    } else if (op == VM_OP_KILL) { killed = killed || a.x != 0.0f;
+    }
+
+    vm_trace(pc, r);
+    uint dst_rule = (shape >> 9u) & 3u;
+    uint written = dst_rule == 0u ? lanes : (dst_rule == 1u ? 1u : 0u);
+    uint dst = vm_dst(w0);
+    for (uint k = 0u; k < written; ++k) vm_reg_write(dst + k, r[k]);
+  }
+  return killed;
+}

@@ -1,0 +1,118 @@
+#version 460
+// Runs one section of one program over `count` particle records: the GPU executor behind the
+// parity suite, `mote run-program --executor gpu-fast|gpu-wide` and bench/vm_gpu. Built twice:
+//   VM_REGISTERS_FAST  register file in private memory (kVmFastRegisterSlots), one particle per
+//                      invocation of a grid-stride launch;
+//   VM_REGISTERS_WIDE  register file in a storage buffer, slot-major (slot * lanes + lane),
+//                      kVmWideLaunchLanes invocations walking the work (the seed's "Two
+//                      interpreters").
+#extension GL_EXT_control_flow_attributes : enable
+#include "generated/vm_isa.glsl"
+#include "shared/isa_encoding.h"
+#include "shared/vm_gpu.h"
+#include "shared/vm_limits.h"
+
+layout(local_size_x = 64) in;  // kVmWorkgroupSize
+
+layout(std430, binding = 0) readonly buffer ProgramWords { uint program_words[]; };
+layout(std430, binding = 1) buffer Records { uint records[]; };
+layout(std430, binding = 2) buffer Killed { uint killed[]; };
+layout(std430, binding = 3) buffer OpCounts { uint op_counts[]; };
+layout(std430, binding = 4) readonly buffer Params { VmRunParams params; };
+layout(std430, binding = 6) writeonly buffer Trace { uint trace[]; };
+#ifdef VM_REGISTERS_WIDE
+layout(std430, binding = 5) buffer WideRegisters { float wide_registers[]; };
+#endif
+
+uint vm_record_base;
+
+#ifdef VM_REGISTERS_FAST
+float vm_fast_registers[kVmFastRegisterSlots];
+float vm_reg_read(uint slot) { return vm_fast_registers[slot & (kVmFastRegisterSlots - 1u)]; }
+void vm_reg_write(uint slot, float v) { vm_fast_registers[slot & (kVmFastRegisterSlots - 1u)] = v; }
+void vm_clear_registers() {
+  for (uint i = 0u; i < kVmFastRegisterSlots; ++i) vm_fast_registers[i] = 0.0f;
+}
+#else
+uint vm_lane;
+float vm_reg_read(uint slot) { return wide_registers[(slot & (kVmMaxRegisters - 1u)) * kVmWideLaunchLanes + vm_lane]; }
+void vm_reg_write(uint slot, float v) { wide_registers[(slot & (kVmMaxRegisters - 1u)) * kVmWideLaunchLanes + vm_lane] = v; }
+// The wide file is never cleared (a verified program writes before it reads); the harness
+// clears it anyway so a run's result never depends on the previous one.
+void vm_clear_registers() {
+  for (uint i = 0u; i < kVmMaxRegisters; ++i) wide_registers[i * kVmWideLaunchLanes + vm_lane] = 0.0f;
+}
+#endif
+
+uint vm_code_word(uint index) { return program_words[min(index, uint(program_words.length()) - 1u)]; }
+float vm_record_read(uint word) { return uintBitsToFloat(records[vm_record_base + word]); }
+void vm_record_write(uint word, float v) { records[vm_record_base + word] = floatBitsToUint(v); }
+float vm_load_constant(uint index) {
+  if (params.constants_words == 0u) return 0.0f;
+  return uintBitsToFloat(vm_code_word(params.constants_offset + min(index, params.constants_words - 1u)));
+}
+VmWindField vm_wind() { return params.wind; }
+void vm_count_op(uint op) {
+  if ((params.flags & kVmRunCountOps) != 0u) atomicAdd(op_counts[op], 1u);
+}
+uint vm_particle;  // index in the run
+void vm_trace(uint pc, vec4 r) {
+  if ((params.flags & kVmRunTrace) == 0u) return;
+  uint base = (vm_particle * params.code_length + pc) * 4u;
+  uint last = uint(trace.length()) - 1u;
+  for (uint k = 0u; k < 4u; ++k) trace[min(base + k, last)] = floatBitsToUint(r[k]);
+}
+
+float vm_field_word(uint offset, uint words, uint index) {
+  if (words == 0u) return 0.0f;
+  return uintBitsToFloat(vm_code_word(offset + min(index, words - 1u)));
+}
+
+vec4 vm_load_builtin(uint id, uint lanes) {
+  uint space = id >> kVmBuiltinSpaceShift;
+  uint index = id & kVmBuiltinIndexMask;
+  vec4 v = vec4(0.0f);
+  if (space == kVmSpaceEmitterField || space == kVmSpaceGlobalField) {
+    bool emitter = space == kVmSpaceEmitterField;
+    uint offset = emitter ? params.emitter_fields_offset : params.globals_offset;
+    uint words = emitter ? params.emitter_fields_words : params.globals_words;
+    for (uint c = 0u; c < lanes; ++c) v[c] = vm_field_word(offset, words, index + c);
+    return v;
+  }
+  if (space != kVmSpaceEngine) return v;
+  if (index == VM_BUILTIN_DT) v.x = params.dt;
+  else if (index == VM_BUILTIN_TIME) v.x = params.time;
+  else if (index == VM_BUILTIN_EMITTER_AGE) v.x = params.emitter_age;
+  else if (index == VM_BUILTIN_EMITTER_POSITION) v = vec4(params.emitter_position.xyz, 0.0f);
+  else if (index == VM_BUILTIN_EMITTER_DIRECTION) v = vec4(params.emitter_direction.xyz, 0.0f);
+  else if (index == VM_BUILTIN_EMITTER_UP) v = vec4(params.emitter_up.xyz, 0.0f);
+  else if (index == VM_BUILTIN_EMITTER_ROTATION) v = params.emitter_rotation;
+  else if (index == VM_BUILTIN_PARTICLE_INDEX) v.x = float(params.first_particle_index + vm_particle);
+  else if (index == VM_BUILTIN_SPAWN_INDEX) v.x = float(vm_particle);
+  else if (index == VM_BUILTIN_SPAWN_FRACTION) v.x = (float(vm_particle) + 0.5f) / float(params.count);
+  else if (index == VM_BUILTIN_SPAWN_COUNT) v.x = float(params.count);
+  else if (index == VM_BUILTIN_EMITTER_SEED) v.x = float(params.emitter_seed & 0xFFFFFFu);
+  for (uint c = lanes; c < 4u; ++c) v[c] = 0.0f;
+  return v;
+}
+
+#include "vm/interpreter.glsl"
+
+void main() {
+  uint stride = params.launch_lanes;
+#ifdef VM_REGISTERS_WIDE
+  vm_lane = gl_GlobalInvocationID.x;
+  if (vm_lane >= kVmWideLaunchLanes) return;
+#endif
+  vm_record_words = max(params.record_words, 1u);
+  uint capacity = uint(records.length()) / vm_record_words;
+  uint count = min(params.count, capacity);
+  for (uint i = gl_GlobalInvocationID.x; i < count; i += stride) {
+    vm_particle = i;
+    vm_record_base = i * vm_record_words;
+    vm_seed = vm_particle_seed(params.rng_base, params.first_particle_index + i);
+    vm_clear_registers();
+    bool dead = vm_run(params.code_offset, params.code_length);
+    killed[min(i, uint(killed.length()) - 1u)] = dead ? 1u : 0u;
+  }
+}

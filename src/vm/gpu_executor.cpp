@@ -1,0 +1,203 @@
+#include "vm/gpu_executor.hpp"
+
+#include <cstring>
+#include <optional>
+#include <string>
+
+#include "gpu/buffer.hpp"
+#include "gpu/commands.hpp"
+#include "gpu/compute_pipeline.hpp"
+#include "gpu/transfer.hpp"
+#include "shared/vm_gpu.h"
+#include "shared/vm_limits.h"
+#include "vm/executor_common.hpp"
+
+namespace mote {
+namespace {
+
+class GpuExecutor final : public Executor {
+ public:
+  GpuExecutor(gpu::Device& device, GpuInterpreter interpreter, std::unique_ptr<gpu::Device> owned = nullptr,
+              bool verify = true)
+      : owned_(std::move(owned)), device_(device), interpreter_(interpreter), verify_(verify) {}
+
+  std::string_view name() const override {
+    switch (interpreter_) {
+      case GpuInterpreter::kFast: return "gpu-fast";
+      case GpuInterpreter::kWide: return "gpu-wide";
+      default: return "gpu";
+    }
+  }
+
+  Result<RunOutput> run(const RunInput& input) override { return run_impl(input, nullptr); }
+  // With `trace`: also every instruction's result per particle (see kVmRunTrace).
+  Result<RunOutput> run_impl(const RunInput& input, std::vector<uint32_t>* trace);
+  Status run_into(const RunInput& input, RunOutput& out) override {
+    MOTE_TRY_ASSIGN(out, run(input));
+    return {};
+  }
+
+ private:
+  Result<const gpu::ComputePipeline*> pipeline(GpuInterpreter which);
+
+  std::unique_ptr<gpu::Device> owned_;  // declared first: destroyed last
+  gpu::Device& device_;
+  GpuInterpreter interpreter_;
+  bool verify_ = true;
+  std::optional<gpu::ComputePipeline> fast_;
+  std::optional<gpu::ComputePipeline> wide_;
+  gpu::Buffer wide_registers_;
+};
+
+Result<const gpu::ComputePipeline*> GpuExecutor::pipeline(GpuInterpreter which) {
+  auto& slot = which == GpuInterpreter::kFast ? fast_ : wide_;
+  if (!slot) {
+    MOTE_TRY_ASSIGN(gpu::ComputePipeline p,
+                    gpu::ComputePipeline::create(device_, which == GpuInterpreter::kFast ? "vm/run_program_fast"
+                                                                                         : "vm/run_program_wide"));
+    slot = std::move(p);
+  }
+  return &*slot;
+}
+
+
+Result<RunOutput> GpuExecutor::run_impl(const RunInput& input, std::vector<uint32_t>* trace_out) {
+  uint32_t record_words = effective_record_words(input);
+  if (verify_) {
+    MOTE_TRY_ASSIGN(record_words, vm_detail::validate_run_input(input));
+  } else if (!input.program || record_words == 0 || input.records.size() != size_t(input.count) * record_words) {
+    return make_error(ErrorCode::kInvalidArgument, "records do not match count * record_words");
+  }
+  const Program& program = *input.program;
+  GpuInterpreter which = interpreter_ == GpuInterpreter::kAuto ? choose_gpu_interpreter(program) : interpreter_;
+  if (which == GpuInterpreter::kFast && program.register_count > shader::kVmFastRegisterSlots)
+    return make_error(ErrorCode::kUnsupported,
+                      "program needs " + std::to_string(program.register_count) + " registers; the fast interpreter has " +
+                          std::to_string(shader::kVmFastRegisterSlots) + " (use gpu-wide or gpu)");
+  MOTE_TRY_ASSIGN(const gpu::ComputePipeline* pass, pipeline(which));
+
+  RunOutput out;
+  out.killed.assign(input.count, 0);
+  if (input.count == 0) {
+    out.records = input.records;
+    return out;
+  }
+
+  // [constants][init][update][emitter fields][globals]: the packed program buffer's order.
+  std::vector<uint32_t> words;
+  shader::VmRunParams params{};
+  params.constants_offset = uint32_t(words.size());
+  params.constants_words = uint32_t(program.constants.size());
+  words.insert(words.end(), program.constants.begin(), program.constants.end());
+  uint32_t init_offset = uint32_t(words.size());
+  for (const Instruction& ins : program.init) words.insert(words.end(), ins.words.begin(), ins.words.end());
+  uint32_t update_offset = uint32_t(words.size());
+  for (const Instruction& ins : program.update) words.insert(words.end(), ins.words.begin(), ins.words.end());
+  params.emitter_fields_offset = uint32_t(words.size());
+  params.emitter_fields_words = uint32_t(input.emitter_fields.size());
+  words.insert(words.end(), input.emitter_fields.begin(), input.emitter_fields.end());
+  params.globals_offset = uint32_t(words.size());
+  params.globals_words = uint32_t(input.global_fields.size());
+  words.insert(words.end(), input.global_fields.begin(), input.global_fields.end());
+  if (words.empty()) words.push_back(0);
+  params.code_offset = input.section == Section::kInit ? init_offset : update_offset;
+  params.code_length = uint32_t(program.code(input.section).size());
+
+  const VmEmitterContext& e = input.emitter;
+  params.emitter_position = {e.position[0], e.position[1], e.position[2], 0.0f};
+  params.emitter_direction = {e.direction[0], e.direction[1], e.direction[2], 0.0f};
+  params.emitter_up = {e.up[0], e.up[1], e.up[2], 0.0f};
+  params.emitter_rotation = {e.rotation[0], e.rotation[1], e.rotation[2], e.rotation[3]};
+  params.wind = input.wind;
+  params.dt = e.dt;
+  params.time = e.time;
+  params.emitter_age = e.emitter_age;
+  params.emitter_seed = e.seed;
+  params.count = input.count;
+  params.record_words = record_words;
+  params.rng_base = input.rng_base;
+  params.first_particle_index = input.first_particle_index;
+  params.flags = shader::kVmRunCountOps | (trace_out ? shader::kVmRunTrace : 0u);
+  const VkDeviceSize trace_words =
+      trace_out ? std::max<VkDeviceSize>(1, VkDeviceSize(input.count) * params.code_length * 4) : 1;
+  const auto& limits = device_.limits();
+  const uint32_t needed_groups = (input.count + shader::kVmWorkgroupSize - 1) / shader::kVmWorkgroupSize;
+  uint32_t groups = which == GpuInterpreter::kWide ? shader::kVmWideLaunchLanes / shader::kVmWorkgroupSize
+                                                   : std::min(needed_groups, limits.maxComputeWorkGroupCount[0]);
+  params.launch_lanes = groups * shader::kVmWorkgroupSize;
+
+  const VkDeviceSize record_bytes = VkDeviceSize(input.records.size()) * 4;
+  MOTE_TRY_ASSIGN(gpu::Buffer program_buffer, gpu::Buffer::create(device_, {.size = words.size() * 4, .name = "vm.program"}));
+  MOTE_TRY_ASSIGN(gpu::Buffer records, gpu::Buffer::create(device_, {.size = record_bytes, .name = "vm.records"}));
+  MOTE_TRY_ASSIGN(gpu::Buffer killed, gpu::Buffer::create(device_, {.size = VkDeviceSize(input.count) * 4, .name = "vm.killed"}));
+  MOTE_TRY_ASSIGN(gpu::Buffer op_counts, gpu::Buffer::create(device_, {.size = 256 * 4, .name = "vm.op_counts"}));
+  MOTE_TRY_ASSIGN(gpu::Buffer trace, gpu::Buffer::create(device_, {.size = trace_words * 4, .name = "vm.trace"}));
+  MOTE_TRY_ASSIGN(gpu::Buffer params_buffer, gpu::Buffer::create(device_, {.size = sizeof(params), .name = "vm.params"}));
+  if (which == GpuInterpreter::kWide && !wide_registers_.valid()) {
+    MOTE_TRY_ASSIGN(wide_registers_, gpu::Buffer::create(device_, {.size = VkDeviceSize(shader::kVmWideLaunchLanes) *
+                                                                               shader::kVmMaxRegisters * 4,
+                                                                    .name = "vm.wide_registers"}));
+  }
+  MOTE_TRY(gpu::upload_span<uint32_t>(device_, program_buffer, words));
+  MOTE_TRY(gpu::upload_span<uint32_t>(device_, records, input.records));
+  MOTE_TRY(gpu::upload(device_, params_buffer, std::span(reinterpret_cast<const uint8_t*>(&params), sizeof(params))));
+
+  MOTE_TRY(device_.submit_and_wait([&](VkCommandBuffer cmd) {
+    // Poison the kill flags so an invocation that never ran cannot pass as "alive".
+    vkCmdFillBuffer(cmd, killed.handle(), 0, VK_WHOLE_SIZE, 0xDEADBEEFu);
+    vkCmdFillBuffer(cmd, op_counts.handle(), 0, VK_WHOLE_SIZE, 0);
+    gpu::transfer_to_compute(cmd);
+    gpu::ComputeRecorder rec(device_, cmd);
+    rec.bind(*pass);
+    if (which == GpuInterpreter::kWide)
+      rec.buffers({{0, &program_buffer}, {1, &records}, {2, &killed}, {3, &op_counts}, {4, &params_buffer}, {5, &wide_registers_}, {6, &trace}});
+    else
+      rec.buffers({{0, &program_buffer}, {1, &records}, {2, &killed}, {3, &op_counts}, {4, &params_buffer}, {6, &trace}});
+    rec.dispatch(groups);
+  }));
+
+  MOTE_TRY_ASSIGN(out.records, gpu::readback_as<uint32_t>(device_, records, input.records.size()));
+  MOTE_TRY_ASSIGN(std::vector<uint32_t> flags, gpu::readback_as<uint32_t>(device_, killed, input.count));
+  MOTE_TRY_ASSIGN(std::vector<uint32_t> counts, gpu::readback_as<uint32_t>(device_, op_counts, 256));
+  for (uint32_t i = 0; i < input.count; ++i) {
+    if (flags[i] > 1)
+      return make_error(ErrorCode::kInternal, "GPU interpreter left particle " + std::to_string(i) + " unprocessed");
+    out.killed[i] = uint8_t(flags[i]);
+  }
+  for (size_t op = 0; op < 256; ++op) out.op_executions[op] = counts[op];
+  if (trace_out) {
+    MOTE_TRY_ASSIGN(*trace_out, gpu::readback_as<uint32_t>(device_, trace, trace_words));
+    trace_out->resize(size_t(input.count) * params.code_length * 4);
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<GpuTracedRun> run_gpu_traced(Executor& executor, const RunInput& input) {
+  auto* gpu = dynamic_cast<GpuExecutor*>(&executor);
+  if (!gpu) return make_error(ErrorCode::kInvalidArgument, "run_gpu_traced needs a GPU executor");
+  GpuTracedRun result;
+  MOTE_TRY_ASSIGN(result.output, gpu->run_impl(input, &result.trace));
+  return result;
+}
+
+GpuInterpreter choose_gpu_interpreter(const Program& program) {
+  return program.register_count <= shader::kVmFastRegisterSlots ? GpuInterpreter::kFast : GpuInterpreter::kWide;
+}
+
+std::unique_ptr<Executor> make_gpu_executor(gpu::Device& device, GpuInterpreter interpreter) {
+  return std::make_unique<GpuExecutor>(device, interpreter);
+}
+
+std::unique_ptr<Executor> make_unverified_gpu_executor_for_tests(gpu::Device& device, GpuInterpreter interpreter) {
+  return std::make_unique<GpuExecutor>(device, interpreter, nullptr, /*verify=*/false);
+}
+
+Result<std::unique_ptr<Executor>> make_gpu_executor(const gpu::DeviceOptions& options, GpuInterpreter interpreter) {
+  MOTE_TRY_ASSIGN(std::unique_ptr<gpu::Device> device, gpu::Device::create(options));
+  gpu::Device& ref = *device;
+  return std::unique_ptr<Executor>(std::make_unique<GpuExecutor>(ref, interpreter, std::move(device)));
+}
+
+}  // namespace mote

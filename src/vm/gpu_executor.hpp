@@ -1,0 +1,42 @@
+// The GPU interpreters as Executors: the same RunInput/RunOutput contract as the CPU executors,
+// run on a Vulkan device through shaders/vm/run_program.comp.
+//
+//   kFast  register file in private memory: programs with register_count <= 64
+//   kWide  register file in a storage buffer (64 MiB, bounded grid-stride launch): any program
+//   kAuto  kFast when the program fits it, else kWide (the seed's rule: the register count picks
+//          the interpreter, never the author)
+#pragma once
+
+#include <memory>
+
+#include "gpu/device.hpp"
+#include "mote/vm.hpp"
+
+namespace mote {
+
+enum class GpuInterpreter { kAuto, kFast, kWide };
+
+// Uses `device`, which must outlive the executor.
+std::unique_ptr<Executor> make_gpu_executor(gpu::Device& device, GpuInterpreter interpreter);
+
+// FOR ROBUSTNESS TESTS ONLY: an executor that skips the verifier and the input checks and hands
+// the program to the GPU as it is, to prove that the interpreter's own clamps keep a program
+// that slipped past verification inside its buffers. Never use it to run programs.
+std::unique_ptr<Executor> make_unverified_gpu_executor_for_tests(gpu::Device& device, GpuInterpreter interpreter);
+// Creates and owns its own device.
+Result<std::unique_ptr<Executor>> make_gpu_executor(const gpu::DeviceOptions& options, GpuInterpreter interpreter);
+
+// A run that also returns every instruction's result vec4 per particle:
+// trace[((particle * section_length) + pc) * 4 + lane] (f32 bits). The trace-replay parity test
+// checks each instruction against the reference given the GPU's own operands, so approximate
+// transcendentals cannot compound into a false failure (or hide a real one).
+struct GpuTracedRun {
+  RunOutput output;
+  std::vector<uint32_t> trace;
+};
+Result<GpuTracedRun> run_gpu_traced(Executor& gpu_executor, const RunInput& input);
+
+// Which interpreter a run of this program takes under kAuto.
+GpuInterpreter choose_gpu_interpreter(const Program& program);
+
+}  // namespace mote

@@ -1,0 +1,43 @@
+// The GPU interpreters in the parity suite (test_vm_gpu): "gpu" picks the interpreter by the
+// program's register count (fast for <= 64 slots, wide above), "gpu-wide" forces the storage-
+// buffer register file for every program. Both run with the validation layer on, and any
+// validation message fails the test that caused it.
+#include <gtest/gtest.h>
+
+#include "gpu/instance.hpp"
+#include "test_executors.hpp"
+#include "vm/gpu_executor.hpp"
+
+namespace mote::test {
+namespace {
+
+// Installed for the whole binary: a validation message is a failure of the running test.
+const bool kValidationFails = [] {
+  gpu::set_validation_handler([](const gpu::ValidationMessage& m) {
+    ADD_FAILURE() << "Vulkan validation: " << m.id_name << ": " << m.text;
+  });
+  return true;
+}();
+
+}  // namespace
+
+std::unique_ptr<Executor> make_executor_for_test(std::string_view name) {
+  (void)kValidationFails;
+  if (name == "reference") return make_reference_executor();
+  GpuInterpreter interpreter;
+  if (name == "gpu") interpreter = GpuInterpreter::kAuto;
+  else if (name == "gpu-fast") interpreter = GpuInterpreter::kFast;
+  else if (name == "gpu-wide") interpreter = GpuInterpreter::kWide;
+  else return nullptr;
+  auto executor = make_gpu_executor(gpu::DeviceOptions{.validation = true}, interpreter);
+  if (!executor.ok()) {
+    ADD_FAILURE() << "cannot create the GPU executor: " << executor.error().to_string();
+    return nullptr;
+  }
+  return std::move(executor).value();
+}
+
+std::vector<std::string> parity_executor_names() { return {"gpu", "gpu-wide"}; }
+std::vector<std::string> program_parity_executor_names() { return {}; }
+
+}  // namespace mote::test

@@ -1,0 +1,115 @@
+// What is particular to the GPU interpreters: the choice by register count, the fast file's
+// limit, and the clamps that keep a program which slipped past the verifier inside its buffers.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstring>
+
+#include "mote/isa.hpp"
+#include "shared/isa_encoding.h"
+#include "support/gpu_fixture.hpp"
+#include "vm/gpu_executor.hpp"
+
+namespace mote {
+namespace {
+
+using test::GpuTest;
+
+uint32_t f2u(float f) { return std::bit_cast<uint32_t>(f); }
+float u2f(uint32_t u) { return std::bit_cast<float>(u); }
+
+uint32_t word0(isa::Op op, uint32_t lanes, uint32_t k0, uint32_t k1, uint32_t k2, uint32_t dst) {
+  return uint32_t(op) | (lanes << 8) | (k0 << 16) | (k1 << 18) | (k2 << 20) | (dst << 24);
+}
+uint32_t reg(uint32_t base) { return base | (shader::kVmSwizzleIdentity << 8); }
+
+Program store_constant_program(uint32_t register_count, uint32_t dst_slot) {
+  Program p;
+  p.register_count = register_count;
+  p.particle_fields = {{"value", 1}};
+  using shader::kVmKindImm, shader::kVmKindNone, shader::kVmKindReg;
+  p.update.push_back({{word0(isa::Op::MOV, 1, kVmKindImm, kVmKindNone, kVmKindNone, dst_slot), f2u(5.0f), 0, 0}});
+  p.update.push_back({{word0(isa::Op::STORE_FIELD, 1, kVmKindNone, kVmKindReg, kVmKindNone, 0), 1, reg(dst_slot), 0}});
+  return p;
+}
+
+RunInput input_for(const Program& p, uint32_t count, uint32_t record_words) {
+  RunInput in;
+  in.program = &p;
+  in.section = Section::kUpdate;
+  in.count = count;
+  in.record_words = record_words;
+  in.records.assign(size_t(count) * record_words, f2u(-1.0f));
+  return in;
+}
+
+TEST(GpuInterpreterChoice, RegisterCountPicksTheInterpreter) {
+  Program p;
+  p.register_count = 64;
+  EXPECT_EQ(choose_gpu_interpreter(p), GpuInterpreter::kFast);
+  p.register_count = 65;
+  EXPECT_EQ(choose_gpu_interpreter(p), GpuInterpreter::kWide);
+}
+
+TEST_F(GpuTest, FastInterpreterRefusesAProgramBeyondItsRegisterFile) {
+  Program p = store_constant_program(100, 90);
+  auto fast = make_gpu_executor(device(), GpuInterpreter::kFast);
+  auto result = fast->run(input_for(p, 4, 2));
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().code, ErrorCode::kUnsupported);
+  // The automatic choice runs it on the wide file, with the right result.
+  auto automatic = make_gpu_executor(device(), GpuInterpreter::kAuto);
+  auto ok = automatic->run(input_for(p, 4, 2));
+  ASSERT_TRUE(ok.ok()) << ok.error().to_string();
+  for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(u2f(ok->records[i * 2 + 1]), 5.0f);
+}
+
+TEST_F(GpuTest, UnverifiedProgramsStayInsideTheirBuffers) {
+  // Everything here is what the verifier rejects: a register slot past register_count, a
+  // field offset past the record, a constant index past the pool, a global offset past the
+  // section, an unknown opcode. The interpreter must clamp each, never touch foreign memory.
+  using shader::kVmKindImm, shader::kVmKindNone, shader::kVmKindReg;
+  for (GpuInterpreter which : {GpuInterpreter::kFast, GpuInterpreter::kWide}) {
+    Program p;
+    p.register_count = 8;
+    p.particle_fields = {{"a", 1}, {"b", 1}, {"c", 1}};
+    p.constants = {f2u(7.0f), f2u(8.0f), f2u(9.0f), f2u(10.0f)};
+    p.update = {
+        {{word0(isa::Op::MOV, 1, kVmKindImm, kVmKindNone, kVmKindNone, 200), f2u(5.0f), 0, 0}},    // slot 200
+        {{word0(isa::Op::STORE_FIELD, 1, kVmKindNone, kVmKindReg, kVmKindNone, 0), 5000, reg(200), 0}},  // word 5000
+        {{word0(isa::Op::LOAD_CONST, 1, kVmKindNone, kVmKindNone, kVmKindNone, 1), 1u << 30, 0, 0}},  // const 2^30
+        {{word0(isa::Op::STORE_FIELD, 1, kVmKindNone, kVmKindReg, kVmKindNone, 0), 1, reg(1), 0}},
+        {{word0(isa::Op::LOAD_BUILTIN, 1, kVmKindNone, kVmKindNone, kVmKindNone, 2),
+          (shader::kVmSpaceGlobalField << shader::kVmBuiltinSpaceShift) | 0xFFFFu, 0, 0}},  // global 65535
+        {{word0(isa::Op::STORE_FIELD, 1, kVmKindNone, kVmKindReg, kVmKindNone, 0), 2, reg(2), 0}},
+        {{0xFFu | (1u << 8), 0, 0, 0}},  // opcode 255
+    };
+    const uint32_t record_words = 4, count = 300;
+    RunInput in = input_for(p, count, record_words);
+    in.global_fields = {f2u(11.0f), f2u(12.0f)};
+    auto executor = make_unverified_gpu_executor_for_tests(device(), which);
+    auto out = executor->run(in);
+    ASSERT_TRUE(out.ok()) << out.error().to_string();
+    ASSERT_EQ(out->records.size(), in.records.size());
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint32_t* r = &out->records[size_t(i) * record_words];
+      EXPECT_EQ(r[0], f2u(-1.0f)) << "header of particle " << i;
+      EXPECT_EQ(u2f(r[1]), 10.0f) << "constant index clamped to the last scalar";
+      EXPECT_EQ(u2f(r[2]), 12.0f) << "global offset clamped to the last word";
+      EXPECT_EQ(u2f(r[3]), 5.0f) << "field word clamped to the record's last word";
+      EXPECT_EQ(out->killed[i], 0u);
+    }
+  }
+}
+
+TEST_F(GpuTest, VerifiedRunRejectsWhatTheVerifierRejects) {
+  Program p = store_constant_program(4, 200);  // slot 200 >= register_count
+  auto executor = make_gpu_executor(device(), GpuInterpreter::kAuto);
+  auto result = executor->run(input_for(p, 1, 2));
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.error().code, ErrorCode::kVerify);
+  EXPECT_NE(result.error().where.find("update["), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mote
