@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "shared/gpu_selftest.h"
+#include "shared/vm_gpu.h"
 
 namespace mote::test {
 
@@ -32,6 +33,18 @@ inline std::vector<SharedLayout> shared_layouts() {
       {"RooflineParams",
        {MOTE_MEMBER(RooflineParams, first_vec4), MOTE_MEMBER(RooflineParams, count_vec4),
         MOTE_MEMBER(RooflineParams, pad0), MOTE_MEMBER(RooflineParams, pad1)}},
+      {"VmWindField", {MOTE_MEMBER(VmWindField, base_velocity), MOTE_MEMBER(VmWindField, turbulence)}},
+      {"VmRunParams",
+       {MOTE_MEMBER(VmRunParams, emitter_position), MOTE_MEMBER(VmRunParams, emitter_direction),
+        MOTE_MEMBER(VmRunParams, emitter_up), MOTE_MEMBER(VmRunParams, emitter_rotation), MOTE_MEMBER(VmRunParams, wind),
+        MOTE_MEMBER(VmRunParams, dt), MOTE_MEMBER(VmRunParams, time), MOTE_MEMBER(VmRunParams, emitter_age),
+        MOTE_MEMBER(VmRunParams, emitter_seed), MOTE_MEMBER(VmRunParams, count), MOTE_MEMBER(VmRunParams, record_words),
+        MOTE_MEMBER(VmRunParams, rng_base), MOTE_MEMBER(VmRunParams, first_particle_index),
+        MOTE_MEMBER(VmRunParams, code_offset), MOTE_MEMBER(VmRunParams, code_length),
+        MOTE_MEMBER(VmRunParams, constants_offset), MOTE_MEMBER(VmRunParams, constants_words),
+        MOTE_MEMBER(VmRunParams, emitter_fields_offset), MOTE_MEMBER(VmRunParams, emitter_fields_words),
+        MOTE_MEMBER(VmRunParams, globals_offset), MOTE_MEMBER(VmRunParams, globals_words), MOTE_MEMBER(VmRunParams, flags),
+        MOTE_MEMBER(VmRunParams, launch_lanes), MOTE_MEMBER(VmRunParams, pad0), MOTE_MEMBER(VmRunParams, pad1)}},
   };
 }
 
