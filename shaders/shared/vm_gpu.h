@@ -33,7 +33,7 @@ struct VmRunParams {
   uint globals_words;
   uint flags;         // kVmRunCountOps | kVmRunTrace (tests); 0 for benchmarks
   uint launch_lanes;  // invocations launched (grid-stride loop over `count`)
-  uint pad0;
+  uint register_count;  // the program's; the slots zeroed per particle
   uint pad1;
 };
 MOTE_ASSERT_SIZE(VmRunParams, 176);
@@ -60,6 +60,7 @@ MOTE_ASSERT_OFFSET(VmRunParams, globals_offset, 152);
 MOTE_ASSERT_OFFSET(VmRunParams, globals_words, 156);
 MOTE_ASSERT_OFFSET(VmRunParams, flags, 160);
 MOTE_ASSERT_OFFSET(VmRunParams, launch_lanes, 164);
+MOTE_ASSERT_OFFSET(VmRunParams, register_count, 168);
 
 // VmRunParams.flags: count executions per opcode into op_counts; write every instruction's
 // result vec4 into the trace buffer at ((particle * code_length) + pc) * 4 (trace-replay parity).

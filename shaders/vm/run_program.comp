@@ -30,8 +30,10 @@ uint vm_record_base;
 float vm_fast_registers[kVmFastRegisterSlots];
 float vm_reg_read(uint slot) { return vm_fast_registers[slot & (kVmFastRegisterSlots - 1u)]; }
 void vm_reg_write(uint slot, float v) { vm_fast_registers[slot & (kVmFastRegisterSlots - 1u)] = v; }
+// Registers start at zero, as in the reference: only the program's own slots need it.
 void vm_clear_registers() {
-  for (uint i = 0u; i < kVmFastRegisterSlots; ++i) vm_fast_registers[i] = 0.0f;
+  uint n = min(params.register_count, kVmFastRegisterSlots);
+  for (uint i = 0u; i < n; ++i) vm_fast_registers[i] = 0.0f;
 }
 #else
 uint vm_lane;
@@ -40,7 +42,8 @@ void vm_reg_write(uint slot, float v) { wide_registers[(slot & (kVmMaxRegisters 
 // The wide file is never cleared (a verified program writes before it reads); the harness
 // clears it anyway so a run's result never depends on the previous one.
 void vm_clear_registers() {
-  for (uint i = 0u; i < kVmMaxRegisters; ++i) wide_registers[i * kVmWideLaunchLanes + vm_lane] = 0.0f;
+  uint n = min(params.register_count, kVmMaxRegisters);
+  for (uint i = 0u; i < n; ++i) wide_registers[i * kVmWideLaunchLanes + vm_lane] = 0.0f;
 }
 #endif
 

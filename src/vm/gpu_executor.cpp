@@ -52,9 +52,7 @@ class GpuExecutor final : public Executor {
 Result<const gpu::ComputePipeline*> GpuExecutor::pipeline(GpuInterpreter which) {
   auto& slot = which == GpuInterpreter::kFast ? fast_ : wide_;
   if (!slot) {
-    MOTE_TRY_ASSIGN(gpu::ComputePipeline p,
-                    gpu::ComputePipeline::create(device_, which == GpuInterpreter::kFast ? "vm/run_program_fast"
-                                                                                         : "vm/run_program_wide"));
+    MOTE_TRY_ASSIGN(gpu::ComputePipeline p, gpu::ComputePipeline::create(device_, gpu_interpreter_shader(which)));
     slot = std::move(p);
   }
   return &*slot;
@@ -83,48 +81,13 @@ Result<RunOutput> GpuExecutor::run_impl(const RunInput& input, std::vector<uint3
     return out;
   }
 
-  // [constants][init][update][emitter fields][globals]: the packed program buffer's order.
-  std::vector<uint32_t> words;
-  shader::VmRunParams params{};
-  params.constants_offset = uint32_t(words.size());
-  params.constants_words = uint32_t(program.constants.size());
-  words.insert(words.end(), program.constants.begin(), program.constants.end());
-  uint32_t init_offset = uint32_t(words.size());
-  for (const Instruction& ins : program.init) words.insert(words.end(), ins.words.begin(), ins.words.end());
-  uint32_t update_offset = uint32_t(words.size());
-  for (const Instruction& ins : program.update) words.insert(words.end(), ins.words.begin(), ins.words.end());
-  params.emitter_fields_offset = uint32_t(words.size());
-  params.emitter_fields_words = uint32_t(input.emitter_fields.size());
-  words.insert(words.end(), input.emitter_fields.begin(), input.emitter_fields.end());
-  params.globals_offset = uint32_t(words.size());
-  params.globals_words = uint32_t(input.global_fields.size());
-  words.insert(words.end(), input.global_fields.begin(), input.global_fields.end());
-  if (words.empty()) words.push_back(0);
-  params.code_offset = input.section == Section::kInit ? init_offset : update_offset;
-  params.code_length = uint32_t(program.code(input.section).size());
-
-  const VmEmitterContext& e = input.emitter;
-  params.emitter_position = {e.position[0], e.position[1], e.position[2], 0.0f};
-  params.emitter_direction = {e.direction[0], e.direction[1], e.direction[2], 0.0f};
-  params.emitter_up = {e.up[0], e.up[1], e.up[2], 0.0f};
-  params.emitter_rotation = {e.rotation[0], e.rotation[1], e.rotation[2], e.rotation[3]};
-  params.wind = input.wind;
-  params.dt = e.dt;
-  params.time = e.time;
-  params.emitter_age = e.emitter_age;
-  params.emitter_seed = e.seed;
-  params.count = input.count;
-  params.record_words = record_words;
-  params.rng_base = input.rng_base;
-  params.first_particle_index = input.first_particle_index;
+  GpuProgramImage image = make_gpu_program_image(input, record_words, which, device_.limits());
+  std::vector<uint32_t>& words = image.words;
+  shader::VmRunParams& params = image.params;
+  const uint32_t groups = image.groups;
   params.flags = shader::kVmRunCountOps | (trace_out ? shader::kVmRunTrace : 0u);
   const VkDeviceSize trace_words =
       trace_out ? std::max<VkDeviceSize>(1, VkDeviceSize(input.count) * params.code_length * 4) : 1;
-  const auto& limits = device_.limits();
-  const uint32_t needed_groups = (input.count + shader::kVmWorkgroupSize - 1) / shader::kVmWorkgroupSize;
-  uint32_t groups = which == GpuInterpreter::kWide ? shader::kVmWideLaunchLanes / shader::kVmWorkgroupSize
-                                                   : std::min(needed_groups, limits.maxComputeWorkGroupCount[0]);
-  params.launch_lanes = groups * shader::kVmWorkgroupSize;
 
   const VkDeviceSize record_bytes = VkDeviceSize(input.records.size()) * 4;
   MOTE_TRY_ASSIGN(gpu::Buffer program_buffer, gpu::Buffer::create(device_, {.size = words.size() * 4, .name = "vm.program"}));
@@ -173,6 +136,56 @@ Result<RunOutput> GpuExecutor::run_impl(const RunInput& input, std::vector<uint3
 }
 
 }  // namespace
+
+const char* gpu_interpreter_shader(GpuInterpreter which) {
+  return which == GpuInterpreter::kWide ? "vm/run_program_wide" : "vm/run_program_fast";
+}
+
+GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_words, GpuInterpreter which,
+                                       const VkPhysicalDeviceLimits& limits) {
+  const Program& program = *input.program;
+  GpuProgramImage image;
+  std::vector<uint32_t>& words = image.words;
+  shader::VmRunParams& params = image.params;
+  params.constants_offset = uint32_t(words.size());
+  params.constants_words = uint32_t(program.constants.size());
+  words.insert(words.end(), program.constants.begin(), program.constants.end());
+  const uint32_t init_offset = uint32_t(words.size());
+  for (const Instruction& ins : program.init) words.insert(words.end(), ins.words.begin(), ins.words.end());
+  const uint32_t update_offset = uint32_t(words.size());
+  for (const Instruction& ins : program.update) words.insert(words.end(), ins.words.begin(), ins.words.end());
+  params.emitter_fields_offset = uint32_t(words.size());
+  params.emitter_fields_words = uint32_t(input.emitter_fields.size());
+  words.insert(words.end(), input.emitter_fields.begin(), input.emitter_fields.end());
+  params.globals_offset = uint32_t(words.size());
+  params.globals_words = uint32_t(input.global_fields.size());
+  words.insert(words.end(), input.global_fields.begin(), input.global_fields.end());
+  if (words.empty()) words.push_back(0);
+  params.code_offset = input.section == Section::kInit ? init_offset : update_offset;
+  params.code_length = uint32_t(program.code(input.section).size());
+
+  const VmEmitterContext& e = input.emitter;
+  params.emitter_position = {e.position[0], e.position[1], e.position[2], 0.0f};
+  params.emitter_direction = {e.direction[0], e.direction[1], e.direction[2], 0.0f};
+  params.emitter_up = {e.up[0], e.up[1], e.up[2], 0.0f};
+  params.emitter_rotation = {e.rotation[0], e.rotation[1], e.rotation[2], e.rotation[3]};
+  params.wind = input.wind;
+  params.dt = e.dt;
+  params.time = e.time;
+  params.emitter_age = e.emitter_age;
+  params.emitter_seed = e.seed;
+  params.count = input.count;
+  params.record_words = record_words;
+  params.rng_base = input.rng_base;
+  params.first_particle_index = input.first_particle_index;
+  params.flags = 0;
+  params.register_count = program.register_count;
+  const uint32_t needed_groups = (input.count + shader::kVmWorkgroupSize - 1) / shader::kVmWorkgroupSize;
+  image.groups = which == GpuInterpreter::kWide ? shader::kVmWideLaunchLanes / shader::kVmWorkgroupSize
+                                                : std::max(1u, std::min(needed_groups, limits.maxComputeWorkGroupCount[0]));
+  params.launch_lanes = image.groups * shader::kVmWorkgroupSize;
+  return image;
+}
 
 Result<GpuTracedRun> run_gpu_traced(Executor& executor, const RunInput& input) {
   auto* gpu = dynamic_cast<GpuExecutor*>(&executor);

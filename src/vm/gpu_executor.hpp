@@ -11,6 +11,7 @@
 
 #include "gpu/device.hpp"
 #include "mote/vm.hpp"
+#include "shared/vm_gpu.h"
 
 namespace mote {
 
@@ -35,6 +36,20 @@ struct GpuTracedRun {
   std::vector<uint32_t> trace;
 };
 Result<GpuTracedRun> run_gpu_traced(Executor& gpu_executor, const RunInput& input);
+
+// The program buffer a run of shaders/vm/run_program.comp binds — [constants][init code]
+// [update code][emitter fields][global fields] — with the run parameters pointing into it and
+// the workgroups to launch (flags left 0: no op counting, no trace). Shared by the executor and
+// bench/vm_gpu, so the benchmark times exactly what the parity suite checks.
+struct GpuProgramImage {
+  std::vector<uint32_t> words;
+  shader::VmRunParams params{};
+  uint32_t groups = 0;
+};
+GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_words, GpuInterpreter which,
+                                       const VkPhysicalDeviceLimits& limits);
+// The embedded shader of an interpreter ("vm/run_program_fast" / "vm/run_program_wide").
+const char* gpu_interpreter_shader(GpuInterpreter which);
 
 // Which interpreter a run of this program takes under kAuto.
 GpuInterpreter choose_gpu_interpreter(const Program& program);

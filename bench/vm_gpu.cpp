@@ -1,0 +1,180 @@
+// bench/vm_gpu: the GPU interpreters on the benchmark UPDATE program (bench/update_program.hpp,
+// 25 instructions) over N particles with a 32-word (128-byte) record — the VM issue's target of
+// >= 50% of the copy roofline for 16M particles. GPU timestamps around each dispatch; median of
+// the repeats after a warm-up. One JSON object per line.
+//
+//   vm_gpu [--particles N] [--repeats R] [--interpreter fast|wide|both] [--device SEL]
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gpu/buffer.hpp"
+#include "gpu/commands.hpp"
+#include "gpu/profiler.hpp"
+#include "gpu/transfer.hpp"
+#include "shared/vm_limits.h"
+#include "update_program.hpp"
+#include "vm/gpu_executor.hpp"
+
+using namespace mote;
+
+namespace {
+
+struct Options {
+  uint32_t particles = 16u << 20;
+  uint32_t repeats = 10;
+  std::string interpreter = "both";
+  std::string device;
+};
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        fmt::print(stderr, "vm_gpu: {} needs a value\n", a);
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--particles") o.particles = uint32_t(std::strtoul(next().c_str(), nullptr, 10));
+    else if (a == "--repeats") o.repeats = std::max(1u, uint32_t(std::strtoul(next().c_str(), nullptr, 10)));
+    else if (a == "--interpreter") o.interpreter = next();
+    else if (a == "--device") o.device = next();
+    else {
+      fmt::print(stderr, "usage: vm_gpu [--particles N] [--repeats R] [--interpreter fast|wide|both] [--device SEL]\n");
+      std::exit(2);
+    }
+  }
+  return o;
+}
+
+// Bytes one particle's run must move through DRAM: the 32-byte sectors of its record that the
+// program reads (LOAD_FIELD) and writes (STORE_FIELD), plus its 4-byte kill flag.
+uint32_t sector_bytes_per_particle(const Program& p) {
+  std::set<uint32_t> read, written;
+  for (const Instruction& ins : p.update) {
+    const uint32_t op = ins.words[0] & 0xFFu, lanes = (ins.words[0] >> 8) & 7u;
+    for (uint32_t k = 0; k < lanes; ++k) {
+      if (op == uint32_t(isa::Op::LOAD_FIELD)) read.insert((ins.words[1] + k) / 8);
+      if (op == uint32_t(isa::Op::STORE_FIELD)) written.insert((ins.words[1] + k) / 8);
+    }
+  }
+  return uint32_t(read.size() + written.size()) * 32 + 4;
+}
+
+int fail(const Error& e) {
+  fmt::print(stderr, "vm_gpu: {}\n", e.to_string());
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options opt = parse(argc, argv);
+  auto created = gpu::Device::create({.device_selector = opt.device});
+  if (!created.ok()) return fail(created.error());
+  gpu::Device& device = **created;
+  const Program program = bench::make_update_program();
+  constexpr uint32_t kRecordWords = 32;
+
+  RunInput input;
+  input.program = &program;
+  input.section = Section::kUpdate;
+  input.count = opt.particles;
+  input.record_words = kRecordWords;
+  input.emitter.dt = 1.0f / 60.0f;
+
+  auto records = gpu::Buffer::create(device, {.size = VkDeviceSize(opt.particles) * kRecordWords * 4, .name = "bench.records"});
+  auto killed = gpu::Buffer::create(device, {.size = VkDeviceSize(opt.particles) * 4, .name = "bench.killed"});
+  auto op_counts = gpu::Buffer::create(device, {.size = 256 * 4, .name = "bench.op_counts"});
+  auto trace = gpu::Buffer::create(device, {.size = 4, .name = "bench.trace"});
+  auto params_buffer = gpu::Buffer::create(device, {.size = sizeof(shader::VmRunParams), .name = "bench.params"});
+  auto wide_registers = gpu::Buffer::create(
+      device, {.size = VkDeviceSize(shader::kVmWideLaunchLanes) * shader::kVmMaxRegisters * 4, .name = "bench.wide_registers"});
+  auto profiler = gpu::GpuProfiler::create(device, opt.repeats + 1);
+  for (auto* r : {&records, &killed, &op_counts, &trace, &params_buffer, &wide_registers})
+    if (!r->ok()) return fail(r->error());
+  if (!profiler.ok()) return fail(profiler.error());
+
+  // Particles of every age, in chunks so the staging buffer stays small.
+  const uint32_t chunk = 1u << 20;
+  std::vector<uint32_t> block(size_t(chunk) * kRecordWords, 0);
+  for (uint32_t first = 0; first < opt.particles; first += chunk) {
+    const uint32_t n = std::min(chunk, opt.particles - first);
+    for (uint32_t j = 0; j < n; ++j) {
+      const uint32_t i = first + j;
+      uint32_t* r = &block[size_t(j) * kRecordWords];
+      auto f = [](float x) { return std::bit_cast<uint32_t>(x); };
+      r[bench::kPositionWord + 0] = f(float(i % 97));
+      r[bench::kPositionWord + 1] = f(1.0f);
+      r[bench::kPositionWord + 2] = f(-float(i % 13));
+      r[bench::kVelocityWord + 0] = f(0.5f);
+      r[bench::kVelocityWord + 1] = f(3.0f);
+      r[bench::kVelocityWord + 2] = f(-0.25f);
+      r[bench::kAgeWord] = f(float(i % 1000) * 0.003f);
+      r[bench::kLifeWord] = f(2.0f + float(i % 3));
+    }
+    auto status = gpu::upload(device, *records, std::span(reinterpret_cast<const uint8_t*>(block.data()), size_t(n) * kRecordWords * 4),
+                              VkDeviceSize(first) * kRecordWords * 4);
+    if (!status.ok()) return fail(status.error());
+  }
+
+  const uint32_t bytes_per_particle = sector_bytes_per_particle(program);
+  fmt::print("{{\"bench\":\"vm_gpu\",\"device\":\"{}\",\"particles\":{},\"record_bytes\":{},\"instructions\":{},"
+             "\"registers\":{},\"moved_bytes_per_particle\":{}}}\n",
+             device.description().name, opt.particles, kRecordWords * 4, program.update.size(), program.register_count,
+             bytes_per_particle);
+
+  for (GpuInterpreter which : {GpuInterpreter::kFast, GpuInterpreter::kWide}) {
+    const char* label = which == GpuInterpreter::kFast ? "fast" : "wide";
+    if (opt.interpreter != "both" && opt.interpreter != label) continue;
+    auto pipeline = gpu::ComputePipeline::create(device, gpu_interpreter_shader(which));
+    if (!pipeline.ok()) return fail(pipeline.error());
+    GpuProgramImage image = make_gpu_program_image(input, kRecordWords, which, device.limits());
+    auto program_buffer = gpu::Buffer::create(device, {.size = image.words.size() * 4, .name = "bench.program"});
+    if (!program_buffer.ok()) return fail(program_buffer.error());
+    auto status = gpu::upload_span<uint32_t>(device, *program_buffer, image.words);
+    if (status.ok())
+      status = gpu::upload(device, *params_buffer,
+                           std::span(reinterpret_cast<const uint8_t*>(&image.params), sizeof(image.params)));
+    if (!status.ok()) return fail(status.error());
+
+    status = device.submit_and_wait([&](VkCommandBuffer cmd) {
+      profiler->reset(cmd);
+      gpu::ComputeRecorder rec(device, cmd);
+      rec.bind(*pipeline);
+      if (which == GpuInterpreter::kWide)
+        rec.buffers({{0, &*program_buffer}, {1, &*records}, {2, &*killed}, {3, &*op_counts}, {4, &*params_buffer},
+                     {5, &*wide_registers}, {6, &*trace}});
+      else
+        rec.buffers({{0, &*program_buffer}, {1, &*records}, {2, &*killed}, {3, &*op_counts}, {4, &*params_buffer},
+                     {6, &*trace}});
+      for (uint32_t r = 0; r <= opt.repeats; ++r) {
+        if (r > 0) gpu::compute_to_compute(cmd);
+        profiler->begin(cmd, r == 0 ? "warmup" : "update");
+        rec.dispatch(image.groups);
+        profiler->end(cmd);
+      }
+    });
+    if (!status.ok()) return fail(status.error());
+    auto times = profiler->resolve();
+    if (!times.ok()) return fail(times.error());
+    std::vector<double> ms;
+    for (size_t i = 1; i < times->size(); ++i) ms.push_back((*times)[i].ms);
+    std::sort(ms.begin(), ms.end());
+    const double median = ms[ms.size() / 2];
+    const double gbps = double(opt.particles) * bytes_per_particle / (median * 1e-3) / 1e9;
+    const double stride_gbps = double(opt.particles) * (2.0 * kRecordWords * 4) / (median * 1e-3) / 1e9;
+    fmt::print("{{\"interpreter\":\"{}\",\"median_ms\":{:.4f},\"best_ms\":{:.4f},\"particles_per_ms\":{:.0f},"
+               "\"moved_gbps\":{:.1f},\"full_record_rw_gbps\":{:.1f}}}\n",
+               label, median, ms.front(), double(opt.particles) / median, gbps, stride_gbps);
+  }
+  return 0;
+}
