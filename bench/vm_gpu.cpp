@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdlib>
 #include <set>
 #include <string>
@@ -126,6 +127,17 @@ int main(int argc, char** argv) {
     if (!status.ok()) return fail(status.error());
   }
 
+  // The benchmark checks what it times: the first kCheck particles are advanced by the reference
+  // executor alongside, and the GPU's records must match after every interpreter's runs.
+  constexpr uint32_t kCheck = 4096;
+  const uint32_t check_count = std::min(kCheck, opt.particles);
+  auto first_block = gpu::readback_as<uint32_t>(device, *records, size_t(check_count) * kRecordWords);
+  if (!first_block.ok()) return fail(first_block.error());
+  RunInput sample = input;
+  sample.count = check_count;
+  sample.records = std::move(*first_block);
+  auto reference = make_reference_executor();
+
   const uint32_t bytes_per_particle = sector_bytes_per_particle(program);
   fmt::print("{{\"bench\":\"vm_gpu\",\"device\":\"{}\",\"particles\":{},\"record_bytes\":{},\"instructions\":{},"
              "\"registers\":{},\"moved_bytes_per_particle\":{}}}\n",
@@ -166,6 +178,21 @@ int main(int argc, char** argv) {
     if (!status.ok()) return fail(status.error());
     auto times = profiler->resolve();
     if (!times.ok()) return fail(times.error());
+    for (uint32_t r = 0; r <= opt.repeats; ++r) {
+      auto step = reference->run(sample);
+      if (!step.ok()) return fail(step.error());
+      sample.records = std::move(step->records);
+    }
+    auto got = gpu::readback_as<uint32_t>(device, *records, sample.records.size());
+    if (!got.ok()) return fail(got.error());
+    for (size_t w = 0; w < sample.records.size(); ++w) {
+      const float g = std::bit_cast<float>((*got)[w]), e = std::bit_cast<float>(sample.records[w]);
+      if (!(std::fabs(g - e) <= 1e-3f + 1e-3f * std::fabs(e))) {
+        fmt::print(stderr, "vm_gpu: {} interpreter disagrees with the reference at particle {} word {}: {} vs {}\n", label,
+                   w / kRecordWords, w % kRecordWords, g, e);
+        return 1;
+      }
+    }
     std::vector<double> ms;
     for (size_t i = 1; i < times->size(); ++i) ms.push_back((*times)[i].ms);
     std::sort(ms.begin(), ms.end());

@@ -34,7 +34,10 @@ struct VmRunParams {
   uint flags;         // kVmRunCountOps | kVmRunTrace (tests); 0 for benchmarks
   uint launch_lanes;  // invocations launched (grid-stride loop over `count`)
   uint register_count;  // the program's; the slots zeroed per particle
-  uint pad1;
+  // Records the bound buffer holds (its size / record_words, from the host). The bound on every
+  // record access: OpArrayLength is not trusted for bindings of 2 GiB and more (the H200's
+  // driver reported 0 for a 2 GiB binding and the pass silently did nothing).
+  uint record_capacity;
 };
 MOTE_ASSERT_SIZE(VmRunParams, 176);
 MOTE_ASSERT_OFFSET(VmRunParams, emitter_position, 0);
@@ -61,6 +64,7 @@ MOTE_ASSERT_OFFSET(VmRunParams, globals_words, 156);
 MOTE_ASSERT_OFFSET(VmRunParams, flags, 160);
 MOTE_ASSERT_OFFSET(VmRunParams, launch_lanes, 164);
 MOTE_ASSERT_OFFSET(VmRunParams, register_count, 168);
+MOTE_ASSERT_OFFSET(VmRunParams, record_capacity, 172);
 
 // VmRunParams.flags: count executions per opcode into op_counts; write every instruction's
 // result vec4 into the trace buffer at ((particle * code_length) + pc) * 4 (trace-replay parity).

@@ -27,18 +27,21 @@ uint vm_seed;
 uint vm_record_words;
 
 // Source `s` (0..2) of an instruction: `width` components (rest 0), REG through the swizzle,
-// IMM splatted, NONE as zero.
+// IMM splatted, NONE as zero. Written without dynamic vec4 component indexing (which NVIDIA's
+// compiler lowers to local-memory spills): four swizzled reads, then constant-index selects.
 vec4 vm_read_source(uint w0, uint word, uint s, uint width) {
   uint kind = vm_kind(w0, s);
-  vec4 v = vec4(0.0f);
-  if (kind == kVmKindImm) {
-    float f = uintBitsToFloat(word);
-    v = vec4(width > 0u ? f : 0.0f, width > 1u ? f : 0.0f, width > 2u ? f : 0.0f, width > 3u ? f : 0.0f);
-  } else if (kind == kVmKindReg) {
+  vec4 v;
+  if (kind == kVmKindReg) {
     uint base = word & 0xFFu;
-    for (uint c = 0u; c < width; ++c) v[c] = vm_reg_read(base + ((word >> (8u + 2u * c)) & 3u));
+    v = vec4(vm_reg_read(base + ((word >> 8u) & 3u)), vm_reg_read(base + ((word >> 10u) & 3u)),
+             vm_reg_read(base + ((word >> 12u) & 3u)), vm_reg_read(base + ((word >> 14u) & 3u)));
+  } else if (kind == kVmKindImm) {
+    v = vec4(uintBitsToFloat(word));
+  } else {
+    v = vec4(0.0f);
   }
-  return v;
+  return vec4(width > 0u ? v.x : 0.0f, width > 1u ? v.y : 0.0f, width > 2u ? v.z : 0.0f, width > 3u ? v.w : 0.0f);
 }
 
 uint vm_shape_width(uint code, uint lanes) { return code == VM_SHAPE_WIDTH_LANES ? lanes : code; }
@@ -65,72 +68,89 @@ bool vm_run(uint code_offset, uint length) {
     vec4 r = vec4(0.0f);
     vm_count_op(op);
 
-    // if/else chain rather than switch: drivers compile either to the same jump table, and
-    // this keeps every arm one line.
-    if (op == VM_OP_NOP) {
-    } else if (op == VM_OP_MOV) { r = a;
-    } else if (op == VM_OP_ADD) { r = vm_add(a, b);
-    } else if (op == VM_OP_SUB) { r = vm_sub(a, b);
-    } else if (op == VM_OP_MUL) { r = vm_mul(a, b);
-    } else if (op == VM_OP_DIV) { r = vm_div(a, b);
-    } else if (op == VM_OP_FMA) { r = vm_fma(a, b, c);
-    } else if (op == VM_OP_MIN) { r = vm_min(a, b);
-    } else if (op == VM_OP_MAX) { r = vm_max(a, b);
-    } else if (op == VM_OP_CLAMP) { r = vm_clamp(a, b, c);
-    } else if (op == VM_OP_ABS) { r = vm_abs(a);
-    } else if (op == VM_OP_SIGN) { r = vm_sign(a);
-    } else if (op == VM_OP_FLOOR) { r = vm_floor(a);
-    } else if (op == VM_OP_CEIL) { r = vm_ceil(a);
-    } else if (op == VM_OP_FRACT) { r = vm_fract(a);
-    } else if (op == VM_OP_MOD) { r = vm_mod(a, b);
-    } else if (op == VM_OP_SQRT) { r = vm_sqrt(a);
-    } else if (op == VM_OP_RSQRT) { r = vm_rsqrt(a);
-    } else if (op == VM_OP_EXP) { r = vm_exp(a);
-    } else if (op == VM_OP_LOG) { r = vm_log(a);
-    } else if (op == VM_OP_POW) { r = vm_pow(a, b);
-    } else if (op == VM_OP_SIN) { r = vm_sin(a);
-    } else if (op == VM_OP_COS) { r = vm_cos(a);
-    } else if (op == VM_OP_TAN) { r = vm_tan(a);
-    } else if (op == VM_OP_ASIN) { r = vm_asin(a);
-    } else if (op == VM_OP_ACOS) { r = vm_acos(a);
-    } else if (op == VM_OP_ATAN2) { r = vm_atan2(a, b);
-    } else if (op == VM_OP_DOT) { r.x = vm_dot(a, b);
-    } else if (op == VM_OP_CROSS) { r = vm_cross(a, b);
-    } else if (op == VM_OP_LENGTH) { r.x = vm_length(a);
-    } else if (op == VM_OP_NORMALIZE) { r = vm_normalize(a);
-    } else if (op == VM_OP_DISTANCE) { r.x = vm_distance(a, b);
-    } else if (op == VM_OP_MIX) { r = vm_mix(a, b, c);
-    } else if (op == VM_OP_STEP) { r = vm_step(a, b);
-    } else if (op == VM_OP_SMOOTHSTEP) { r = vm_smoothstep(a, b, c);
-    } else if (op == VM_OP_CMP) { r = vm_cmp(a, b, s2);
-    } else if (op == VM_OP_SELECT) { r = vm_select(a, b, c);
-    } else if (op == VM_OP_AND) { r = vm_and(a, b);
-    } else if (op == VM_OP_OR) { r = vm_or(a, b);
-    } else if (op == VM_OP_NOT) { r = vm_not(a);
-    } else if (op == VM_OP_LOAD_FIELD) {
-      for (uint k = 0u; k < lanes; ++k) r[k] = vm_record_read(vm_record_word(s0 + k));
-    } else if (op == VM_OP_STORE_FIELD) {
-      for (uint k = 0u; k < lanes; ++k) vm_record_write(vm_record_word(s0 + k), b[k]);
-    } else if (op == VM_OP_LOAD_CONST) {
-      for (uint k = 0u; k < lanes; ++k) r[k] = vm_load_constant(s0 + k);
-    } else if (op == VM_OP_LOAD_BUILTIN) { r = vm_load_builtin(s0, lanes);
-    } else if (op == VM_OP_RAND) {
-      for (uint k = 0u; k < lanes; ++k) r[k] = vm_rand(vm_seed, s0, k);
-    } else if (op == VM_OP_QMUL) { r = vm_qmul(a, b);
-    } else if (op == VM_OP_QROTATE) { r = vec4(vm_qrotate(a, b.xyz), 0.0f);
-    } else if (op == VM_OP_QFROM_AXIS_ANGLE) { r = vm_qfrom_axis_angle(a.xyz, b.x);
-    } else if (op == VM_OP_QINTEGRATE) { r = vm_qintegrate(a, b.xyz, c.x);
-    } else if (op == VM_OP_NOISE3) { r.x = vm_noise3(a.xyz);
-    } else if (op == VM_OP_CURL3) { r = vec4(vm_curl3(a.xyz), 0.0f);
-    } else if (op == VM_OP_SAMPLE_WIND) { r = vec4(vm_sample_wind(vm_wind(), a.xyz), 0.0f);
-    } else if (op == VM_OP_KILL) { killed = killed || a.x != 0.0f;
+    // One OpSwitch on the opcode: drivers lower it to a jump table, and the opcode is uniform
+    // across a wave (one program per dispatch or per coherence bucket), so it never diverges.
+    switch (op) {
+      case VM_OP_NOP: break;
+      case VM_OP_MOV: r = a; break;
+      case VM_OP_ADD: r = vm_add(a, b); break;
+      case VM_OP_SUB: r = vm_sub(a, b); break;
+      case VM_OP_MUL: r = vm_mul(a, b); break;
+      case VM_OP_DIV: r = vm_div(a, b); break;
+      case VM_OP_FMA: r = vm_fma(a, b, c); break;
+      case VM_OP_MIN: r = vm_min(a, b); break;
+      case VM_OP_MAX: r = vm_max(a, b); break;
+      case VM_OP_CLAMP: r = vm_clamp(a, b, c); break;
+      case VM_OP_ABS: r = vm_abs(a); break;
+      case VM_OP_SIGN: r = vm_sign(a); break;
+      case VM_OP_FLOOR: r = vm_floor(a); break;
+      case VM_OP_CEIL: r = vm_ceil(a); break;
+      case VM_OP_FRACT: r = vm_fract(a); break;
+      case VM_OP_MOD: r = vm_mod(a, b); break;
+      case VM_OP_SQRT: r = vm_sqrt(a); break;
+      case VM_OP_RSQRT: r = vm_rsqrt(a); break;
+      case VM_OP_EXP: r = vm_exp(a); break;
+      case VM_OP_LOG: r = vm_log(a); break;
+      case VM_OP_POW: r = vm_pow(a, b); break;
+      case VM_OP_SIN: r = vm_sin(a); break;
+      case VM_OP_COS: r = vm_cos(a); break;
+      case VM_OP_TAN: r = vm_tan(a); break;
+      case VM_OP_ASIN: r = vm_asin(a); break;
+      case VM_OP_ACOS: r = vm_acos(a); break;
+      case VM_OP_ATAN2: r = vm_atan2(a, b); break;
+      case VM_OP_DOT: r.x = vm_dot(a, b); break;
+      case VM_OP_CROSS: r = vm_cross(a, b); break;
+      case VM_OP_LENGTH: r.x = vm_length(a); break;
+      case VM_OP_NORMALIZE: r = vm_normalize(a); break;
+      case VM_OP_DISTANCE: r.x = vm_distance(a, b); break;
+      case VM_OP_MIX: r = vm_mix(a, b, c); break;
+      case VM_OP_STEP: r = vm_step(a, b); break;
+      case VM_OP_SMOOTHSTEP: r = vm_smoothstep(a, b, c); break;
+      case VM_OP_CMP: r = vm_cmp(a, b, s2); break;
+      case VM_OP_SELECT: r = vm_select(a, b, c); break;
+      case VM_OP_AND: r = vm_and(a, b); break;
+      case VM_OP_OR: r = vm_or(a, b); break;
+      case VM_OP_NOT: r = vm_not(a); break;
+      case VM_OP_LOAD_FIELD:
+        r.x = vm_record_read(vm_record_word(s0));
+        if (lanes > 1u) r.y = vm_record_read(vm_record_word(s0 + 1u));
+        if (lanes > 2u) r.z = vm_record_read(vm_record_word(s0 + 2u));
+        if (lanes > 3u) r.w = vm_record_read(vm_record_word(s0 + 3u));
+        break;
+      case VM_OP_STORE_FIELD:
+        vm_record_write(vm_record_word(s0), b.x);
+        if (lanes > 1u) vm_record_write(vm_record_word(s0 + 1u), b.y);
+        if (lanes > 2u) vm_record_write(vm_record_word(s0 + 2u), b.z);
+        if (lanes > 3u) vm_record_write(vm_record_word(s0 + 3u), b.w);
+        break;
+      case VM_OP_LOAD_CONST:
+        r = vec4(vm_load_constant(s0), lanes > 1u ? vm_load_constant(s0 + 1u) : 0.0f,
+                 lanes > 2u ? vm_load_constant(s0 + 2u) : 0.0f, lanes > 3u ? vm_load_constant(s0 + 3u) : 0.0f);
+        break;
+      case VM_OP_LOAD_BUILTIN: r = vm_load_builtin(s0, lanes); break;
+      case VM_OP_RAND:
+        r = vec4(vm_rand(vm_seed, s0, 0u), lanes > 1u ? vm_rand(vm_seed, s0, 1u) : 0.0f,
+                 lanes > 2u ? vm_rand(vm_seed, s0, 2u) : 0.0f, lanes > 3u ? vm_rand(vm_seed, s0, 3u) : 0.0f);
+        break;
+      case VM_OP_QMUL: r = vm_qmul(a, b); break;
+      case VM_OP_QROTATE: r = vec4(vm_qrotate(a, b.xyz), 0.0f); break;
+      case VM_OP_QFROM_AXIS_ANGLE: r = vm_qfrom_axis_angle(a.xyz, b.x); break;
+      case VM_OP_QINTEGRATE: r = vm_qintegrate(a, b.xyz, c.x); break;
+      case VM_OP_NOISE3: r.x = vm_noise3(a.xyz); break;
+      case VM_OP_CURL3: r = vec4(vm_curl3(a.xyz), 0.0f); break;
+      case VM_OP_SAMPLE_WIND: r = vec4(vm_sample_wind(vm_wind(), a.xyz), 0.0f); break;
+      case VM_OP_KILL: killed = killed || a.x != 0.0f; break;
+      default: break;
     }
 
     vm_trace(pc, r);
     uint dst_rule = (shape >> 9u) & 3u;
     uint written = dst_rule == 0u ? lanes : (dst_rule == 1u ? 1u : 0u);
     uint dst = vm_dst(w0);
-    for (uint k = 0u; k < written; ++k) vm_reg_write(dst + k, r[k]);
+    if (written > 0u) vm_reg_write(dst, r.x);
+    if (written > 1u) vm_reg_write(dst + 1u, r.y);
+    if (written > 2u) vm_reg_write(dst + 2u, r.z);
+    if (written > 3u) vm_reg_write(dst + 3u, r.w);
   }
   return killed;
 }

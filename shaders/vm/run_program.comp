@@ -63,7 +63,10 @@ void vm_trace(uint pc, vec4 r) {
   if ((params.flags & kVmRunTrace) == 0u) return;
   uint base = (vm_particle * params.code_length + pc) * 4u;
   uint last = uint(trace.length()) - 1u;
-  for (uint k = 0u; k < 4u; ++k) trace[min(base + k, last)] = floatBitsToUint(r[k]);
+  trace[min(base, last)] = floatBitsToUint(r.x);
+  trace[min(base + 1u, last)] = floatBitsToUint(r.y);
+  trace[min(base + 2u, last)] = floatBitsToUint(r.z);
+  trace[min(base + 3u, last)] = floatBitsToUint(r.w);
 }
 
 float vm_field_word(uint offset, uint words, uint index) {
@@ -79,8 +82,9 @@ vec4 vm_load_builtin(uint id, uint lanes) {
     bool emitter = space == kVmSpaceEmitterField;
     uint offset = emitter ? params.emitter_fields_offset : params.globals_offset;
     uint words = emitter ? params.emitter_fields_words : params.globals_words;
-    for (uint c = 0u; c < lanes; ++c) v[c] = vm_field_word(offset, words, index + c);
-    return v;
+    return vec4(vm_field_word(offset, words, index), lanes > 1u ? vm_field_word(offset, words, index + 1u) : 0.0f,
+                lanes > 2u ? vm_field_word(offset, words, index + 2u) : 0.0f,
+                lanes > 3u ? vm_field_word(offset, words, index + 3u) : 0.0f);
   }
   if (space != kVmSpaceEngine) return v;
   if (index == VM_BUILTIN_DT) v.x = params.dt;
@@ -95,8 +99,7 @@ vec4 vm_load_builtin(uint id, uint lanes) {
   else if (index == VM_BUILTIN_SPAWN_FRACTION) v.x = (float(vm_particle) + 0.5f) / float(params.count);
   else if (index == VM_BUILTIN_SPAWN_COUNT) v.x = float(params.count);
   else if (index == VM_BUILTIN_EMITTER_SEED) v.x = float(params.emitter_seed & 0xFFFFFFu);
-  for (uint c = lanes; c < 4u; ++c) v[c] = 0.0f;
-  return v;
+  return vec4(v.x, lanes > 1u ? v.y : 0.0f, lanes > 2u ? v.z : 0.0f, lanes > 3u ? v.w : 0.0f);
 }
 
 #include "vm/interpreter.glsl"
@@ -108,8 +111,7 @@ void main() {
   if (vm_lane >= kVmWideLaunchLanes) return;
 #endif
   vm_record_words = max(params.record_words, 1u);
-  uint capacity = uint(records.length()) / vm_record_words;
-  uint count = min(params.count, capacity);
+  uint count = min(params.count, params.record_capacity);
   for (uint i = gl_GlobalInvocationID.x; i < count; i += stride) {
     vm_particle = i;
     vm_record_base = i * vm_record_words;

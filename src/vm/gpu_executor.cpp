@@ -180,6 +180,7 @@ GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_wo
   params.first_particle_index = input.first_particle_index;
   params.flags = 0;
   params.register_count = program.register_count;
+  params.record_capacity = input.count;  // callers bind exactly count * record_words words
   const uint32_t needed_groups = (input.count + shader::kVmWorkgroupSize - 1) / shader::kVmWorkgroupSize;
   image.groups = which == GpuInterpreter::kWide ? shader::kVmWideLaunchLanes / shader::kVmWorkgroupSize
                                                 : std::max(1u, std::min(needed_groups, limits.maxComputeWorkGroupCount[0]));

@@ -54,24 +54,19 @@ TEST_P(TraceParity, EveryInstructionOfGeneratedProgramsMatchesTheReference) {
           const uint32_t lanes = shader::vm_lanes(ins.words[0]);
           const isa::OpInfo& info = *isa::op_info(op);
           // The instruction's operands as the GPU saw them (the replayed registers are the GPU's).
-          float src[3][4] = {};
-          for (uint32_t s = 0; s < 3; ++s) {
-            const uint32_t kind = shader::vm_kind(ins.words[0], s);
-            const uint32_t width = vm_detail::source_width(info.src[s], lanes);
-            for (uint32_t comp = 0; comp < width; ++comp)
-              src[s][comp] = kind == shader::kVmKindReg ? p.regs[vm_detail::reg_slot(ins.words[1 + s], comp)]
-                             : kind == shader::kVmKindImm ? u2f(ins.words[1 + s])
-                                                          : 0.0f;
-          }
+          float src[3][4];
+          read_source_values(ins, p.regs.data(), src);
           shader::vec4 ref(0.0f);
           ASSERT_TRUE(vm_detail::reference_execute(in, ins, p, &ref)) << where;
           const uint32_t written = info.dst == isa::DstRule::kDstLanes ? lanes : info.dst == isa::DstRule::kDstScalar ? 1u : 0u;
           const uint32_t* gpu = &traced->trace[(size_t(i) * code.size() + pc) * 4];
           for (uint32_t c = 0; c < written; ++c) {
             const float g = u2f(gpu[c]);
-            ASSERT_TRUE(within_op_tolerance(info, g, ref[int(c)], src[0], src[1], src[2]))
+            ASSERT_TRUE(within_op_tolerance(info, g, ref[int(c)], src[0], src[1], src[2], c))
                 << where << " particle " << i << " " << info.mnemonic << " at [" << pc << "] lane " << c << ": gpu " << g
-                << " reference " << ref[int(c)];
+                << " reference " << ref[int(c)] << " operands (" << src[0][0] << "," << src[0][1] << ","
+                << src[0][2] << "," << src[0][3] << ") (" << src[1][0] << "," << src[1][1] << "," << src[1][2] << ","
+                << src[1][3] << ") (" << src[2][0] << "," << src[2][1] << "," << src[2][2] << "," << src[2][3] << ")";
             // Continue from the GPU's value, so the next instruction is checked on the GPU's operands.
             p.regs[shader::vm_dst(ins.words[0]) + c] = g;
           }

@@ -195,21 +195,22 @@ TEST_P(OpParity, EveryOpcodeEveryLaneCountWithinTableTolerance) {
             if (w < kFieldOut) {
               ASSERT_EQ(g, r) << where << " particle " << i << " word " << w << " (not written by the op)";
             } else {
-              // Operand magnitudes for cancellation-prone ops: each source's largest component
-              // (any swizzle of it is bounded by that), splatted.
-              float mags[3][4];
+              // The op's operands: registers r0..r11 hold fields A, B, C (the program loads them).
               const Instruction& op_ins = oc.program.update[3];
-              for (uint32_t s = 0; s < 3; ++s) {
-                float m = 0.0f;
-                if (shader::vm_kind(op_ins.words[0], s) == shader::kVmKindImm) m = std::fabs(u2f(op_ins.words[1 + s]));
-                else
-                  for (uint32_t c = 0; c < 4; ++c) m = std::max(m, std::fabs(u2f(in.records[i * rw + 1 + 4 * s + c])));
-                for (float& v : mags[s]) v = m;
-              }
-              ASSERT_TRUE(within_op_tolerance(info, u2f(g), u2f(r), mags[0], mags[1], mags[2]))
+              float regs[12];
+              for (uint32_t q = 0; q < 12; ++q) regs[q] = u2f(in.records[i * rw + 1 + q]);
+              float src[3][4];
+              read_source_values(op_ins, regs, src);
+              ASSERT_TRUE(within_op_tolerance(info, u2f(g), u2f(r), src[0], src[1], src[2], w - kFieldOut))
                   << where << " particle " << i << " lane " << (w - kFieldOut) << ": got " << u2f(g) << " ref "
-                  << u2f(r) << " inputs a=(" << u2f(in.records[i * rw + 1]) << "," << u2f(in.records[i * rw + 2])
-                  << "," << u2f(in.records[i * rw + 3]) << "," << u2f(in.records[i * rw + 4]) << ")";
+                  << u2f(r) << " fields a=(" << u2f(in.records[i * rw + 1]) << "," << u2f(in.records[i * rw + 2])
+                  << "," << u2f(in.records[i * rw + 3]) << "," << u2f(in.records[i * rw + 4]) << ") b=("
+                  << u2f(in.records[i * rw + 5]) << "," << u2f(in.records[i * rw + 6]) << ","
+                  << u2f(in.records[i * rw + 7]) << "," << u2f(in.records[i * rw + 8]) << ") c=("
+                  << u2f(in.records[i * rw + 9]) << "," << u2f(in.records[i * rw + 10]) << ","
+                  << u2f(in.records[i * rw + 11]) << "," << u2f(in.records[i * rw + 12]) << ") instruction "
+                  << std::hex << op_ins.words[0] << " " << op_ins.words[1] << " " << op_ins.words[2] << " "
+                  << op_ins.words[3] << std::dec;
             }
           }
         }

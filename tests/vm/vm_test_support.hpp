@@ -62,8 +62,21 @@ inline double op_error_scale(isa::Op op, const float a[4], const float b[4], con
     case isa::Op::CROSS:
     case isa::Op::QMUL: return norm(a) * norm(b);
     case isa::Op::QROTATE: return norm(b) * (1.0 + 2.0 * norm(a) * norm(a));
-    case isa::Op::QINTEGRATE: return norm(a) * (1.0 + norm(b) * std::fabs(double(c[0])));
     case isa::Op::DISTANCE: return norm(a) + norm(b);
+    // a - b * floor(a / b) cancels terms of the size of a.
+    case isa::Op::MOD: return norm(a) + norm(b);
+    // Trigonometry outside [-pi, pi]: Vulkan bounds sin/cos only inside it (2^-11 absolute);
+    // GPUs reduce larger arguments approximately, so the error grows with the argument. The
+    // bound used here is the table's ULPs of the argument itself.
+    case isa::Op::SIN:
+    case isa::Op::COS:
+    case isa::Op::TAN: {
+      double m = 0;
+      for (int i = 0; i < 4; ++i) m = std::max(m, std::fabs(double(a[i])));
+      return m;
+    }
+    case isa::Op::QFROM_AXIS_ANGLE: return std::fabs(double(b[0]));
+    case isa::Op::QINTEGRATE: return norm(a) * (1.0 + norm(b) * std::fabs(double(c[0])));
     case isa::Op::FMA: {
       double m = 0;
       for (int i = 0; i < 4; ++i) m = std::max(m, std::fabs(double(a[i]) * b[i]) + std::fabs(double(c[i])));
@@ -79,16 +92,46 @@ inline double op_error_scale(isa::Op op, const float a[4], const float b[4], con
   }
 }
 
-// The ISA table's parity rule for one application of `info.op` to sources a, b, c:
-// |got - ref| <= max(ulp * ulp(max(|ref|, op_error_scale)), abs).
+// The ISA table's parity rule for lane `lane` of one application of `info.op` to sources a, b,
+// c: |got - ref| <= max(ulp * ulp(max(|ref|, op_error_scale)), abs). MOD is compared modulo b:
+// where a / b lies within the division's error of an integer, floor() may land on either side,
+// so 0 and b are the same answer (Vulkan allows 2.5 ULP for the division: x / x need not be 1).
 inline bool within_op_tolerance(const isa::OpInfo& info, float got, float ref, const float a[4], const float b[4],
-                                const float c[4]) {
+                                const float c[4], uint32_t lane) {
   if (std::isnan(ref) || std::isnan(got)) return std::isnan(ref) && std::isnan(got);
   if (std::isinf(ref) || std::isinf(got)) return got == ref;
   const float mag = float(std::max(double(std::fabs(ref)), op_error_scale(info.op, a, b, c)));
   const float ulp = std::nextafter(mag, std::numeric_limits<float>::infinity()) - mag;
+  const double tol = std::max(double(info.tolerance_ulp) * double(ulp), double(info.tolerance_abs));
   const double diff = std::fabs(double(got) - double(ref));
-  return diff <= std::max(double(info.tolerance_ulp) * double(ulp), double(info.tolerance_abs));
+  if (diff <= tol) return true;
+  if (info.op == isa::Op::MOD) return std::fabs(diff - std::fabs(double(b[lane]))) <= tol;
+  return false;
+}
+
+// The values an instruction's sources read from a register file (REG through the swizzle, IMM
+// splatted, raw and unused sources as 0), each as wide as its rule says.
+inline void read_source_values(const Instruction& ins, const float* regs, float out[3][4]) {
+  const isa::OpInfo& info = *isa::op_info(ins.words[0] & 0xFFu);
+  const uint32_t lanes = (ins.words[0] >> 8) & 7u;
+  for (uint32_t s = 0; s < 3; ++s) {
+    uint32_t width = 0;
+    switch (info.src[s]) {
+      case isa::SrcRule::kVal: width = lanes; break;
+      case isa::SrcRule::kVal1: width = 1; break;
+      case isa::SrcRule::kVal3: width = 3; break;
+      case isa::SrcRule::kVal4: width = 4; break;
+      default: width = 0; break;
+    }
+    const uint32_t kind = (ins.words[0] >> (16 + 2 * s)) & 3u;
+    const uint32_t word = ins.words[1 + s];
+    for (uint32_t c = 0; c < 4; ++c) {
+      float v = 0.0f;
+      if (c < width && kind == shader::kVmKindReg) v = regs[(word & 0xFFu) + ((word >> (8 + 2 * c)) & 3u)];
+      if (c < width && kind == shader::kVmKindImm) v = std::bit_cast<float>(word);
+      out[s][c] = v;
+    }
+  }
 }
 
 }  // namespace mote::test
