@@ -93,6 +93,28 @@ inline const OpInfo& op_info(Op op) { return detail::kOps[uint32_t(op)]; }
 inline const BuiltinInfo* builtin_info(uint32_t id) {
   return id < kBuiltinCount ? &detail::kBuiltins[id] : nullptr;
 }
+// An opcode's operand shape, packed for the GPU interpreter's decode (which reads a table of
+// these from the program buffer): bits 0..2 / 3..5 / 6..8 say how many components src0 / src1 /
+// src2 read (0: none or raw, 1..4: fixed, kShapeWidthLanes: the instruction's lane count);
+// bits 9..10 the destination rule (0: `lanes` slots, 1: one slot, 2: none).
+inline constexpr uint32_t kShapeWidthLanes = 5;
+constexpr uint32_t op_shape(const OpInfo& op) {
+  uint32_t shape = 0;
+  for (int s = 0; s < 3; ++s) {
+    uint32_t width = 0;
+    switch (op.src[s]) {
+      case SrcRule::kVal: width = kShapeWidthLanes; break;
+      case SrcRule::kVal1: width = 1; break;
+      case SrcRule::kVal3: width = 3; break;
+      case SrcRule::kVal4: width = 4; break;
+      default: width = 0; break;
+    }
+    shape |= width << (3 * s);
+  }
+  const uint32_t dst = op.dst == DstRule::kDstLanes ? 0u : op.dst == DstRule::kDstScalar ? 1u : 2u;
+  return shape | (dst << 9);
+}
+
 std::optional<Op> op_from_mnemonic(std::string_view mnemonic);
 std::optional<Builtin> builtin_from_name(std::string_view name);
 

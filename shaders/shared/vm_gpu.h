@@ -8,7 +8,7 @@ MOTE_SHARED_BEGIN
 
 // One run of one program section over `count` records (the harness behind parity tests,
 // `mote run-program --executor gpu` and bench/vm_gpu). Word offsets index the program buffer,
-// which packs [constants][init code][update code][emitter fields][global fields].
+// which packs [opcode shapes][constants][init code][update code][emitter fields][global fields].
 struct VmRunParams {
   vec4 emitter_position;   // xyz; w unused
   vec4 emitter_direction;  // xyz; w unused
@@ -38,8 +38,12 @@ struct VmRunParams {
   // record access: OpArrayLength is not trusted for bindings of 2 GiB and more (the H200's
   // driver reported 0 for a 2 GiB binding and the pass silently did nothing).
   uint record_capacity;
+  uint shapes_offset;  // VM_OP_COUNT words of mote::isa::op_shape, one per opcode
+  uint pad0;
+  uint pad1;
+  uint pad2;
 };
-MOTE_ASSERT_SIZE(VmRunParams, 176);
+MOTE_ASSERT_SIZE(VmRunParams, 192);
 MOTE_ASSERT_OFFSET(VmRunParams, emitter_position, 0);
 MOTE_ASSERT_OFFSET(VmRunParams, emitter_direction, 16);
 MOTE_ASSERT_OFFSET(VmRunParams, emitter_up, 32);
@@ -65,6 +69,7 @@ MOTE_ASSERT_OFFSET(VmRunParams, flags, 160);
 MOTE_ASSERT_OFFSET(VmRunParams, launch_lanes, 164);
 MOTE_ASSERT_OFFSET(VmRunParams, register_count, 168);
 MOTE_ASSERT_OFFSET(VmRunParams, record_capacity, 172);
+MOTE_ASSERT_OFFSET(VmRunParams, shapes_offset, 176);
 
 // VmRunParams.flags: count executions per opcode into op_counts; write every instruction's
 // result vec4 into the trace buffer at ((particle * code_length) + pc) * 4 (trace-replay parity).

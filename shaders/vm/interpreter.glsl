@@ -10,6 +10,7 @@
 //   VmWindField vm_wind()               -- the scene's wind
 //   void  vm_count_op(uint op)          -- per-opcode execution counting (may do nothing)
 //   void  vm_trace(uint pc, vec4 result) -- per-instruction result tracing (may do nothing)
+//   uint  vm_op_shape(uint op)          -- mote::isa::op_shape of a known opcode
 // and the globals vm_seed (the particle's RNG seed) and vm_record_words.
 //
 // Opcode semantics come from shared/vm_semantics.h, the same functions the C++ executors call;
@@ -61,7 +62,7 @@ bool vm_run(uint code_offset, uint length) {
     uint op = vm_op(w0);
     if (op >= VM_OP_COUNT) op = VM_OP_NOP;  // unknown opcodes do nothing
     uint lanes = clamp(vm_lanes(w0), 1u, 4u);
-    uint shape = VM_OP_SHAPE[op];
+    uint shape = vm_op_shape(op);
     vec4 a = vm_read_source(w0, s0, 0u, vm_shape_width(shape & 7u, lanes));
     vec4 b = vm_read_source(w0, s1, 1u, vm_shape_width((shape >> 3u) & 7u, lanes));
     vec4 c = vm_read_source(w0, s2, 2u, vm_shape_width((shape >> 6u) & 7u, lanes));

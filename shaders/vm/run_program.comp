@@ -55,6 +55,7 @@ float vm_load_constant(uint index) {
   return uintBitsToFloat(vm_code_word(params.constants_offset + min(index, params.constants_words - 1u)));
 }
 VmWindField vm_wind() { return params.wind; }
+uint vm_op_shape(uint op) { return vm_code_word(params.shapes_offset + op); }
 void vm_count_op(uint op) {
   if ((params.flags & kVmRunCountOps) != 0u) atomicAdd(op_counts[op], 1u);
 }

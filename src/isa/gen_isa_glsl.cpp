@@ -21,30 +21,10 @@ int main(int argc, char** argv) {
   for (const mote::isa::BuiltinInfo& b : mote::isa::all_builtins())
     text += "#define VM_BUILTIN_" + std::string(b.name) + " " + std::to_string(b.id) + "u\n";
   text += "#define VM_BUILTIN_COUNT " + std::to_string(mote::isa::kBuiltinCount) + "u\n\n";
-  // Each opcode's operand shape, packed, for the interpreter's decode: bits 0..2 / 3..5 / 6..8
-  // give how many components src0 / src1 / src2 read (0: none or raw, 1..4: fixed, 5: `lanes`);
-  // bits 9..10 the destination rule (0: `lanes` slots, 1: one slot, 2: none).
-  text += "#define VM_SHAPE_WIDTH_LANES 5u\n";
-  text += "const uint VM_OP_SHAPE[VM_OP_COUNT] = uint[](\n";
-  for (const mote::isa::OpInfo& op : mote::isa::all_ops()) {
-    uint32_t shape = 0;
-    for (int s = 0; s < 3; ++s) {
-      uint32_t width = 0;
-      switch (op.src[s]) {
-        case mote::isa::SrcRule::kVal: width = 5; break;
-        case mote::isa::SrcRule::kVal1: width = 1; break;
-        case mote::isa::SrcRule::kVal3: width = 3; break;
-        case mote::isa::SrcRule::kVal4: width = 4; break;
-        default: width = 0; break;
-      }
-      shape |= width << (3 * s);
-    }
-    const uint32_t dst = op.dst == mote::isa::DstRule::kDstLanes ? 0u : op.dst == mote::isa::DstRule::kDstScalar ? 1u : 2u;
-    shape |= dst << 9;
-    text += "    " + std::to_string(shape) + "u" + (op.number + 1u < mote::isa::kOpCount ? "," : "") + "  // " +
-            std::string(op.mnemonic) + "\n";
-  }
-  text += ");\n\n";
+  // The operand-shape encoding (mote::isa::op_shape); the table itself travels in the program
+  // buffer, since a dynamically indexed constant array would be copied to every invocation's
+  // local memory on some drivers.
+  text += "#define VM_SHAPE_WIDTH_LANES " + std::to_string(mote::isa::kShapeWidthLanes) + "u\n\n";
   text += "#endif\n";
   // Write only when the content changes, so shader rebuilds are not triggered needlessly.
   if (std::FILE* in = std::fopen(argv[1], "rb")) {

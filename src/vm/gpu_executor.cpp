@@ -147,6 +147,8 @@ GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_wo
   GpuProgramImage image;
   std::vector<uint32_t>& words = image.words;
   shader::VmRunParams& params = image.params;
+  params.shapes_offset = uint32_t(words.size());
+  for (const isa::OpInfo& op : isa::all_ops()) words.push_back(isa::op_shape(op));
   params.constants_offset = uint32_t(words.size());
   params.constants_words = uint32_t(program.constants.size());
   words.insert(words.end(), program.constants.begin(), program.constants.end());

@@ -37,7 +37,7 @@ struct GpuTracedRun {
 };
 Result<GpuTracedRun> run_gpu_traced(Executor& gpu_executor, const RunInput& input);
 
-// The program buffer a run of shaders/vm/run_program.comp binds — [constants][init code]
+// The program buffer a run of shaders/vm/run_program.comp binds — [opcode shapes][constants][init code]
 // [update code][emitter fields][global fields] — with the run parameters pointing into it and
 // the workgroups to launch (flags left 0: no op counting, no trace). Shared by the executor and
 // bench/vm_gpu, so the benchmark times exactly what the parity suite checks.

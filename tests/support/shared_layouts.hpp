@@ -44,7 +44,8 @@ inline std::vector<SharedLayout> shared_layouts() {
         MOTE_MEMBER(VmRunParams, constants_offset), MOTE_MEMBER(VmRunParams, constants_words),
         MOTE_MEMBER(VmRunParams, emitter_fields_offset), MOTE_MEMBER(VmRunParams, emitter_fields_words),
         MOTE_MEMBER(VmRunParams, globals_offset), MOTE_MEMBER(VmRunParams, globals_words), MOTE_MEMBER(VmRunParams, flags),
-        MOTE_MEMBER(VmRunParams, launch_lanes), MOTE_MEMBER(VmRunParams, register_count), MOTE_MEMBER(VmRunParams, record_capacity)}},
+        MOTE_MEMBER(VmRunParams, launch_lanes), MOTE_MEMBER(VmRunParams, register_count), MOTE_MEMBER(VmRunParams, record_capacity), MOTE_MEMBER(VmRunParams, shapes_offset),
+        MOTE_MEMBER(VmRunParams, pad0), MOTE_MEMBER(VmRunParams, pad1), MOTE_MEMBER(VmRunParams, pad2)}},
   };
 }
 

@@ -69,10 +69,18 @@ inline double op_error_scale(isa::Op op, const float a[4], const float b[4], con
     // GPUs reduce larger arguments approximately, so the error grows with the argument. The
     // bound used here is the table's ULPs of the argument itself.
     case isa::Op::SIN:
-    case isa::Op::COS:
-    case isa::Op::TAN: {
+    case isa::Op::COS: {
       double m = 0;
       for (int i = 0; i < 4; ++i) m = std::max(m, std::fabs(double(a[i])));
+      return m;
+    }
+    // tan near a pole: an argument error of one ULP moves the result by |x| (1 + tan^2 x) ULPs.
+    case isa::Op::TAN: {
+      double m = 0;
+      for (int i = 0; i < 4; ++i) {
+        const double t = std::tan(double(a[i]));
+        m = std::max(m, std::fabs(double(a[i])) * (1.0 + t * t));
+      }
       return m;
     }
     case isa::Op::QFROM_AXIS_ANGLE: return std::fabs(double(b[0]));
