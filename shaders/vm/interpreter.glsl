@@ -13,6 +13,7 @@
 //   uint  vm_op_shape(uint op)          -- mote::isa::op_shape of a known opcode
 // and the globals vm_seed (the particle's RNG seed) and vm_record_words.
 //
+// The including shader enables GL_KHR_shader_subgroup_ballot (subgroupBroadcastFirst).
 // Opcode semantics come from shared/vm_semantics.h, the same functions the C++ executors call;
 // opcode numbers and operand shapes from the generated vm_isa.glsl. There are no jumps: the loop
 // runs the section's instructions once, in order, bounded by kVmMaxSectionInstructions.
@@ -55,14 +56,18 @@ bool vm_run(uint code_offset, uint length) {
   uint n = min(length, kVmMaxSectionInstructions);
   for (uint pc = 0u; pc < n; ++pc) {
     uint at = code_offset + pc * kVmInstructionWords;
-    uint w0 = vm_code_word(at);
-    uint s0 = vm_code_word(at + 1u);
-    uint s1 = vm_code_word(at + 2u);
-    uint s2 = vm_code_word(at + 3u);
+    // Every invocation of a wave runs the same program (one program per dispatch here; one per
+    // coherence bucket in the runtime), so the instruction is wave-uniform: broadcasting it
+    // tells the compiler so, and the decode and the dispatch below run on the scalar/uniform
+    // datapath instead of once per lane (the seed's "wave-uniform section decode").
+    uint w0 = subgroupBroadcastFirst(vm_code_word(at));
+    uint s0 = subgroupBroadcastFirst(vm_code_word(at + 1u));
+    uint s1 = subgroupBroadcastFirst(vm_code_word(at + 2u));
+    uint s2 = subgroupBroadcastFirst(vm_code_word(at + 3u));
     uint op = vm_op(w0);
     if (op >= VM_OP_COUNT) op = VM_OP_NOP;  // unknown opcodes do nothing
     uint lanes = clamp(vm_lanes(w0), 1u, 4u);
-    uint shape = vm_op_shape(op);
+    uint shape = subgroupBroadcastFirst(vm_op_shape(op));
     vec4 a = vm_read_source(w0, s0, 0u, vm_shape_width(shape & 7u, lanes));
     vec4 b = vm_read_source(w0, s1, 1u, vm_shape_width((shape >> 3u) & 7u, lanes));
     vec4 c = vm_read_source(w0, s2, 2u, vm_shape_width((shape >> 6u) & 7u, lanes));

@@ -7,6 +7,7 @@
 //                      kVmWideLaunchLanes invocations walking the work (the seed's "Two
 //                      interpreters").
 #extension GL_EXT_control_flow_attributes : enable
+#extension GL_KHR_shader_subgroup_ballot : require
 #include "generated/vm_isa.glsl"
 #include "shared/isa_encoding.h"
 #include "shared/vm_gpu.h"

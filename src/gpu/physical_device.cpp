@@ -114,6 +114,9 @@ Result<std::vector<PhysicalDeviceDescription>> enumerate_devices(VkInstance inst
       d.unsuitable_reason = "no maintenance4";
     else if (!f12.timelineSemaphore)
       d.unsuitable_reason = "no timeline semaphores";
+    else if (!(subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) ||
+             !(subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BALLOT_BIT))
+      d.unsuitable_reason = "no subgroup ballot in compute shaders";
     else if (!has_device_extension(handles[i], VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
       d.unsuitable_reason = "no VK_KHR_push_descriptor";
     else if (d.compute_queue_family == UINT32_MAX)
