@@ -3,7 +3,9 @@
 // >= 50% of the copy roofline for 16M particles. GPU timestamps around each dispatch; median of
 // the repeats after a warm-up. One JSON object per line.
 //
-//   vm_gpu [--particles N] [--repeats R] [--interpreter fast|wide|both] [--device SEL]
+//   vm_gpu [--particles N] [--repeats R] [--interpreter fast|wide|both] [--body-repeats K] [--device SEL]
+// --body-repeats K runs the program's UPDATE body K times over: the slope against K is the
+// per-instruction cost, the intercept the per-particle cost.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -31,6 +33,7 @@ struct Options {
   uint32_t repeats = 10;
   std::string interpreter = "both";
   std::string device;
+  uint32_t body_repeats = 1;  // the UPDATE body repeated: separates per-instruction from per-particle cost
 };
 
 Options parse(int argc, char** argv) {
@@ -48,8 +51,9 @@ Options parse(int argc, char** argv) {
     else if (a == "--repeats") o.repeats = std::max(1u, uint32_t(std::strtoul(next().c_str(), nullptr, 10)));
     else if (a == "--interpreter") o.interpreter = next();
     else if (a == "--device") o.device = next();
+    else if (a == "--body-repeats") o.body_repeats = std::max(1u, uint32_t(std::strtoul(next().c_str(), nullptr, 10)));
     else {
-      fmt::print(stderr, "usage: vm_gpu [--particles N] [--repeats R] [--interpreter fast|wide|both] [--device SEL]\n");
+      fmt::print(stderr, "usage: vm_gpu [--particles N] [--repeats R] [--interpreter fast|wide|both] [--body-repeats K] [--device SEL]\n");
       std::exit(2);
     }
   }
@@ -82,7 +86,9 @@ int main(int argc, char** argv) {
   auto created = gpu::Device::create({.device_selector = opt.device});
   if (!created.ok()) return fail(created.error());
   gpu::Device& device = **created;
-  const Program program = bench::make_update_program();
+  Program program = bench::make_update_program();
+  const std::vector<Instruction> body = program.update;
+  for (uint32_t k = 1; k < opt.body_repeats; ++k) program.update.insert(program.update.end(), body.begin(), body.end());
   constexpr uint32_t kRecordWords = 32;
 
   RunInput input;
