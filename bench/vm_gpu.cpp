@@ -155,6 +155,9 @@ int main(int argc, char** argv) {
     if (opt.interpreter != "both" && opt.interpreter != label) continue;
     auto pipeline = gpu::ComputePipeline::create(device, gpu_interpreter_shader(which));
     if (!pipeline.ok()) return fail(pipeline.error());
+    if (auto stats = pipeline->statistics(); stats.ok())
+      for (const auto& st : *stats)
+        fmt::print("{{\"interpreter\":\"{}\",\"statistic\":\"{}\",\"value\":\"{}\"}}\n", label, st.name, st.value);
     GpuProgramImage image = make_gpu_program_image(input, kRecordWords, which, device.limits());
     auto program_buffer = gpu::Buffer::create(device, {.size = image.words.size() * 4, .name = "bench.program"});
     if (!program_buffer.ok()) return fail(program_buffer.error());

@@ -68,11 +68,49 @@ Result<ComputePipeline> ComputePipeline::create(Device& device, std::string_view
   info.stage.pName = "main";
   info.stage.pSpecializationInfo = entries.empty() ? nullptr : &spec;
   info.layout = p.layout_;
+  if (device.pipeline_statistics_enabled()) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkResult r = vkCreateComputePipelines(device.handle(), VK_NULL_HANDLE, 1, &info, nullptr, &p.pipeline_);
   vkDestroyShaderModule(device.handle(), module, nullptr);
   if (r != VK_SUCCESS) return vk_error(r, "vkCreateComputePipelines");
   device.set_name(VK_OBJECT_TYPE_PIPELINE, p.pipeline_, p.name_);
   return p;
+}
+
+Result<std::vector<PipelineStatistic>> ComputePipeline::statistics() const {
+  std::vector<PipelineStatistic> out;
+  if (!device_ || !device_->pipeline_statistics_enabled()) return out;
+  auto get_properties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
+      vkGetDeviceProcAddr(device_->handle(), "vkGetPipelineExecutablePropertiesKHR"));
+  auto get_statistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+      vkGetDeviceProcAddr(device_->handle(), "vkGetPipelineExecutableStatisticsKHR"));
+  if (!get_properties || !get_statistics) return out;
+  VkPipelineInfoKHR pipeline_info{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
+  pipeline_info.pipeline = pipeline_;
+  uint32_t executables = 0;
+  MOTE_VK_TRY(get_properties(device_->handle(), &pipeline_info, &executables, nullptr));
+  std::vector<VkPipelineExecutablePropertiesKHR> props(executables, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
+  MOTE_VK_TRY(get_properties(device_->handle(), &pipeline_info, &executables, props.data()));
+  for (uint32_t e = 0; e < executables; ++e) {
+    VkPipelineExecutableInfoKHR exe{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+    exe.pipeline = pipeline_;
+    exe.executableIndex = e;
+    uint32_t count = 0;
+    MOTE_VK_TRY(get_statistics(device_->handle(), &exe, &count, nullptr));
+    std::vector<VkPipelineExecutableStatisticKHR> stats(count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+    MOTE_VK_TRY(get_statistics(device_->handle(), &exe, &count, stats.data()));
+    for (const auto& st : stats) {
+      std::string value;
+      switch (st.format) {
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: value = st.value.b32 ? "true" : "false"; break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: value = std::to_string(st.value.i64); break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: value = std::to_string(st.value.u64); break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: value = std::to_string(st.value.f64); break;
+        default: value = "?"; break;
+      }
+      out.push_back({props[e].name, st.name, value});
+    }
+  }
+  return out;
 }
 
 ComputePipeline& ComputePipeline::operator=(ComputePipeline&& other) noexcept {

@@ -7,6 +7,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "gpu/device.hpp"
 #include "gpu/shader_reflection.hpp"
@@ -16,6 +17,14 @@ namespace mote::gpu {
 struct SpecializationConstant {
   uint32_t id;
   uint32_t value;  // 32-bit: uint, int, float bits or bool
+};
+
+// One statistic the driver reports for a compiled pipeline (VK_KHR_pipeline_executable_properties):
+// e.g. NVIDIA's register count, lavapipe's instruction count.
+struct PipelineStatistic {
+  std::string executable;  // the executable's name (a pipeline may have several)
+  std::string name;
+  std::string value;       // formatted
 };
 
 class ComputePipeline {
@@ -36,6 +45,9 @@ class ComputePipeline {
   const std::string& name() const { return name_; }
   uint32_t local_size_x() const { return reflection_.local_size[0]; }
   bool valid() const { return pipeline_ != VK_NULL_HANDLE; }
+  // The driver's statistics when the device enabled them (Device::pipeline_statistics_enabled),
+  // empty otherwise.
+  Result<std::vector<PipelineStatistic>> statistics() const;
 
  private:
   void release();

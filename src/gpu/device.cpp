@@ -1,6 +1,8 @@
 #include "gpu/device.hpp"
 
 #include <algorithm>
+#include <string_view>
+#include <vector>
 
 #include "core/check.hpp"
 #include "gpu/vk_check.hpp"
@@ -36,13 +38,34 @@ Status Device::init(const DeviceOptions& options) {
   VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   features.pNext = &f12;
 
-  const char* extensions[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+  std::vector<const char*> extensions = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+  // Optional: the driver's per-pipeline statistics, for benchmarks and tuning.
+  VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+  {
+    uint32_t count = 0;
+    MOTE_VK_TRY(vkEnumerateDeviceExtensionProperties(description_.handle, nullptr, &count, nullptr));
+    std::vector<VkExtensionProperties> available(count);
+    MOTE_VK_TRY(vkEnumerateDeviceExtensionProperties(description_.handle, nullptr, &count, available.data()));
+    for (const auto& e : available)
+      if (std::string_view(e.extensionName) == VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME) {
+        VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+        query.pNext = &executable;
+        vkGetPhysicalDeviceFeatures2(description_.handle, &query);
+        if (executable.pipelineExecutableInfo) {
+          extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+          executable.pNext = nullptr;
+          f13.pNext = &executable;
+          pipeline_statistics_ = true;
+        }
+      }
+  }
   VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   info.pNext = &features;
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &queue_info;
-  info.enabledExtensionCount = 1;
-  info.ppEnabledExtensionNames = extensions;
+  info.enabledExtensionCount = uint32_t(extensions.size());
+  info.ppEnabledExtensionNames = extensions.data();
   MOTE_VK_TRY(vkCreateDevice(description_.handle, &info, nullptr, &device_));
   vkGetDeviceQueue(device_, description_.compute_queue_family, 0, &queue_);
 

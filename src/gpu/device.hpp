@@ -43,6 +43,9 @@ class Device {
   const std::string& choice_reason() const { return choice_reason_; }
   const VkPhysicalDeviceLimits& limits() const { return description_.limits; }
   bool validation_enabled() const { return instance_->validation_enabled(); }
+  // VK_KHR_pipeline_executable_properties is enabled (optional): pipelines capture the driver's
+  // statistics (registers, spills, ...), readable with pipeline_statistics().
+  bool pipeline_statistics_enabled() const { return pipeline_statistics_; }
 
   // Debug names show up in validation messages and capture tools.
   void set_name(VkObjectType type, uint64_t handle, std::string_view name) const;
@@ -98,6 +101,7 @@ class Device {
   std::deque<Deferred> deferred_;
   mutable std::mutex mutex_;
   PFN_vkSetDebugUtilsObjectNameEXT set_object_name_ = nullptr;
+  bool pipeline_statistics_ = false;
 };
 
 }  // namespace mote::gpu

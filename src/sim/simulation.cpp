@@ -1,0 +1,386 @@
+// The reference simulation loop (include/mote/simulation.hpp, docs/design/simulation.md).
+//
+// Per tick, in the GPU frame's order: the emitter's clock advances; the tick turns the rate
+// accumulator's whole part plus the due bursts into a spawn count clamped by the free slots
+// (the budget is the free list as the tick finds it: this tick's kills free their slots only
+// after emit); emit pops slots and runs INIT over the newborns as one batch; simulate runs
+// UPDATE over last tick's alive list (newborns are not advanced in their birth tick); KILL
+// pushes slots back; the new alive list is newborns then survivors.
+#include "mote/simulation.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+
+#include "mote/link.hpp"
+#include "mote/vm.hpp"
+#include "sim/emission.hpp"
+
+namespace mote {
+
+namespace {
+
+// Slots of one UPDATE run may span dead or excluded slots up to this gap: running a few
+// records whose results are discarded is cheaper than another executor call (each verifies).
+constexpr uint32_t kMaxRunGap = 32;
+
+struct Quat {
+  float x, y, z, w;
+};
+
+void rotate(const Quat& q, const float v[3], float out[3]) {
+  // v' = v + w t + q x t, t = 2 (q x v): the VM's QROTATE.
+  const float tx = 2.0f * (q.y * v[2] - q.z * v[1]);
+  const float ty = 2.0f * (q.z * v[0] - q.x * v[2]);
+  const float tz = 2.0f * (q.x * v[1] - q.y * v[0]);
+  out[0] = v[0] + q.w * tx + (q.y * tz - q.z * ty);
+  out[1] = v[1] + q.w * ty + (q.z * tx - q.x * tz);
+  out[2] = v[2] + q.w * tz + (q.x * ty - q.y * tx);
+}
+
+template <typename Decl>
+Status apply_values(const std::vector<Decl>& decls, const std::vector<FieldValue>& values,
+                    std::vector<uint32_t>& block, const char* what) {
+  for (const FieldValue& v : values) {
+    uint32_t offset = 0;
+    bool found = false;
+    for (const Decl& d : decls) {
+      if (d.name == v.name) {
+        if (v.values.size() != 1 && v.values.size() != d.width)
+          return make_error(ErrorCode::kInvalidArgument,
+                            std::string(what) + " '" + v.name + "' has " + std::to_string(d.width) +
+                                " components, " + std::to_string(v.values.size()) + " given");
+        for (uint32_t c = 0; c < d.width; ++c)
+          block[offset + c] = std::bit_cast<uint32_t>(v.values.size() == 1 ? v.values[0] : v.values[c]);
+        found = true;
+        break;
+      }
+      offset += d.width;
+    }
+    if (!found) return make_error(ErrorCode::kNotFound, std::string("no ") + what + " named '" + v.name + "'");
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+struct Simulation::State {
+  CompiledEffect effect;
+  SimulationOptions options;
+  Program linked;
+  std::unique_ptr<Executor> executor;
+  uint32_t capacity = 0;
+  uint32_t stride = 0;
+  uint32_t header = 0;
+  std::vector<uint32_t> pool;
+  std::vector<uint32_t> free_stack;  // pop from the back
+  std::vector<uint32_t> alive;
+  std::vector<uint32_t> emitter_fields;
+  std::vector<uint32_t> global_fields;
+  std::optional<uint32_t> rate_offset;
+  std::optional<uint32_t> position_offset;
+  float age = 0.0f;
+  float accumulator = 0.0f;
+  uint64_t born = 0;  // particles spawned so far: INIT's PARTICLE_INDEX base
+  uint32_t frame = 0;
+  WarmupSchedule warmup;
+  FrameReport warmup_report;
+  RunInput in;
+  RunOutput out;
+
+  VmEmitterContext context(float dt) const {
+    VmEmitterContext c;
+    c.dt = dt;
+    c.time = age;
+    c.emitter_age = age;
+    for (int i = 0; i < 3; ++i) c.position[i] = options.position[i];
+    for (int i = 0; i < 4; ++i) c.rotation[i] = options.rotation[i];
+    const Quat q{options.rotation[0], options.rotation[1], options.rotation[2], options.rotation[3]};
+    const float z[3] = {0.0f, 0.0f, 1.0f};
+    const float y[3] = {0.0f, 1.0f, 0.0f};
+    rotate(q, z, c.direction);
+    rotate(q, y, c.up);
+    c.seed = options.seed;
+    return c;
+  }
+
+  float rate() const {
+    if (rate_offset) return std::bit_cast<float>(emitter_fields[*rate_offset]);
+    return effect.emission.rate;
+  }
+
+  void prepare_input(Section section, float dt, uint32_t rng_base) {
+    in.program = &linked;
+    in.section = section;
+    in.record_words = stride;
+    in.emitter = context(dt);
+    in.rng_base = rng_base;
+    if (in.emitter_fields.size() != emitter_fields.size()) in.emitter_fields = emitter_fields;
+    if (in.global_fields.size() != global_fields.size()) in.global_fields = global_fields;
+  }
+
+  // Emit: pops up to `requested` slots, runs INIT over them as one batch. Returns
+  // {spawned, killed in INIT} and appends the survivors to `next_alive`.
+  Result<std::pair<uint32_t, uint32_t>> emit(uint64_t requested, float dt, uint32_t rng_base,
+                                             std::vector<uint32_t>& next_alive) {
+    const uint32_t n = uint32_t(std::min<uint64_t>(requested, free_stack.size()));
+    if (n == 0) return std::pair<uint32_t, uint32_t>{0, 0};
+    std::vector<uint32_t> slots(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      slots[i] = free_stack.back();
+      free_stack.pop_back();
+    }
+    prepare_input(Section::kInit, dt, rng_base);
+    in.count = n;
+    // Newborn records start zeroed (a reused slot carries nothing from its last tenant) with
+    // the emitter's header. PARTICLE_INDEX during INIT is the particle's birth serial (how many
+    // the emitter spawned before it): the one index a GPU emit knows deterministically, since
+    // its slots come from atomic pops.
+    in.records.assign(size_t(n) * stride, 0);
+    for (uint32_t i = 0; i < n; ++i) in.records[size_t(i) * stride] = header;
+    in.first_particle_index = uint32_t(born);
+    MOTE_TRY(executor->run_into(in, out));
+    born += n;
+    uint32_t killed = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      uint32_t* rec = pool.data() + size_t(slots[i]) * stride;
+      if (out.killed[i]) {
+        std::fill(rec, rec + stride, 0u);
+        free_stack.push_back(slots[i]);
+        ++killed;
+        continue;
+      }
+      std::copy_n(out.records.data() + size_t(i) * stride, stride, rec);
+      next_alive.push_back(slots[i]);
+    }
+    return std::pair<uint32_t, uint32_t>{n, killed};
+  }
+
+  // Runs UPDATE over `slots` (sorted ascending) with PARTICLE_INDEX = slot; marks kills in
+  // `dead` (indexed by slot). Contiguous runs of the pool, gaps up to kMaxRunGap bridged.
+  Status update_slots(const std::vector<uint32_t>& slots, float dt, uint32_t rng_base, std::vector<uint8_t>& dead) {
+    size_t i = 0;
+    while (i < slots.size()) {
+      size_t j = i + 1;
+      while (j < slots.size() && slots[j] - slots[j - 1] <= kMaxRunGap) ++j;
+      const uint32_t first = slots[i];
+      const uint32_t count = slots[j - 1] - first + 1;
+      prepare_input(Section::kUpdate, dt, rng_base);
+      in.count = count;
+      in.first_particle_index = first;
+      in.records.assign(pool.begin() + ptrdiff_t(size_t(first) * stride),
+                        pool.begin() + ptrdiff_t(size_t(first + count) * stride));
+      MOTE_TRY(executor->run_into(in, out));
+      for (size_t k = i; k < j; ++k) {
+        const uint32_t local = slots[k] - first;
+        std::copy_n(out.records.data() + size_t(local) * stride, stride, pool.data() + size_t(slots[k]) * stride);
+        if (out.killed[local]) dead[slots[k]] = 1;
+      }
+      i = j;
+    }
+    return ok_status();
+  }
+
+  // One tick of the loop. `warm_tick` >= 0: a warm-up tick (jittered advance, warm-up streams).
+  Result<FrameReport> tick(float dt, uint32_t tick_index, bool warm) {
+    FrameReport r;
+    const float age_before = age;
+    age = age + dt;
+    const uint64_t requested = uint64_t(sim::take_rate_spawns(accumulator, rate(), dt)) +
+                               sim::bursts_due(effect.emission.bursts, age_before, age);
+    const std::vector<uint32_t> previous = std::move(alive);
+    alive.clear();
+    alive.reserve(previous.size() + 64);
+    MOTE_TRY_ASSIGN(auto born_now, emit(requested, dt, simulation_rng_base(options.seed, tick_index, warm ? 2 : 0), alive));
+    r.spawned = born_now.first;
+    r.killed = born_now.second;
+    r.dropped = uint32_t(std::min<uint64_t>(requested - r.spawned, 0xFFFFFFFFu));
+
+    std::vector<uint8_t> dead(capacity, 0);
+    const uint32_t update_base = simulation_rng_base(options.seed, tick_index, warm ? 3 : 1);
+    std::vector<uint32_t> sorted = previous;
+    std::sort(sorted.begin(), sorted.end());
+    if (!warm) {
+      MOTE_TRY(update_slots(sorted, dt, update_base, dead));
+    } else {
+      std::vector<uint32_t> bucket_slots[kWarmupDtBuckets];
+      for (uint32_t s : sorted) bucket_slots[warmup_dt_bucket(s, tick_index)].push_back(s);
+      for (uint32_t b = 0; b < kWarmupDtBuckets; ++b)
+        if (!bucket_slots[b].empty())
+          MOTE_TRY(update_slots(bucket_slots[b], warmup_particle_dt(dt, b), update_base, dead));
+    }
+    for (uint32_t s : previous) {
+      if (dead[s]) {
+        std::fill_n(pool.data() + size_t(s) * stride, stride, 0u);
+        free_stack.push_back(s);
+        ++r.killed;
+      } else {
+        alive.push_back(s);
+      }
+    }
+    r.alive = uint32_t(alive.size());
+    r.emitter_age = age;
+    measure_bounds(r);
+    return r;
+  }
+
+  void measure_bounds(FrameReport& r) const {
+    if (!position_offset || alive.empty()) return;
+    float lo[3], hi[3];
+    for (int c = 0; c < 3; ++c) {
+      lo[c] = std::numeric_limits<float>::infinity();
+      hi[c] = -std::numeric_limits<float>::infinity();
+    }
+    for (uint32_t s : alive) {
+      const uint32_t* p = pool.data() + size_t(s) * stride + *position_offset;
+      for (int c = 0; c < 3; ++c) {
+        const float v = std::bit_cast<float>(p[c]);
+        if (std::isnan(v)) continue;
+        lo[c] = std::min(lo[c], v);
+        hi[c] = std::max(hi[c], v);
+      }
+    }
+    r.has_bounds = true;
+    for (int c = 0; c < 3; ++c) {
+      r.bounds_min[c] = lo[c];
+      r.bounds_max[c] = hi[c];
+    }
+  }
+};
+
+Simulation::Simulation(std::unique_ptr<State> state) : s_(std::move(state)) {}
+Simulation::Simulation(Simulation&&) noexcept = default;
+Simulation& Simulation::operator=(Simulation&&) noexcept = default;
+Simulation::~Simulation() = default;
+
+Result<Simulation> Simulation::create(const CompiledEffect& effect, const SimulationOptions& options) {
+  auto s = std::make_unique<State>();
+  s->effect = effect;
+  s->options = options;
+  const Program& program = effect.program;
+  if (!(options.dt > 0.0f) || !std::isfinite(options.dt))
+    return make_error(ErrorCode::kInvalidArgument, "dt must be a positive number of seconds");
+  s->capacity = options.capacity ? options.capacity : effect.emission.capacity_hint;
+  if (s->capacity == 0) return make_error(ErrorCode::kInvalidArgument, "capacity must be at least 1");
+  if (s->capacity > (1u << 24))
+    return make_error(ErrorCode::kInvalidArgument, "capacity above 2^24 (PARTICLE_INDEX is a float)");
+  const uint32_t own = vm_particle_record_words(program);
+  s->stride = options.record_words ? options.record_words : own;
+  if (s->stride < own)
+    return make_error(ErrorCode::kInvalidArgument, "record_words " + std::to_string(s->stride) +
+                                                       " is smaller than the program's record (" +
+                                                       std::to_string(own) + " words)");
+  if (options.emitter_generation == 0 || options.emitter_generation > kHeaderGenerationMask ||
+      options.emitter_row > kHeaderRowMask)
+    return make_error(ErrorCode::kInvalidArgument, "emitter row or generation out of the header's range");
+  s->header = encode_particle_header(options.emitter_row, options.emitter_generation);
+
+  // Emitter fields: the effect's defaults, then the overrides.
+  s->emitter_fields.assign(vm_emitter_field_words(program), 0);
+  if (!effect.emitter_defaults.empty()) {
+    if (effect.emitter_defaults.size() != s->emitter_fields.size())
+      return make_error(ErrorCode::kInvalidArgument, "emitter_defaults has " +
+                                                         std::to_string(effect.emitter_defaults.size()) +
+                                                         " words, the program's emitter fields " +
+                                                         std::to_string(s->emitter_fields.size()));
+    s->emitter_fields = effect.emitter_defaults;
+  }
+  MOTE_TRY(apply_values(program.emitter_fields, options.emitter_fields, s->emitter_fields, "emitter field"));
+  if (auto off = program.emitter_field_offset("rate")) {
+    for (const FieldDecl& f : program.emitter_fields)
+      if (f.name == "rate" && f.width == 1) s->rate_offset = off;
+  }
+
+  // Globals: packed in import order from the previews, then the overrides; the program linked
+  // to that section.
+  std::vector<uint32_t> offsets;
+  uint32_t words = 0;
+  for (const GlobalImport& g : program.global_imports) {
+    offsets.push_back(words);
+    words += g.width;
+  }
+  s->global_fields.assign(words, 0);
+  for (size_t i = 0; i < program.global_imports.size() && i < effect.globals.size(); ++i) {
+    const GlobalPreview& g = effect.globals[i];
+    for (uint32_t c = 0; c < program.global_imports[i].width && c < g.values.size(); ++c)
+      s->global_fields[offsets[i] + c] = std::bit_cast<uint32_t>(g.values[c]);
+  }
+  MOTE_TRY(apply_values(program.global_imports, options.globals, s->global_fields, "global field"));
+  MOTE_TRY_ASSIGN(s->linked, link_globals(program, offsets));
+
+  s->executor = options.executor == SimulationExecutor::kBatch ? make_batch_executor() : make_reference_executor();
+  s->pool.assign(size_t(s->capacity) * s->stride, 0);
+  // Pops come from the back: slot 0 first, so a young pool is packed low.
+  s->free_stack.resize(s->capacity);
+  for (uint32_t i = 0; i < s->capacity; ++i) s->free_stack[i] = s->capacity - 1 - i;
+
+  const std::string& pos_name = effect.render.position_field.empty() ? std::string("position") : effect.render.position_field;
+  for (const FieldDecl& f : program.particle_fields)
+    if (f.name == pos_name && f.width >= 3) s->position_offset = program.particle_field_offset(pos_name);
+
+  if (options.prewarm) {
+    s->warmup = warmup_schedule(effect.emission.prewarm_seconds);
+    if (s->warmup.ticks > 0) s->accumulator = warmup_start_accumulator(options.seed);
+    FrameReport total;
+    for (uint32_t t = 0; t < s->warmup.ticks; ++t) {
+      MOTE_TRY_ASSIGN(FrameReport r, s->tick(s->warmup.tick_seconds, t, /*warm=*/true));
+      total.spawned += r.spawned;
+      total.killed += r.killed;
+      total.dropped += r.dropped;
+      total = FrameReport{r.frame, r.emitter_age, r.alive, total.spawned, total.killed, total.dropped,
+                          r.has_bounds, {r.bounds_min[0], r.bounds_min[1], r.bounds_min[2]},
+                          {r.bounds_max[0], r.bounds_max[1], r.bounds_max[2]}};
+    }
+    s->warmup_report = total;
+  }
+  return Simulation(std::move(s));
+}
+
+Result<FrameReport> Simulation::step() {
+  MOTE_TRY_ASSIGN(FrameReport r, s_->tick(s_->options.dt, s_->frame, /*warm=*/false));
+  r.frame = s_->frame++;
+  return r;
+}
+
+uint32_t Simulation::capacity() const { return s_->capacity; }
+uint32_t Simulation::record_words() const { return s_->stride; }
+uint32_t Simulation::alive_count() const { return uint32_t(s_->alive.size()); }
+uint32_t Simulation::free_count() const { return uint32_t(s_->free_stack.size()); }
+float Simulation::emitter_age() const { return s_->age; }
+const WarmupSchedule& Simulation::warmup() const { return s_->warmup; }
+const FrameReport& Simulation::warmup_report() const { return s_->warmup_report; }
+const std::vector<uint32_t>& Simulation::alive_slots() const { return s_->alive; }
+const std::vector<uint32_t>& Simulation::pool() const { return s_->pool; }
+const CompiledEffect& Simulation::effect() const { return s_->effect; }
+
+Result<uint32_t> Simulation::field_width(std::string_view name) const {
+  for (const FieldDecl& f : s_->effect.program.particle_fields)
+    if (f.name == name) return f.width;
+  return make_error(ErrorCode::kNotFound, "no particle field named '" + std::string(name) + "'");
+}
+
+Result<std::vector<float>> Simulation::field(std::string_view name) const {
+  MOTE_TRY_ASSIGN(const uint32_t width, field_width(name));
+  const uint32_t offset = *s_->effect.program.particle_field_offset(name);
+  std::vector<float> values;
+  values.reserve(s_->alive.size() * width);
+  for (uint32_t slot : s_->alive)
+    for (uint32_t c = 0; c < width; ++c)
+      values.push_back(std::bit_cast<float>(s_->pool[size_t(slot) * s_->stride + offset + c]));
+  return values;
+}
+
+Result<std::vector<FrameReport>> simulate(const CompiledEffect& effect, const SimulationOptions& options,
+                                          uint32_t frames) {
+  MOTE_TRY_ASSIGN(Simulation sim, Simulation::create(effect, options));
+  std::vector<FrameReport> reports;
+  reports.reserve(frames);
+  for (uint32_t f = 0; f < frames; ++f) {
+    MOTE_TRY_ASSIGN(FrameReport r, sim.step());
+    reports.push_back(r);
+  }
+  return reports;
+}
+
+}  // namespace mote
