@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# End-to-end checks of the `mote` CLI: exit statuses (0 ok, 1 bad input, never a signal),
+# round trips through asm/disasm, and the same records from every executor.
+#   cli_test.sh MOTE_BINARY SOURCE_DIR
+set -u
+mote="$1"
+src="$2"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+passes=0
+check() {  # check NAME EXPECTED_STATUS COMMAND...
+  local name="$1" expected="$2"
+  shift 2
+  "$@" > "$work/out" 2> "$work/err"
+  local status=$?
+  if [ "$status" -ne "$expected" ]; then
+    echo "FAIL $name: exit $status, expected $expected"; sed 's/^/  stderr: /' "$work/err" | head -5
+    failures=$((failures + 1))
+  elif grep -q '^\[vulkan' "$work/err"; then
+    echo "FAIL $name: Vulkan validation message"; grep '^\[vulkan' "$work/err" | head -3
+    failures=$((failures + 1))
+  else
+    passes=$((passes + 1))
+  fi
+}
+# Every GPU command runs with the validation layer; any message fails the check.
+export MOTE_VALIDATION=1
+
+check "info" 0 "$mote" info
+check "selftest" 0 "$mote" selftest --elements 4096
+for f in "$src"/programs/*.masm; do
+  name=$(basename "$f" .masm)
+  check "asm $name" 0 "$mote" asm "$f" -o "$work/$name.mfx"
+  check "verify $name" 0 "$mote" verify "$work/$name.mfx"
+  "$mote" disasm "$work/$name.mfx" > "$work/$name.dis.masm"
+  check "re-asm $name" 0 "$mote" asm "$work/$name.dis.masm" -o "$work/$name.2.mfx"
+  if ! cmp -s "$work/$name.mfx" "$work/$name.2.mfx"; then
+    echo "FAIL round trip $name: disassembly does not reassemble to the same bytes"; failures=$((failures + 1))
+  fi
+  for section in init update; do
+    "$mote" run-program "$work/$name.mfx" --count 37 --section $section --executor reference > "$work/ref.json" 2>/dev/null
+    "$mote" run-program "$work/$name.mfx" --count 37 --section $section --executor batch > "$work/batch.json" 2>/dev/null
+    if ! cmp -s "$work/ref.json" "$work/batch.json"; then
+      echo "FAIL run-program $name $section: batch differs from reference"; failures=$((failures + 1))
+    fi
+    check "run-program gpu $name $section" 0 "$mote" run-program "$work/$name.mfx" --count 37 --section $section --executor gpu
+  done
+done
+
+# Bad input: a clear error and exit 1, never a crash.
+head -c 40 "$work/integrate_gravity.mfx" > "$work/truncated.mfx"
+check "verify truncated" 1 "$mote" verify "$work/truncated.mfx"
+grep -q "error" "$work/err" || { echo "FAIL verify truncated: no error message"; failures=$((failures + 1)); }
+printf 'garbage' > "$work/garbage.mfx"
+check "disasm garbage" 1 "$mote" disasm "$work/garbage.mfx"
+printf '.registers 4\n.update\n  FROB r0.x, 1\n' > "$work/bad.masm"
+check "asm unknown mnemonic" 1 "$mote" asm "$work/bad.masm" -o "$work/bad.mfx"
+grep -q "line 3" "$work/err" || { echo "FAIL asm unknown mnemonic: error does not name line 3"; failures=$((failures + 1)); }
+check "verify missing file" 1 "$mote" verify "$work/does-not-exist.mfx"
+check "run-program unknown executor" 1 "$mote" run-program "$work/integrate_gravity.mfx" --executor quantum
+check "usage error" 2 "$mote" no-such-command
+
+echo "cli: $passes passed, $failures failed"
+[ "$failures" -eq 0 ]
