@@ -159,7 +159,8 @@ int main(int argc, char** argv) {
       for (const auto& st : *stats)
         fmt::print("{{\"interpreter\":\"{}\",\"statistic\":\"{}\",\"value\":\"{}\"}}\n", label, st.name, st.value);
     GpuProgramImage image = make_gpu_program_image(input, kRecordWords, which, device.limits());
-    auto program_buffer = gpu::Buffer::create(device, {.size = image.words.size() * 4, .name = "bench.program"});
+    auto program_buffer =
+        gpu::Buffer::create(device, {.size = image.words.size() * 4, .usage = kProgramBufferUsage, .name = "bench.program"});
     if (!program_buffer.ok()) return fail(program_buffer.error());
     auto status = gpu::upload_span<uint32_t>(device, *program_buffer, image.words);
     if (status.ok())
@@ -173,10 +174,11 @@ int main(int argc, char** argv) {
       rec.bind(*pipeline);
       if (which == GpuInterpreter::kWide)
         rec.buffers({{0, &*program_buffer}, {1, &*records}, {2, &*killed}, {3, &*op_counts}, {4, &*params_buffer},
-                     {5, &*wide_registers}, {6, &*trace}});
+                     {5, &*wide_registers}, {6, &*trace}, code_view(image, *program_buffer),
+                     shapes_view(image, *program_buffer)});
       else
         rec.buffers({{0, &*program_buffer}, {1, &*records}, {2, &*killed}, {3, &*op_counts}, {4, &*params_buffer},
-                     {6, &*trace}});
+                     {6, &*trace}, code_view(image, *program_buffer), shapes_view(image, *program_buffer)});
       for (uint32_t r = 0; r <= opt.repeats; ++r) {
         if (r > 0) gpu::compute_to_compute(cmd);
         profiler->begin(cmd, r == 0 ? "warmup" : "update");

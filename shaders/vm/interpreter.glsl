@@ -2,7 +2,7 @@
 // shader defines, before including this file:
 //   float vm_reg_read(uint slot) / void vm_reg_write(uint slot, float v)  -- the register file
 //     (shaders/vm/registers_fast.glsl or registers_wide.glsl); slot is already masked
-//   uint  vm_code_word(uint index)      -- program buffer words (clamped by the caller's bound)
+//   uvec4 vm_instruction(uint pc)       -- the section's instruction pc (clamped by the caller)
 //   float vm_record_read(uint word) / void vm_record_write(uint word, float v)  -- this
 //     particle's record, word < record_words (clamped here)
 //   vec4  vm_load_builtin(uint id, uint lanes)  -- LOAD_BUILTIN, any id (unknown ids read 0)
@@ -50,20 +50,20 @@ uint vm_shape_width(uint code, uint lanes) { return code == VM_SHAPE_WIDTH_LANES
 
 uint vm_record_word(uint word) { return min(word, vm_record_words - 1u); }
 
-// Runs `length` instructions from word `code_offset`; returns true when a KILL fired.
-bool vm_run(uint code_offset, uint length) {
+// Runs the section's first `length` instructions; returns true when a KILL fired.
+bool vm_run(uint length) {
   bool killed = false;
   uint n = min(length, kVmMaxSectionInstructions);
   for (uint pc = 0u; pc < n; ++pc) {
-    uint at = code_offset + pc * kVmInstructionWords;
     // Every invocation of a wave runs the same program (one program per dispatch here; one per
     // coherence bucket in the runtime), so the instruction is wave-uniform: broadcasting it
     // tells the compiler so, and the decode and the dispatch below run on the scalar/uniform
     // datapath instead of once per lane (the seed's "wave-uniform section decode").
-    uint w0 = subgroupBroadcastFirst(vm_code_word(at));
-    uint s0 = subgroupBroadcastFirst(vm_code_word(at + 1u));
-    uint s1 = subgroupBroadcastFirst(vm_code_word(at + 2u));
-    uint s2 = subgroupBroadcastFirst(vm_code_word(at + 3u));
+    uvec4 ins = subgroupBroadcastFirst(vm_instruction(pc));
+    uint w0 = ins.x;
+    uint s0 = ins.y;
+    uint s1 = ins.z;
+    uint s2 = ins.w;
     uint op = vm_op(w0);
     if (op >= VM_OP_COUNT) op = VM_OP_NOP;  // unknown opcodes do nothing
     uint lanes = clamp(vm_lanes(w0), 1u, 4u);

@@ -90,7 +90,8 @@ Result<RunOutput> GpuExecutor::run_impl(const RunInput& input, std::vector<uint3
       trace_out ? std::max<VkDeviceSize>(1, VkDeviceSize(input.count) * params.code_length * 4) : 1;
 
   const VkDeviceSize record_bytes = VkDeviceSize(input.records.size()) * 4;
-  MOTE_TRY_ASSIGN(gpu::Buffer program_buffer, gpu::Buffer::create(device_, {.size = words.size() * 4, .name = "vm.program"}));
+  MOTE_TRY_ASSIGN(gpu::Buffer program_buffer,
+                  gpu::Buffer::create(device_, {.size = words.size() * 4, .usage = kProgramBufferUsage, .name = "vm.program"}));
   MOTE_TRY_ASSIGN(gpu::Buffer records, gpu::Buffer::create(device_, {.size = record_bytes, .name = "vm.records"}));
   MOTE_TRY_ASSIGN(gpu::Buffer killed, gpu::Buffer::create(device_, {.size = VkDeviceSize(input.count) * 4, .name = "vm.killed"}));
   MOTE_TRY_ASSIGN(gpu::Buffer op_counts, gpu::Buffer::create(device_, {.size = 256 * 4, .name = "vm.op_counts"}));
@@ -113,9 +114,11 @@ Result<RunOutput> GpuExecutor::run_impl(const RunInput& input, std::vector<uint3
     gpu::ComputeRecorder rec(device_, cmd);
     rec.bind(*pass);
     if (which == GpuInterpreter::kWide)
-      rec.buffers({{0, &program_buffer}, {1, &records}, {2, &killed}, {3, &op_counts}, {4, &params_buffer}, {5, &wide_registers_}, {6, &trace}});
+      rec.buffers({{0, &program_buffer}, {1, &records}, {2, &killed}, {3, &op_counts}, {4, &params_buffer}, {5, &wide_registers_},
+                   {6, &trace}, code_view(image, program_buffer), shapes_view(image, program_buffer)});
     else
-      rec.buffers({{0, &program_buffer}, {1, &records}, {2, &killed}, {3, &op_counts}, {4, &params_buffer}, {6, &trace}});
+      rec.buffers({{0, &program_buffer}, {1, &records}, {2, &killed}, {3, &op_counts}, {4, &params_buffer}, {6, &trace},
+                   code_view(image, program_buffer), shapes_view(image, program_buffer)});
     rec.dispatch(groups);
   }));
 
@@ -137,6 +140,14 @@ Result<RunOutput> GpuExecutor::run_impl(const RunInput& input, std::vector<uint3
 
 }  // namespace
 
+gpu::BufferBinding code_view(const GpuProgramImage& image, const gpu::Buffer& program_buffer) {
+  return {7, &program_buffer, VkDeviceSize(image.params.code_offset) * 4, VkDeviceSize(image.code_view_words) * 4};
+}
+
+gpu::BufferBinding shapes_view(const GpuProgramImage& image, const gpu::Buffer& program_buffer) {
+  return {8, &program_buffer, VkDeviceSize(image.params.shapes_offset) * 4, 64 * 16};
+}
+
 const char* gpu_interpreter_shader(GpuInterpreter which) {
   return which == GpuInterpreter::kWide ? "vm/run_program_wide" : "vm/run_program_fast";
 }
@@ -147,13 +158,20 @@ GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_wo
   GpuProgramImage image;
   std::vector<uint32_t>& words = image.words;
   shader::VmRunParams& params = image.params;
-  params.shapes_offset = uint32_t(words.size());
-  for (const isa::OpInfo& op : isa::all_ops()) words.push_back(isa::op_shape(op));
+  // Uniform-buffer views (shapes, the section's code) start at the device's offset alignment.
+  const uint32_t align_words = uint32_t(std::max<VkDeviceSize>(16, limits.minUniformBufferOffsetAlignment) / 4);
+  auto align = [&] { words.resize((words.size() + align_words - 1) / align_words * align_words, 0); };
+  // Opcode shapes: std140 uvec4 per opcode (the shape in .x), 64 entries.
+  params.shapes_offset = 0;
+  words.assign(64 * 4, 0);
+  for (const isa::OpInfo& op : isa::all_ops()) words[op.number * 4] = isa::op_shape(op);
   params.constants_offset = uint32_t(words.size());
   params.constants_words = uint32_t(program.constants.size());
   words.insert(words.end(), program.constants.begin(), program.constants.end());
+  align();
   const uint32_t init_offset = uint32_t(words.size());
   for (const Instruction& ins : program.init) words.insert(words.end(), ins.words.begin(), ins.words.end());
+  align();
   const uint32_t update_offset = uint32_t(words.size());
   for (const Instruction& ins : program.update) words.insert(words.end(), ins.words.begin(), ins.words.end());
   params.emitter_fields_offset = uint32_t(words.size());
@@ -162,9 +180,12 @@ GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_wo
   params.globals_offset = uint32_t(words.size());
   params.globals_words = uint32_t(input.global_fields.size());
   words.insert(words.end(), input.global_fields.begin(), input.global_fields.end());
-  if (words.empty()) words.push_back(0);
   params.code_offset = input.section == Section::kInit ? init_offset : update_offset;
   params.code_length = uint32_t(program.code(input.section).size());
+  // The code view is the shader's whole SectionCode block (4096 instructions = 64 KiB), so the
+  // buffer extends at least that far past the section's start.
+  image.code_view_words = shader::kVmMaxSectionInstructions * 4;
+  words.resize(std::max<size_t>(words.size(), size_t(params.code_offset) + image.code_view_words), 0);
 
   const VmEmitterContext& e = input.emitter;
   params.emitter_position = {e.position[0], e.position[1], e.position[2], 0.0f};

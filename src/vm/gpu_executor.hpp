@@ -9,6 +9,7 @@
 
 #include <memory>
 
+#include "gpu/commands.hpp"
 #include "gpu/device.hpp"
 #include "mote/vm.hpp"
 #include "shared/vm_gpu.h"
@@ -45,7 +46,16 @@ struct GpuProgramImage {
   std::vector<uint32_t> words;
   shader::VmRunParams params{};
   uint32_t groups = 0;
+  uint32_t code_view_words = 0;  // the section-code uniform view's size
 };
+// The program buffer's usage: storage (fields, constants) and uniform (code, shapes).
+inline constexpr VkBufferUsageFlags kProgramBufferUsage =
+    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+    VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+// The uniform views the interpreter binds on the program buffer: the section's code
+// (binding 7) and the opcode shapes (binding 8).
+gpu::BufferBinding code_view(const GpuProgramImage& image, const gpu::Buffer& program_buffer);
+gpu::BufferBinding shapes_view(const GpuProgramImage& image, const gpu::Buffer& program_buffer);
 GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_words, GpuInterpreter which,
                                        const VkPhysicalDeviceLimits& limits);
 // The embedded shader of an interpreter ("vm/run_program_fast" / "vm/run_program_wide").
