@@ -135,9 +135,9 @@ Result<std::vector<DocField>> read_fields(const json& j, const std::string& wher
 
 Status read_emission(const json& j, const std::string& where, EmissionSettings& e) {
   MOTE_TRY(check_object(j, where, {"rate", "bursts", "prewarm", "capacity"}));
-  if (j.contains("rate")) MOTE_TRY_ASSIGN(e.rate, read_number(j["rate"], child(where, "rate"), 0.0, 1e9));
-  if (j.contains("prewarm")) MOTE_TRY_ASSIGN(e.prewarm_seconds, read_number(j["prewarm"], child(where, "prewarm"), 0.0, 600.0));
-  if (j.contains("capacity")) MOTE_TRY_ASSIGN(e.capacity_hint, read_uint(j["capacity"], child(where, "capacity"), 1, 16777216));
+  if (j.contains("rate")) { MOTE_TRY_ASSIGN(e.rate, read_number(j["rate"], child(where, "rate"), 0.0, 1e9)); }
+  if (j.contains("prewarm")) { MOTE_TRY_ASSIGN(e.prewarm_seconds, read_number(j["prewarm"], child(where, "prewarm"), 0.0, 600.0)); }
+  if (j.contains("capacity")) { MOTE_TRY_ASSIGN(e.capacity_hint, read_uint(j["capacity"], child(where, "capacity"), 1, 16777216)); }
   if (j.contains("bursts")) {
     const std::string bw = child(where, "bursts");
     const json& b = j["bursts"];
@@ -150,8 +150,8 @@ Status read_emission(const json& j, const std::string& where, EmissionSettings& 
       Burst burst;
       MOTE_TRY_ASSIGN(burst.time, read_number(b[i]["time"], child(w, "time"), 0.0, 1e9));
       MOTE_TRY_ASSIGN(burst.count, read_uint(b[i]["count"], child(w, "count"), 0, 16777216));
-      if (b[i].contains("cycles")) MOTE_TRY_ASSIGN(burst.cycles, read_uint(b[i]["cycles"], child(w, "cycles"), 0, 1u << 30));
-      if (b[i].contains("interval")) MOTE_TRY_ASSIGN(burst.interval, read_number(b[i]["interval"], child(w, "interval"), 0.0, 1e9));
+      if (b[i].contains("cycles")) { MOTE_TRY_ASSIGN(burst.cycles, read_uint(b[i]["cycles"], child(w, "cycles"), 0, 1u << 30)); }
+      if (b[i].contains("interval")) { MOTE_TRY_ASSIGN(burst.interval, read_number(b[i]["interval"], child(w, "interval"), 0.0, 1e9)); }
       e.bursts.push_back(burst);
     }
   }
@@ -160,14 +160,15 @@ Status read_emission(const json& j, const std::string& where, EmissionSettings& 
 
 Status read_render(const json& j, const std::string& where, RenderSettings& r, const std::vector<DocField>& particle_fields) {
   MOTE_TRY(check_object(j, where, {"texture", "projection", "blend", "flipbook", "soft", "lit", "mesh", "fields"}));
-  if (j.contains("texture")) MOTE_TRY_ASSIGN(r.texture, read_string(j["texture"], child(where, "texture")));
-  if (j.contains("projection"))
+  if (j.contains("texture")) { MOTE_TRY_ASSIGN(r.texture, read_string(j["texture"], child(where, "texture"))); }
+  if (j.contains("projection")) {
     MOTE_TRY_ASSIGN(r.projection, read_choice(j["projection"], child(where, "projection"),
                                               {"billboard", "stretched", "vertical", "horizontal", "facing_world", "mesh"}));
-  if (j.contains("blend")) MOTE_TRY_ASSIGN(r.blend, read_choice(j["blend"], child(where, "blend"), {"alpha", "additive"}));
-  if (j.contains("soft")) MOTE_TRY_ASSIGN(r.soft, read_bool(j["soft"], child(where, "soft")));
-  if (j.contains("lit")) MOTE_TRY_ASSIGN(r.lit, read_bool(j["lit"], child(where, "lit")));
-  if (j.contains("mesh")) MOTE_TRY_ASSIGN(r.mesh, read_string(j["mesh"], child(where, "mesh")));
+  }
+  if (j.contains("blend")) { MOTE_TRY_ASSIGN(r.blend, read_choice(j["blend"], child(where, "blend"), {"alpha", "additive"})); }
+  if (j.contains("soft")) { MOTE_TRY_ASSIGN(r.soft, read_bool(j["soft"], child(where, "soft"))); }
+  if (j.contains("lit")) { MOTE_TRY_ASSIGN(r.lit, read_bool(j["lit"], child(where, "lit"))); }
+  if (j.contains("mesh")) { MOTE_TRY_ASSIGN(r.mesh, read_string(j["mesh"], child(where, "mesh"))); }
   if (r.projection == "mesh" && r.mesh.empty())
     return parse_error(child(where, "mesh"), "projection 'mesh' needs a non-empty 'mesh'");
   if (r.projection != "mesh" && j.contains("mesh")) return parse_error(child(where, "mesh"), "'mesh' is only for projection 'mesh'");
@@ -175,9 +176,9 @@ Status read_render(const json& j, const std::string& where, RenderSettings& r, c
     const std::string fw = child(where, "flipbook");
     const json& f = j["flipbook"];
     MOTE_TRY(check_object(f, fw, {"columns", "rows", "blend"}));
-    if (f.contains("columns")) MOTE_TRY_ASSIGN(r.flipbook_columns, read_uint(f["columns"], child(fw, "columns"), 1, 256));
-    if (f.contains("rows")) MOTE_TRY_ASSIGN(r.flipbook_rows, read_uint(f["rows"], child(fw, "rows"), 1, 256));
-    if (f.contains("blend")) MOTE_TRY_ASSIGN(r.flipbook_blend, read_bool(f["blend"], child(fw, "blend")));
+    if (f.contains("columns")) { MOTE_TRY_ASSIGN(r.flipbook_columns, read_uint(f["columns"], child(fw, "columns"), 1, 256)); }
+    if (f.contains("rows")) { MOTE_TRY_ASSIGN(r.flipbook_rows, read_uint(f["rows"], child(fw, "rows"), 1, 256)); }
+    if (f.contains("blend")) { MOTE_TRY_ASSIGN(r.flipbook_blend, read_bool(f["blend"], child(fw, "blend"))); }
   }
   if (j.contains("fields")) {
     const std::string fw = child(where, "fields");
@@ -283,8 +284,8 @@ Result<EffectDocument> load_effect_document(std::string_view json_text) {
   MOTE_TRY_ASSIGN(doc.name, read_string(j["name"], "/name"));
   if (doc.name.empty() || doc.name.size() > 256) return parse_error("/name", "the name must have 1 to 256 characters");
   MOTE_TRY_ASSIGN(doc.particle_fields, read_fields(j["particle_fields"], "/particle_fields", 0, 255));
-  if (j.contains("emitter_fields")) MOTE_TRY_ASSIGN(doc.emitter_fields, read_fields(j["emitter_fields"], "/emitter_fields", 1, 1024));
-  if (j.contains("global_fields")) MOTE_TRY_ASSIGN(doc.global_fields, read_fields(j["global_fields"], "/global_fields", 2, 1024));
+  if (j.contains("emitter_fields")) { MOTE_TRY_ASSIGN(doc.emitter_fields, read_fields(j["emitter_fields"], "/emitter_fields", 1, 1024)); }
+  if (j.contains("global_fields")) { MOTE_TRY_ASSIGN(doc.global_fields, read_fields(j["global_fields"], "/global_fields", 2, 1024)); }
   if (j.contains("emission")) MOTE_TRY(read_emission(j["emission"], "/emission", doc.emission));
   if (j.contains("render")) MOTE_TRY(read_render(j["render"], "/render", doc.render, doc.particle_fields));
   MOTE_TRY_ASSIGN(doc.init, read_graph(j["init"], "/init"));

@@ -2,6 +2,7 @@
 // shaders/shared/isa_encoding.h.
 #include <fmt/format.h>
 
+#include "builder.hpp"
 #include "passes.hpp"
 #include "shared/isa_encoding.h"
 

@@ -1,0 +1,70 @@
+// compile_effect: load -> type -> lower (fold, CSE) -> DCE -> global imports -> constants ->
+// registers -> encode -> verify. Each step is its own file; this one only sequences them.
+#include <bit>
+
+#include "document.hpp"
+#include "graph_check.hpp"
+#include "lower_nodes.hpp"
+#include "mote/effect.hpp"
+#include "mote/verifier.hpp"
+#include "passes.hpp"
+
+namespace mote {
+
+using namespace graph;
+
+Result<CompiledEffect> compile_effect(std::string_view json_text) {
+  MOTE_TRY_ASSIGN(EffectDocument doc, load_effect_document(json_text));
+  MOTE_TRY_ASSIGN(TypedGraph init_graph, check_graph(doc.init, Section::kInit, doc, "/init"));
+  MOTE_TRY_ASSIGN(TypedGraph update_graph, check_graph(doc.update, Section::kUpdate, doc, "/update"));
+
+  IrFunction init_fn, update_fn;
+  {
+    IrBuilder b(init_fn);
+    MOTE_TRY(lower_graph(init_graph, b, "/init"));
+  }
+  {
+    IrBuilder b(update_fn);
+    MOTE_TRY(lower_graph(update_graph, b, "/update"));
+  }
+  eliminate_dead_code(init_fn);
+  eliminate_dead_code(update_fn);
+
+  CompiledEffect out;
+  out.name = doc.name;
+  out.emission = doc.emission;
+  out.render = doc.render;
+  Program& p = out.program;
+  for (const DocField& f : doc.particle_fields) p.particle_fields.push_back({f.name, f.width});
+  for (const DocField& f : doc.emitter_fields) {
+    p.emitter_fields.push_back({f.name, f.width});
+    for (float v : f.values) out.emitter_defaults.push_back(std::bit_cast<uint32_t>(v));
+  }
+  // Global imports in order of first read (INIT, then UPDATE), after dead code is gone.
+  std::vector<uint32_t> import_of(doc.global_fields.size(), kNoValue);
+  for (const IrFunction* fn : {&init_fn, &update_fn})
+    for (const IrInst& ins : fn->code) {
+      if (ins.pending != Pending::kGlobal) continue;
+      const uint32_t declared = ins.src[0].word & 0xFFFFu;
+      if (import_of[declared] != kNoValue) continue;
+      import_of[declared] = uint32_t(p.global_imports.size());
+      p.global_imports.push_back({doc.global_fields[declared].name, doc.global_fields[declared].width});
+      out.globals.push_back({doc.global_fields[declared].name, doc.global_fields[declared].values});
+    }
+  IrFunction* fns[] = {&init_fn, &update_fn};
+  MOTE_TRY_ASSIGN(p.constants, intern_constants(fns));
+  MOTE_TRY_ASSIGN(Allocation init_alloc, allocate_registers(init_fn));
+  MOTE_TRY_ASSIGN(Allocation update_alloc, allocate_registers(update_fn));
+  p.register_count = std::max(init_alloc.register_count, update_alloc.register_count);
+  MOTE_TRY_ASSIGN(p.init, encode_function(init_fn, init_alloc, import_of));
+  MOTE_TRY_ASSIGN(p.update, encode_function(update_fn, update_alloc, import_of));
+  if (p.init.size() > 4096 || p.update.size() > 4096)
+    return make_error(ErrorCode::kInvalidArgument, "a section compiles to more than 4096 instructions", p.init.size() > 4096 ? "/init" : "/update");
+  if (Status s = verify_program(p); !s.ok()) {
+    Error e = s.take_error();
+    return make_error(ErrorCode::kInternal, "the compiled program does not verify: " + e.to_string(), "/");
+  }
+  return out;
+}
+
+}  // namespace mote

@@ -1,0 +1,316 @@
+// Graph typing (see graph_check.hpp). Every error names the JSON value at fault.
+#include "graph_check.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+
+namespace mote::graph {
+
+using nlohmann::json;
+
+namespace {
+
+Error err(const std::string& where, std::string message) { return make_error(ErrorCode::kParse, std::move(message), where); }
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+Result<float> param_number(const json& j, const std::string& where) {
+  if (!j.is_number()) return err(where, fmt::format("expected a number, got {}", j.type_name()));
+  const double v = j.get<double>();
+  if (!std::isfinite(v) || std::fabs(v) > 3.4e38) return err(where, "number is not a finite 32-bit float");
+  return float(v);
+}
+
+Result<std::vector<float>> param_vector(const json& j, const std::string& where, size_t lo, size_t hi) {
+  if (!j.is_array() || j.size() < lo || j.size() > hi)
+    return err(where, lo == hi ? fmt::format("expected an array of {} numbers", lo) : fmt::format("expected an array of {} to {} numbers", lo, hi));
+  std::vector<float> out;
+  for (size_t k = 0; k < j.size(); ++k) {
+    MOTE_TRY_ASSIGN(float x, param_number(j[k], where + "/" + std::to_string(k)));
+    out.push_back(x);
+  }
+  return out;
+}
+
+Status read_params(TypedNode& n, Section section, const EffectDocument& doc, const std::string& w) {
+  const json& params = n.doc->params;
+  const std::string pw = w + "/params";
+  for (auto it = params.begin(); it != params.end(); ++it) {
+    bool known = false;
+    for (const ParamSpec& p : n.spec->params) known = known || p.name == it.key();
+    if (!known) return err(pw + "/" + json_pointer_token(it.key()), fmt::format("node type '{}' has no parameter '{}'", n.spec->type, it.key()));
+  }
+  for (const ParamSpec& p : n.spec->params) {
+    const std::string key(p.name);
+    if (!params.contains(key)) {
+      if (p.required) return err(pw, fmt::format("missing required parameter '{}'", key));
+      continue;
+    }
+    const json& v = params[key];
+    const std::string vw = pw + "/" + key;
+    switch (p.kind) {
+      case ParamKind::kParticleField:
+      case ParamKind::kEmitterField:
+      case ParamKind::kGlobalField: {
+        if (!v.is_string()) return err(vw, fmt::format("expected a field name, got {}", v.type_name()));
+        const auto& list = p.kind == ParamKind::kParticleField ? doc.particle_fields
+                           : p.kind == ParamKind::kEmitterField ? doc.emitter_fields
+                                                                : doc.global_fields;
+        const char* what = p.kind == ParamKind::kParticleField ? "particle" : p.kind == ParamKind::kEmitterField ? "emitter" : "global";
+        uint32_t offset = p.kind == ParamKind::kParticleField ? 1 : 0;
+        bool found = false;
+        for (uint32_t i = 0; i < list.size() && !found; ++i) {
+          if (list[i].name == v.get<std::string>()) {
+            found = true;
+            n.field_index = i;
+            n.field_offset = offset;
+            n.field_width = list[i].width;
+          }
+          offset += list[i].width;
+        }
+        if (!found) return err(vw, fmt::format("'{}' is not a declared {} field", v.get<std::string>(), what));
+        break;
+      }
+      case ParamKind::kBuiltinName: {
+        if (!v.is_string()) return err(vw, fmt::format("expected a builtin name, got {}", v.type_name()));
+        bool found = false;
+        for (const auto& b : isa::all_builtins()) {
+          if (lower(b.name) != v.get<std::string>()) continue;
+          found = true;
+          n.builtin_id = b.id;
+          n.field_width = b.width;
+        }
+        if (!found) return err(vw, fmt::format("'{}' is not a builtin (dt, time, emitter_position, ...)", v.get<std::string>()));
+        const bool spawn_only = v.get<std::string>().rfind("spawn_", 0) == 0;
+        if (spawn_only && section != Section::kInit) return err(vw, fmt::format("'{}' exists only in init", v.get<std::string>()));
+        break;
+      }
+      case ParamKind::kCurveKeys: {
+        if (!v.is_array() || v.empty() || v.size() > 64) return err(vw, "expected an array of 1 to 64 keys [t, value...]");
+        size_t width = 0;
+        for (size_t k = 0; k < v.size(); ++k) {
+          const std::string kw = vw + "/" + std::to_string(k);
+          MOTE_TRY_ASSIGN(std::vector<float> curve_key, param_vector(v[k], kw, 2, 5));
+          if (width == 0) width = curve_key.size() - 1;
+          if (curve_key.size() - 1 != width) return err(kw, fmt::format("every key needs {} values", width));
+          if (k > 0 && !(curve_key[0] > n.keys.back()[0])) return err(kw + "/0", "key times must increase strictly");
+          n.keys.push_back(std::move(curve_key));
+        }
+        if (n.spec->type == "gradient" && width != 3 && width != 4) return err(vw, "gradient keys are [t, r, g, b] or [t, r, g, b, a]");
+        n.field_width = uint32_t(width);
+        break;
+      }
+      case ParamKind::kInterpolation: {
+        if (!v.is_string() || (v != "linear" && v != "smooth")) return err(vw, "expected \"linear\" or \"smooth\"");
+        n.smooth = v == "smooth";
+        break;
+      }
+      case ParamKind::kCompare: {
+        static const char* kCodes[] = {"lt", "le", "eq", "ne", "ge", "gt"};
+        bool found = false;
+        for (uint32_t c = 0; c < 6; ++c)
+          if (v.is_string() && v == kCodes[c]) {
+            n.cmp = c;
+            found = true;
+          }
+        if (!found) return err(vw, "expected one of lt, le, eq, ne, ge, gt");
+        break;
+      }
+      case ParamKind::kNumber: {
+        MOTE_TRY_ASSIGN(n.constant[0], param_number(v, vw));
+        n.field_width = 1;
+        break;
+      }
+      case ParamKind::kVector: {
+        size_t lo = 4, hi = 4;
+        if (n.spec->type == "vec2") lo = hi = 2;
+        if (n.spec->type == "vec3") lo = hi = 3;
+        if (n.spec->type == "color") lo = 3;
+        MOTE_TRY_ASSIGN(std::vector<float> x, param_vector(v, vw, lo, hi));
+        if (n.spec->type == "color" && x.size() == 3) x.push_back(1.0f);
+        for (size_t k = 0; k < x.size(); ++k) n.constant[k] = x[k];
+        n.field_width = uint32_t(x.size());
+        break;
+      }
+    }
+  }
+  return {};
+}
+
+int port_index(const std::vector<PortSpec>& ports, std::string_view name) {
+  for (size_t i = 0; i < ports.size(); ++i)
+    if (ports[i].name == name) return int(i);
+  return -1;
+}
+
+}  // namespace
+
+Result<TypedGraph> check_graph(const DocGraph& graph, Section section, const EffectDocument& doc, const std::string& where) {
+  TypedGraph g;
+  std::map<std::string, uint32_t> by_id;
+  for (uint32_t i = 0; i < graph.nodes.size(); ++i) by_id.emplace(graph.nodes[i].id, i);
+  auto node_where = [&](uint32_t i) { return where + "/nodes/" + std::to_string(i); };
+
+  // Types, parameters, port names, references.
+  for (uint32_t i = 0; i < graph.nodes.size(); ++i) {
+    const DocNode& d = graph.nodes[i];
+    const std::string w = node_where(i);
+    TypedNode n;
+    n.index = i;
+    n.doc = &d;
+    n.spec = find_node_spec(d.type);
+    if (n.spec == nullptr) return err(w + "/type", fmt::format("unknown node type '{}'", d.type));
+    const uint8_t mask = section == Section::kInit ? kInit : kUpdate;
+    if (!(n.spec->sections & mask))
+      return err(w + "/type", fmt::format("node type '{}' cannot be used in {}", d.type, section_name(section)));
+    MOTE_TRY(read_params(n, section, doc, w));
+    n.inputs.resize(n.spec->inputs.size());
+    for (const auto& [port, in] : d.inputs) {
+      const std::string iw = w + "/inputs/" + json_pointer_token(port);
+      const int p = port_index(n.spec->inputs, port);
+      if (p < 0) return err(iw, fmt::format("node type '{}' has no input '{}'", d.type, port));
+      TypedInput& t = n.inputs[size_t(p)];
+      if (!in.is_ref) {
+        t.kind = TypedInput::Kind::kConst;
+        t.width = uint8_t(in.values.size());
+        for (size_t k = 0; k < in.values.size(); ++k) t.value[k] = in.values[k];
+        continue;
+      }
+      auto src = by_id.find(in.node);
+      if (src == by_id.end()) return err(iw, fmt::format("no node '{}' in this graph", in.node));
+      const NodeSpec* ss = find_node_spec(graph.nodes[src->second].type);
+      if (ss == nullptr) return err(iw, fmt::format("node '{}' has an unknown type", in.node));
+      int op = -1;
+      if (in.port.empty()) {
+        if (ss->outputs.size() != 1) return err(iw, fmt::format("node '{}' has {} outputs: name one as \"{}.port\"", in.node, ss->outputs.size(), in.node));
+        op = 0;
+      } else {
+        for (size_t k = 0; k < ss->outputs.size(); ++k)
+          if (ss->outputs[k].name == in.port) op = int(k);
+        if (op < 0) return err(iw, fmt::format("node '{}' ({}) has no output '{}'", in.node, ss->type, in.port));
+      }
+      t.kind = TypedInput::Kind::kRef;
+      t.node = src->second;
+      t.port = uint32_t(op);
+    }
+    for (size_t p = 0; p < n.spec->inputs.size(); ++p) {
+      const PortSpec& ps = n.spec->inputs[p];
+      TypedInput& t = n.inputs[p];
+      if (t.kind != TypedInput::Kind::kAbsent) continue;
+      if (ps.def == PortSpec::Default::kRequired)
+        return err(d.has_inputs_key ? w + "/inputs" : w, fmt::format("missing required input '{}'", ps.name));
+      if (ps.def == PortSpec::Default::kValue) {
+        t.kind = TypedInput::Kind::kConst;
+        t.value = ps.value;
+        t.width = ps.value_width;
+      } else if (ps.def == PortSpec::Default::kBuiltin) {
+        t.kind = TypedInput::Kind::kBuiltin;
+        t.builtin = ps.builtin;
+        t.width = 1;
+      }
+    }
+    g.nodes.push_back(std::move(n));
+  }
+
+  // Cycles, and a topological order of everything (depth first, document order).
+  std::vector<uint8_t> color(g.nodes.size(), 0);
+  std::vector<uint32_t> topo;
+  for (uint32_t root = 0; root < g.nodes.size(); ++root) {
+    if (color[root]) continue;
+    std::vector<std::pair<uint32_t, size_t>> stack{{root, 0}};
+    color[root] = 1;
+    while (!stack.empty()) {
+      auto& [v, next] = stack.back();
+      const TypedNode& n = g.nodes[v];
+      if (next < n.inputs.size()) {
+        const size_t p = next++;
+        const TypedInput& t = n.inputs[p];
+        if (t.kind != TypedInput::Kind::kRef) continue;
+        if (color[t.node] == 1)
+          return err(node_where(v) + "/inputs/" + json_pointer_token(n.spec->inputs[p].name),
+                     fmt::format("this connection closes a cycle through node '{}'", g.nodes[t.node].doc->id));
+        if (color[t.node] == 0) {
+          color[t.node] = 1;
+          stack.push_back({t.node, 0});
+        }
+        continue;
+      }
+      color[v] = 2;
+      topo.push_back(v);
+      stack.pop_back();
+    }
+  }
+
+  // Widths, in topological order.
+  for (uint32_t v : topo) {
+    TypedNode& n = g.nodes[v];
+    const std::string w = node_where(v);
+    std::vector<uint8_t> widths(n.inputs.size(), 1);
+    for (size_t p = 0; p < n.inputs.size(); ++p) {
+      const TypedInput& t = n.inputs[p];
+      if (t.kind == TypedInput::Kind::kRef) {
+        const TypedNode& src = g.nodes[t.node];
+        const uint8_t sw = src.out_widths[t.port];
+        if (src.spec->type == "split" && t.port >= src.generic)
+          return err(w + "/inputs/" + json_pointer_token(n.spec->inputs[p].name),
+                     fmt::format("'{}' splits a width-{} value: it has no output '{}'", src.doc->id, src.generic,
+                                 src.spec->outputs[t.port].name));
+        widths[p] = sw;
+      } else {
+        widths[p] = t.width;
+      }
+    }
+    uint8_t generic = 1;
+    for (size_t p = 0; p < n.inputs.size(); ++p)
+      if (n.spec->inputs[p].width == kGeneric && n.inputs[p].kind != TypedInput::Kind::kAbsent) generic = std::max(generic, widths[p]);
+    n.generic = generic;
+    for (size_t p = 0; p < n.inputs.size(); ++p) {
+      if (n.inputs[p].kind == TypedInput::Kind::kAbsent) continue;
+      const PortSpec& ps = n.spec->inputs[p];
+      const uint8_t want = ps.width == kGeneric ? generic : ps.width == kFromParams ? uint8_t(n.field_width) : ps.width;
+      if (widths[p] != want && widths[p] != 1)
+        return err(w + "/inputs/" + json_pointer_token(ps.name),
+                   fmt::format("input '{}' of '{}' takes width {} (or a scalar), got width {}", ps.name, n.spec->type, want, widths[p]));
+    }
+    if (n.spec->type == "combine") {
+      const bool z = n.inputs[2].kind != TypedInput::Kind::kAbsent, wv = n.inputs[3].kind != TypedInput::Kind::kAbsent;
+      if (wv && !z) return err(w + "/inputs/w", "combine: 'w' needs 'z'");
+      n.field_width = 2u + (z ? 1u : 0u) + (wv ? 1u : 0u);
+    }
+    if (n.spec->type == "cross" || n.spec->type == "quat_rotate") n.generic = 3;
+    for (const OutSpec& o : n.spec->outputs)
+      n.out_widths.push_back(o.width == kGeneric ? generic : o.width == kFromParams ? uint8_t(n.field_width) : o.width);
+  }
+
+  // At most one store per field.
+  std::map<uint32_t, uint32_t> stored;
+  for (const TypedNode& n : g.nodes) {
+    if (n.spec->type != "set_field") continue;
+    if (!stored.emplace(n.field_index, n.index).second)
+      return err(node_where(n.index) + "/params/field",
+                 fmt::format("field '{}' is already set by node '{}'", n.doc->params["field"].get<std::string>(),
+                             g.nodes[stored[n.field_index]].doc->id));
+  }
+
+  // What reaches a sink, in topological order.
+  std::vector<uint8_t> reach(g.nodes.size(), 0);
+  for (size_t k = topo.size(); k-- > 0;) {
+    const TypedNode& n = g.nodes[topo[k]];
+    if (n.spec->sink) reach[n.index] = 1;
+    if (!reach[n.index]) continue;
+    for (const TypedInput& t : n.inputs)
+      if (t.kind == TypedInput::Kind::kRef) reach[t.node] = 1;
+  }
+  for (uint32_t v : topo)
+    if (reach[v]) g.order.push_back(v);
+  return g;
+}
+
+}  // namespace mote::graph

@@ -1,0 +1,316 @@
+// Node lowerings (docs/design/nodes.md gives each node's formula).
+#include "lower_nodes.hpp"
+
+#include <cmath>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "shared/isa_encoding.h"
+
+namespace mote::graph {
+
+namespace {
+
+using isa::Op;
+constexpr float kTwoPi = 6.28318530717958647692f;
+
+struct Lowerer {
+  IrBuilder& b;
+
+  ValueRef k(float x) { return b.scalar(x); }
+  ValueRef k3(float x, float y, float z) { return b.constant({x, y, z, 0.0f}, 3); }
+  ValueRef op(Op o, uint8_t lanes, std::initializer_list<Src> s) { return b.op(o, lanes, s); }
+  ValueRef c(ValueRef v, int i) { return IrBuilder::component(v, i); }
+  ValueRef builtin(isa::Builtin id, uint8_t width) { return op(Op::LOAD_BUILTIN, width, {Src::raw(uint32_t(id))}); }
+  ValueRef rand(uint32_t draw, uint8_t lanes) { return op(Op::RAND, lanes, {Src::raw(draw)}); }
+  ValueRef combine(std::initializer_list<ValueRef> parts) {
+    std::vector<ValueRef> v(parts);
+    return b.combine(v);
+  }
+
+  // (cos, sin) of 2*pi*u.
+  std::pair<ValueRef, ValueRef> circle(ValueRef u) {
+    ValueRef phi = op(Op::MUL, 1, {u, k(kTwoPi)});
+    return {op(Op::COS, 1, {phi}), op(Op::SIN, 1, {phi})};
+  }
+  // A unit vector, uniform on the sphere, from two uniforms.
+  ValueRef sphere_direction(ValueRef u0, ValueRef u1) {
+    ValueRef z = op(Op::FMA, 1, {u0, k(-2.0f), k(1.0f)});
+    ValueRef s = op(Op::SQRT, 1, {op(Op::SUB, 1, {k(1.0f), op(Op::MUL, 1, {z, z})})});
+    auto [cs, sn] = circle(u1);
+    return combine({op(Op::MUL, 1, {s, cs}), op(Op::MUL, 1, {s, sn}), z});
+  }
+  // The quaternion turning +Z onto unit vector d (the shortest arc; 180 degrees about X for -Z).
+  ValueRef z_to(ValueRef d) {
+    ValueRef w = op(Op::ADD, 1, {k(1.0f), c(d, 2)});
+    ValueRef q = op(Op::NORMALIZE, 4, {combine({op(Op::SUB, 1, {k(0.0f), c(d, 1)}), c(d, 0), k(0.0f), w})});
+    ValueRef flip = op(Op::CMP, 1, {w, k(1e-6f), Src::raw(shader::kVmCmpLt)});
+    return op(Op::SELECT, 4, {flip, b.constant({1, 0, 0, 0}, 4), q});
+  }
+  ValueRef rotate_z_to(ValueRef direction, ValueRef local) {
+    return op(Op::QROTATE, 3, {z_to(op(Op::NORMALIZE, 3, {direction})), local});
+  }
+  // A unit vector within `angle` of +Z (uniform over the cap) from two uniforms.
+  ValueRef cone_local(ValueRef angle, ValueRef u0, ValueRef u1) {
+    ValueRef ct = op(Op::MIX, 1, {k(1.0f), op(Op::COS, 1, {angle}), u0});
+    ValueRef st = op(Op::SQRT, 1, {op(Op::SUB, 1, {k(1.0f), op(Op::MUL, 1, {ct, ct})})});
+    auto [cs, sn] = circle(u1);
+    return combine({op(Op::MUL, 1, {st, cs}), op(Op::MUL, 1, {st, sn}), ct});
+  }
+  ValueRef emitter_rotation() { return builtin(isa::Builtin::EMITTER_ROTATION, 4); }
+  ValueRef to_world(ValueRef local) { return op(Op::QROTATE, 3, {emitter_rotation(), local}); }
+  ValueRef disk(ValueRef radius, ValueRef u0, ValueRef u1) {
+    ValueRef r = op(Op::MUL, 1, {radius, op(Op::SQRT, 1, {u0})});
+    auto [cs, sn] = circle(u1);
+    return combine({op(Op::MUL, 1, {r, cs}), op(Op::MUL, 1, {r, sn})});
+  }
+
+  // Piecewise interpolation over keys [t, v...]: v0 + sum_i (v_{i+1} - v_i) * s_i(t), s_i the
+  // clamped ramp (linear) or smoothstep (smooth) over segment i; four segments per instruction.
+  ValueRef curve(const TypedNode& n, ValueRef t) {
+    const auto& keys = n.keys;
+    const uint8_t w = uint8_t(n.field_width);
+    std::array<float, 4> v0{};
+    for (uint32_t i = 0; i < w; ++i) v0[i] = keys[0][1 + i];
+    ValueRef acc = b.constant(v0, w);
+    const size_t segments = keys.size() - 1;
+    for (size_t first = 0; first < segments; first += 4) {
+      const uint8_t m = uint8_t(std::min<size_t>(4, segments - first));
+      std::array<float, 4> t0{}, t1{}, span{};
+      for (uint32_t j = 0; j < m; ++j) {
+        t0[j] = keys[first + j][0];
+        t1[j] = keys[first + j + 1][0];
+        span[j] = t1[j] - t0[j];
+      }
+      ValueRef s;
+      if (n.smooth) {
+        s = op(Op::SMOOTHSTEP, m, {b.constant(t0, m), b.constant(t1, m), t});
+      } else {
+        ValueRef ramp = op(Op::DIV, m, {op(Op::SUB, m, {t, b.constant(t0, m)}), b.constant(span, m)});
+        s = op(Op::CLAMP, m, {ramp, k(0.0f), k(1.0f)});
+      }
+      for (uint32_t j = 0; j < m; ++j) {
+        std::array<float, 4> delta{};
+        for (uint32_t i = 0; i < w; ++i) delta[i] = keys[first + j + 1][1 + i] - keys[first + j][1 + i];
+        acc = op(Op::FMA, w, {b.constant(delta, w), c(s, int(j)), acc});
+      }
+    }
+    return acc;
+  }
+};
+
+Op unary_op(std::string_view t) {
+  static const std::map<std::string_view, Op> m = {
+      {"abs", Op::ABS},   {"sign", Op::SIGN}, {"floor", Op::FLOOR}, {"ceil", Op::CEIL},           {"fract", Op::FRACT},
+      {"sqrt", Op::SQRT}, {"rsqrt", Op::RSQRT}, {"exp", Op::EXP},   {"log", Op::LOG},             {"sin", Op::SIN},
+      {"cos", Op::COS},   {"tan", Op::TAN},   {"asin", Op::ASIN},   {"acos", Op::ACOS},           {"normalize", Op::NORMALIZE},
+      {"not", Op::NOT},   {"length", Op::LENGTH}};
+  auto it = m.find(t);
+  return it == m.end() ? Op::NOP : it->second;
+}
+
+Op binary_op(std::string_view t) {
+  static const std::map<std::string_view, Op> m = {
+      {"add", Op::ADD}, {"sub", Op::SUB}, {"mul", Op::MUL},   {"div", Op::DIV},     {"min", Op::MIN},      {"max", Op::MAX},
+      {"mod", Op::MOD}, {"pow", Op::POW}, {"and", Op::AND},   {"or", Op::OR},       {"atan2", Op::ATAN2},  {"step", Op::STEP},
+      {"dot", Op::DOT}, {"distance", Op::DISTANCE}, {"cross", Op::CROSS}, {"quat_multiply", Op::QMUL}, {"quat_rotate", Op::QROTATE},
+      {"quat_from_axis_angle", Op::QFROM_AXIS_ANGLE}};
+  auto it = m.find(t);
+  return it == m.end() ? Op::NOP : it->second;
+}
+
+Op ternary_op(std::string_view t) {
+  static const std::map<std::string_view, Op> m = {{"fma", Op::FMA},       {"clamp", Op::CLAMP},   {"mix", Op::MIX},
+                                                   {"smoothstep", Op::SMOOTHSTEP}, {"select", Op::SELECT}, {"quat_integrate", Op::QINTEGRATE}};
+  auto it = m.find(t);
+  return it == m.end() ? Op::NOP : it->second;
+}
+
+uint8_t lanes_of(Op o, uint8_t generic) {
+  switch (o) {
+    case Op::CROSS: case Op::QROTATE: return 3;
+    case Op::QMUL: case Op::QFROM_AXIS_ANGLE: case Op::QINTEGRATE: return 4;
+    default: return generic;
+  }
+}
+
+}  // namespace
+
+Status lower_graph(const TypedGraph& graph, IrBuilder& builder, const std::string& where) {
+  Lowerer L{builder};
+  IrBuilder& b = builder;
+  std::vector<std::vector<ValueRef>> outs(graph.nodes.size());
+  struct Store {
+    uint32_t offset;
+    uint8_t width;
+    ValueRef value;
+  };
+  std::vector<Store> stores;
+  std::vector<ValueRef> kills;
+
+  for (uint32_t v : graph.order) {
+    const TypedNode& n = graph.nodes[v];
+    std::vector<ValueRef> in;
+    for (const TypedInput& t : n.inputs) {
+      switch (t.kind) {
+        case TypedInput::Kind::kRef: in.push_back(outs[t.node][t.port]); break;
+        case TypedInput::Kind::kConst: in.push_back(b.constant(t.value, t.width)); break;
+        case TypedInput::Kind::kBuiltin: in.push_back(L.builtin(t.builtin, 1)); break;
+        case TypedInput::Kind::kAbsent: in.push_back(ValueRef{}); break;
+      }
+    }
+    const std::string_view type = n.spec->type;
+    const uint8_t N = n.generic;
+    const uint32_t draw = n.index * kDrawsPerNode;
+    std::vector<ValueRef>& o = outs[v];
+    if (type == "float" || type == "vec2" || type == "vec3" || type == "vec4" || type == "color") {
+      o = {b.constant(n.constant, n.out_widths[0])};
+    } else if (type == "get_field") {
+      o = {L.op(Op::LOAD_FIELD, uint8_t(n.field_width), {Src::raw(n.field_offset)})};
+    } else if (type == "set_field") {
+      stores.push_back({n.field_offset, uint8_t(n.field_width), in[0]});
+    } else if (type == "emitter_field") {
+      o = {L.op(Op::LOAD_BUILTIN, uint8_t(n.field_width), {Src::raw((shader::kVmSpaceEmitterField << 16) | n.field_offset)})};
+    } else if (type == "global_field") {
+      o = {b.op(Op::LOAD_BUILTIN, uint8_t(n.field_width), {Src::raw((shader::kVmSpaceGlobalImport << 16) | n.field_index)}, Pending::kGlobal)};
+    } else if (type == "builtin") {
+      o = {L.builtin(isa::Builtin(n.builtin_id), uint8_t(n.field_width))};
+    } else if (type == "emitter_rotation") {
+      o = {L.emitter_rotation()};
+    } else if (type == "negate" || type == "one_minus") {
+      o = {L.op(Op::SUB, N, {L.k(type == "negate" ? 0.0f : 1.0f), in[0]})};
+    } else if (Op uo = unary_op(type); uo != Op::NOP) {
+      o = {L.op(uo, N, {in[0]})};
+    } else if (Op bo = binary_op(type); bo != Op::NOP) {
+      o = {L.op(bo, lanes_of(bo, N), {in[0], in[1]})};
+    } else if (Op t = ternary_op(type); t != Op::NOP) {
+      o = {L.op(t, lanes_of(t, N), {in[0], in[1], in[2]})};
+    } else if (type == "compare") {
+      o = {L.op(Op::CMP, N, {in[0], in[1], Src::raw(n.cmp)})};
+    } else if (type == "split") {
+      for (int i = 0; i < 4; ++i) o.push_back(L.c(in[0], i < N ? i : 0));
+    } else if (type == "combine") {
+      std::vector<ValueRef> parts;
+      for (const ValueRef& p : in)
+        if (p.id != kNoValue) parts.push_back(L.c(p, 0));
+      o = {b.combine(parts)};
+    } else if (type == "kill_if") {
+      kills.push_back(in[0]);
+    } else if (type == "random_range") {
+      o = {L.op(Op::MIX, N, {in[0], in[1], L.rand(draw, N)})};
+    } else if (type == "random_in_sphere" || type == "random_on_sphere" || type == "emit_sphere" || type == "emit_sphere_surface") {
+      ValueRef u = L.rand(draw, 3);
+      ValueRef dir = L.sphere_direction(L.c(u, 0), L.c(u, 1));
+      ValueRef r = in[0];
+      if (type == "random_in_sphere" || type == "emit_sphere") r = L.op(Op::MUL, 1, {r, L.op(Op::POW, 1, {L.c(u, 2), L.k(1.0f / 3.0f)})});
+      ValueRef local = L.op(Op::MUL, 3, {dir, r});
+      if (type.starts_with("emit")) {
+        ValueRef off = L.to_world(local);
+        o = {L.op(Op::ADD, 3, {L.builtin(isa::Builtin::EMITTER_POSITION, 3), off}), off};
+      } else {
+        o = {local};
+      }
+    } else if (type == "random_in_disk") {
+      ValueRef u = L.rand(draw, 2);
+      o = {L.disk(in[0], L.c(u, 0), L.c(u, 1))};
+    } else if (type == "random_in_cone") {
+      ValueRef u = L.rand(draw, 2);
+      o = {L.rotate_z_to(in[0], L.cone_local(in[1], L.c(u, 0), L.c(u, 1)))};
+    } else if (type == "random_in_box") {
+      o = {L.op(Op::MUL, 3, {L.op(Op::FMA, 3, {L.rand(draw, 3), L.k(2.0f), L.k(-1.0f)}), in[0]})};
+    } else if (type == "curve" || type == "gradient") {
+      o = {L.curve(n, in[0])};
+    } else if (type == "curl_noise") {
+      o = {L.op(Op::MUL, 3, {L.op(Op::CURL3, 3, {L.op(Op::MUL, 3, {in[0], in[1]})}), in[2]})};
+    } else if (type == "noise") {
+      o = {L.op(Op::NOISE3, 3, {L.op(Op::MUL, 3, {in[0], in[1]})})};
+    } else if (type == "wind") {
+      o = {L.op(Op::SAMPLE_WIND, 3, {in[0]})};
+    } else if (type == "integrate") {
+      ValueRef vel = L.op(Op::FMA, 3, {in[2], in[3], in[1]});
+      o = {L.op(Op::FMA, 3, {vel, in[3], in[0]}), vel};
+    } else if (type == "gravity") {
+      o = {L.op(Op::FMA, 3, {in[1], in[2], in[0]})};
+    } else if (type == "drag") {
+      ValueRef f = L.op(Op::EXP, 1, {L.op(Op::SUB, 1, {L.k(0.0f), L.op(Op::MUL, 1, {in[1], in[2]})})});
+      o = {L.op(Op::MUL, 3, {in[0], f})};
+    } else if (type == "attractor") {
+      ValueRef dir = L.op(Op::NORMALIZE, 3, {L.op(Op::SUB, 3, {in[2], in[0]})});
+      o = {L.op(Op::FMA, 3, {dir, L.op(Op::MUL, 1, {in[3], in[4]}), in[1]})};
+    } else if (type.starts_with("emit_")) {
+      ValueRef local;
+      if (type == "emit_point") {
+        local = L.k3(0, 0, 0);
+      } else if (type == "emit_box") {
+        local = L.op(Op::MUL, 3, {L.op(Op::FMA, 3, {L.rand(draw, 3), L.k(2.0f), L.k(-1.0f)}), in[0]});
+      } else if (type == "emit_plane") {
+        ValueRef p2 = L.op(Op::MUL, 2, {L.op(Op::FMA, 2, {L.rand(draw, 2), L.k(2.0f), L.k(-1.0f)}), in[1]});
+        local = L.rotate_z_to(in[0], L.combine({L.c(p2, 0), L.c(p2, 1), L.k(0.0f)}));
+      } else if (type == "emit_disk") {
+        ValueRef u = L.rand(draw, 2);
+        ValueRef d2 = L.disk(in[1], L.c(u, 0), L.c(u, 1));
+        local = L.rotate_z_to(in[0], L.combine({L.c(d2, 0), L.c(d2, 1), L.k(0.0f)}));
+      } else {  // emit_cone: uniform in the solid cone, apex at the emitter
+        ValueRef u = L.rand(draw, 3);
+        ValueRef d = L.op(Op::MUL, 1, {in[2], L.op(Op::POW, 1, {L.c(u, 0), L.k(1.0f / 3.0f)})});
+        ValueRef rmax = L.op(Op::MUL, 1, {d, L.op(Op::TAN, 1, {in[1]})});
+        ValueRef d2 = L.disk(rmax, L.c(u, 1), L.c(u, 2));
+        local = L.rotate_z_to(in[0], L.combine({L.c(d2, 0), L.c(d2, 1), d}));
+      }
+      ValueRef pos = L.builtin(isa::Builtin::EMITTER_POSITION, 3);
+      if (type == "emit_point") {
+        o = {pos, local};
+      } else {
+        ValueRef off = L.to_world(local);
+        o = {L.op(Op::ADD, 3, {pos, off}), off};
+      }
+    } else if (type == "velocity_fixed") {
+      o = {L.to_world(L.op(Op::MUL, 3, {L.op(Op::NORMALIZE, 3, {in[0]}), in[1]}))};
+    } else if (type == "velocity_cone") {
+      ValueRef u = L.rand(draw, 3);
+      ValueRef dir = L.rotate_z_to(in[0], L.cone_local(in[1], L.c(u, 0), L.c(u, 1)));
+      ValueRef speed = L.op(Op::MIX, 1, {in[2], in[3], L.c(u, 2)});
+      o = {L.to_world(L.op(Op::MUL, 3, {dir, speed}))};
+    } else if (type == "velocity_sphere") {
+      ValueRef u = L.rand(draw, 3);
+      ValueRef speed = L.op(Op::MIX, 1, {in[0], in[1], L.c(u, 2)});
+      o = {L.op(Op::MUL, 3, {L.sphere_direction(L.c(u, 0), L.c(u, 1)), speed})};
+    } else if (type == "velocity_box") {
+      o = {L.to_world(L.op(Op::MIX, 3, {in[0], in[1], L.rand(draw, 3)}))};
+    } else if (type == "age_step") {
+      o = {L.op(Op::ADD, 1, {in[0], in[1]})};
+    } else if (type == "normalized_age") {
+      o = {L.op(Op::DIV, 1, {in[0], in[1]})};
+    } else if (type == "expired") {
+      o = {L.op(Op::CMP, 1, {in[0], in[1], Src::raw(shader::kVmCmpGe)})};
+    } else if (type == "quat_look_rotation") {
+      ValueRef f = L.op(Op::NORMALIZE, 3, {in[0]});
+      ValueRef q1 = L.z_to(f);
+      ValueRef up1 = L.op(Op::QROTATE, 3, {q1, L.k3(0, 1, 0)});
+      ValueRef along = L.op(Op::MUL, 3, {f, L.op(Op::DOT, 3, {in[1], f})});
+      ValueRef upp = L.op(Op::NORMALIZE, 3, {L.op(Op::SUB, 3, {in[1], along})});
+      ValueRef sin_part = L.op(Op::DOT, 3, {L.op(Op::CROSS, 3, {up1, upp}), f});
+      ValueRef angle = L.op(Op::ATAN2, 1, {sin_part, L.op(Op::DOT, 3, {up1, upp})});
+      o = {L.op(Op::QMUL, 4, {L.op(Op::QFROM_AXIS_ANGLE, 4, {f, angle}), q1})};
+    } else if (type == "quat_random") {  // Shoemake 1992, uniform over rotations
+      ValueRef u = L.rand(draw, 3);
+      ValueRef a = L.op(Op::SQRT, 1, {L.op(Op::SUB, 1, {L.k(1.0f), L.c(u, 0)})});
+      ValueRef bb = L.op(Op::SQRT, 1, {L.c(u, 0)});
+      auto [c1, s1] = L.circle(L.c(u, 1));
+      auto [c2, s2] = L.circle(L.c(u, 2));
+      o = {L.combine({L.op(Op::MUL, 1, {a, s1}), L.op(Op::MUL, 1, {a, c1}), L.op(Op::MUL, 1, {bb, s2}), L.op(Op::MUL, 1, {bb, c2})})};
+    } else {
+      return make_error(ErrorCode::kInternal, fmt::format("node type '{}' has no lowering", type),
+                        where + "/nodes/" + std::to_string(n.index) + "/type");
+    }
+    if (!b.error().empty())
+      return make_error(ErrorCode::kInternal, b.error(), where + "/nodes/" + std::to_string(n.index));
+  }
+  for (const Store& s : stores) b.sink(Op::STORE_FIELD, s.width, {Src::raw(s.offset), s.value});
+  for (const ValueRef& k : kills) b.sink(Op::KILL, 1, {k});
+  if (!b.error().empty()) return make_error(ErrorCode::kInternal, b.error(), where);
+  return {};
+}
+
+}  // namespace mote::graph

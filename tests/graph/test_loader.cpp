@@ -1,0 +1,94 @@
+// Loader and graph-check rejections: one per reason, each with the JSON pointer expected.
+#include <gtest/gtest.h>
+
+#include "graph_test_util.hpp"
+#include "mote/effect.hpp"
+
+namespace {
+
+const char* kStore = R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 0}})";
+
+void expect_rejected(const std::string& doc, const std::string& where) {
+  auto r = mote::compile_effect(doc);
+  ASSERT_FALSE(r.ok()) << "accepted; expected an error at " << where;
+  EXPECT_EQ(r.error().code, mote::ErrorCode::kParse) << r.error().to_string();
+  EXPECT_EQ(r.error().where, where) << r.error().to_string();
+  EXPECT_FALSE(r.error().message.empty());
+}
+
+TEST(Loader, AcceptsTheMinimalDocument) {
+  auto r = mote::compile_effect(effect_with(kStore, kStore));
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->emitter_defaults.size(), 1u);
+  EXPECT_TRUE(r->globals.empty());  // declared globals nobody reads are not imported
+}
+
+TEST(Loader, RejectsInvalidJson) { expect_rejected("{\"name\": ", "/"); }
+TEST(Loader, RejectsUnknownTopLevelKey) { expect_rejected(effect_with(kStore, kStore, R"("colour": 1,)"), "/colour"); }
+TEST(Loader, RejectsUnknownEmissionKey) {
+  expect_rejected(effect_with(kStore, kStore, R"("emission": {"rate": 1, "burst": []},)"), "/emission/burst");
+}
+TEST(Loader, RejectsWrongJsonType) { expect_rejected(effect_with(kStore, kStore, R"("emission": {"rate": "fast"},)"), "/emission/rate"); }
+TEST(Loader, RejectsOutOfRange) { expect_rejected(effect_with(kStore, kStore, R"("emission": {"capacity": 0},)"), "/emission/capacity"); }
+TEST(Loader, RejectsNonIntegerCount) {
+  expect_rejected(effect_with(kStore, kStore, R"("emission": {"bursts": [{"time": 0, "count": 1.5}]},)"), "/emission/bursts/0/count");
+}
+TEST(Loader, RejectsHugeNumber) {
+  expect_rejected(effect_with(R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 1e300}})", kStore),
+                  "/init/nodes/0/inputs/value");
+}
+TEST(Loader, RejectsBadEnum) { expect_rejected(effect_with(kStore, kStore, R"("render": {"blend": "multiply"},)"), "/render/blend"); }
+TEST(Loader, RejectsRenderFieldNotDeclared) {
+  expect_rejected(effect_with(kStore, kStore, R"("render": {"fields": {"size": "radius"}},)"), "/render/fields/size");
+}
+TEST(Loader, RejectsDuplicateNodeId) {
+  expect_rejected(effect_with(std::string(kStore) + "," + kStore, kStore), "/init/nodes/1/id");
+}
+TEST(Loader, RejectsUnknownNodeType) {
+  expect_rejected(effect_with(R"({"id": "x", "type": "explode"})", kStore), "/init/nodes/0/type");
+}
+TEST(Loader, RejectsNodeOutsideItsSection) {
+  expect_rejected(effect_with(R"({"id": "k", "type": "kill_if", "inputs": {"condition": 1}})", kStore), "/init/nodes/0/type");
+}
+TEST(Loader, RejectsUnknownPort) {
+  expect_rejected(effect_with(R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 0, "valeu": 1}})", kStore),
+                  "/init/nodes/0/inputs/valeu");
+}
+TEST(Loader, RejectsUnknownOutputPort) {
+  expect_rejected(effect_with(kStore, R"({"id": "a", "type": "get_field", "params": {"field": "age"}},
+      {"id": "s", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": "a.value"}})"),
+                  "/update/nodes/1/inputs/value");
+}
+TEST(Loader, RejectsWrongWidth) {
+  expect_rejected(effect_with(kStore, R"({"id": "s", "type": "set_field", "params": {"field": "velocity"}, "inputs": {"value": [1, 2]}})"),
+                  "/update/nodes/0/inputs/value");
+}
+TEST(Loader, RejectsCycle) {
+  expect_rejected(effect_with(kStore, R"({"id": "a", "type": "add", "inputs": {"a": "b", "b": 1}},
+      {"id": "b", "type": "add", "inputs": {"a": "a", "b": 1}},
+      {"id": "s", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": "a"}})"),
+                  "/update/nodes/1/inputs/a");
+}
+TEST(Loader, RejectsMissingRequiredInput) {
+  expect_rejected(effect_with(kStore, R"({"id": "a", "type": "add", "inputs": {"a": 1}})"), "/update/nodes/0/inputs");
+}
+TEST(Loader, RejectsUnknownField) {
+  expect_rejected(effect_with(kStore, R"({"id": "a", "type": "get_field", "params": {"field": "mass"}})"), "/update/nodes/0/params/field");
+}
+TEST(Loader, RejectsDuplicateFieldName) {
+  expect_rejected(R"({"name": "t", "particle_fields": [{"name": "a", "width": 1}, {"name": "a", "width": 2}], "init": {"nodes": []}, "update": {"nodes": []}})",
+                  "/particle_fields/1/name");
+}
+TEST(Loader, RejectsDoubleStore) {
+  expect_rejected(effect_with(kStore, std::string(kStore) + R"(, {"id": "t", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 1}})"),
+                  "/update/nodes/1/params/field");
+}
+TEST(Loader, RejectsUnsortedCurveKeys) {
+  expect_rejected(effect_with(kStore, R"({"id": "c", "type": "curve", "params": {"keys": [[0, 1], [0, 2]]}, "inputs": {"t": 0}})"),
+                  "/update/nodes/0/params/keys/1/0");
+}
+TEST(Loader, EscapesPointerTokens) {
+  expect_rejected(effect_with(kStore, kStore, R"("a/b~c": 1,)"), "/a~1b~0c");
+}
+
+}  // namespace
