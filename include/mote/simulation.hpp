@@ -1,0 +1,131 @@
+// The reference simulation: the CPU loop with the GPU runtime's semantics — spawn by rate and
+// bursts under a capacity budget, INIT for newborns, UPDATE for last tick's population, KILL,
+// a free list of slots, deterministic random streams and the jittered pre-warm. It is the
+// ground truth the GPU runtime is tested against and what `mote simulate` previews.
+// docs/design/simulation.md specifies the loop, the RNG formula and the pre-warm schedule.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mote/effect.hpp"
+#include "mote/result.hpp"
+
+namespace mote {
+
+// Record header (word 0): the owning emitter's row and that row's generation. A free slot's
+// header is 0, so generation 0 is never handed out.
+inline constexpr uint32_t kHeaderRowBits = 20;
+inline constexpr uint32_t kHeaderRowMask = (1u << kHeaderRowBits) - 1u;
+inline constexpr uint32_t kHeaderGenerationMask = (1u << (32 - kHeaderRowBits)) - 1u;
+inline uint32_t encode_particle_header(uint32_t row, uint32_t generation) {
+  return (row & kHeaderRowMask) | ((generation & kHeaderGenerationMask) << kHeaderRowBits);
+}
+inline uint32_t header_row(uint32_t header) { return header & kHeaderRowMask; }
+inline uint32_t header_generation(uint32_t header) { return header >> kHeaderRowBits; }
+
+// Random streams: the RunInput::rng_base of one section on one tick. `kind` says which loop and
+// section: 0 = frame INIT, 1 = frame UPDATE, 2 = warm-up INIT, 3 = warm-up UPDATE; `tick` counts
+// from 0 in each loop. rng_base = vm_hash3(seed, tick, kRngSalt + kind).
+inline constexpr uint32_t kRngSalt = 0x53494D00u;  // "SIM\0"
+uint32_t simulation_rng_base(uint32_t seed, uint32_t tick, uint32_t kind);
+
+// Pre-warm schedule (meep "Pre-warm"): at most kWarmupMaxTicks ticks, none shorter than
+// kWarmupTickSeconds; the tick length stretches to cover the pre-warm. Each particle's advance
+// is jittered by +-kWarmupDtJitter of the tick, hashed from (slot, tick) into kWarmupDtBuckets
+// levels; the emitter's starting accumulator is jittered from the seed.
+inline constexpr uint32_t kWarmupMaxTicks = 64;
+inline constexpr float kWarmupTickSeconds = 1.0f / 60.0f;
+inline constexpr float kWarmupDtJitter = 0.5f;
+inline constexpr uint32_t kWarmupDtBuckets = 8;
+struct WarmupSchedule {
+  uint32_t ticks = 0;
+  float tick_seconds = 0.0f;
+};
+WarmupSchedule warmup_schedule(float prewarm_seconds);
+// The jitter level of `slot` on warm-up tick `tick`, in [0, kWarmupDtBuckets), and the dt it
+// advances by.
+uint32_t warmup_dt_bucket(uint32_t slot, uint32_t tick);
+float warmup_particle_dt(float tick_seconds, uint32_t bucket);
+// The emitter's starting accumulator for a warm-up, in [0, 1).
+float warmup_start_accumulator(uint32_t seed);
+
+enum class SimulationExecutor { kReference, kBatch };
+
+struct FieldValue {
+  std::string name;
+  std::vector<float> values;  // 1 value splats over the field's width
+};
+
+struct SimulationOptions {
+  float dt = 1.0f / 60.0f;
+  uint32_t seed = 0;
+  uint32_t capacity = 0;      // 0 = emission.capacity_hint
+  uint32_t record_words = 0;  // pool stride; 0 = the program's record size
+  float position[3] = {0.0f, 0.0f, 0.0f};
+  float rotation[4] = {0.0f, 0.0f, 0.0f, 1.0f};  // quaternion xyzw
+  std::vector<FieldValue> emitter_fields;  // overrides of the effect's emitter defaults
+  std::vector<FieldValue> globals;         // overrides of the effect's global previews
+  SimulationExecutor executor = SimulationExecutor::kReference;
+  bool prewarm = true;   // run emission.prewarm_seconds before the first frame
+  uint32_t emitter_row = 0;
+  uint32_t emitter_generation = 1;
+};
+
+struct FrameReport {
+  uint32_t frame = 0;      // 0-based
+  float emitter_age = 0.0f;  // after the tick
+  uint32_t alive = 0;
+  uint32_t spawned = 0;    // newborns that got a slot
+  uint32_t killed = 0;     // particles that died this tick (UPDATE or INIT KILL)
+  uint32_t dropped = 0;    // requested spawns the free capacity could not hold
+  bool has_bounds = false;  // false when nothing is alive or there is no 3-wide position field
+  float bounds_min[3] = {0.0f, 0.0f, 0.0f};
+  float bounds_max[3] = {0.0f, 0.0f, 0.0f};
+};
+
+class Simulation {
+ public:
+  // Validates the options against the effect (field names, widths, capacity, stride), links the
+  // globals and, when the effect asks for one, runs the pre-warm.
+  static Result<Simulation> create(const CompiledEffect& effect, const SimulationOptions& options);
+
+  Simulation(Simulation&&) noexcept;
+  Simulation& operator=(Simulation&&) noexcept;
+  ~Simulation();
+
+  // One frame tick at options.dt.
+  Result<FrameReport> step();
+
+  uint32_t capacity() const;
+  uint32_t record_words() const;
+  uint32_t alive_count() const;
+  uint32_t free_count() const;
+  float emitter_age() const;
+  const WarmupSchedule& warmup() const;
+  // What the warm-up left (all zero without one).
+  const FrameReport& warmup_report() const;
+  // Live slots, in alive-list order: this tick's newborns in spawn order, then the survivors
+  // in last tick's order.
+  const std::vector<uint32_t>& alive_slots() const;
+  // The whole pool, capacity * record_words words (free slots have header 0).
+  const std::vector<uint32_t>& pool() const;
+  // A particle field of every live particle in alive-list order, width values each.
+  Result<std::vector<float>> field(std::string_view name) const;
+  Result<uint32_t> field_width(std::string_view name) const;
+  const CompiledEffect& effect() const;
+
+ private:
+  struct State;
+  explicit Simulation(std::unique_ptr<State> state);
+  std::unique_ptr<State> s_;
+};
+
+// Creates a simulation and steps it `frames` times.
+Result<std::vector<FrameReport>> simulate(const CompiledEffect& effect, const SimulationOptions& options,
+                                          uint32_t frames);
+
+}  // namespace mote
