@@ -109,7 +109,15 @@ inline bool within_op_tolerance(const isa::OpInfo& info, float got, float ref, c
   if (std::isnan(ref) || std::isnan(got)) return std::isnan(ref) && std::isnan(got);
   const double scale = std::max(double(std::fabs(ref)), op_error_scale(info.op, a, b, c));
   const double ulp = std::ldexp(1.0, std::ilogb(std::max(scale, 1e-38)) - 23);
-  const double tol = std::max(double(info.tolerance_ulp) * ulp, double(info.tolerance_abs));
+  double tol = std::max(double(info.tolerance_ulp) * ulp, double(info.tolerance_abs));
+  // Vulkan's bounds for the exponentials grow with the argument: exp(x) is 3 + 2|x| ULP; pow is
+  // exp2(y log2 x), so it adds the exp2 bound at y log2 x and |y| times log2's absolute 2^-21.
+  if (info.op == isa::Op::EXP) tol = std::max(tol, (3.0 + 2.0 * std::fabs(double(a[lane]))) * ulp);
+  if (info.op == isa::Op::POW && a[lane] > 0.0f) {
+    const double e = double(b[lane]) * std::log2(double(a[lane]));
+    const double relative = (3.0 + 2.0 * std::fabs(e)) * 0x1p-23 + std::fabs(double(b[lane])) * 0x1p-21;
+    tol = std::max(tol, relative * std::fabs(double(ref)));
+  }
   // tan within float rounding of a pole: the argument's own rounding moves the result by more
   // than its magnitude, so the result carries no information and an infinity is as right as
   // the reference's huge finite value.
