@@ -93,6 +93,18 @@ inline const OpInfo& op_info(Op op) { return detail::kOps[uint32_t(op)]; }
 inline const BuiltinInfo* builtin_info(uint32_t id) {
   return id < kBuiltinCount ? &detail::kBuiltins[id] : nullptr;
 }
+// Components a source of rule `rule` reads in an instruction of `lanes` lanes: `lanes` for kVal,
+// 1/3/4 for kVal1/3/4, 0 for raw and unused sources. The one statement of that rule.
+constexpr uint32_t source_width(SrcRule rule, uint32_t lanes) {
+  switch (rule) {
+    case SrcRule::kVal: return lanes;
+    case SrcRule::kVal1: return 1;
+    case SrcRule::kVal3: return 3;
+    case SrcRule::kVal4: return 4;
+    default: return 0;
+  }
+}
+
 // An opcode's operand shape, packed for the GPU interpreter's decode (which reads a table of
 // these from the program buffer): bits 0..2 / 3..5 / 6..8 say how many components src0 / src1 /
 // src2 read (0: none or raw, 1..4: fixed, kShapeWidthLanes: the instruction's lane count);

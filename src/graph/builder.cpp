@@ -32,14 +32,22 @@ uint32_t pack_swizzle(const ValueRef& v, uint32_t width) {
 
 }  // namespace
 
-uint32_t source_width(const isa::OpInfo& info, int s, uint32_t lanes) {
-  switch (info.src[s]) {
-    case isa::SrcRule::kVal: return lanes;
-    case isa::SrcRule::kVal1: return 1;
-    case isa::SrcRule::kVal3: return 3;
-    case isa::SrcRule::kVal4: return 4;
-    default: return 0;
+uint32_t source_width(const isa::OpInfo& info, int s, uint32_t lanes) { return isa::source_width(info.src[s], lanes); }
+
+bool IrBuilder::fill_sources(const isa::OpInfo& info, uint8_t lanes, std::initializer_list<Src> srcs, IrInst& ins) {
+  int s = 0;
+  for (const Src& src : srcs) {
+    const uint32_t w = source_width(info, s, lanes);
+    if (src.is_raw || w == 0) {
+      ins.src[size_t(s)] = IrOperand{IrOperand::Kind::kNone, src.is_raw ? src.word : 0u, {}};
+    } else {
+      auto o = operand(src.value, w);
+      if (!o) return false;
+      ins.src[size_t(s)] = *o;
+    }
+    ++s;
   }
+  return true;
 }
 
 void IrBuilder::fail(std::string message) {
@@ -156,18 +164,7 @@ ValueRef IrBuilder::op(isa::Op op, uint8_t lanes, std::initializer_list<Src> src
   ins.op = op;
   ins.lanes = lanes;
   ins.pending = pending;
-  int s = 0;
-  for (const Src& src : srcs) {
-    const uint32_t w = source_width(info, s, lanes);
-    if (src.is_raw || w == 0) {
-      ins.src[size_t(s)] = IrOperand{IrOperand::Kind::kNone, src.is_raw ? src.word : 0u, {}};
-    } else {
-      auto o = operand(src.value, w);
-      if (!o) return scalar(0.0f);
-      ins.src[size_t(s)] = *o;
-    }
-    ++s;
-  }
+  if (!fill_sources(info, lanes, srcs, ins)) return scalar(0.0f);
   std::vector<uint32_t> key;
   const bool share = cse && is_shareable(op);
   if (share) {
@@ -194,18 +191,7 @@ void IrBuilder::sink(isa::Op op, uint8_t lanes, std::initializer_list<Src> srcs)
   IrInst ins;
   ins.op = op;
   ins.lanes = lanes;
-  int s = 0;
-  for (const Src& src : srcs) {
-    const uint32_t w = source_width(info, s, lanes);
-    if (src.is_raw || w == 0) {
-      ins.src[size_t(s)] = IrOperand{IrOperand::Kind::kNone, src.is_raw ? src.word : 0u, {}};
-    } else {
-      auto o = operand(src.value, w);
-      if (!o) return;
-      ins.src[size_t(s)] = *o;
-    }
-    ++s;
-  }
+  if (!fill_sources(info, lanes, srcs, ins)) return;
   fn_.code.push_back(ins);
 }
 

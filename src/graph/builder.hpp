@@ -61,6 +61,9 @@ class IrBuilder {
  private:
   uint32_t new_value(uint8_t width);
   std::optional<IrOperand> operand(ValueRef v, uint32_t width);
+  // The instruction's operands from the node's sources (raw words or values); false when a
+  // value cannot be read at the width the opcode needs (the builder has failed then).
+  bool fill_sources(const isa::OpInfo& info, uint8_t lanes, std::initializer_list<Src> srcs, IrInst& ins);
   void fail(std::string message);
 
   IrFunction& fn_;

@@ -330,7 +330,7 @@ class Assembler {
   Status source(SrcRule rule, uint32_t lanes, const Token& t, uint32_t& kind, uint32_t& word) const {
     const std::string_view s = t.text;
     if (isa::is_value_rule(rule)) {
-      const uint32_t width = isa::value_width(rule, lanes);
+      const uint32_t width = isa::source_width(rule, lanes);
       if (looks_like_reg(s)) {
         MOTE_TRY_ASSIGN(RegRef r, reg(t));
         uint32_t c[4] = {0, 1, 2, 3};

@@ -87,7 +87,7 @@ class Disassembler {
       if (isa::word_kind(inst, s) == sh::kVmKindImm) return isa::format_f32(word);
       uint32_t c[4];
       for (uint32_t i = 0; i < 4; ++i) c[i] = isa::reg_component(word, i);
-      return reg_text(isa::reg_base(word), c, isa::value_width(rule, lanes));
+      return reg_text(isa::reg_base(word), c, isa::source_width(rule, lanes));
     }
     switch (rule) {
       case SrcRule::kField: {

@@ -24,7 +24,7 @@ std::optional<FormError> check_form(const Instruction& inst) {
         return FormError{s, false, "source kind " + std::to_string(kind) + " illegal: operand must be REG or IMM"};
       if (kind == shader::kVmKindReg) {
         if ((word & 0xFFFF0000u) != 0) return FormError{s, false, "REG operand bits 16..31 are not zero"};
-        const uint32_t width = value_width(rule, lanes);
+        const uint32_t width = source_width(rule, lanes);
         for (uint32_t i = width; i < 4; ++i)
           if (reg_component(word, i) != i)
             return FormError{s, false,

@@ -46,16 +46,6 @@ inline uint32_t make_builtin(uint32_t space, uint32_t index) {
 inline bool is_value_rule(SrcRule rule) {
   return rule == SrcRule::kVal || rule == SrcRule::kVal1 || rule == SrcRule::kVal3 || rule == SrcRule::kVal4;
 }
-// Components a value source supplies: `lanes` for kVal, fixed for kVal1/3/4, 0 otherwise.
-inline uint32_t value_width(SrcRule rule, uint32_t lanes) {
-  switch (rule) {
-    case SrcRule::kVal: return lanes;
-    case SrcRule::kVal1: return 1;
-    case SrcRule::kVal3: return 3;
-    case SrcRule::kVal4: return 4;
-    default: return 0;
-  }
-}
 
 // Why an instruction is malformed regardless of the program around it.
 struct FormError {

@@ -134,20 +134,11 @@ Result<Program> load_mfx(std::span<const uint8_t> bytes) {
   MOTE_TRY_ASSIGN(Container c, parse_container(bytes));
   if (c.version == 1) return upgrade_v1(c);
   Program p;
-  MOTE_TRY_ASSIGN(const SectionView* meta, require_section(c, kTagMeta));
-  MOTE_TRY(decode_meta(*meta, p));
-  MOTE_TRY_ASSIGN(const SectionView* pfld, require_section(c, kTagParticleFields));
-  MOTE_TRY(decode_fields(*pfld, p.particle_fields));
+  MOTE_TRY(decode_common_sections(c, p));
   MOTE_TRY_ASSIGN(const SectionView* efld, require_section(c, kTagEmitterFields));
   MOTE_TRY(decode_fields(*efld, p.emitter_fields));
   MOTE_TRY_ASSIGN(const SectionView* gimp, require_section(c, kTagGlobalImports));
   MOTE_TRY(decode_imports(*gimp, p.global_imports));
-  MOTE_TRY_ASSIGN(const SectionView* cnst, require_section(c, kTagConstants));
-  MOTE_TRY(decode_words(*cnst, p.constants));
-  MOTE_TRY_ASSIGN(const SectionView* init, require_section(c, kTagInit));
-  MOTE_TRY(decode_code(*init, p.init));
-  MOTE_TRY_ASSIGN(const SectionView* update, require_section(c, kTagUpdate));
-  MOTE_TRY(decode_code(*update, p.update));
   return p;
 }
 

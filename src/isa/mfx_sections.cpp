@@ -186,4 +186,18 @@ Status decode_code(const SectionView& s, std::vector<Instruction>& code) {
   return ok_status();
 }
 
+Status decode_common_sections(const Container& c, Program& p) {
+  MOTE_TRY_ASSIGN(const SectionView* meta, require_section(c, kTagMeta));
+  MOTE_TRY(decode_meta(*meta, p));
+  MOTE_TRY_ASSIGN(const SectionView* pfld, require_section(c, kTagParticleFields));
+  MOTE_TRY(decode_fields(*pfld, p.particle_fields));
+  MOTE_TRY_ASSIGN(const SectionView* cnst, require_section(c, kTagConstants));
+  MOTE_TRY(decode_words(*cnst, p.constants));
+  MOTE_TRY_ASSIGN(const SectionView* init, require_section(c, kTagInit));
+  MOTE_TRY(decode_code(*init, p.init));
+  MOTE_TRY_ASSIGN(const SectionView* update, require_section(c, kTagUpdate));
+  MOTE_TRY(decode_code(*update, p.update));
+  return {};
+}
+
 }  // namespace mote::mfx

@@ -63,6 +63,8 @@ Status decode_fields(const SectionView& s, std::vector<FieldDecl>& fields);
 Status decode_imports(const SectionView& s, std::vector<GlobalImport>& imports);
 Status decode_words(const SectionView& s, std::vector<uint32_t>& words);
 Status decode_code(const SectionView& s, std::vector<Instruction>& code);
+// The sections every version has: META, PFLD, CNST, INIT, UPDT.
+Status decode_common_sections(const Container& c, Program& p);
 
 // Version 1 -> current Program (mfx_upgrade.cpp).
 Result<Program> upgrade_v1(const Container& container);

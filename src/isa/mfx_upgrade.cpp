@@ -14,19 +14,11 @@ namespace mote::mfx {
 
 Result<Program> upgrade_v1(const Container& c) {
   Program p;
-  MOTE_TRY_ASSIGN(const SectionView* meta, require_section(c, kTagMeta));
-  MOTE_TRY(decode_meta(*meta, p));
-  MOTE_TRY_ASSIGN(const SectionView* pfld, require_section(c, kTagParticleFields));
-  MOTE_TRY(decode_fields(*pfld, p.particle_fields));
-  MOTE_TRY_ASSIGN(const SectionView* cnst, require_section(c, kTagConstants));
-  MOTE_TRY(decode_words(*cnst, p.constants));
-  MOTE_TRY_ASSIGN(const SectionView* init, require_section(c, kTagInit));
-  MOTE_TRY(decode_code(*init, p.init));
-  MOTE_TRY_ASSIGN(const SectionView* update, require_section(c, kTagUpdate));
-  MOTE_TRY(decode_code(*update, p.update));
+  MOTE_TRY(decode_common_sections(c, p));
   // No emitter fields, no global imports: the v1 program is unchanged otherwise.
-  for (const SectionView* s : {init, update}) {
-    const std::vector<Instruction>& code = s == init ? p.init : p.update;
+  for (Section section : {Section::kInit, Section::kUpdate}) {
+    const std::vector<Instruction>& code = p.code(section);
+    MOTE_TRY_ASSIGN(const SectionView* s, require_section(c, section == Section::kInit ? kTagInit : kTagUpdate));
     for (size_t i = 0; i < code.size(); ++i) {
       const Instruction& inst = code[i];
       if (isa::word_op(inst) == uint32_t(isa::Op::LOAD_BUILTIN) && (inst.words[1] >> 16) != 0)

@@ -115,7 +115,7 @@ class SectionVerifier {
     const uint32_t word = isa::src_word(inst, uint32_t(s));
     if (isa::is_value_rule(rule)) {
       if (isa::word_kind(inst, uint32_t(s)) != sh::kVmKindReg) return ok_status();
-      const uint32_t width = isa::value_width(rule, lanes);
+      const uint32_t width = isa::source_width(rule, lanes);
       for (uint32_t c = 0; c < width; ++c) {
         const uint32_t slot = isa::reg_base(word) + isa::reg_component(word, c);
         if (slot >= p_.register_count)

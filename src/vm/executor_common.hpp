@@ -19,17 +19,7 @@ using shader::vec4;
 inline float as_float(uint32_t bits) { return std::bit_cast<float>(bits); }
 inline uint32_t as_bits(float value) { return std::bit_cast<uint32_t>(value); }
 
-// How many components a source of rule `rule` reads in an instruction of `lanes` lanes
-// (0 for raw and unused sources).
-inline uint32_t source_width(isa::SrcRule rule, uint32_t lanes) {
-  switch (rule) {
-    case isa::SrcRule::kVal: return lanes;
-    case isa::SrcRule::kVal1: return 1;
-    case isa::SrcRule::kVal3: return 3;
-    case isa::SrcRule::kVal4: return 4;
-    default: return 0;
-  }
-}
+using isa::source_width;
 
 // Register slot read by component `c` of a REG source word.
 inline uint32_t reg_slot(uint32_t word, uint32_t c) {

@@ -70,15 +70,6 @@ float draw_value(Rng& rng, const Domain& d) {
   return rng.uniform(d.lo, d.hi);
 }
 
-uint32_t width_of(SrcRule rule, uint32_t lanes) {
-  switch (rule) {
-    case SrcRule::kVal: return lanes;
-    case SrcRule::kVal1: return 1;
-    case SrcRule::kVal3: return 3;
-    case SrcRule::kVal4: return 4;
-    default: return 0;
-  }
-}
 
 // One instruction of `op` with `lanes` lanes wrapped in loads of its inputs and a store of its
 // result. Value sources read the a/b/c registers through random swizzles, or (when `use_imm`
@@ -104,7 +95,7 @@ OpCase make_op_case(Op op, uint32_t lanes, Rng& rng, bool allow_imm) {
   Src src[3];
   for (uint32_t s = 0; s < 3; ++s) {
     const SrcRule rule = info.src[s];
-    const uint32_t width = width_of(rule, lanes);
+    const uint32_t width = isa::source_width(rule, lanes);
     if (width > 0) {
       if (allow_imm && rng.range(0, 2) == 0) {
         src[s] = imm(draw_value(rng, dom));

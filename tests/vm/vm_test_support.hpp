@@ -136,14 +136,7 @@ inline void read_source_values(const Instruction& ins, const float* regs, float 
   const isa::OpInfo& info = *isa::op_info(ins.words[0] & 0xFFu);
   const uint32_t lanes = (ins.words[0] >> 8) & 7u;
   for (uint32_t s = 0; s < 3; ++s) {
-    uint32_t width = 0;
-    switch (info.src[s]) {
-      case isa::SrcRule::kVal: width = lanes; break;
-      case isa::SrcRule::kVal1: width = 1; break;
-      case isa::SrcRule::kVal3: width = 3; break;
-      case isa::SrcRule::kVal4: width = 4; break;
-      default: width = 0; break;
-    }
+    const uint32_t width = isa::source_width(info.src[s], lanes);
     const uint32_t kind = (ins.words[0] >> (16 + 2 * s)) & 3u;
     const uint32_t word = ins.words[1 + s];
     for (uint32_t c = 0; c < 4; ++c) {
