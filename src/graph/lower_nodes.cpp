@@ -199,6 +199,16 @@ Status lower_graph(const TypedGraph& graph, IrBuilder& builder, const std::strin
       kills.push_back(in[0]);
     } else if (type == "random_range") {
       o = {L.op(Op::MIX, N, {in[0], in[1], L.rand(draw, N)})};
+    } else if (type == "random_pick") {
+      // index = floor(u * clamp(count, 1, 8)), then a select chain: predicated, no jumps.
+      ValueRef count = L.op(Op::CLAMP, 1, {in[0], L.k(1.0f), L.k(8.0f)});
+      ValueRef index = L.op(Op::FLOOR, 1, {L.op(Op::MUL, 1, {L.rand(draw, 1), count})});
+      ValueRef pick = in[1];
+      for (uint32_t k = 1; k < 8; ++k) {
+        ValueRef at_least_k = L.op(Op::CMP, 1, {index, L.k(float(k)), Src::raw(shader::kVmCmpGe)});
+        pick = L.op(Op::SELECT, N, {at_least_k, in[1 + k], pick});
+      }
+      o = {pick};
     } else if (type == "random_in_sphere" || type == "random_on_sphere" || type == "emit_sphere" || type == "emit_sphere_surface") {
       ValueRef u = L.rand(draw, 3);
       ValueRef dir = L.sphere_direction(L.c(u, 0), L.c(u, 1));

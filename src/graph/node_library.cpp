@@ -57,6 +57,12 @@ std::vector<NodeSpec> build_table() {
   t.push_back({"kill_if", kUpdate, {req("condition", 1)}, {}, {}, true});
   // Randomness: RAND plus arithmetic.
   t.push_back({"random_range", kInit | kUpdate, {val("min", N, 0.0f), val("max", N, 1.0f)}, {out(N)}, {}, false, true});
+  // One of up to 8 options, uniformly among the first `count` (wsg D15/D18: a per-particle UV
+  // rect drawn from a palette).
+  t.push_back({"random_pick", kInit | kUpdate,
+               {val("count", 1, 1.0f), req("o0", N), val("o1", N, 0.0f), val("o2", N, 0.0f), val("o3", N, 0.0f),
+                val("o4", N, 0.0f), val("o5", N, 0.0f), val("o6", N, 0.0f), val("o7", N, 0.0f)},
+               {out(N)}, {}, false, true});
   t.push_back({"random_in_sphere", kInit | kUpdate, {val("radius", 1, 1.0f)}, {out(3)}, {}, false, true});
   t.push_back({"random_on_sphere", kInit | kUpdate, {val("radius", 1, 1.0f)}, {out(3)}, {}, false, true});
   t.push_back({"random_in_disk", kInit | kUpdate, {val("radius", 1, 1.0f)}, {out(2)}, {}, false, true});

@@ -138,3 +138,25 @@ TEST(Semantics, EmitterAndGlobalFieldsAreRead) {
 }
 
 }  // namespace
+
+namespace {
+
+// random_pick: uniform among the first `count` options, never past them (a UV palette, wsg D18).
+TEST(Semantics, RandomPickChoosesUniformlyAmongTheFirstCountOptions) {
+  auto e = compile(effect_with(R"({"id": "p", "type": "random_pick", "inputs": {"count": 3,
+        "o0": [0, 0, 0, 1], "o1": [1, 0, 0, 1], "o2": [2, 0, 0, 1], "o3": [3, 0, 0, 1], "o7": [7, 0, 0, 1]}},
+      {"id": "s", "type": "set_field", "params": {"field": "color"}, "inputs": {"value": "p"}})",
+                               R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 0}})"));
+  const uint32_t n = 3000;
+  RunResult r = run(e, mote::Section::kInit, n);
+  uint32_t counts[3] = {0, 0, 0};
+  for (uint32_t i = 0; i < n; ++i) {
+    const float v = r.at(i, 9);
+    ASSERT_TRUE(v == 0.0f || v == 1.0f || v == 2.0f) << "particle " << i << " picked option " << v;
+    EXPECT_EQ(r.at(i, 12), 1.0f);
+    ++counts[uint32_t(v)];
+  }
+  for (uint32_t k = 0; k < 3; ++k) EXPECT_NEAR(double(counts[k]) / n, 1.0 / 3.0, 0.04) << "option " << k;
+}
+
+}  // namespace
