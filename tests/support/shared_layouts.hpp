@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "shared/gpu_selftest.h"
+#include "shared/scan.h"
+#include "shared/transform.h"
 #include "shared/vm_gpu.h"
 
 namespace mote::test {
@@ -46,6 +48,19 @@ inline std::vector<SharedLayout> shared_layouts() {
         MOTE_MEMBER(VmRunParams, globals_offset), MOTE_MEMBER(VmRunParams, globals_words), MOTE_MEMBER(VmRunParams, flags),
         MOTE_MEMBER(VmRunParams, launch_lanes), MOTE_MEMBER(VmRunParams, register_count), MOTE_MEMBER(VmRunParams, record_capacity), MOTE_MEMBER(VmRunParams, shapes_offset),
         MOTE_MEMBER(VmRunParams, pad0), MOTE_MEMBER(VmRunParams, pad1), MOTE_MEMBER(VmRunParams, pad2)}},
+      {"ScanParams",
+       {MOTE_MEMBER(ScanParams, count), MOTE_MEMBER(ScanParams, level), MOTE_MEMBER(ScanParams, flags),
+        MOTE_MEMBER(ScanParams, count_word)}},
+      {"TransformLocal",
+       {MOTE_MEMBER(TransformLocal, position), MOTE_MEMBER(TransformLocal, rotation), MOTE_MEMBER(TransformLocal, scale),
+        MOTE_MEMBER(TransformLocal, parent), MOTE_MEMBER(TransformLocal, pad0), MOTE_MEMBER(TransformLocal, pad1),
+        MOTE_MEMBER(TransformLocal, pad2)}},
+      {"TransformChannels",
+       {MOTE_MEMBER(TransformChannels, position), MOTE_MEMBER(TransformChannels, direction),
+        MOTE_MEMBER(TransformChannels, up), MOTE_MEMBER(TransformChannels, orientation)}},
+      {"TransformLevelParams",
+       {MOTE_MEMBER(TransformLevelParams, first), MOTE_MEMBER(TransformLevelParams, count),
+        MOTE_MEMBER(TransformLevelParams, pad0), MOTE_MEMBER(TransformLevelParams, pad1)}},
   };
 }
 
