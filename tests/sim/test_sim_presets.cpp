@@ -12,15 +12,11 @@
 #include "mote/effect.hpp"
 #include "mote/simulation.hpp"
 
-#ifdef MOTE_HAVE_EFFECT_COMPILER
 #include <fstream>
 #include <sstream>
-#endif
 
 namespace mote {
 namespace {
-
-#ifdef MOTE_HAVE_EFFECT_COMPILER
 
 constexpr uint32_t kFrames = 600;  // 10 s at 60 Hz
 
@@ -196,11 +192,6 @@ TEST(SimPresets, EmbersSwirlAndFountainTumbles) {
   EXPECT_GT(top, 0.5f);
 }
 
-#else
-
-TEST(SimPresets, NeedTheEffectCompiler) { GTEST_SKIP() << "built without src/graph (mote_graph)"; }
-
-#endif
 
 }  // namespace
 }  // namespace mote

@@ -54,14 +54,10 @@ bool ends_with(const std::string& s, std::string_view suffix) {
 
 Result<CompiledEffect> load_effect(const Options& o) {
   if (ends_with(o.input, ".json")) {
-#ifdef MOTE_HAVE_EFFECT_COMPILER
     MOTE_TRY_ASSIGN(std::string text, read_file_text(o.input));
     MOTE_TRY_ASSIGN(CompiledEffect effect, compile_effect(text));
     if (o.capacity) effect.emission.capacity_hint = o.capacity;
     return effect;
-#else
-    return make_error(ErrorCode::kUnsupported, "this build has no effect compiler (src/graph); give a .mfx or .masm");
-#endif
   }
   CompiledEffect effect;
   if (ends_with(o.input, ".masm")) {
