@@ -48,6 +48,21 @@ for f in "$src"/programs/*.masm; do
   done
 done
 
+# Effect documents: every preset compiles and simulates; the reference and batch previews agree.
+for f in "$src"/effects/*.json; do
+  name=$(basename "$f" .json)
+  check "compile $name" 0 "$mote" compile "$f" -o "$work/$name.effect.mfx"
+  check "verify compiled $name" 0 "$mote" verify "$work/$name.effect.mfx"
+done
+"$mote" simulate "$src/effects/fire.json" --frames 30 --json > "$work/sim_ref.json" 2>/dev/null
+"$mote" simulate "$src/effects/fire.json" --frames 30 --json --executor batch > "$work/sim_batch.json" 2>/dev/null
+if [ ! -s "$work/sim_ref.json" ] || ! cmp -s "$work/sim_ref.json" "$work/sim_batch.json"; then
+  echo "FAIL simulate: batch preview differs from reference (or is empty)"; failures=$((failures + 1))
+fi
+printf '{"name": "x", "particle_fields": [{"name": "p", "width": 9}]}' > "$work/bad_effect.json"
+check "compile bad document" 1 "$mote" compile "$work/bad_effect.json" -o "$work/bad_effect.mfx"
+grep -q "error at /" "$work/err" || { echo "FAIL compile bad document: no JSON pointer in the error"; failures=$((failures + 1)); }
+
 # Bad input: a clear error and exit 1, never a crash.
 head -c 40 "$work/integrate_gravity.mfx" > "$work/truncated.mfx"
 check "verify truncated" 1 "$mote" verify "$work/truncated.mfx"
