@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "shared/frame.h"
 #include "shared/gpu_selftest.h"
 #include "shared/scan.h"
 #include "shared/transform.h"
@@ -61,6 +62,35 @@ inline std::vector<SharedLayout> shared_layouts() {
       {"TransformLevelParams",
        {MOTE_MEMBER(TransformLevelParams, first), MOTE_MEMBER(TransformLevelParams, count),
         MOTE_MEMBER(TransformLevelParams, pad0), MOTE_MEMBER(TransformLevelParams, pad1)}},
+      {"FrameParams",
+       {MOTE_MEMBER(FrameParams, dt), MOTE_MEMBER(FrameParams, row_count), MOTE_MEMBER(FrameParams, command_count),
+        MOTE_MEMBER(FrameParams, capacity), MOTE_MEMBER(FrameParams, record_words), MOTE_MEMBER(FrameParams, serial_word),
+        MOTE_MEMBER(FrameParams, pad0), MOTE_MEMBER(FrameParams, pad1)}},
+      {"FrameCounters",
+       {MOTE_MEMBER(FrameCounters, alive_in), MOTE_MEMBER(FrameCounters, alive_out), MOTE_MEMBER(FrameCounters, free_count),
+        MOTE_MEMBER(FrameCounters, budget), MOTE_MEMBER(FrameCounters, newborns), MOTE_MEMBER(FrameCounters, dropped),
+        MOTE_MEMBER(FrameCounters, killed), MOTE_MEMBER(FrameCounters, orphaned), MOTE_MEMBER(FrameCounters, emit_groups_x),
+        MOTE_MEMBER(FrameCounters, emit_groups_y), MOTE_MEMBER(FrameCounters, emit_groups_z),
+        MOTE_MEMBER(FrameCounters, spawned_total), MOTE_MEMBER(FrameCounters, simulate_groups_x),
+        MOTE_MEMBER(FrameCounters, simulate_groups_y), MOTE_MEMBER(FrameCounters, simulate_groups_z),
+        MOTE_MEMBER(FrameCounters, frames)}},
+      {"FrameEmitter",
+       {MOTE_MEMBER(FrameEmitter, position), MOTE_MEMBER(FrameEmitter, rotation), MOTE_MEMBER(FrameEmitter, direction),
+        MOTE_MEMBER(FrameEmitter, up), MOTE_MEMBER(FrameEmitter, program), MOTE_MEMBER(FrameEmitter, constants_offset),
+        MOTE_MEMBER(FrameEmitter, constants_words), MOTE_MEMBER(FrameEmitter, init_offset),
+        MOTE_MEMBER(FrameEmitter, init_length), MOTE_MEMBER(FrameEmitter, update_offset),
+        MOTE_MEMBER(FrameEmitter, update_length), MOTE_MEMBER(FrameEmitter, fields_offset),
+        MOTE_MEMBER(FrameEmitter, fields_words), MOTE_MEMBER(FrameEmitter, globals_offset),
+        MOTE_MEMBER(FrameEmitter, globals_words), MOTE_MEMBER(FrameEmitter, seed), MOTE_MEMBER(FrameEmitter, rate),
+        MOTE_MEMBER(FrameEmitter, generation), MOTE_MEMBER(FrameEmitter, register_count), MOTE_MEMBER(FrameEmitter, pad0)}},
+      {"FrameEmitterState",
+       {MOTE_MEMBER(FrameEmitterState, generation), MOTE_MEMBER(FrameEmitterState, accumulator),
+        MOTE_MEMBER(FrameEmitterState, age), MOTE_MEMBER(FrameEmitterState, pending), MOTE_MEMBER(FrameEmitterState, spawned),
+        MOTE_MEMBER(FrameEmitterState, spawn_first), MOTE_MEMBER(FrameEmitterState, tick),
+        MOTE_MEMBER(FrameEmitterState, spawn_count)}},
+      {"FramePush",
+       {MOTE_MEMBER(FramePush, program), MOTE_MEMBER(FramePush, first_dispatch), MOTE_MEMBER(FramePush, pad0),
+        MOTE_MEMBER(FramePush, pad1)}},
   };
 }
 

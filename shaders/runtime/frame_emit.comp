@@ -1,0 +1,76 @@
+#version 460
+// Emit (meep "Spawning is the GPU's decision", step 5): one invocation per newborn of the
+// frame, dispatched indirectly from the scan's total, walking it with a grid stride. A newborn
+// finds its row by binary search over the inclusive sums and its index in the row's batch from
+// the sum before; pops a slot (the wrap guard drops the spawn if the stack was exhausted, which
+// the budget already prevents); writes a zeroed record with the header row | generation << 20;
+// runs INIT with PARTICLE_INDEX = the birth serial (deterministic, unlike the slot an atomic pop
+// returns) and the frame-INIT random stream; appends the slot to this frame's alive list.
+// One dispatch per live program (FramePush.program): newborns of other programs skip.
+#extension GL_EXT_control_flow_attributes : enable
+#extension GL_KHR_shader_subgroup_ballot : require
+#include "shared/frame.h"
+
+layout(local_size_x = 64) in;  // kFrameWorkgroupSize
+
+layout(std140, binding = 0) uniform Params { FrameParams params; };
+layout(std430, binding = 1) buffer Counters { FrameCounters counters; };
+layout(std430, binding = 2) readonly buffer Emitters { FrameEmitter emitters[]; };
+layout(std430, binding = 3) readonly buffer State { FrameEmitterState states[]; };
+layout(std430, binding = 4) readonly buffer SpawnSums { uint spawn_sums[]; };
+layout(std430, binding = 5) readonly buffer FreeList { uint free_list[]; };
+layout(std430, binding = 6) writeonly buffer AliveOut { uint alive_out[]; };
+layout(std430, binding = 7) buffer Pool { uint pool[]; };
+layout(std430, binding = 8) readonly buffer ProgramWords { uint program_words[]; };
+
+#include "runtime/frame_vm.glsl"
+
+layout(push_constant) uniform Push { FramePush push; };
+
+// The first row whose inclusive sum exceeds g (lower_bound over sums > g).
+uint find_row(uint g, uint rows) {
+  uint lo = 0u;
+  uint hi = rows;
+  while (lo < hi) {
+    uint mid = (lo + hi) >> 1u;
+    if (spawn_sums[mid] > g) hi = mid; else lo = mid + 1u;
+  }
+  return lo;
+}
+
+void main() {
+  uint total = counters.newborns;
+  uint stride = gl_NumWorkGroups.x * kFrameWorkgroupSize;
+  vm_record_words = max(params.record_words, 1u);
+  vm_dt = params.dt;
+  for (uint g = gl_GlobalInvocationID.x; g < total; g += stride) {
+    uint row = find_row(g, params.row_count);
+    if (row >= params.row_count) continue;
+    vm_emitter = emitters[row];
+    if (vm_emitter.program != push.program) continue;
+    vm_state = states[row];
+    uint before = row == 0u ? 0u : spawn_sums[row - 1u];
+    vm_spawn_index = g - before;
+    vm_spawn_count = spawn_sums[row] - before;
+    // Pop with the wrap guard: an exhausted stack reads 0 (or, once wrapped, more than the
+    // capacity); give the count back and drop the spawn rather than hand out a garbage slot.
+    uint old = atomicAdd(counters.free_count, 0xFFFFFFFFu);
+    if (old == 0u || old > params.capacity) {
+      atomicAdd(counters.free_count, 1u);
+      atomicAdd(counters.dropped, 1u);
+      continue;
+    }
+    uint slot = free_list[old - 1u];
+    vm_record_base = slot * params.record_words;
+    pool[vm_record_base] = (row & kFrameHeaderRowMask) | ((vm_emitter.generation & kFrameHeaderGenerationMask) << kFrameHeaderRowBits);
+    for (uint w = 1u; w < params.record_words; ++w) pool[vm_record_base + w] = 0u;
+    uint serial = vm_state.spawn_first + vm_spawn_index;
+    if (params.serial_word != 0u && params.serial_word < params.record_words) pool[vm_record_base + params.serial_word] = serial;
+    vm_particle_index = serial;
+    vm_seed = vm_particle_seed(frame_rng_base(vm_emitter.seed, vm_state.tick, kFrameRngInit), serial);
+    vm_code_offset = vm_emitter.init_offset;
+    vm_clear_registers();
+    vm_run(vm_emitter.init_length);  // KILL is refused in INIT by the verifier
+    alive_out[atomicAdd(counters.alive_out, 1u)] = slot;
+  }
+}

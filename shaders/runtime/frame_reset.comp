@@ -1,0 +1,32 @@
+#version 460
+// First pass of a frame: last frame's alive list becomes this frame's input, the append
+// counters start over, the spawn budget is seeded from the free count (so an emitter is only
+// debited for particles the pool can hold), and the host's spawn commands land in their rows'
+// PENDING. One dispatch covers both: thread 0 owns the counters, thread i < command_count owns
+// command i, and the two touch different buffers.
+#include "shared/frame.h"
+
+layout(local_size_x = 64) in;  // kFrameWorkgroupSize
+
+layout(std140, binding = 0) uniform Params { FrameParams params; };
+layout(std430, binding = 1) buffer Counters { FrameCounters counters; };
+layout(std430, binding = 2) buffer State { FrameEmitterState states[]; };
+layout(std430, binding = 3) readonly buffer Commands { uint commands[]; };  // [row, count] pairs
+
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  if (i == 0u) {
+    counters.alive_in = counters.alive_out;
+    counters.alive_out = 0u;
+    counters.budget = counters.free_count;
+    counters.newborns = 0u;
+    counters.dropped = 0u;
+    counters.killed = 0u;
+    counters.orphaned = 0u;
+    counters.frames += 1u;
+  }
+  if (i < params.command_count) {
+    uint row = commands[2u * i];
+    if (row < params.row_count) atomicAdd(states[row].pending, commands[2u * i + 1u]);
+  }
+}

@@ -1,0 +1,75 @@
+#version 460
+// Simulate: one invocation per entry of LAST frame's alive list (indirect dispatch written by
+// last frame's finish pass, bound-checked against the alive_in snapshot), so newborns are not
+// advanced in their birth frame. A particle whose header generation is not its row's current
+// one is an orphan (removed or replaced emitter) and is freed without running. Otherwise UPDATE
+// runs with PARTICLE_INDEX = slot and the frame-UPDATE random stream; a KILL zeroes the record
+// and pushes the slot on the free list, a survivor is appended to this frame's alive list.
+// One dispatch per live program; orphans are freed by the first dispatch only.
+#extension GL_EXT_control_flow_attributes : enable
+#extension GL_KHR_shader_subgroup_ballot : require
+#include "shared/frame.h"
+
+layout(local_size_x = 64) in;  // kFrameWorkgroupSize
+
+layout(std140, binding = 0) uniform Params { FrameParams params; };
+layout(std430, binding = 1) buffer Counters { FrameCounters counters; };
+layout(std430, binding = 2) readonly buffer Emitters { FrameEmitter emitters[]; };
+layout(std430, binding = 3) readonly buffer State { FrameEmitterState states[]; };
+layout(std430, binding = 4) readonly buffer AliveIn { uint alive_in[]; };
+layout(std430, binding = 5) buffer FreeList { uint free_list[]; };
+layout(std430, binding = 6) writeonly buffer AliveOut { uint alive_out[]; };
+layout(std430, binding = 7) buffer Pool { uint pool[]; };
+layout(std430, binding = 8) readonly buffer ProgramWords { uint program_words[]; };
+
+#include "runtime/frame_vm.glsl"
+
+layout(push_constant) uniform Push { FramePush push; };
+
+void free_slot(uint slot) {
+  uint base = slot * params.record_words;
+  for (uint w = 0u; w < params.record_words; ++w) pool[base + w] = 0u;
+  free_list[atomicAdd(counters.free_count, 1u)] = slot;
+}
+
+void main() {
+  uint n = min(counters.alive_in, params.capacity);
+  uint stride = gl_NumWorkGroups.x * kFrameWorkgroupSize;
+  vm_record_words = max(params.record_words, 1u);
+  vm_dt = params.dt;
+  for (uint t = gl_GlobalInvocationID.x; t < n; t += stride) {
+    uint slot = alive_in[t];
+    if (slot >= params.capacity) continue;
+    uint header = pool[slot * params.record_words];
+    uint row = header & kFrameHeaderRowMask;
+    uint generation = header >> kFrameHeaderRowBits;
+    bool orphan = row >= params.row_count;
+    if (!orphan) {
+      vm_emitter = emitters[row];
+      orphan = vm_emitter.generation == 0u || (vm_emitter.generation & kFrameHeaderGenerationMask) != generation;
+    }
+    if (orphan) {
+      if (push.first_dispatch != 0u) {
+        free_slot(slot);
+        atomicAdd(counters.orphaned, 1u);
+      }
+      continue;
+    }
+    if (vm_emitter.program != push.program) continue;
+    vm_state = states[row];
+    vm_record_base = slot * params.record_words;
+    vm_particle_index = slot;
+    vm_spawn_index = 0u;
+    vm_spawn_count = 0u;
+    vm_seed = vm_particle_seed(frame_rng_base(vm_emitter.seed, vm_state.tick, kFrameRngUpdate), slot);
+    vm_code_offset = vm_emitter.update_offset;
+    vm_clear_registers();
+    bool dead = vm_run(vm_emitter.update_length);
+    if (dead) {
+      free_slot(slot);
+      atomicAdd(counters.killed, 1u);
+    } else {
+      alive_out[atomicAdd(counters.alive_out, 1u)] = slot;
+    }
+  }
+}

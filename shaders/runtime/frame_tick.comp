@@ -1,0 +1,69 @@
+#version 460
+// The emitter tick (meep "Spawning is the GPU's decision", step 2): one thread per row. It
+// recognises the row by generation (a mismatch starts the state over: a new emitter or a reused
+// row, with nothing for the CPU to clear), advances the clock, integrates rate * dt into the
+// accumulator (f32, in src/sim/emission.cpp's order, unfused), takes PENDING, and debits the
+// spawn budget atomically: what does not fit is dropped and counted, never carried (a full pool
+// must not build a backlog). Writes the row's spawn count for the scan.
+#include "shared/frame.h"
+
+layout(local_size_x = 64) in;  // kFrameWorkgroupSize
+
+layout(std140, binding = 0) uniform Params { FrameParams params; };
+layout(std430, binding = 1) buffer Counters { FrameCounters counters; };
+layout(std430, binding = 2) readonly buffer Emitters { FrameEmitter emitters[]; };
+layout(std430, binding = 3) buffer State { FrameEmitterState states[]; };
+layout(std430, binding = 4) writeonly buffer SpawnCounts { uint spawn_counts[]; };
+
+// take_rate_spawns: `precise` keeps the compiler from fusing rate * dt into the add, which the
+// CPU (-ffp-contract=off) never does.
+uint take_rate_spawns(inout float accumulator, float rate, float dt) {
+  if (!(rate > 0.0f) || !(dt > 0.0f)) return 0u;
+  precise float product = rate * dt;
+  precise float sum = accumulator + product;
+  precise float whole = floor(sum);
+  precise float rest = sum - whole;
+  accumulator = rest;
+  return whole >= 4294967295.0f ? 0xFFFFFFFFu : uint(whole);
+}
+
+void main() {
+  uint row = gl_GlobalInvocationID.x;
+  if (row >= params.row_count) return;
+  FrameEmitter e = emitters[row];
+  FrameEmitterState s = states[row];
+  if (e.generation == 0u) {
+    // A free row: forget everything, including commands aimed at it.
+    states[row] = FrameEmitterState(0u, 0.0f, 0.0f, 0u, 0u, 0u, 0u, 0u);
+    spawn_counts[row] = 0u;
+    return;
+  }
+  if (s.generation != e.generation) {
+    // Pending survives the restart: a burst queued on the emitter's first frame is its own.
+    s = FrameEmitterState(e.generation, 0.0f, 0.0f, s.pending, 0u, 0u, 0xFFFFFFFFu, 0u);
+  }
+  s.tick += 1u;
+  precise float age = s.age + params.dt;
+  s.age = age;
+  uint whole = take_rate_spawns(s.accumulator, e.rate, params.dt);
+  uint want = whole + s.pending;
+  if (want < whole) want = 0xFFFFFFFFu;  // saturate
+  s.pending = 0u;
+  uint take = 0u;
+  if (want > 0u) {
+    uint old = counters.budget;
+    for (;;) {
+      take = min(want, old);
+      if (take == 0u) break;
+      uint seen = atomicCompSwap(counters.budget, old, old - take);
+      if (seen == old) break;
+      old = seen;
+    }
+    if (want > take) atomicAdd(counters.dropped, want - take);
+  }
+  s.spawn_first = s.spawned;
+  s.spawn_count = take;
+  s.spawned += take;
+  states[row] = s;
+  spawn_counts[row] = take;
+}

@@ -1,0 +1,89 @@
+// The VM glue of the frame's emit and simulate passes: supplies what shaders/vm/interpreter.glsl
+// asks of its host shader from the frame's buffers. The including shader declares
+//   buffer ProgramWords { uint program_words[]; }  -- the program image (shapes, code, fields)
+//   buffer Pool { uint pool[]; }                    -- the particle records
+// and sets, per particle, vm_emitter / vm_state (its row), vm_record_base, vm_particle_index and,
+// for INIT, vm_spawn_index / vm_spawn_count. Every dispatch runs one program (FramePush.program),
+// so the instruction words are wave-uniform among the invocations that reach vm_run. The
+// includer enables GL_KHR_shader_subgroup_ballot and GL_EXT_control_flow_attributes first.
+#include "generated/vm_isa.glsl"
+#include "shared/frame.h"
+#include "shared/isa_encoding.h"
+#include "shared/vm_gpu.h"
+#include "shared/vm_limits.h"
+#include "shared/vm_semantics.h"
+
+FrameEmitter vm_emitter;
+FrameEmitterState vm_state;
+uint vm_record_base;
+uint vm_particle_index;  // PARTICLE_INDEX: birth serial in INIT, slot in UPDATE
+uint vm_spawn_index;
+uint vm_spawn_count;
+uint vm_code_offset;
+float vm_dt;
+
+// The fast register file (private memory): add_emitter refuses programs that need more.
+float vm_registers[kVmFastRegisterSlots];
+float vm_reg_read(uint slot) { return vm_registers[slot & (kVmFastRegisterSlots - 1u)]; }
+void vm_reg_write(uint slot, float v) { vm_registers[slot & (kVmFastRegisterSlots - 1u)] = v; }
+void vm_clear_registers() {
+  uint n = min(vm_emitter.register_count, kVmFastRegisterSlots);
+  for (uint i = 0u; i < n; ++i) vm_registers[i] = 0.0f;
+}
+
+uint vm_program_word(uint index) { return program_words[min(index, uint(program_words.length()) - 1u)]; }
+uvec4 vm_instruction(uint pc) {
+  uint base = vm_code_offset + min(pc, kVmMaxSectionInstructions - 1u) * 4u;
+  return uvec4(vm_program_word(base), vm_program_word(base + 1u), vm_program_word(base + 2u),
+               vm_program_word(base + 3u));
+}
+// The opcode shape table opens the program image: one uvec4 per opcode, the shape in .x.
+uint vm_op_shape(uint op) { return vm_program_word((op & 63u) * 4u); }
+float vm_record_read(uint word) { return uintBitsToFloat(pool[vm_record_base + word]); }
+void vm_record_write(uint word, float v) { pool[vm_record_base + word] = floatBitsToUint(v); }
+float vm_load_constant(uint index) {
+  if (vm_emitter.constants_words == 0u) return 0.0f;
+  return uintBitsToFloat(vm_program_word(vm_emitter.constants_offset + min(index, vm_emitter.constants_words - 1u)));
+}
+// Still air: the scene's wind is not bound yet.
+VmWindField vm_wind() { return VmWindField(vec4(0.0f), vec4(0.0f)); }
+void vm_count_op(uint op) {}
+void vm_trace(uint pc, vec4 r) {}
+
+float vm_field_word(uint offset, uint words, uint index) {
+  if (words == 0u) return 0.0f;
+  return uintBitsToFloat(vm_program_word(offset + min(index, words - 1u)));
+}
+
+vec4 vm_load_builtin(uint id, uint lanes) {
+  uint space = id >> kVmBuiltinSpaceShift;
+  uint index = id & kVmBuiltinIndexMask;
+  vec4 v = vec4(0.0f);
+  if (space == kVmSpaceEmitterField || space == kVmSpaceGlobalField) {
+    bool emitter = space == kVmSpaceEmitterField;
+    uint offset = emitter ? vm_emitter.fields_offset : vm_emitter.globals_offset;
+    uint words = emitter ? vm_emitter.fields_words : vm_emitter.globals_words;
+    return vec4(vm_field_word(offset, words, index), lanes > 1u ? vm_field_word(offset, words, index + 1u) : 0.0f,
+                lanes > 2u ? vm_field_word(offset, words, index + 2u) : 0.0f,
+                lanes > 3u ? vm_field_word(offset, words, index + 3u) : 0.0f);
+  }
+  if (space != kVmSpaceEngine) return v;
+  if (index == VM_BUILTIN_DT) v.x = vm_dt;
+  else if (index == VM_BUILTIN_TIME) v.x = vm_state.age;
+  else if (index == VM_BUILTIN_EMITTER_AGE) v.x = vm_state.age;
+  else if (index == VM_BUILTIN_EMITTER_POSITION) v = vec4(vm_emitter.position.xyz, 0.0f);
+  else if (index == VM_BUILTIN_EMITTER_DIRECTION) v = vec4(vm_emitter.direction.xyz, 0.0f);
+  else if (index == VM_BUILTIN_EMITTER_UP) v = vec4(vm_emitter.up.xyz, 0.0f);
+  else if (index == VM_BUILTIN_EMITTER_ROTATION) v = vm_emitter.rotation;
+  else if (index == VM_BUILTIN_PARTICLE_INDEX) v.x = float(vm_particle_index);
+  else if (index == VM_BUILTIN_SPAWN_INDEX) v.x = float(vm_spawn_index);
+  else if (index == VM_BUILTIN_SPAWN_FRACTION) v.x = (float(vm_spawn_index) + 0.5f) / float(max(vm_spawn_count, 1u));
+  else if (index == VM_BUILTIN_SPAWN_COUNT) v.x = float(vm_spawn_count);
+  else if (index == VM_BUILTIN_EMITTER_SEED) v.x = float(vm_emitter.seed & 0xFFFFFFu);
+  return vec4(v.x, lanes > 1u ? v.y : 0.0f, lanes > 2u ? v.z : 0.0f, lanes > 3u ? v.w : 0.0f);
+}
+
+#include "vm/interpreter.glsl"
+
+// simulation_rng_base (include/mote/simulation.hpp): vm_hash3(seed, tick, salt + kind).
+uint frame_rng_base(uint seed, uint tick, uint kind) { return vm_hash3(seed, tick, kFrameRngSalt + kind); }

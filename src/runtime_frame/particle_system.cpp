@@ -1,0 +1,407 @@
+#include "runtime_frame/particle_system.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <string>
+
+#include "gpu/commands.hpp"
+#include "gpu/transfer.hpp"
+#include "mote/isa.hpp"
+#include "mote/link.hpp"
+#include "mote/verifier.hpp"
+#include "mote/vm.hpp"
+#include "shared/vm_limits.h"
+
+namespace mote::runtime {
+
+namespace {
+
+using shader::FrameCounters;
+using shader::FrameEmitter;
+using shader::FrameEmitterState;
+using shader::FrameParams;
+using shader::FramePush;
+
+// The opcode shape table opens the program image: 64 uvec4s, the shape in .x (what
+// shaders/runtime/frame_vm.glsl's vm_op_shape reads).
+constexpr uint32_t kShapeWords = 64 * 4;
+
+// v' = v + w t + q x t, t = 2 (q x v): the VM's QROTATE, as the reference simulation turns the
+// emitter's +Z and +Y.
+glm::vec4 rotate(const float q[4], glm::vec3 v) {
+  const glm::vec3 u(q[0], q[1], q[2]);
+  const glm::vec3 t = 2.0f * glm::cross(u, v);
+  const glm::vec3 r = v + q[3] * t + glm::cross(u, t);
+  return glm::vec4(r, 0.0f);
+}
+
+template <typename Decl>
+Status apply_values(const std::vector<Decl>& decls, const std::vector<FieldValue>& values, std::vector<uint32_t>& block,
+                    const char* what) {
+  for (const FieldValue& v : values) {
+    uint32_t offset = 0;
+    bool found = false;
+    for (const Decl& d : decls) {
+      if (d.name == v.name) {
+        if (v.values.size() != 1 && v.values.size() != d.width)
+          return make_error(ErrorCode::kInvalidArgument, std::string(what) + " '" + v.name + "' has " +
+                                                             std::to_string(d.width) + " components, " +
+                                                             std::to_string(v.values.size()) + " given");
+        for (uint32_t c = 0; c < d.width; ++c)
+          block[offset + c] = std::bit_cast<uint32_t>(v.values.size() == 1 ? v.values[0] : v.values[c]);
+        found = true;
+        break;
+      }
+      offset += d.width;
+    }
+    if (!found) return make_error(ErrorCode::kNotFound, std::string("no ") + what + " named '" + v.name + "'");
+  }
+  return ok_status();
+}
+
+Result<gpu::Buffer> make_buffer(gpu::Device& device, VkDeviceSize bytes, VkBufferUsageFlags usage, const char* name) {
+  return gpu::Buffer::create(device, {.size = std::max<VkDeviceSize>(bytes, 16), .usage = usage,
+                                      .memory = gpu::MemoryUsage::kDeviceLocal, .name = name});
+}
+
+constexpr VkBufferUsageFlags kStorage =
+    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
+// Every earlier submission's compute and transfer work (last frame, a set-up upload, a
+// readback) is done and visible before this frame touches anything.
+void frame_start_barrier(VkCommandBuffer cmd) {
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                      VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT |
+                          VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
+                      VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+}
+
+// The end of a frame: next frame's indirect simulate and any readback see its writes.
+void frame_end_barrier(VkCommandBuffer cmd) {
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT |
+                          VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                      VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT |
+                          VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT);
+}
+
+}  // namespace
+
+Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const ParticleSystemOptions& options) {
+  if (options.capacity == 0 || options.capacity > (1u << 24))
+    return make_error(ErrorCode::kInvalidArgument, "capacity must be 1 .. 2^24 (PARTICLE_INDEX is a float)");
+  if (options.record_words < 2 || options.record_words > shader::kVmMaxRecordWords)
+    return make_error(ErrorCode::kInvalidArgument, "record_words must be 2 .. " +
+                                                       std::to_string(shader::kVmMaxRecordWords));
+  if (options.max_emitters == 0 || options.max_emitters > shader::kFrameHeaderRowMask + 1)
+    return make_error(ErrorCode::kInvalidArgument, "max_emitters must be 1 .. 2^20 (the header's row bits)");
+  if (options.serial_word >= options.record_words)
+    return make_error(ErrorCode::kInvalidArgument, "serial_word must lie inside the record");
+  const uint64_t pool_bytes = uint64_t(options.capacity) * options.record_words * 4;
+  if (pool_bytes > device.limits().maxStorageBufferRange)
+    return make_error(ErrorCode::kUnsupported, "the pool exceeds the device's maxStorageBufferRange");
+
+  ParticleSystem s;
+  s.device_ = &device;
+  s.options_ = options;
+  const VkDeviceSize cap_bytes = VkDeviceSize(options.capacity) * 4;
+  MOTE_TRY_ASSIGN(s.pool_, make_buffer(device, pool_bytes, kStorage, "mote.frame.pool"));
+  MOTE_TRY_ASSIGN(s.free_list_, make_buffer(device, cap_bytes, kStorage, "mote.frame.free_list"));
+  MOTE_TRY_ASSIGN(s.alive_[0], make_buffer(device, cap_bytes, kStorage, "mote.frame.alive0"));
+  MOTE_TRY_ASSIGN(s.alive_[1], make_buffer(device, cap_bytes, kStorage, "mote.frame.alive1"));
+  MOTE_TRY_ASSIGN(s.counters_, make_buffer(device, sizeof(FrameCounters),
+                                           kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, "mote.frame.counters"));
+  const VkDeviceSize rows = options.max_emitters;
+  MOTE_TRY_ASSIGN(s.emitters_, make_buffer(device, rows * sizeof(FrameEmitter), kStorage, "mote.frame.emitters"));
+  MOTE_TRY_ASSIGN(s.states_, make_buffer(device, rows * sizeof(FrameEmitterState), kStorage, "mote.frame.emitter_state"));
+  MOTE_TRY_ASSIGN(s.spawn_counts_, make_buffer(device, rows * 4, kStorage, "mote.frame.spawn_counts"));
+  MOTE_TRY_ASSIGN(s.spawn_sums_, make_buffer(device, rows * 4, kStorage, "mote.frame.spawn_sums"));
+  MOTE_TRY_ASSIGN(s.commands_, make_buffer(device, shader::kFrameMaxCommands * 8, kStorage, "mote.frame.commands"));
+  MOTE_TRY_ASSIGN(s.params_, make_buffer(device, sizeof(FrameParams),
+                                         VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                         "mote.frame.params"));
+  MOTE_TRY_ASSIGN(s.scan_, PrefixScan::create(device, options.max_emitters));
+  MOTE_TRY_ASSIGN(s.init_, gpu::ComputePipeline::create(device, "runtime/frame_init"));
+  MOTE_TRY_ASSIGN(s.reset_, gpu::ComputePipeline::create(device, "runtime/frame_reset"));
+  MOTE_TRY_ASSIGN(s.tick_, gpu::ComputePipeline::create(device, "runtime/frame_tick"));
+  MOTE_TRY_ASSIGN(s.emit_args_, gpu::ComputePipeline::create(device, "runtime/frame_emit_args"));
+  MOTE_TRY_ASSIGN(s.emit_, gpu::ComputePipeline::create(device, "runtime/frame_emit"));
+  MOTE_TRY_ASSIGN(s.simulate_, gpu::ComputePipeline::create(device, "runtime/frame_simulate"));
+  MOTE_TRY_ASSIGN(s.finish_, gpu::ComputePipeline::create(device, "runtime/frame_finish"));
+  s.rows_.resize(options.max_emitters);
+  MOTE_TRY(s.upload_tables());
+
+  // The pool and the emitter state start zeroed (a free slot's header is 0; a zero state row
+  // has generation 0, so every new emitter restarts it); the free list and counters by dispatch.
+  MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) {
+    vkCmdFillBuffer(cmd, s.pool_.handle(), 0, VK_WHOLE_SIZE, 0);
+    vkCmdFillBuffer(cmd, s.states_.handle(), 0, VK_WHOLE_SIZE, 0);
+    gpu::transfer_to_compute(cmd);
+    const uint32_t capacity = options.capacity;
+    const uint32_t groups = std::min((capacity + 63) / 64, shader::kFrameMaxGroups);
+    gpu::ComputeRecorder(device, cmd)
+        .bind(s.init_)
+        .buffers({{0, &s.free_list_}, {1, &s.counters_}})
+        .push(capacity)
+        .dispatch(groups);
+    frame_end_barrier(cmd);
+  }));
+  return s;
+}
+
+uint32_t ParticleSystem::row_count() const {
+  uint32_t n = 0;
+  for (uint32_t r = 0; r < rows_.size(); ++r)
+    if (rows_[r].live) n = r + 1;
+  return n;
+}
+
+Result<uint32_t> ParticleSystem::add_emitter(const CompiledEffect& effect, const EmitterOptions& options) {
+  const Program& program = effect.program;
+  uint32_t row = 0;
+  while (row < rows_.size() && rows_[row].live) ++row;
+  if (row == rows_.size()) return make_error(ErrorCode::kOutOfMemory, "the emitter table is full");
+  if (program.register_count > shader::kVmFastRegisterSlots)
+    return make_error(ErrorCode::kUnsupported, "programs over " + std::to_string(shader::kVmFastRegisterSlots) +
+                                                   " registers need the wide interpreter, not built into the frame yet");
+  if (vm_particle_record_words(program) > options_.record_words)
+    return make_error(ErrorCode::kInvalidArgument, "the program's record does not fit the pool's stride");
+  if (options_.serial_word != 0 && options_.serial_word < vm_particle_record_words(program))
+    return make_error(ErrorCode::kInvalidArgument, "serial_word overlaps the program's fields");
+
+  Row r;
+  r.fields.assign(vm_emitter_field_words(program), 0);
+  if (!effect.emitter_defaults.empty()) {
+    if (effect.emitter_defaults.size() != r.fields.size())
+      return make_error(ErrorCode::kInvalidArgument, "emitter_defaults does not match the program's emitter fields");
+    r.fields = effect.emitter_defaults;
+  }
+  MOTE_TRY(apply_values(program.emitter_fields, options.emitter_fields, r.fields, "emitter field"));
+  // Globals packed in import order from the previews, then the overrides (as the reference).
+  std::vector<uint32_t> offsets;
+  uint32_t words = 0;
+  for (const GlobalImport& g : program.global_imports) {
+    offsets.push_back(words);
+    words += g.width;
+  }
+  r.globals.assign(words, 0);
+  for (size_t i = 0; i < program.global_imports.size() && i < effect.globals.size(); ++i)
+    for (uint32_t c = 0; c < program.global_imports[i].width && c < effect.globals[i].values.size(); ++c)
+      r.globals[offsets[i] + c] = std::bit_cast<uint32_t>(effect.globals[i].values[c]);
+  MOTE_TRY(apply_values(program.global_imports, options.globals, r.globals, "global field"));
+  MOTE_TRY_ASSIGN(r.linked, link_globals(program, offsets));
+  MOTE_TRY(verify_program(r.linked, {.linked = true, .global_field_words = uint32_t(r.globals.size()),
+                                     .record_words = options_.record_words}));
+
+  FrameEmitter& e = r.record;
+  e = {};
+  e.position = {options.position[0], options.position[1], options.position[2], 0.0f};
+  e.rotation = {options.rotation[0], options.rotation[1], options.rotation[2], options.rotation[3]};
+  e.direction = rotate(options.rotation, {0.0f, 0.0f, 1.0f});
+  e.up = rotate(options.rotation, {0.0f, 1.0f, 0.0f});
+  e.seed = options.seed;
+  e.rate = effect.emission.rate;
+  if (auto off = program.emitter_field_offset("rate"))
+    for (const FieldDecl& f : program.emitter_fields)
+      if (f.name == "rate" && f.width == 1) e.rate = std::bit_cast<float>(r.fields[*off]);
+  e.register_count = program.register_count;
+  e.generation = next_generation_;
+  // Generations wrap inside the header's 12 bits, skipping 0 (a free slot's header).
+  next_generation_ = next_generation_ % shader::kFrameHeaderGenerationMask + 1;
+  r.live = true;
+  rows_[row] = std::move(r);
+  MOTE_TRY(upload_tables());
+  return row;
+}
+
+Status ParticleSystem::remove_emitter(uint32_t row) {
+  if (row >= rows_.size() || !rows_[row].live) return make_error(ErrorCode::kNotFound, "no live emitter at that row");
+  rows_[row] = Row{};
+  pending_bursts_.erase(row);
+  return upload_tables();
+}
+
+Status ParticleSystem::burst(uint32_t row, uint32_t count) {
+  if (row >= rows_.size() || !rows_[row].live) return make_error(ErrorCode::kNotFound, "no live emitter at that row");
+  uint32_t& pending = pending_bursts_[row];
+  pending = uint32_t(std::min<uint64_t>(uint64_t(pending) + count, 0xFFFFFFFFu));
+  return ok_status();
+}
+
+// Rebuilds the program image ([shapes][per program: constants, init, update][per row: fields,
+// globals]) and the emitter table, and uploads both. Identical linked programs share one code
+// copy and one program id, so their emitters share emit and simulate dispatches.
+Status ParticleSystem::upload_tables() {
+  std::vector<uint32_t> words(kShapeWords, 0);
+  for (const isa::OpInfo& op : isa::all_ops()) words[op.number * 4] = isa::op_shape(op);
+  std::vector<const Program*> unique;
+  std::vector<uint32_t> first_row;  // per program id, the row that placed its code
+  std::vector<FrameEmitter> table(rows_.size());
+  programs_.clear();
+  for (uint32_t row = 0; row < rows_.size(); ++row) {
+    Row& r = rows_[row];
+    if (!r.live) continue;
+    uint32_t id = 0;
+    while (id < unique.size() && !(*unique[id] == r.linked)) ++id;
+    FrameEmitter& e = r.record;
+    if (id == unique.size()) {
+      unique.push_back(&r.linked);
+      first_row.push_back(row);
+      programs_.push_back(id);
+      e.constants_offset = uint32_t(words.size());
+      words.insert(words.end(), r.linked.constants.begin(), r.linked.constants.end());
+      e.init_offset = uint32_t(words.size());
+      for (const Instruction& ins : r.linked.init) words.insert(words.end(), ins.words.begin(), ins.words.end());
+      e.update_offset = uint32_t(words.size());
+      for (const Instruction& ins : r.linked.update) words.insert(words.end(), ins.words.begin(), ins.words.end());
+    } else {
+      const FrameEmitter& first = rows_[first_row[id]].record;
+      e.constants_offset = first.constants_offset;
+      e.init_offset = first.init_offset;
+      e.update_offset = first.update_offset;
+    }
+    e.program = id;
+    e.constants_words = uint32_t(r.linked.constants.size());
+    e.init_length = uint32_t(r.linked.init.size());
+    e.update_length = uint32_t(r.linked.update.size());
+    e.fields_offset = uint32_t(words.size());
+    e.fields_words = uint32_t(r.fields.size());
+    words.insert(words.end(), r.fields.begin(), r.fields.end());
+    e.globals_offset = uint32_t(words.size());
+    e.globals_words = uint32_t(r.globals.size());
+    words.insert(words.end(), r.globals.begin(), r.globals.end());
+    table[row] = e;
+  }
+  // Set-up path: the previous frame may still read the old image and table.
+  MOTE_TRY(device_->wait_idle());
+  if (!program_.valid() || program_.size() < words.size() * 4) {
+    const VkDeviceSize bytes = std::max<VkDeviceSize>(words.size() * 4 * 2, 4096);
+    MOTE_TRY_ASSIGN(program_, make_buffer(*device_, bytes, kStorage, "mote.frame.program"));
+  }
+  MOTE_TRY(gpu::upload_span(*device_, program_, std::span<const uint32_t>(words)));
+  MOTE_TRY(gpu::upload_span(*device_, emitters_, std::span<const FrameEmitter>(table)));
+  return ok_status();
+}
+
+Status ParticleSystem::execute(float dt) {
+  if (!(dt > 0.0f)) return make_error(ErrorCode::kInvalidArgument, "dt must be a positive number of seconds");
+  const uint32_t rows = row_count();
+  std::vector<uint32_t> commands;
+  for (const auto& [row, count] : pending_bursts_) {
+    if (commands.size() / 2 >= shader::kFrameMaxCommands) break;
+    commands.push_back(row);
+    commands.push_back(count);
+  }
+  pending_bursts_.clear();
+  FrameParams params{};
+  params.dt = dt;
+  params.row_count = rows;
+  params.command_count = uint32_t(commands.size() / 2);
+  params.capacity = options_.capacity;
+  params.record_words = options_.record_words;
+  params.serial_word = options_.serial_word;
+
+  const gpu::Buffer& alive_out = alive_[frame_ & 1u];
+  const gpu::Buffer& alive_in = alive_[(frame_ + 1u) & 1u];
+  Status scan_status = ok_status();
+  gpu::Device& device = *device_;
+  MOTE_TRY(device.submit([&](VkCommandBuffer cmd) {
+    frame_start_barrier(cmd);
+    vkCmdUpdateBuffer(cmd, params_.handle(), 0, sizeof(params), &params);
+    if (!commands.empty()) vkCmdUpdateBuffer(cmd, commands_.handle(), 0, commands.size() * 4, commands.data());
+    gpu::transfer_to_compute(cmd);
+
+    // (1) reset the counters, seed the budget; (2) the host's spawn commands into PENDING.
+    gpu::ComputeRecorder(device, cmd)
+        .bind(reset_)
+        .buffers({{0, &params_}, {1, &counters_}, {2, &states_}, {3, &commands_}})
+        .dispatch_threads(std::max(1u, params.command_count));
+    gpu::compute_to_compute(cmd);
+    if (rows > 0) {
+      // (3) emitter tick: spawn count per row under the budget.
+      gpu::ComputeRecorder(device, cmd)
+          .bind(tick_)
+          .buffers({{0, &params_}, {1, &counters_}, {2, &emitters_}, {3, &states_}, {4, &spawn_counts_}})
+          .dispatch_threads(rows);
+      // (4) inclusive scan of the counts: a row's batch ends at its sum.
+      scan_status = scan_.record(cmd, spawn_counts_, spawn_sums_, ScanCount::host(rows), ScanKind::kInclusive);
+      gpu::compute_to_compute(cmd);
+      gpu::ComputeRecorder(device, cmd)
+          .bind(emit_args_)
+          .buffers({{0, &params_}, {1, &counters_}, {2, &spawn_sums_}})
+          .dispatch(1);
+      gpu::compute_to_indirect(cmd);
+      // (5) emit, one dispatch per live program.
+      for (uint32_t p : programs_) {
+        const FramePush push{p, 0u, 0u, 0u};
+        gpu::ComputeRecorder(device, cmd)
+            .bind(emit_)
+            .buffers({{0, &params_}, {1, &counters_}, {2, &emitters_}, {3, &states_}, {4, &spawn_sums_},
+                      {5, &free_list_}, {6, &alive_out}, {7, &pool_}, {8, &program_}})
+            .push(push)
+            .dispatch_indirect(counters_, shader::kFrameEmitArgsOffset);
+      }
+      // Emit pops the free list; simulate pushes onto it.
+      gpu::compute_to_compute(cmd);
+    }
+    // (6) simulate last frame's alive list, one dispatch per live program; the first frees the
+    // orphans (it runs even with no live program, so removed emitters' particles still die).
+    const std::vector<uint32_t> dispatches = programs_.empty() ? std::vector<uint32_t>{0xFFFFFFFFu} : programs_;
+    for (size_t i = 0; i < dispatches.size(); ++i) {
+      const FramePush push{dispatches[i], i == 0 ? 1u : 0u, 0u, 0u};
+      gpu::ComputeRecorder(device, cmd)
+          .bind(simulate_)
+          .buffers({{0, &params_}, {1, &counters_}, {2, &emitters_}, {3, &states_}, {4, &alive_in},
+                    {5, &free_list_}, {6, &alive_out}, {7, &pool_}, {8, &program_}})
+          .push(push)
+          .dispatch_indirect(counters_, shader::kFrameSimulateArgsOffset);
+    }
+    gpu::compute_to_compute(cmd);
+    // (7) next frame's simulate dispatch from this frame's alive count.
+    gpu::ComputeRecorder(device, cmd).bind(finish_).buffers({{0, &counters_}}).dispatch(1);
+    frame_end_barrier(cmd);
+  }));
+  MOTE_TRY(scan_status);
+  ++frame_;
+  return ok_status();
+}
+
+Result<FrameStats> ParticleSystem::read_stats() {
+  MOTE_TRY_ASSIGN(auto c, gpu::readback_as<FrameCounters>(*device_, counters_, 1));
+  const FrameCounters& k = c[0];
+  FrameStats s;
+  s.alive = k.alive_out;
+  s.previous_alive = k.alive_in;
+  s.free_count = k.free_count;
+  s.budget_left = k.budget;
+  s.newborns = k.newborns;
+  s.dropped = k.dropped;
+  s.killed = k.killed;
+  s.orphaned = k.orphaned;
+  s.spawned_total = k.spawned_total;
+  s.frames = k.frames;
+  return s;
+}
+
+Result<std::vector<uint32_t>> ParticleSystem::read_alive_slots() {
+  MOTE_TRY_ASSIGN(FrameStats s, read_stats());
+  const gpu::Buffer& list = alive_[(frame_ + 1u) & 1u];  // the one the last frame wrote
+  return gpu::readback_as<uint32_t>(*device_, list, std::min(s.alive, options_.capacity));
+}
+
+Result<std::vector<uint32_t>> ParticleSystem::read_free_slots() {
+  MOTE_TRY_ASSIGN(FrameStats s, read_stats());
+  return gpu::readback_as<uint32_t>(*device_, free_list_, std::min(s.free_count, options_.capacity));
+}
+
+Result<std::vector<uint32_t>> ParticleSystem::read_pool() {
+  return gpu::readback_as<uint32_t>(*device_, pool_, size_t(options_.capacity) * options_.record_words);
+}
+
+Result<std::vector<FrameEmitterState>> ParticleSystem::read_emitter_states() {
+  return gpu::readback_as<FrameEmitterState>(*device_, states_, rows_.size());
+}
+
+}  // namespace mote::runtime

@@ -1,0 +1,400 @@
+// The GPU frame (src/runtime_frame/) on lavapipe with validation on: lifecycle (rate, bursts,
+// death, budget, removal), the pool invariant over hundreds of frames, and parity with the
+// reference simulation (include/mote/simulation.hpp) on the fire preset.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "mote/assembly.hpp"
+#include "mote/effect.hpp"
+#include "mote/simulation.hpp"
+#include "runtime_frame/particle_system.hpp"
+#include "support/gpu_fixture.hpp"
+
+namespace mote {
+namespace {
+
+using runtime::EmitterOptions;
+using runtime::FrameStats;
+using runtime::ParticleSystem;
+using runtime::ParticleSystemOptions;
+
+// Particles jitter upward and die when their age reaches `life` (an emitter field). INIT keeps
+// its spawn builtins; UPDATE draws from the slot's random stream.
+constexpr const char* kProgram = R"(
+.registers 16
+.particle position 3
+.particle age 1
+.particle life 1
+.particle spawn 4
+.emitter life 1
+.emitter rate 1
+
+.init
+  LOAD_BUILTIN r0.xyz, EMITTER_POSITION
+  RAND r3.xyz, #0
+  ADD r0.xyz, r0.xyz, r3.xyz
+  STORE_FIELD @position, r0.xyz
+  STORE_FIELD @age, 0.0
+  LOAD_BUILTIN r6.x, emitter:life
+  STORE_FIELD @life, r6.x
+  LOAD_BUILTIN r7.x, SPAWN_INDEX
+  LOAD_BUILTIN r8.x, SPAWN_COUNT
+  LOAD_BUILTIN r9.x, PARTICLE_INDEX
+  LOAD_BUILTIN r10.x, SPAWN_FRACTION
+  STORE_FIELD @spawn, r7.xyzw
+
+.update
+  LOAD_BUILTIN r0.x, DT
+  LOAD_FIELD r1.xyz, @position
+  RAND r11.x, #1
+  MUL r11.x, r11.x, 0.001
+  MOV r12.x, r0.x
+  MOV r13.x, 0.0
+  ADD r1.xyz, r1.xyz, r11.xyz
+  STORE_FIELD @position, r1.xyz
+  LOAD_FIELD r5.x, @age
+  ADD r5.x, r5.x, r0.x
+  STORE_FIELD @age, r5.x
+  LOAD_FIELD r6.x, @life
+  CMP r7.x, r5.x, r6.x, GE
+  KILL r7.x
+)";
+
+// A second program (different code: its own emit and simulate dispatches): random life.
+constexpr const char* kRandomLifeProgram = R"(
+.registers 8
+.particle age 1
+.particle life 1
+.emitter life 1
+.emitter rate 1
+
+.init
+  STORE_FIELD @age, 0.0
+  RAND r0.x, #0
+  LOAD_BUILTIN r1.x, emitter:life
+  MUL r0.x, r0.x, r1.x
+  STORE_FIELD @life, r0.x
+
+.update
+  LOAD_BUILTIN r0.x, DT
+  LOAD_FIELD r1.x, @age
+  ADD r1.x, r1.x, r0.x
+  STORE_FIELD @age, r1.x
+  LOAD_FIELD r2.x, @life
+  CMP r3.x, r1.x, r2.x, GE
+  KILL r3.x
+)";
+
+constexpr float kDt = 1.0f / 60.0f;
+constexpr uint32_t kSerialWord = 31;  // past every test program's fields, inside 32 words
+
+uint32_t bits(float f) { return std::bit_cast<uint32_t>(f); }
+
+CompiledEffect make_effect(const char* text, float rate, float life, uint32_t capacity = 1024) {
+  Result<Program> p = assemble(text);
+  EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error().to_string());
+  CompiledEffect e;
+  e.name = "test";
+  e.program = std::move(p).value();
+  e.emitter_defaults = {bits(life), bits(rate)};
+  e.emission.rate = rate;
+  e.emission.capacity_hint = capacity;
+  return e;
+}
+
+class ParticleSystemTest : public test::GpuTest {
+ protected:
+  ParticleSystem make_system(uint32_t capacity, uint32_t serial_word = kSerialWord) {
+    auto s = ParticleSystem::create(device(), {.capacity = capacity, .record_words = 32, .max_emitters = 16,
+                                               .serial_word = serial_word});
+    EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().to_string());
+    return s.ok() ? std::move(s).value() : ParticleSystem{};
+  }
+  uint32_t add(ParticleSystem& s, const CompiledEffect& e, EmitterOptions o = {}) {
+    auto r = s.add_emitter(e, o);
+    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().to_string());
+    return r.ok() ? r.value() : 0;
+  }
+  FrameStats step(ParticleSystem& s, float dt = kDt) {
+    Status st = s.execute(dt);
+    EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error().to_string());
+    auto r = s.read_stats();
+    EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().to_string());
+    return r.ok() ? r.value() : FrameStats{};
+  }
+  // alive + free == capacity, every slot in exactly one of the lists, live headers non-zero
+  // and free headers zero.
+  void expect_invariant(ParticleSystem& s, int frame) {
+    auto alive = s.read_alive_slots();
+    auto free = s.read_free_slots();
+    auto pool = s.read_pool();
+    ASSERT_TRUE(alive.ok() && free.ok() && pool.ok());
+    ASSERT_EQ(alive.value().size() + free.value().size(), s.capacity()) << "frame " << frame;
+    std::vector<uint8_t> seen(s.capacity(), 0);
+    for (uint32_t slot : alive.value()) {
+      ASSERT_LT(slot, s.capacity()) << "frame " << frame;
+      ASSERT_EQ(seen[slot]++, 0) << "slot " << slot << " twice, frame " << frame;
+      ASSERT_NE(pool.value()[size_t(slot) * s.record_words()], 0u) << "live slot with header 0, frame " << frame;
+    }
+    for (uint32_t slot : free.value()) {
+      ASSERT_LT(slot, s.capacity()) << "frame " << frame;
+      ASSERT_EQ(seen[slot]++, 0) << "slot " << slot << " in both lists or free twice, frame " << frame;
+      ASSERT_EQ(pool.value()[size_t(slot) * s.record_words()], 0u) << "free slot with a header, frame " << frame;
+    }
+  }
+};
+
+TEST_F(ParticleSystemTest, RateSpawnsMatchTheReferenceAccumulatorAndDieAtEndOfLife) {
+  // 90/s at 60 Hz = 1.5 a frame: 1, 2, 1, 2, ... ; life 0.25 s.
+  const CompiledEffect effect = make_effect(kProgram, 90.0f, 0.25f);
+  ParticleSystem system = make_system(1024);
+  add(system, effect, {.seed = 3});
+  Result<Simulation> sim = Simulation::create(effect, {.dt = kDt, .seed = 3, .capacity = 1024, .record_words = 32});
+  ASSERT_TRUE(sim.ok());
+  uint32_t total = 0;
+  for (int f = 0; f < 120; ++f) {
+    const FrameStats g = step(system);
+    Result<FrameReport> r = sim.value().step();
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(g.newborns, r.value().spawned) << "frame " << f;
+    EXPECT_EQ(g.killed, r.value().killed) << "frame " << f;
+    EXPECT_EQ(g.alive, r.value().alive) << "frame " << f;
+    EXPECT_EQ(g.dropped, 0u);
+    EXPECT_EQ(g.alive + g.free_count, 1024u);
+    total += g.newborns;
+  }
+  EXPECT_EQ(total, 180u);  // 1.5 x 120
+  // 0.25 s of life at 60 Hz: ~15 frames x 1.5 a frame alive at once, and deaths happened.
+  const FrameStats last = step(system);
+  EXPECT_GE(last.alive, 20u);
+  EXPECT_LE(last.alive, 26u);
+}
+
+TEST_F(ParticleSystemTest, SpawnBuiltinsAndBirthSerials) {
+  const CompiledEffect effect = make_effect(kProgram, 0.0f, 100.0f);
+  ParticleSystem system = make_system(256);
+  const uint32_t row = add(system, effect);
+  ASSERT_TRUE(system.burst(row, 5).ok());
+  FrameStats a = step(system);
+  EXPECT_EQ(a.newborns, 5u);
+  ASSERT_TRUE(system.burst(row, 3).ok());
+  ASSERT_TRUE(system.burst(row, 4).ok());  // merged on the host: one batch of 7
+  FrameStats b = step(system);
+  EXPECT_EQ(b.newborns, 7u);
+  EXPECT_EQ(b.alive, 12u);
+  auto pool = system.read_pool().value();
+  auto alive = system.read_alive_slots().value();
+  std::set<uint32_t> serials;
+  for (uint32_t slot : alive) {
+    const uint32_t* rec = pool.data() + size_t(slot) * 32;
+    EXPECT_EQ(rec[0], encode_particle_header(row, system.generation(row)));
+    const uint32_t serial = rec[kSerialWord];
+    serials.insert(serial);
+    // spawn = (SPAWN_INDEX, SPAWN_COUNT, PARTICLE_INDEX, SPAWN_FRACTION) at birth (record words 6..9).
+    const float index = std::bit_cast<float>(rec[6]);
+    const float count = std::bit_cast<float>(rec[7]);
+    EXPECT_EQ(std::bit_cast<float>(rec[8]), float(serial));
+    EXPECT_EQ(count, serial < 5 ? 5.0f : 7.0f);
+    EXPECT_EQ(index, float(serial < 5 ? serial : serial - 5));
+    EXPECT_EQ(std::bit_cast<float>(rec[9]), (index + 0.5f) / count);
+  }
+  EXPECT_EQ(serials, (std::set<uint32_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
+}
+
+TEST_F(ParticleSystemTest, BurstAddsToTheRateThroughTheSameBudget) {
+  const CompiledEffect effect = make_effect(kProgram, 60.0f, 100.0f);  // 1 a frame
+  ParticleSystem system = make_system(128);
+  const uint32_t row = add(system, effect);
+  for (int f = 0; f < 3; ++f) EXPECT_EQ(step(system).newborns, 1u);
+  ASSERT_TRUE(system.burst(row, 50).ok());
+  FrameStats b = step(system);
+  EXPECT_EQ(b.newborns, 51u);
+  EXPECT_EQ(b.alive, 54u);
+  // A burst larger than what is free is clamped and the rest dropped, not kept.
+  ASSERT_TRUE(system.burst(row, 1000).ok());
+  FrameStats c = step(system);
+  EXPECT_EQ(c.newborns, 128u - 54u);
+  EXPECT_EQ(c.dropped, 1001u - (128u - 54u));
+  EXPECT_EQ(c.alive, 128u);
+  EXPECT_EQ(c.free_count, 0u);
+  FrameStats d = step(system);
+  EXPECT_EQ(d.newborns, 0u);
+  EXPECT_EQ(d.dropped, 1u);
+  EXPECT_EQ(d.free_count, 0u);
+}
+
+TEST_F(ParticleSystemTest, FullPoolDropsSpawnsWithoutWrappingAndMatchesTheReference) {
+  // 6000/s = 100 a frame into 64 slots; life 0.1 s (6 frames): the pool fills, drains, refills.
+  const CompiledEffect effect = make_effect(kProgram, 6000.0f, 0.1f, 64);
+  ParticleSystem system = make_system(64);
+  add(system, effect, {.seed = 9});
+  Result<Simulation> sim = Simulation::create(effect, {.dt = kDt, .seed = 9, .capacity = 64, .record_words = 32});
+  ASSERT_TRUE(sim.ok());
+  for (int f = 0; f < 40; ++f) {
+    const FrameStats g = step(system);
+    const FrameReport r = sim.value().step().value();
+    EXPECT_EQ(g.newborns, r.spawned) << "frame " << f;
+    EXPECT_EQ(g.dropped, r.dropped) << "frame " << f;
+    EXPECT_EQ(g.killed, r.killed) << "frame " << f;
+    EXPECT_EQ(g.alive, r.alive) << "frame " << f;
+    EXPECT_LE(g.free_count, 64u);
+    EXPECT_EQ(g.alive + g.free_count, 64u) << "frame " << f;
+    expect_invariant(system, f);
+  }
+}
+
+TEST_F(ParticleSystemTest, RemovingAnEmitterKillsItsParticlesNextFrame) {
+  const CompiledEffect a = make_effect(kProgram, 120.0f, 100.0f);
+  const CompiledEffect b = make_effect(kRandomLifeProgram, 60.0f, 100.0f);
+  ParticleSystem system = make_system(1024);
+  const uint32_t row_a = add(system, a);
+  const uint32_t row_b = add(system, b);
+  for (int f = 0; f < 10; ++f) step(system);
+  FrameStats before = step(system);
+  EXPECT_EQ(before.newborns, 3u);
+  const uint32_t gen_a = system.generation(row_a);
+  ASSERT_TRUE(system.remove_emitter(row_a).ok());
+  FrameStats after = step(system);
+  EXPECT_EQ(after.orphaned, 22u);
+  EXPECT_EQ(after.alive, before.alive - 22u + 1u - after.killed);
+  EXPECT_EQ(after.alive + after.free_count, 1024u);
+  auto pool = system.read_pool().value();
+  for (uint32_t slot = 0; slot < 1024; ++slot) {
+    const uint32_t h = pool[size_t(slot) * 32];
+    EXPECT_FALSE(h != 0 && header_row(h) == row_a) << "slot " << slot << " still belongs to the removed row";
+  }
+  // The row is reused by a new emitter with a new generation: its state restarts.
+  const uint32_t row_c = add(system, a);
+  EXPECT_EQ(row_c, row_a);
+  EXPECT_NE(system.generation(row_c), gen_a);
+  FrameStats c = step(system);
+  EXPECT_EQ(c.newborns, 2u + 1u);
+  auto states = system.read_emitter_states().value();
+  EXPECT_EQ(states[row_c].spawned, 2u);  // serials start over
+  EXPECT_EQ(states[row_c].tick, 0u);
+  EXPECT_EQ(states[row_b].tick, 12u);
+  expect_invariant(system, 0);
+}
+
+TEST_F(ParticleSystemTest, PoolInvariantHoldsOverHundredsOfFrames) {
+  // Two programs, three emitters, random bursts, a removal and a re-add, a pool small enough
+  // that the budget clamps often.
+  const CompiledEffect a = make_effect(kProgram, 700.0f, 0.3f);
+  const CompiledEffect b = make_effect(kRandomLifeProgram, 1500.0f, 0.5f);
+  ParticleSystem system = make_system(300);
+  const uint32_t ra = add(system, a, {.seed = 1});
+  uint32_t rb = add(system, b, {.seed = 2});
+  const uint32_t rc = add(system, a, {.seed = 3});
+  std::mt19937 rng(1234);
+  uint64_t dropped = 0;
+  for (int f = 0; f < 300; ++f) {
+    if (rng() % 7 == 0) {
+      ASSERT_TRUE(system.burst(rng() % 2 ? ra : rc, rng() % 200).ok());
+    }
+    if (f == 120) {
+      ASSERT_TRUE(system.remove_emitter(rb).ok());
+    }
+    if (f == 180) rb = add(system, b, {.seed = 4});
+    const FrameStats s = step(system);
+    dropped += s.dropped;
+    ASSERT_EQ(s.alive + s.free_count, 300u) << "frame " << f;
+    expect_invariant(system, f);
+    if (HasFatalFailure()) return;
+  }
+  EXPECT_GT(dropped, 0u);  // the budget was exercised
+}
+
+#ifdef MOTE_HAVE_EFFECT_COMPILER
+CompiledEffect load_preset(const char* name) {
+  std::ifstream in(std::string(MOTE_EFFECTS_DIR) + "/" + name);
+  std::stringstream text;
+  text << in.rdbuf();
+  Result<CompiledEffect> e = compile_effect(text.str());
+  EXPECT_TRUE(e.ok()) << (e.ok() ? "" : e.error().to_string());
+  return e.ok() ? std::move(e).value() : CompiledEffect{};
+}
+
+// Fire for 150 frames against the reference simulation: counts equal every frame, and every
+// live particle's record (every third frame), matched by birth serial, within
+// |d| <= 1e-4 + 1e-4 |ref| per word
+// (the GPU's transcendentals and fused arithmetic differ from the CPU's by a few ulp; nothing in
+// the preset is chaotic enough to amplify that past the bound).
+TEST_F(ParticleSystemTest, FireMatchesTheReferenceSimulation) {
+  const CompiledEffect fire = load_preset("fire.json");
+  ASSERT_FALSE(fire.program.update.empty());
+  const uint32_t capacity = fire.emission.capacity_hint;
+  const uint32_t own = fire.program.particle_record_words();
+  ASSERT_LT(own, kSerialWord);
+  ParticleSystem system = make_system(capacity);
+  const uint32_t row = add(system, fire, {.seed = 7});
+  Result<Simulation> sim = Simulation::create(
+      fire, {.dt = kDt, .seed = 7, .capacity = capacity, .record_words = 32, .prewarm = false,
+             .emitter_row = row, .emitter_generation = system.generation(row)});
+  ASSERT_TRUE(sim.ok()) << sim.error().to_string();
+  std::map<uint32_t, uint32_t> ref_serial;  // reference slot -> birth serial
+  uint32_t born = 0;
+  double worst = 0.0;
+  uint32_t compared = 0;
+  for (int f = 0; f < 150; ++f) {
+    const FrameStats g = step(system);
+    const FrameReport r = sim.value().step().value();
+    ASSERT_EQ(g.alive, r.alive) << "frame " << f;
+    ASSERT_EQ(g.newborns, r.spawned) << "frame " << f;
+    ASSERT_EQ(g.killed, r.killed) << "frame " << f;
+    ASSERT_EQ(g.dropped, r.dropped) << "frame " << f;
+    const std::vector<uint32_t>& ref_alive = sim.value().alive_slots();
+    for (uint32_t i = 0; i < r.spawned; ++i) ref_serial[ref_alive[i]] = born + i;  // newborns lead the list
+    born += r.spawned;
+    if (f % 3 != 2) continue;
+    // Match every live particle by serial and compare its fields word by word.
+    const std::vector<uint32_t>& ref_pool = sim.value().pool();
+    std::map<uint32_t, uint32_t> ref_by_serial;
+    for (uint32_t slot : ref_alive) ref_by_serial[ref_serial.at(slot)] = slot;
+    auto pool = system.read_pool().value();
+    auto alive = system.read_alive_slots().value();
+    ASSERT_EQ(alive.size(), ref_alive.size());
+    for (uint32_t slot : alive) {
+      const uint32_t* got = pool.data() + size_t(slot) * 32;
+      auto it = ref_by_serial.find(got[kSerialWord]);
+      ASSERT_NE(it, ref_by_serial.end()) << "frame " << f << ": serial " << got[kSerialWord] << " not alive in the reference";
+      const uint32_t* want = ref_pool.data() + size_t(it->second) * 32;
+      ASSERT_EQ(got[0], want[0]) << "header, frame " << f;
+      for (uint32_t w = 1; w < own; ++w) {
+        const float x = std::bit_cast<float>(got[w]);
+        const float y = std::bit_cast<float>(want[w]);
+        const double d = std::abs(double(x) - double(y));
+        worst = std::max(worst, d / (1.0 + std::abs(double(y))));
+        ASSERT_LE(d, 1e-4 + 1e-4 * std::abs(double(y)))
+            << "frame " << f << " serial " << it->first << " word " << w << ": gpu " << x << " ref " << y;
+      }
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 2500u);  // ~50 checkpoints of ~60 live particles
+  std::cout << "fire parity: " << compared << " particle records compared, worst relative difference " << worst << "\n";
+}
+#endif
+
+TEST_F(ParticleSystemTest, MisuseIsAnError) {
+  EXPECT_FALSE(ParticleSystem::create(device(), {.capacity = 0}).ok());
+  EXPECT_FALSE(ParticleSystem::create(device(), {.capacity = 16, .record_words = 1}).ok());
+  ParticleSystem system = make_system(16);
+  EXPECT_FALSE(system.burst(3, 1).ok());
+  EXPECT_FALSE(system.remove_emitter(0).ok());
+  EXPECT_FALSE(system.execute(0.0f).ok());
+  // serial_word 31 inside a 40-word record would overlap; a 33-word program does not fit 32.
+  CompiledEffect e = make_effect(kProgram, 1.0f, 1.0f);
+  for (int i = 0; i < 7; ++i) e.program.particle_fields.push_back({"big" + std::to_string(i), 4});
+  EXPECT_FALSE(system.add_emitter(e).ok());
+}
+
+}  // namespace
+}  // namespace mote
