@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -204,7 +205,10 @@ TEST_F(ParticleSystemTest, SpawnBuiltinsAndBirthSerials) {
     EXPECT_EQ(std::bit_cast<float>(rec[8]), float(serial));
     EXPECT_EQ(count, serial < 5 ? 5.0f : 7.0f);
     EXPECT_EQ(index, float(serial < 5 ? serial : serial - 5));
-    EXPECT_EQ(std::bit_cast<float>(rec[9]), (index + 0.5f) / count);
+    // SPAWN_FRACTION is a GPU division: 3 ULP, the ISA table's LOAD_BUILTIN bound (the H200's
+    // division is not correctly rounded).
+    const float fraction = (index + 0.5f) / count;
+    EXPECT_NEAR(std::bit_cast<float>(rec[9]), fraction, 3.0f * std::numeric_limits<float>::epsilon() * fraction);
   }
   EXPECT_EQ(serials, (std::set<uint32_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
 }
