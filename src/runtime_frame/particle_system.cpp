@@ -158,11 +158,8 @@ uint32_t ParticleSystem::row_count() const {
   return n;
 }
 
-Result<uint32_t> ParticleSystem::add_emitter(const CompiledEffect& effect, const EmitterOptions& options) {
+Result<ParticleSystem::Row> ParticleSystem::make_row(const CompiledEffect& effect, const EmitterOptions& options) {
   const Program& program = effect.program;
-  uint32_t row = 0;
-  while (row < rows_.size() && rows_[row].live) ++row;
-  if (row == rows_.size()) return make_error(ErrorCode::kOutOfMemory, "the emitter table is full");
   if (program.register_count > shader::kVmFastRegisterSlots)
     return make_error(ErrorCode::kUnsupported, "programs over " + std::to_string(shader::kVmFastRegisterSlots) +
                                                    " registers need the wide interpreter, not built into the frame yet");
@@ -211,9 +208,37 @@ Result<uint32_t> ParticleSystem::add_emitter(const CompiledEffect& effect, const
   // Generations wrap inside the header's 12 bits, skipping 0 (a free slot's header).
   next_generation_ = next_generation_ % shader::kFrameHeaderGenerationMask + 1;
   r.live = true;
+  return r;
+}
+
+Result<uint32_t> ParticleSystem::add_emitter(const CompiledEffect& effect, const EmitterOptions& options) {
+  uint32_t row = 0;
+  while (row < rows_.size() && rows_[row].live) ++row;
+  if (row == rows_.size()) return make_error(ErrorCode::kOutOfMemory, "the emitter table is full");
+  MOTE_TRY_ASSIGN(Row r, make_row(effect, options));
   rows_[row] = std::move(r);
   MOTE_TRY(upload_tables());
   return row;
+}
+
+Result<std::vector<uint32_t>> ParticleSystem::add_emitters(const CompiledEffect& effect,
+                                                           std::span<const EmitterOptions> options) {
+  std::vector<uint32_t> placed;
+  placed.reserve(options.size());
+  uint32_t row = 0;
+  for (const EmitterOptions& o : options) {
+    while (row < rows_.size() && rows_[row].live) ++row;
+    Result<Row> made = row == rows_.size() ? Result<Row>(make_error(ErrorCode::kOutOfMemory, "the emitter table is full"))
+                                           : make_row(effect, o);
+    if (!made.ok()) {
+      for (uint32_t p : placed) rows_[p] = Row{};  // nothing added (the GPU never saw these rows)
+      return made.error();
+    }
+    rows_[row] = std::move(made).value();
+    placed.push_back(row);
+  }
+  MOTE_TRY(upload_tables());
+  return placed;
 }
 
 Status ParticleSystem::remove_emitter(uint32_t row) {
@@ -307,7 +332,17 @@ Status ParticleSystem::execute(float dt) {
   const gpu::Buffer& alive_in = alive_[(frame_ + 1u) & 1u];
   Status scan_status = ok_status();
   gpu::Device& device = *device_;
+  gpu::GpuProfiler* profiler = profiler_;
   MOTE_TRY(device.submit([&](VkCommandBuffer cmd) {
+    // Optional timestamps: a branch per pass when off.
+    auto pass = [&](const char* name) {
+      if (profiler) profiler->begin(cmd, name);
+    };
+    auto pass_end = [&] {
+      if (profiler) profiler->end(cmd);
+    };
+    if (profiler) profiler->reset(cmd);
+    pass("reset");
     frame_start_barrier(cmd);
     vkCmdUpdateBuffer(cmd, params_.handle(), 0, sizeof(params), &params);
     if (!commands.empty()) vkCmdUpdateBuffer(cmd, commands_.handle(), 0, commands.size() * 4, commands.data());
@@ -319,20 +354,28 @@ Status ParticleSystem::execute(float dt) {
         .buffers({{0, &params_}, {1, &counters_}, {2, &states_}, {3, &commands_}})
         .dispatch_threads(std::max(1u, params.command_count));
     gpu::compute_to_compute(cmd);
+    pass_end();
     if (rows > 0) {
+      pass("tick");
       // (3) emitter tick: spawn count per row under the budget.
       gpu::ComputeRecorder(device, cmd)
           .bind(tick_)
           .buffers({{0, &params_}, {1, &counters_}, {2, &emitters_}, {3, &states_}, {4, &spawn_counts_}})
           .dispatch_threads(rows);
+      pass_end();
+      pass("scan");
       // (4) inclusive scan of the counts: a row's batch ends at its sum.
       scan_status = scan_.record(cmd, spawn_counts_, spawn_sums_, ScanCount::host(rows), ScanKind::kInclusive);
       gpu::compute_to_compute(cmd);
+      pass_end();
+      pass("emit_args");
       gpu::ComputeRecorder(device, cmd)
           .bind(emit_args_)
           .buffers({{0, &params_}, {1, &counters_}, {2, &spawn_sums_}})
           .dispatch(1);
       gpu::compute_to_indirect(cmd);
+      pass_end();
+      pass("emit");
       // (5) emit, one dispatch per live program.
       for (uint32_t p : programs_) {
         const FramePush push{p, 0u, 0u, 0u};
@@ -345,7 +388,9 @@ Status ParticleSystem::execute(float dt) {
       }
       // Emit pops the free list; simulate pushes onto it.
       gpu::compute_to_compute(cmd);
+      pass_end();
     }
+    pass("simulate");
     // (6) simulate last frame's alive list, one dispatch per live program; the first frees the
     // orphans (it runs even with no live program, so removed emitters' particles still die).
     const std::vector<uint32_t> dispatches = programs_.empty() ? std::vector<uint32_t>{0xFFFFFFFFu} : programs_;
@@ -359,9 +404,12 @@ Status ParticleSystem::execute(float dt) {
           .dispatch_indirect(counters_, shader::kFrameSimulateArgsOffset);
     }
     gpu::compute_to_compute(cmd);
+    pass_end();
+    pass("finish");
     // (7) next frame's simulate dispatch from this frame's alive count.
     gpu::ComputeRecorder(device, cmd).bind(finish_).buffers({{0, &counters_}}).dispatch(1);
     frame_end_barrier(cmd);
+    pass_end();
   }));
   MOTE_TRY(scan_status);
   ++frame_;

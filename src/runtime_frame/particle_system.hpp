@@ -10,11 +10,13 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "gpu/buffer.hpp"
 #include "gpu/compute_pipeline.hpp"
 #include "gpu/device.hpp"
+#include "gpu/profiler.hpp"
 #include "mote/effect.hpp"
 #include "mote/result.hpp"
 #include "mote/simulation.hpp"
@@ -68,6 +70,10 @@ class ParticleSystem {
   // stride) and returns its row. Set-up path: waits for the GPU and re-uploads the program image
   // and the emitter table. Refuses programs over the fast interpreter's 64 registers.
   Result<uint32_t> add_emitter(const CompiledEffect& effect, const EmitterOptions& options = {});
+  // Adds one emitter per entry of `options`, all running `effect`, with a single wait and
+  // re-upload of the image and table (the set-up path for thousands of emitters). Returns the
+  // rows in order. On an error nothing is added.
+  Result<std::vector<uint32_t>> add_emitters(const CompiledEffect& effect, std::span<const EmitterOptions> options);
   // Frees the row (generation 0): the next frame's simulate frees its particles as orphans.
   Status remove_emitter(uint32_t row);
   // Queues `count` extra spawns for the row's next frame (merged per row on the host; they go
@@ -76,6 +82,13 @@ class ParticleSystem {
 
   // Records and submits one frame of `dt` seconds. Does not wait.
   Status execute(float dt);
+
+  // When set (default: none), execute() resets the profiler and records GPU timestamps around
+  // its passes: "reset", "tick", "scan", "emit_args", "emit", "simulate", "finish" (tick .. emit
+  // only when rows are live; emit and simulate span all their per-program dispatches). Each pass
+  // includes the barrier that follows it. Resolve after the frame completed. Needs max_passes >= 7.
+  // The profiler must outlive its use; pass nullptr to stop.
+  void set_profiler(gpu::GpuProfiler* profiler) { profiler_ = profiler; }
 
   // Readbacks (submit and wait): for tests and tools, never a per-frame path.
   Result<FrameStats> read_stats();
@@ -99,6 +112,7 @@ class ParticleSystem {
     shader::FrameEmitter record{};
   };
 
+  Result<Row> make_row(const CompiledEffect& effect, const EmitterOptions& options);
   Status upload_tables();
   uint32_t row_count() const;
 
@@ -128,6 +142,7 @@ class ParticleSystem {
   std::map<uint32_t, uint32_t> pending_bursts_;  // row -> count, merged on the host
   uint32_t next_generation_ = 1;
   uint32_t frame_ = 0;  // frames recorded: selects the alive list written this frame
+  gpu::GpuProfiler* profiler_ = nullptr;  // optional per-pass timestamps (set_profiler)
 };
 
 }  // namespace mote::runtime
