@@ -76,5 +76,12 @@ check "verify missing file" 1 "$mote" verify "$work/does-not-exist.mfx"
 check "run-program unknown executor" 1 "$mote" run-program "$work/integrate_gravity.mfx" --executor quantum
 check "usage error" 2 "$mote" no-such-command
 
+# The GPU frame: `simulate --gpu` reports every frame; `--compare` finds no count difference
+# against the reference (and exits 1 if it did).
+check "simulate --gpu fire" 0 "$mote" simulate "$src/effects/fire.json" --frames 60 --gpu
+[ "$(grep -c '^frame ' "$work/out")" -eq 60 ] || { echo "FAIL simulate --gpu fire: not 60 frame lines"; failures=$((failures + 1)); }
+check "simulate --compare fire" 0 "$mote" simulate "$src/effects/fire.json" --frames 60 --compare
+grep -q '^count differences: 0 frames of 60$' "$work/out" || { echo "FAIL simulate --compare fire: count differences reported"; grep -m3 MISMATCH "$work/out"; failures=$((failures + 1)); }
+
 echo "cli: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]

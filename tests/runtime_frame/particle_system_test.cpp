@@ -316,7 +316,6 @@ TEST_F(ParticleSystemTest, PoolInvariantHoldsOverHundredsOfFrames) {
   EXPECT_GT(dropped, 0u);  // the budget was exercised
 }
 
-#ifdef MOTE_HAVE_EFFECT_COMPILER
 CompiledEffect load_preset(const char* name) {
   std::ifstream in(std::string(MOTE_EFFECTS_DIR) + "/" + name);
   std::stringstream text;
@@ -385,7 +384,6 @@ TEST_F(ParticleSystemTest, FireMatchesTheReferenceSimulation) {
   EXPECT_GT(compared, 2500u);  // ~50 checkpoints of ~60 live particles
   std::cout << "fire parity: " << compared << " particle records compared, worst relative difference " << worst << "\n";
 }
-#endif
 
 TEST_F(ParticleSystemTest, MisuseIsAnError) {
   EXPECT_FALSE(ParticleSystem::create(device(), {.capacity = 0}).ok());
