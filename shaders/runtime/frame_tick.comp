@@ -3,8 +3,10 @@
 // recognises the row by generation (a mismatch starts the state over: a new emitter or a reused
 // row, with nothing for the CPU to clear), advances the clock, integrates rate * dt into the
 // accumulator (f32, in src/sim/emission.cpp's order, unfused), takes PENDING, and debits the
-// spawn budget atomically: what does not fit is dropped and counted, never carried (a full pool
+// spawn budget atomically, a subgroup at a time: what does not fit is dropped and counted, never carried (a full pool
 // must not build a backlog). Writes the row's spawn count for the scan.
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_ballot : require
 #include "shared/frame.h"
 
 layout(local_size_x = 64) in;  // kFrameWorkgroupSize
@@ -27,40 +29,65 @@ uint take_rate_spawns(inout float accumulator, float rate, float dt) {
   return whole >= 4294967295.0f ? 0xFFFFFFFFu : uint(whole);
 }
 
+// Debits `want` from the frame's spawn budget for every invocation of the subgroup at once: one
+// compare-and-swap loop per subgroup on the subgroup's total (clamped per row so the sum cannot
+// wrap), then each row takes its slice in lane order. A loop per row made every row contend for
+// one word: measured on the H200, 14 ms for 10,000 rows and 876 ms for 100,000.
+uint take_from_budget(uint want) {
+  // Rows ask for at most 2^25 (more than any pool holds): 32 lanes x 2^25 fits in a u32.
+  uint asked = min(want, 1u << 25);
+  uint before = subgroupExclusiveAdd(asked);
+  uint total = subgroupAdd(asked);
+  uint granted = 0u;
+  if (subgroupElect() && total > 0u) {
+    uint old = counters.budget;
+    for (;;) {
+      granted = min(total, old);
+      if (granted == 0u) break;
+      uint seen = atomicCompSwap(counters.budget, old, old - granted);
+      if (seen == old) break;
+      old = seen;
+    }
+  }
+  granted = subgroupBroadcastFirst(granted);
+  return granted > before ? min(asked, granted - before) : 0u;
+}
+
 void main() {
   uint row = gl_GlobalInvocationID.x;
-  if (row >= params.row_count) return;
-  FrameEmitter e = emitters[row];
-  FrameEmitterState s = states[row];
-  if (e.generation == 0u) {
+  // Every invocation reaches the subgroup budget step; rows past the table and free rows ask 0.
+  bool in_table = row < params.row_count;
+  FrameEmitter e;
+  FrameEmitterState s;
+  bool live = false;
+  uint want = 0u;
+  if (in_table) {
+    e = emitters[row];
+    s = states[row];
+    live = e.generation != 0u;
+  }
+  if (live) {
+    if (s.generation != e.generation) {
+      // Pending survives the restart: a burst queued on the emitter's first frame is its own.
+      s = FrameEmitterState(e.generation, 0.0f, 0.0f, s.pending, 0u, 0u, 0xFFFFFFFFu, 0u);
+    }
+    s.tick += 1u;
+    precise float age = s.age + params.dt;
+    s.age = age;
+    uint whole = take_rate_spawns(s.accumulator, e.rate, params.dt);
+    want = whole + s.pending;
+    if (want < whole) want = 0xFFFFFFFFu;  // saturate
+    s.pending = 0u;
+  }
+  uint take = take_from_budget(want);
+  if (!in_table) return;
+  if (!live) {
     // A free row: forget everything, including commands aimed at it.
     states[row] = FrameEmitterState(0u, 0.0f, 0.0f, 0u, 0u, 0u, 0u, 0u);
     spawn_counts[row] = 0u;
     return;
   }
-  if (s.generation != e.generation) {
-    // Pending survives the restart: a burst queued on the emitter's first frame is its own.
-    s = FrameEmitterState(e.generation, 0.0f, 0.0f, s.pending, 0u, 0u, 0xFFFFFFFFu, 0u);
-  }
-  s.tick += 1u;
-  precise float age = s.age + params.dt;
-  s.age = age;
-  uint whole = take_rate_spawns(s.accumulator, e.rate, params.dt);
-  uint want = whole + s.pending;
-  if (want < whole) want = 0xFFFFFFFFu;  // saturate
-  s.pending = 0u;
-  uint take = 0u;
-  if (want > 0u) {
-    uint old = counters.budget;
-    for (;;) {
-      take = min(want, old);
-      if (take == 0u) break;
-      uint seen = atomicCompSwap(counters.budget, old, old - take);
-      if (seen == old) break;
-      old = seen;
-    }
-    if (want > take) atomicAdd(counters.dropped, want - take);
-  }
+  if (want > take) atomicAdd(counters.dropped, want - take);
   s.spawn_first = s.spawned;
   s.spawn_count = take;
   s.spawned += take;
