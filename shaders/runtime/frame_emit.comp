@@ -10,6 +10,7 @@
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_KHR_shader_subgroup_ballot : require
 #include "shared/frame.h"
+#include "shared/transform.h"
 
 layout(local_size_x = 64) in;  // kFrameWorkgroupSize
 
@@ -22,6 +23,7 @@ layout(std430, binding = 5) readonly buffer FreeList { uint free_list[]; };
 layout(std430, binding = 6) writeonly buffer AliveOut { uint alive_out[]; };
 layout(std430, binding = 7) buffer Pool { uint pool[]; };
 layout(std430, binding = 8) readonly buffer ProgramWords { uint program_words[]; };
+layout(std430, binding = 9) readonly buffer Transforms { TransformChannels transform_channels[]; };
 
 #include "runtime/frame_vm.glsl"
 
@@ -48,6 +50,7 @@ void main() {
     if (row >= params.row_count) continue;
     vm_emitter = emitters[row];
     if (vm_emitter.program != push.program) continue;
+    frame_place_emitter();
     vm_state = states[row];
     uint before = row == 0u ? 0u : spawn_sums[row - 1u];
     vm_spawn_index = g - before;

@@ -9,6 +9,7 @@
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_KHR_shader_subgroup_ballot : require
 #include "shared/frame.h"
+#include "shared/transform.h"
 
 layout(local_size_x = 64) in;  // kFrameWorkgroupSize
 
@@ -21,6 +22,7 @@ layout(std430, binding = 5) buffer FreeList { uint free_list[]; };
 layout(std430, binding = 6) writeonly buffer AliveOut { uint alive_out[]; };
 layout(std430, binding = 7) buffer Pool { uint pool[]; };
 layout(std430, binding = 8) readonly buffer ProgramWords { uint program_words[]; };
+layout(std430, binding = 9) readonly buffer Transforms { TransformChannels transform_channels[]; };
 
 #include "runtime/frame_vm.glsl"
 
@@ -56,6 +58,7 @@ void main() {
       continue;
     }
     if (vm_emitter.program != push.program) continue;
+    frame_place_emitter();
     vm_state = states[row];
     vm_record_base = slot * params.record_words;
     vm_particle_index = slot;

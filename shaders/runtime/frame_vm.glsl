@@ -2,13 +2,16 @@
 // asks of its host shader from the frame's buffers. The including shader declares
 //   buffer ProgramWords { uint program_words[]; }  -- the program image (shapes, code, fields)
 //   buffer Pool { uint pool[]; }                    -- the particle records
-// and sets, per particle, vm_emitter / vm_state (its row), vm_record_base, vm_particle_index and,
-// for INIT, vm_spawn_index / vm_spawn_count. Every dispatch runs one program (FramePush.program),
-// so the instruction words are wave-uniform among the invocations that reach vm_run. The
-// includer enables GL_KHR_shader_subgroup_ballot and GL_EXT_control_flow_attributes first.
+//   buffer Transforms { TransformChannels transform_channels[]; }  -- the TransformTable's channels
+// and sets, per particle, vm_emitter / vm_state (its row; frame_place_emitter() right after
+// vm_emitter), vm_record_base, vm_particle_index and, for INIT, vm_spawn_index / vm_spawn_count.
+// Every dispatch runs one program (FramePush.program), so the instruction words are wave-uniform
+// among the invocations that reach vm_run. The includer enables GL_KHR_shader_subgroup_ballot
+// and GL_EXT_control_flow_attributes first.
 #include "generated/vm_isa.glsl"
 #include "shared/frame.h"
 #include "shared/isa_encoding.h"
+#include "shared/transform.h"
 #include "shared/vm_gpu.h"
 #include "shared/vm_limits.h"
 #include "shared/vm_semantics.h"
@@ -29,6 +32,20 @@ void vm_reg_write(uint slot, float v) { vm_registers[slot & (kVmFastRegisterSlot
 void vm_clear_registers() {
   uint n = min(vm_emitter.register_count, kVmFastRegisterSlots);
   for (uint i = 0u; i < n; ++i) vm_registers[i] = 0.0f;
+}
+
+// An emitter at a transforms row stands where that row's composed world pose puts it this frame
+// (the channels are written by the TransformTable's compose pass earlier in the submission): its
+// EMITTER_POSITION / DIRECTION / UP / ROTATION builtins read the row's channels instead of the
+// record's constant pose. The host refuses rows past the table, so the clamp only guards memory.
+void frame_place_emitter() {
+  uint row = vm_emitter.transform_row;
+  if (row == kFrameNoTransform) return;
+  TransformChannels c = transform_channels[min(row, uint(transform_channels.length()) - 1u)];
+  vm_emitter.position = vec4(c.position.xyz, 0.0f);
+  vm_emitter.direction = vec4(c.direction.xyz, 0.0f);
+  vm_emitter.up = vec4(c.up.xyz, 0.0f);
+  vm_emitter.rotation = c.orientation;
 }
 
 uint vm_program_word(uint index) { return program_words[min(index, uint(program_words.length()) - 1u)]; }

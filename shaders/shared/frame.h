@@ -71,7 +71,9 @@ MOTE_CONSTANT(uint, kFrameEmitArgsOffset, 32u);
 MOTE_CONSTANT(uint, kFrameSimulateArgsOffset, 48u);
 
 // One emitter row as the host writes it (the frame's minimal record; offsets are absolute words
-// of the program buffer). generation 0 = a free row.
+// of the program buffer). generation 0 = a free row. With a transform_row, emit and simulate read
+// EMITTER_POSITION / DIRECTION / UP / ROTATION from that row's TransformChannels (composed this
+// frame) instead of position / direction / up / rotation.
 struct FrameEmitter {
   vec4 position;   // xyz
   vec4 rotation;   // quaternion xyzw
@@ -92,7 +94,7 @@ struct FrameEmitter {
   float rate;          // particles per second
   uint generation;     // header generation of this emitter's particles; 0 = free row
   uint register_count;
-  uint pad0;
+  uint transform_row;  // a TransformTable row whose channels place the emitter, or kFrameNoTransform
 };
 MOTE_ASSERT_SIZE(FrameEmitter, 128);
 MOTE_ASSERT_OFFSET(FrameEmitter, position, 0);
@@ -114,7 +116,7 @@ MOTE_ASSERT_OFFSET(FrameEmitter, seed, 108);
 MOTE_ASSERT_OFFSET(FrameEmitter, rate, 112);
 MOTE_ASSERT_OFFSET(FrameEmitter, generation, 116);
 MOTE_ASSERT_OFFSET(FrameEmitter, register_count, 120);
-MOTE_ASSERT_OFFSET(FrameEmitter, pad0, 124);
+MOTE_ASSERT_OFFSET(FrameEmitter, transform_row, 124);
 
 // What the GPU integrates per row (meep "The emitter state"): not part of the record, so a
 // restage of the record never overwrites it. The CPU only zero-fills it at creation; a row is
@@ -155,6 +157,8 @@ MOTE_ASSERT_OFFSET(FramePush, pad0, 8);
 MOTE_ASSERT_OFFSET(FramePush, pad1, 12);
 
 MOTE_CONSTANT(uint, kFrameWorkgroupSize, 64u);
+// FrameEmitter::transform_row of an emitter placed by its own constant pose.
+MOTE_CONSTANT(uint, kFrameNoTransform, 0xFFFFFFFFu);
 // Indirect dispatches stay within the guaranteed maxComputeWorkGroupCount[0]; the passes walk
 // the rest with a grid stride.
 MOTE_CONSTANT(uint, kFrameMaxGroups, 65535u);

@@ -122,6 +122,8 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
   MOTE_TRY_ASSIGN(s.params_, make_buffer(device, sizeof(FrameParams),
                                          VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                          "mote.frame.params"));
+  MOTE_TRY_ASSIGN(s.no_transforms_, make_buffer(device, sizeof(shader::TransformChannels), kStorage,
+                                                "mote.frame.no_transforms"));
   MOTE_TRY_ASSIGN(s.scan_, PrefixScan::create(device, options.max_emitters));
   MOTE_TRY_ASSIGN(s.init_, gpu::ComputePipeline::create(device, "runtime/frame_init"));
   MOTE_TRY_ASSIGN(s.reset_, gpu::ComputePipeline::create(device, "runtime/frame_reset"));
@@ -138,6 +140,7 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
   MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) {
     vkCmdFillBuffer(cmd, s.pool_.handle(), 0, VK_WHOLE_SIZE, 0);
     vkCmdFillBuffer(cmd, s.states_.handle(), 0, VK_WHOLE_SIZE, 0);
+    vkCmdFillBuffer(cmd, s.no_transforms_.handle(), 0, VK_WHOLE_SIZE, 0);
     gpu::transfer_to_compute(cmd);
     const uint32_t capacity = options.capacity;
     const uint32_t groups = std::min((capacity + 63) / 64, shader::kFrameMaxGroups);
@@ -167,6 +170,13 @@ Result<ParticleSystem::Row> ParticleSystem::make_row(const CompiledEffect& effec
     return make_error(ErrorCode::kInvalidArgument, "the program's record does not fit the pool's stride");
   if (options_.serial_word != 0 && options_.serial_word < vm_particle_record_words(program))
     return make_error(ErrorCode::kInvalidArgument, "serial_word overlaps the program's fields");
+
+  if (options.transform_row != kNoTransformRow) {
+    if (transforms_ == nullptr)
+      return make_error(ErrorCode::kInvalidArgument, "an emitter at a transform row needs set_transforms first");
+    if (!transforms_->is_live(options.transform_row))
+      return make_error(ErrorCode::kNotFound, "no live transform row " + std::to_string(options.transform_row));
+  }
 
   Row r;
   r.fields.assign(vm_emitter_field_words(program), 0);
@@ -204,6 +214,7 @@ Result<ParticleSystem::Row> ParticleSystem::make_row(const CompiledEffect& effec
     for (const FieldDecl& f : program.emitter_fields)
       if (f.name == "rate" && f.width == 1) e.rate = std::bit_cast<float>(r.fields[*off]);
   e.register_count = program.register_count;
+  e.transform_row = options.transform_row;
   e.generation = next_generation_;
   // Generations wrap inside the header's 12 bits, skipping 0 (a free slot's header).
   next_generation_ = next_generation_ % shader::kFrameHeaderGenerationMask + 1;
@@ -246,6 +257,16 @@ Status ParticleSystem::remove_emitter(uint32_t row) {
   rows_[row] = Row{};
   pending_bursts_.erase(row);
   return upload_tables();
+}
+
+Status ParticleSystem::set_transforms(TransformTable* table) {
+  if (table != transforms_)
+    for (const Row& r : rows_)
+      if (r.live && r.record.transform_row != kNoTransformRow)
+        return make_error(ErrorCode::kInvalidArgument,
+                          "emitters are placed at rows of the current transforms table: remove them first");
+  transforms_ = table;
+  return ok_status();
 }
 
 Status ParticleSystem::burst(uint32_t row, uint32_t count) {
@@ -333,6 +354,8 @@ Status ParticleSystem::execute(float dt) {
   Status scan_status = ok_status();
   gpu::Device& device = *device_;
   gpu::GpuProfiler* profiler = profiler_;
+  TransformTable* transforms = transforms_;
+  const gpu::Buffer& channels = transforms ? transforms->channels() : no_transforms_;
   MOTE_TRY(device.submit([&](VkCommandBuffer cmd) {
     // Optional timestamps: a branch per pass when off.
     auto pass = [&](const char* name) {
@@ -347,6 +370,13 @@ Status ParticleSystem::execute(float dt) {
     vkCmdUpdateBuffer(cmd, params_.handle(), 0, sizeof(params), &params);
     if (!commands.empty()) vkCmdUpdateBuffer(cmd, commands_.handle(), 0, commands.size() * 4, commands.data());
     gpu::transfer_to_compute(cmd);
+    // (0) the transforms' hierarchy pass: this frame's world poses and channels, composed before
+    // anything of the frame reads them (emit and simulate, behind the barriers below; the reset's
+    // own compute-to-compute barrier already orders them, this one says so where it matters).
+    if (transforms) {
+      transforms->record(cmd);
+      gpu::compute_to_compute(cmd);
+    }
 
     // (1) reset the counters, seed the budget; (2) the host's spawn commands into PENDING.
     gpu::ComputeRecorder(device, cmd)
@@ -382,7 +412,7 @@ Status ParticleSystem::execute(float dt) {
         gpu::ComputeRecorder(device, cmd)
             .bind(emit_)
             .buffers({{0, &params_}, {1, &counters_}, {2, &emitters_}, {3, &states_}, {4, &spawn_sums_},
-                      {5, &free_list_}, {6, &alive_out}, {7, &pool_}, {8, &program_}})
+                      {5, &free_list_}, {6, &alive_out}, {7, &pool_}, {8, &program_}, {9, &channels}})
             .push(push)
             .dispatch_indirect(counters_, shader::kFrameEmitArgsOffset);
       }
@@ -399,7 +429,7 @@ Status ParticleSystem::execute(float dt) {
       gpu::ComputeRecorder(device, cmd)
           .bind(simulate_)
           .buffers({{0, &params_}, {1, &counters_}, {2, &emitters_}, {3, &states_}, {4, &alive_in},
-                    {5, &free_list_}, {6, &alive_out}, {7, &pool_}, {8, &program_}})
+                    {5, &free_list_}, {6, &alive_out}, {7, &pool_}, {8, &program_}, {9, &channels}})
           .push(push)
           .dispatch_indirect(counters_, shader::kFrameSimulateArgsOffset);
     }

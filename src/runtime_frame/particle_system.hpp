@@ -21,6 +21,7 @@
 #include "mote/result.hpp"
 #include "mote/simulation.hpp"
 #include "runtime_passes/prefix_scan.hpp"
+#include "runtime_passes/transform_table.hpp"
 #include "shared/frame.h"
 
 namespace mote::runtime {
@@ -34,12 +35,18 @@ struct ParticleSystemOptions {
   uint32_t serial_word = 0;
 };
 
+// EmitterOptions::transform_row of an emitter placed by its own constant pose.
+inline constexpr uint32_t kNoTransformRow = shader::kFrameNoTransform;
+
 struct EmitterOptions {
   uint32_t seed = 0;
   float position[3] = {0.0f, 0.0f, 0.0f};
   float rotation[4] = {0.0f, 0.0f, 0.0f, 1.0f};  // quaternion xyzw
   std::vector<FieldValue> emitter_fields;          // overrides of the effect's defaults
   std::vector<FieldValue> globals;                 // overrides of the effect's global previews
+  // A live row of the system's TransformTable (set_transforms): the emitter stands at that row's
+  // world pose, composed on the GPU each frame, and position / rotation above are ignored.
+  uint32_t transform_row = kNoTransformRow;
 };
 
 // The counters as the last completed frame left them (read_stats: tests and tools only).
@@ -79,6 +86,16 @@ class ParticleSystem {
   // Queues `count` extra spawns for the row's next frame (merged per row on the host; they go
   // through the same budget and INIT as the rate).
   Status burst(uint32_t row, uint32_t count);
+
+  // The scene's transforms (non-owning; nullptr: none). While set, execute() records the table's
+  // compose pass at the start of the frame, before the tick, and emitters added at one of its rows
+  // read EMITTER_POSITION / DIRECTION / UP / ROTATION from that row's channels. The caller
+  // uploads the table (TransformTable::upload, after the previous frame completed) before each
+  // execute(), keeps it alive while set, and keeps an emitter's row live while the emitter is.
+  // Refused (kInvalidArgument) while a live emitter is placed at a row and `table` differs from
+  // the current one.
+  Status set_transforms(TransformTable* table);
+  TransformTable* transforms() const { return transforms_; }
 
   // Records and submits one frame of `dt` seconds. Does not wait.
   Status execute(float dt);
@@ -129,6 +146,8 @@ class ParticleSystem {
   gpu::Buffer commands_;
   gpu::Buffer params_;
   gpu::Buffer program_;
+  gpu::Buffer no_transforms_;  // bound as the channels when no table is set (never read)
+  TransformTable* transforms_ = nullptr;
   PrefixScan scan_;
   gpu::ComputePipeline init_;
   gpu::ComputePipeline reset_;

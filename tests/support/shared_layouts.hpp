@@ -82,7 +82,7 @@ inline std::vector<SharedLayout> shared_layouts() {
         MOTE_MEMBER(FrameEmitter, update_length), MOTE_MEMBER(FrameEmitter, fields_offset),
         MOTE_MEMBER(FrameEmitter, fields_words), MOTE_MEMBER(FrameEmitter, globals_offset),
         MOTE_MEMBER(FrameEmitter, globals_words), MOTE_MEMBER(FrameEmitter, seed), MOTE_MEMBER(FrameEmitter, rate),
-        MOTE_MEMBER(FrameEmitter, generation), MOTE_MEMBER(FrameEmitter, register_count), MOTE_MEMBER(FrameEmitter, pad0)}},
+        MOTE_MEMBER(FrameEmitter, generation), MOTE_MEMBER(FrameEmitter, register_count), MOTE_MEMBER(FrameEmitter, transform_row)}},
       {"FrameEmitterState",
        {MOTE_MEMBER(FrameEmitterState, generation), MOTE_MEMBER(FrameEmitterState, accumulator),
         MOTE_MEMBER(FrameEmitterState, age), MOTE_MEMBER(FrameEmitterState, pending), MOTE_MEMBER(FrameEmitterState, spawned),
