@@ -2,7 +2,8 @@
 // The emitter tick (meep "Spawning is the GPU's decision", step 2): one thread per row. It
 // recognises the row by generation (a mismatch starts the state over: a new emitter or a reused
 // row, with nothing for the CPU to clear), advances the clock, integrates rate * dt into the
-// accumulator (f32, in src/sim/emission.cpp's order, unfused), takes PENDING, and debits the
+// accumulator (f32, in src/sim/emission.cpp's order, unfused), adds the effect's declared bursts
+// due in [age before, age after) (bursts_due's rule and arithmetic), takes PENDING, and debits the
 // spawn budget atomically, a subgroup at a time: what does not fit is dropped and counted, never carried (a full pool
 // must not build a backlog). Writes the row's spawn count for the scan.
 #extension GL_KHR_shader_subgroup_arithmetic : require
@@ -16,6 +17,7 @@ layout(std430, binding = 1) buffer Counters { FrameCounters counters; };
 layout(std430, binding = 2) readonly buffer Emitters { FrameEmitter emitters[]; };
 layout(std430, binding = 3) buffer State { FrameEmitterState states[]; };
 layout(std430, binding = 4) writeonly buffer SpawnCounts { uint spawn_counts[]; };
+layout(std430, binding = 5) readonly buffer Bursts { FrameBurst bursts[]; };  // kFrameMaxBursts per row
 
 // take_rate_spawns: `precise` keeps the compiler from fusing rate * dt into the add, which the
 // CPU (-ffp-contract=off) never does.
@@ -27,6 +29,46 @@ uint take_rate_spawns(inout float accumulator, float rate, float dt) {
   precise float rest = sum - whole;
   accumulator = rest;
   return whole >= 4294967295.0f ? 0xFFFFFFFFu : uint(whole);
+}
+
+uint add_saturated(uint a, uint b) {
+  uint sum = a + b;
+  return sum < a ? 0xFFFFFFFFu : sum;
+}
+
+// sim::bursts_due (src/sim/emission.cpp) for one row: the particles of the bursts whose firing
+// times time + k * interval (k < cycles, any k when cycles == 0) fall in [age_before, age_after),
+// saturated to a u32 (the CPU sums in u64; the budget clamps either way). Same candidates, same
+// f32 firing times: `precise` keeps time + k * interval unfused. The division only picks the
+// first candidate, a cycle early, so its GPU rounding (not correctly rounded) cannot skip one.
+uint take_bursts(uint row, float age_before, float age_after) {
+  uint total = 0u;
+  for (uint i = 0u; i < kFrameMaxBursts; ++i) {
+    FrameBurst b = bursts[row * kFrameMaxBursts + i];
+    if (b.count == 0u) continue;
+    if (!(b.interval > 0.0f)) {
+      // All cycles at once (cycles == 0 with no interval counts as one).
+      if (b.time >= age_before && b.time < age_after) {
+        uint hi, lo;
+        umulExtended(b.count, b.cycles == 0u ? 1u : b.cycles, hi, lo);
+        total = add_saturated(total, hi != 0u ? 0xFFFFFFFFu : lo);
+      }
+      continue;
+    }
+    precise float since = age_before - b.time;
+    precise float cycles_since = since / b.interval;
+    precise float first = floor(cycles_since) - 1.0f;
+    uint k = first > 0.0f ? (first >= 4294967295.0f ? 0xFFFFFFFFu : uint(first)) : 0u;
+    for (;; ++k) {
+      if (b.cycles != 0u && k >= b.cycles) break;
+      precise float offset = float(k) * b.interval;
+      precise float t = b.time + offset;
+      if (t >= age_after) break;
+      if (t >= age_before) total = add_saturated(total, b.count);
+      if (k == 0xFFFFFFFFu) break;  // the CPU's u64 k goes on; no clock reaches here in f32
+    }
+  }
+  return total;
 }
 
 // Debits `want` from the frame's spawn budget for every invocation of the subgroup at once: one
@@ -72,11 +114,12 @@ void main() {
       s = FrameEmitterState(e.generation, 0.0f, 0.0f, s.pending, 0u, 0u, 0xFFFFFFFFu, 0u);
     }
     s.tick += 1u;
+    float age_before = s.age;
     precise float age = s.age + params.dt;
     s.age = age;
     uint whole = take_rate_spawns(s.accumulator, e.rate, params.dt);
-    want = whole + s.pending;
-    if (want < whole) want = 0xFFFFFFFFu;  // saturate
+    // The reference's request: rate spawns + declared bursts; then the host's bursts (saturated).
+    want = add_saturated(add_saturated(whole, take_bursts(row, age_before, age)), s.pending);
     s.pending = 0u;
   }
   uint take = take_from_budget(want);

@@ -118,6 +118,21 @@ MOTE_ASSERT_OFFSET(FrameEmitter, generation, 116);
 MOTE_ASSERT_OFFSET(FrameEmitter, register_count, 120);
 MOTE_ASSERT_OFFSET(FrameEmitter, transform_row, 124);
 
+// One of the effect's declared bursts (EmissionSettings::bursts), host-written into a side table
+// of kFrameMaxBursts entries per row (row * kFrameMaxBursts + i). The tick fires them against the
+// row's own clock with src/sim/emission.cpp's bursts_due rule; count 0 = an unused entry.
+struct FrameBurst {
+  float time;      // seconds after the emitter starts
+  uint count;      // particles per cycle
+  uint cycles;     // how many times it fires (0 = forever)
+  float interval;  // seconds between cycles (<= 0: every cycle at `time`)
+};
+MOTE_ASSERT_SIZE(FrameBurst, 16);
+MOTE_ASSERT_OFFSET(FrameBurst, time, 0);
+MOTE_ASSERT_OFFSET(FrameBurst, count, 4);
+MOTE_ASSERT_OFFSET(FrameBurst, cycles, 8);
+MOTE_ASSERT_OFFSET(FrameBurst, interval, 12);
+
 // What the GPU integrates per row (meep "The emitter state"): not part of the record, so a
 // restage of the record never overwrites it. The CPU only zero-fills it at creation; a row is
 // recognised by generation and restarted on a mismatch.
@@ -125,7 +140,7 @@ struct FrameEmitterState {
   uint generation;   // the record generation this state belongs to
   float accumulator; // fractional spawns carried between frames
   float age;         // EMITTER_AGE / TIME after this frame's tick
-  uint pending;      // burst spawns queued by spawn commands, taken by the next tick
+  uint pending;      // host burst spawns queued by spawn commands, taken by the next tick
   uint spawned;      // birth serials handed out so far
   uint spawn_first;  // serial of this frame's first newborn
   uint tick;         // this frame's tick index for the row (0 on its first frame): the RNG's tick
@@ -164,6 +179,8 @@ MOTE_CONSTANT(uint, kFrameNoTransform, 0xFFFFFFFFu);
 MOTE_CONSTANT(uint, kFrameMaxGroups, 65535u);
 // Spawn commands per frame (vkCmdUpdateBuffer writes at most 65536 bytes; two words each).
 MOTE_CONSTANT(uint, kFrameMaxCommands, 8192u);
+// Declared bursts per emitter the tick schedules (FrameBurst side table); add_emitter refuses more.
+MOTE_CONSTANT(uint, kFrameMaxBursts, 4u);
 // The record header (include/mote/simulation.hpp): row | generation << 20.
 MOTE_CONSTANT(uint, kFrameHeaderRowBits, 20u);
 MOTE_CONSTANT(uint, kFrameHeaderRowMask, 0xFFFFFu);

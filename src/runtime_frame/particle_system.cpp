@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -17,6 +18,7 @@ namespace mote::runtime {
 
 namespace {
 
+using shader::FrameBurst;
 using shader::FrameCounters;
 using shader::FrameEmitter;
 using shader::FrameEmitterState;
@@ -116,6 +118,8 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
   const VkDeviceSize rows = options.max_emitters;
   MOTE_TRY_ASSIGN(s.emitters_, make_buffer(device, rows * sizeof(FrameEmitter), kStorage, "mote.frame.emitters"));
   MOTE_TRY_ASSIGN(s.states_, make_buffer(device, rows * sizeof(FrameEmitterState), kStorage, "mote.frame.emitter_state"));
+  MOTE_TRY_ASSIGN(s.bursts_, make_buffer(device, rows * shader::kFrameMaxBursts * sizeof(FrameBurst), kStorage,
+                                         "mote.frame.bursts"));
   MOTE_TRY_ASSIGN(s.spawn_counts_, make_buffer(device, rows * 4, kStorage, "mote.frame.spawn_counts"));
   MOTE_TRY_ASSIGN(s.spawn_sums_, make_buffer(device, rows * 4, kStorage, "mote.frame.spawn_sums"));
   MOTE_TRY_ASSIGN(s.commands_, make_buffer(device, shader::kFrameMaxCommands * 8, kStorage, "mote.frame.commands"));
@@ -179,6 +183,18 @@ Result<ParticleSystem::Row> ParticleSystem::make_row(const CompiledEffect& effec
   }
 
   Row r;
+  // The effect's declared bursts, fired by the tick (bursts with count 0 never fire: skipped).
+  uint32_t burst_count = 0;
+  for (const Burst& b : effect.emission.bursts) {
+    if (b.count == 0) continue;
+    if (!std::isfinite(b.time) || !std::isfinite(b.interval))
+      return make_error(ErrorCode::kInvalidArgument, "a burst's time and interval must be finite numbers of seconds");
+    if (burst_count == shader::kFrameMaxBursts)
+      return make_error(ErrorCode::kUnsupported,
+                        "the effect declares more than " + std::to_string(shader::kFrameMaxBursts) +
+                            " bursts (with a count); the GPU frame schedules at most that many per emitter");
+    r.bursts[burst_count++] = FrameBurst{b.time, b.count, b.cycles, b.interval};
+  }
   r.fields.assign(vm_emitter_field_words(program), 0);
   if (!effect.emitter_defaults.empty()) {
     if (effect.emitter_defaults.size() != r.fields.size())
@@ -285,6 +301,7 @@ Status ParticleSystem::upload_tables() {
   std::vector<const Program*> unique;
   std::vector<uint32_t> first_row;  // per program id, the row that placed its code
   std::vector<FrameEmitter> table(rows_.size());
+  std::vector<FrameBurst> burst_table(rows_.size() * shader::kFrameMaxBursts, FrameBurst{});
   programs_.clear();
   for (uint32_t row = 0; row < rows_.size(); ++row) {
     Row& r = rows_[row];
@@ -319,6 +336,7 @@ Status ParticleSystem::upload_tables() {
     e.globals_words = uint32_t(r.globals.size());
     words.insert(words.end(), r.globals.begin(), r.globals.end());
     table[row] = e;
+    std::copy_n(r.bursts, shader::kFrameMaxBursts, burst_table.begin() + ptrdiff_t(row) * shader::kFrameMaxBursts);
   }
   // Set-up path: the previous frame may still read the old image and table.
   MOTE_TRY(device_->wait_idle());
@@ -328,6 +346,7 @@ Status ParticleSystem::upload_tables() {
   }
   MOTE_TRY(gpu::upload_span(*device_, program_, std::span<const uint32_t>(words)));
   MOTE_TRY(gpu::upload_span(*device_, emitters_, std::span<const FrameEmitter>(table)));
+  if (!burst_table.empty()) MOTE_TRY(gpu::upload_span(*device_, bursts_, std::span<const FrameBurst>(burst_table)));
   return ok_status();
 }
 
@@ -390,7 +409,8 @@ Status ParticleSystem::execute(float dt) {
       // (3) emitter tick: spawn count per row under the budget.
       gpu::ComputeRecorder(device, cmd)
           .bind(tick_)
-          .buffers({{0, &params_}, {1, &counters_}, {2, &emitters_}, {3, &states_}, {4, &spawn_counts_}})
+          .buffers({{0, &params_}, {1, &counters_}, {2, &emitters_}, {3, &states_}, {4, &spawn_counts_},
+                    {5, &bursts_}})
           .dispatch_threads(rows);
       pass_end();
       pass("scan");

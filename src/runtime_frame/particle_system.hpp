@@ -35,6 +35,9 @@ struct ParticleSystemOptions {
   uint32_t serial_word = 0;
 };
 
+// Declared bursts (EmissionSettings::bursts with count > 0) an effect may have on the GPU frame.
+inline constexpr uint32_t kMaxEffectBursts = shader::kFrameMaxBursts;
+
 // EmitterOptions::transform_row of an emitter placed by its own constant pose.
 inline constexpr uint32_t kNoTransformRow = shader::kFrameNoTransform;
 
@@ -75,7 +78,10 @@ class ParticleSystem {
 
   // Adds an emitter running `effect` (its program linked to its globals, verified for the pool's
   // stride) and returns its row. Set-up path: waits for the GPU and re-uploads the program image
-  // and the emitter table. Refuses programs over the fast interpreter's 64 registers.
+  // and the emitter table. Refuses programs over the fast interpreter's 64 registers, and effects
+  // declaring more than kMaxEffectBursts bursts (count > 0) or a burst with a non-finite time or
+  // interval. The effect's declared bursts are scheduled by the GPU tick against the emitter's
+  // clock, as the reference simulation fires them (sim::bursts_due).
   Result<uint32_t> add_emitter(const CompiledEffect& effect, const EmitterOptions& options = {});
   // Adds one emitter per entry of `options`, all running `effect`, with a single wait and
   // re-upload of the image and table (the set-up path for thousands of emitters). Returns the
@@ -84,7 +90,8 @@ class ParticleSystem {
   // Frees the row (generation 0): the next frame's simulate frees its particles as orphans.
   Status remove_emitter(uint32_t row);
   // Queues `count` extra spawns for the row's next frame (merged per row on the host; they go
-  // through the same budget and INIT as the rate).
+  // through the same budget and INIT as the rate): gameplay bursts, on top of the effect's own
+  // declared bursts, which the GPU schedules by itself.
   Status burst(uint32_t row, uint32_t count);
 
   // The scene's transforms (non-owning; nullptr: none). While set, execute() records the table's
@@ -127,6 +134,7 @@ class ParticleSystem {
     std::vector<uint32_t> fields;
     std::vector<uint32_t> globals;
     shader::FrameEmitter record{};
+    shader::FrameBurst bursts[shader::kFrameMaxBursts]{};  // unused entries: count 0
   };
 
   Result<Row> make_row(const CompiledEffect& effect, const EmitterOptions& options);
@@ -141,6 +149,7 @@ class ParticleSystem {
   gpu::Buffer counters_;
   gpu::Buffer emitters_;
   gpu::Buffer states_;
+  gpu::Buffer bursts_;  // FrameBurst, kFrameMaxBursts per row (host-written with the table)
   gpu::Buffer spawn_counts_;
   gpu::Buffer spawn_sums_;
   gpu::Buffer commands_;

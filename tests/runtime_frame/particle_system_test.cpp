@@ -17,6 +17,7 @@
 #include "mote/effect.hpp"
 #include "mote/simulation.hpp"
 #include "runtime_frame/particle_system.hpp"
+#include "sim/emission.hpp"
 #include "support/gpu_fixture.hpp"
 
 namespace mote {
@@ -235,6 +236,56 @@ TEST_F(ParticleSystemTest, BurstAddsToTheRateThroughTheSameBudget) {
   EXPECT_EQ(d.free_count, 0u);
 }
 
+// The effect's own bursts are scheduled by the GPU tick (no host burst() calls): a burst of 7
+// repeating 3 times every 0.1 s from 0.05 s, over a 30/s rate, spawns what the reference spawns
+// on every frame, 3 times and then never again; a second, endless one (every 0.25 s) keeps firing.
+TEST_F(ParticleSystemTest, RepeatingDeclaredBurstMatchesTheReferenceFrameByFrame) {
+  CompiledEffect effect = make_effect(kProgram, 30.0f, 0.5f, 512);
+  effect.emission.bursts = {{.time = 0.05f, .count = 7, .cycles = 3, .interval = 0.1f}};
+  CompiledEffect endless = effect;
+  endless.emission.bursts.push_back({.time = 0.0f, .count = 5, .cycles = 0, .interval = 0.25f});
+  for (const CompiledEffect* e : {&effect, &endless}) {
+    ParticleSystem system = make_system(512);
+    const uint32_t row = add(system, *e, {.seed = 5});
+    Result<Simulation> sim = Simulation::create(*e, {.dt = kDt, .seed = 5, .capacity = 512, .record_words = 32});
+    ASSERT_TRUE(sim.ok()) << sim.error().to_string();
+    float accumulator = 0.0f, age = 0.0f;
+    uint32_t firing_frames = 0;
+    uint64_t burst_total = 0;
+    for (int f = 0; f < 80; ++f) {  // 1.33 s
+      const FrameStats g = step(system);
+      const FrameReport r = sim.value().step().value();
+      ASSERT_EQ(g.newborns, r.spawned) << "frame " << f;
+      ASSERT_EQ(g.dropped, r.dropped) << "frame " << f;
+      ASSERT_EQ(g.killed, r.killed) << "frame " << f;
+      ASSERT_EQ(g.alive, r.alive) << "frame " << f;
+      // What the bursts added on this frame, beside the rate.
+      const float before = age;
+      age = age + kDt;
+      const uint32_t rate_part = sim::take_rate_spawns(accumulator, 30.0f, kDt);
+      ASSERT_GE(g.newborns, rate_part) << "frame " << f;
+      if (g.newborns > rate_part) ++firing_frames;
+      burst_total += g.newborns - rate_part;
+      EXPECT_EQ(g.newborns - rate_part, sim::bursts_due(e->emission.bursts, before, age)) << "frame " << f;
+    }
+    if (e == &effect) {
+      EXPECT_EQ(firing_frames, 3u);
+      EXPECT_EQ(burst_total, 21u);
+    } else {
+      EXPECT_EQ(burst_total, 21u + 6u * 5u);  // the endless one at 0, 0.25, .., 1.25
+    }
+    // Host bursts still add on top of the declared ones.
+    ASSERT_TRUE(system.burst(row, 3).ok());
+    const FrameStats g = step(system);
+    const FrameReport r = sim.value().step().value();
+    const float before = age;
+    age = age + kDt;
+    EXPECT_EQ(g.newborns, r.spawned + 3u);
+    EXPECT_EQ(g.newborns,
+              sim::take_rate_spawns(accumulator, 30.0f, kDt) + sim::bursts_due(e->emission.bursts, before, age) + 3u);
+  }
+}
+
 TEST_F(ParticleSystemTest, FullPoolDropsSpawnsWithoutWrappingAndMatchesTheReference) {
   // 6000/s = 100 a frame into 64 slots; life 0.1 s (6 frames): the pool fills, drains, refills.
   const CompiledEffect effect = make_effect(kProgram, 6000.0f, 0.1f, 64);
@@ -396,6 +447,18 @@ TEST_F(ParticleSystemTest, MisuseIsAnError) {
   CompiledEffect e = make_effect(kProgram, 1.0f, 1.0f);
   for (int i = 0; i < 7; ++i) e.program.particle_fields.push_back({"big" + std::to_string(i), 4});
   EXPECT_FALSE(system.add_emitter(e).ok());
+  // More declared bursts than the tick schedules, or a non-finite burst time: refused.
+  CompiledEffect many = make_effect(kProgram, 1.0f, 1.0f);
+  for (uint32_t i = 0; i <= runtime::kMaxEffectBursts; ++i)
+    many.emission.bursts.push_back({.time = float(i), .count = 1});
+  auto refused = system.add_emitter(many);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().to_string().find("bursts"), std::string::npos) << refused.error().to_string();
+  many.emission.bursts.back().count = 0;  // a burst that never fires does not count
+  EXPECT_TRUE(system.add_emitter(many).ok());
+  CompiledEffect nan_time = make_effect(kProgram, 1.0f, 1.0f);
+  nan_time.emission.bursts = {{.time = NAN, .count = 1, .cycles = 0, .interval = 0.1f}};
+  EXPECT_FALSE(system.add_emitter(nan_time).ok());
 }
 
 }  // namespace
