@@ -19,6 +19,7 @@
 #include "runtime_frame/particle_system.hpp"
 #include "sim/emission.hpp"
 #include "support/gpu_fixture.hpp"
+#include "support/spawn_probe_program.hpp"
 
 namespace mote {
 namespace {
@@ -28,47 +29,7 @@ using runtime::FrameStats;
 using runtime::ParticleSystem;
 using runtime::ParticleSystemOptions;
 
-// Particles jitter upward and die when their age reaches `life` (an emitter field). INIT keeps
-// its spawn builtins; UPDATE draws from the slot's random stream.
-constexpr const char* kProgram = R"(
-.registers 16
-.particle position 3
-.particle age 1
-.particle life 1
-.particle spawn 4
-.emitter life 1
-.emitter rate 1
-
-.init
-  LOAD_BUILTIN r0.xyz, EMITTER_POSITION
-  RAND r3.xyz, #0
-  ADD r0.xyz, r0.xyz, r3.xyz
-  STORE_FIELD @position, r0.xyz
-  STORE_FIELD @age, 0.0
-  LOAD_BUILTIN r6.x, emitter:life
-  STORE_FIELD @life, r6.x
-  LOAD_BUILTIN r7.x, SPAWN_INDEX
-  LOAD_BUILTIN r8.x, SPAWN_COUNT
-  LOAD_BUILTIN r9.x, PARTICLE_INDEX
-  LOAD_BUILTIN r10.x, SPAWN_FRACTION
-  STORE_FIELD @spawn, r7.xyzw
-
-.update
-  LOAD_BUILTIN r0.x, DT
-  LOAD_FIELD r1.xyz, @position
-  RAND r11.x, #1
-  MUL r11.x, r11.x, 0.001
-  MOV r12.x, r0.x
-  MOV r13.x, 0.0
-  ADD r1.xyz, r1.xyz, r11.xyz
-  STORE_FIELD @position, r1.xyz
-  LOAD_FIELD r5.x, @age
-  ADD r5.x, r5.x, r0.x
-  STORE_FIELD @age, r5.x
-  LOAD_FIELD r6.x, @life
-  CMP r7.x, r5.x, r6.x, GE
-  KILL r7.x
-)";
+using test::kProgram;  // tests/support/spawn_probe_program.hpp
 
 // A second program (different code: its own emit and simulate dispatches): random life.
 constexpr const char* kRandomLifeProgram = R"(

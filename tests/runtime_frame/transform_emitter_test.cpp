@@ -18,6 +18,7 @@
 #include "runtime_frame/particle_system.hpp"
 #include "runtime_passes/transform_table.hpp"
 #include "support/gpu_fixture.hpp"
+#include "support/transform_poses.hpp"
 
 namespace mote {
 namespace {
@@ -61,15 +62,8 @@ constexpr float kDt = 1.0f / 60.0f;
 constexpr uint32_t kWords = 32;
 constexpr uint32_t kBurst = 4;
 
-struct Pose {
-  glm::vec3 position{0.0f};
-  glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
-  glm::vec3 scale{1.0f};
-};
-
-glm::mat4 local_matrix(const Pose& p) {
-  return glm::translate(glm::mat4(1.0f), p.position) * glm::mat4_cast(p.rotation) * glm::scale(glm::mat4(1.0f), p.scale);
-}
+using test::local_matrix;
+using test::Pose;
 
 CompiledEffect make_effect() {
   Result<Program> p = assemble(kProgram);
@@ -114,16 +108,8 @@ class TransformEmitterTest : public test::GpuTest {
     set(*row, pose);
     return *row;
   }
-  void set(uint32_t row, const Pose& pose) {
-    poses_.resize(std::max<size_t>(poses_.size(), row + 1));
-    poses_[row] = pose;
-    EXPECT_TRUE(table_.set_local(row, pose.position, pose.rotation, pose.scale).ok());
-  }
-  glm::mat4 cpu_world(uint32_t row) const {
-    const uint32_t p = table_.parent(row);
-    const glm::mat4 local = local_matrix(poses_[row]);
-    return p == kNoParent ? local : cpu_world(p) * local;
-  }
+  void set(uint32_t row, const Pose& pose) { EXPECT_TRUE(poses_.set(table_, row, pose)); }
+  glm::mat4 cpu_world(uint32_t row) const { return poses_.world(table_, row); }
   // Upload this frame's poses, burst every emitter, run one frame and read the pool back.
   std::vector<Seen> run_frame(const std::vector<uint32_t>& emitters) {
     EXPECT_TRUE(device().wait_idle().ok());  // the table's staging is single-buffered
@@ -160,7 +146,7 @@ class TransformEmitterTest : public test::GpuTest {
   TransformTable table_;
   ParticleSystem system_;
   CompiledEffect effect_;
-  std::vector<Pose> poses_;
+  test::PoseBook poses_;
 };
 
 void expect_near3(const glm::vec3& got, const glm::vec3& want, float tol, const char* what, int frame) {

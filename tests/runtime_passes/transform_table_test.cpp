@@ -10,21 +10,15 @@
 #include "gpu/transfer.hpp"
 #include "runtime_passes/transform_table.hpp"
 #include "support/gpu_fixture.hpp"
+#include "support/transform_poses.hpp"
 
 namespace mote::runtime {
 namespace {
 
 using test::GpuTest;
 
-struct Pose {
-  glm::vec3 position{0.0f};
-  glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
-  glm::vec3 scale{1.0f};
-};
-
-glm::mat4 local_matrix(const Pose& p) {
-  return glm::translate(glm::mat4(1.0f), p.position) * glm::mat4_cast(p.rotation) * glm::scale(glm::mat4(1.0f), p.scale);
-}
+using test::local_matrix;
+using test::Pose;
 
 Pose random_pose(std::mt19937& rng) {
   std::uniform_real_distribution<float> u(-1.0f, 1.0f), s(0.5f, 2.0f);
@@ -53,16 +47,8 @@ class TransformTableTest : public GpuTest {
     set(*row, pose);
     return *row;
   }
-  void set(uint32_t row, const Pose& pose) {
-    poses_.resize(std::max<size_t>(poses_.size(), row + 1));
-    poses_[row] = pose;
-    EXPECT_TRUE(table_.set_local(row, pose.position, pose.rotation, pose.scale).ok());
-  }
-  glm::mat4 cpu_world(uint32_t row) const {
-    const uint32_t p = table_.parent(row);
-    const glm::mat4 local = local_matrix(poses_[row]);
-    return p == kNoParent ? local : cpu_world(p) * local;
-  }
+  void set(uint32_t row, const Pose& pose) { EXPECT_TRUE(poses_.set(table_, row, pose)); }
+  glm::mat4 cpu_world(uint32_t row) const { return poses_.world(table_, row); }
   void run() {
     ASSERT_TRUE(table_.upload().ok());
     ASSERT_TRUE(device()
@@ -88,7 +74,7 @@ class TransformTableTest : public GpuTest {
   }
 
   TransformTable table_;
-  std::vector<Pose> poses_;
+  test::PoseBook poses_;
   std::vector<glm::mat4> worlds_;
   std::vector<shader::TransformChannels> channels_;
 };
