@@ -10,7 +10,7 @@ packages=(
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers glslc spirv-tools
   libspirv-cross-c-shared-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  nlohmann-json3-dev libglm-dev libstb-dev libcli11-dev libfmt-dev
+  nlohmann-json3-dev libglm-dev libstb-dev libcli11-dev libfmt-dev libtinygltf-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,41 @@
+// CPU images: decoding untrusted files (PNG, JPEG, TGA, BMP... through stb_image) into RGBA8,
+// writing PNG (stb_image_write), and the small image operations the renderer's outputs need.
+// Decoding never crashes on a corrupt or hostile file: it answers kFormat (or kIo, kNotFound)
+// with the file name in `where`, and refuses images over kMaxImageDimension per side.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <vector>
+
+#include "mote/result.hpp"
+
+namespace mote::assets {
+
+inline constexpr uint32_t kMaxImageDimension = 16384;
+
+// Tightly packed 8-bit RGBA, rows top to bottom. Colour is sRGB-encoded as stored in the file;
+// alpha is straight (not premultiplied).
+struct ImageRgba8 {
+  uint32_t width = 0;
+  uint32_t height = 0;
+  std::vector<uint8_t> pixels;  // width * height * 4
+
+  uint8_t* at(uint32_t x, uint32_t y) { return pixels.data() + (size_t(y) * width + x) * 4; }
+  const uint8_t* at(uint32_t x, uint32_t y) const { return pixels.data() + (size_t(y) * width + x) * 4; }
+};
+
+// Decodes an image held in memory; `name` is used in errors only.
+Result<ImageRgba8> decode_image(std::span<const uint8_t> bytes, std::string_view name);
+Result<ImageRgba8> load_image(const std::filesystem::path& path);
+
+// PNG encoding (8-bit RGBA). write_png creates or replaces `path`.
+Result<std::vector<uint8_t>> encode_png(const ImageRgba8& image);
+Status write_png(const std::filesystem::path& path, const ImageRgba8& image);
+
+// Frames laid out left to right, top to bottom in `columns` columns, each scaled down by an
+// integer box filter so that a tile is at most `max_tile_width` wide; frames must share a size.
+Result<ImageRgba8> contact_sheet(std::span<const ImageRgba8> frames, uint32_t columns, uint32_t max_tile_width);
+
+}  // namespace mote::assets

@@ -1,0 +1,192 @@
+// A scene file (JSON, docs/design/scene.md, docs/scene.schema.json): the input of `mote render`.
+// It names an opaque set (ground plane, boxes, spheres, glTF meshes), lights (one directional
+// with an optional shadow map, point lights, a sky/ground ambient), a camera with a path over
+// time, a transform hierarchy (rows of the GPU TransformTable) that objects and emitters stand
+// at, the emitters (effect file, transform, seed, field overrides) and the output settings.
+// load_scene is strict like effect documents: every key known, every number finite and in range,
+// every reference resolved; the first problem stops loading with a JSON pointer to it.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+#include "mote/result.hpp"
+#include "mote/simulation.hpp"  // FieldValue
+
+namespace mote::scene {
+
+// One key of a camera path: where the eye is and what it looks at, at `time` seconds.
+struct CameraKey {
+  float time = 0.0f;
+  glm::vec3 position{0.0f, 2.0f, 6.0f};
+  glm::vec3 target{0.0f, 1.0f, 0.0f};
+  float fov_y_degrees = 45.0f;
+};
+
+// A circular path around `center`: the eye at `radius` from it in the XZ plane, `height` above
+// it, starting at `start_degrees` (0 = +Z, counter-clockwise seen from +Y) and turning
+// `degrees_per_second`; it looks at `center` + (0, target_height, 0).
+struct CameraOrbit {
+  glm::vec3 center{0.0f};
+  float radius = 6.0f;
+  float height = 2.0f;
+  float target_height = 1.0f;
+  float start_degrees = 0.0f;
+  float degrees_per_second = 0.0f;
+};
+
+enum class CameraInterpolation { kLinear, kCatmullRom };
+
+struct Camera {
+  // The still camera when neither keys nor orbit are given.
+  CameraKey still;
+  // When non-empty (sorted by time, strictly increasing): the path. Before the first key and
+  // after the last the camera holds that key.
+  std::vector<CameraKey> keys;
+  CameraInterpolation interpolation = CameraInterpolation::kCatmullRom;
+  std::optional<CameraOrbit> orbit;  // keys and orbit are exclusive
+  float near_plane = 0.05f;
+  float far_plane = 500.0f;
+};
+
+// The camera evaluated at one time (evaluate_camera): a right-handed look-at with +Y up.
+struct CameraPose {
+  glm::vec3 position{0.0f};
+  glm::vec3 target{0.0f, 0.0f, -1.0f};
+  float fov_y_degrees = 45.0f;
+  float near_plane = 0.05f;
+  float far_plane = 500.0f;
+};
+
+struct DirectionalLight {
+  glm::vec3 direction{-0.4f, -1.0f, -0.3f};  // the way the light travels (normalised on load)
+  glm::vec3 color{1.0f};
+  float intensity = 3.0f;
+  bool shadows = true;
+  uint32_t shadow_map_size = 2048;  // texels per side, 256 .. 8192
+};
+
+struct PointLight {
+  std::string transform;  // a transform's name it stands at ("" = the world origin + position)
+  glm::vec3 position{0.0f};  // relative to the transform
+  glm::vec3 color{1.0f};
+  float intensity = 10.0f;   // radiant intensity scale; falls off with 1/d^2, windowed by range
+  float range = 10.0f;       // metres; the light is zero beyond it
+};
+
+// Hemisphere ambient plus the background the sky shows where nothing is drawn.
+struct Environment {
+  glm::vec3 sky_color{0.35f, 0.45f, 0.6f};
+  glm::vec3 ground_color{0.15f, 0.13f, 0.12f};
+  float ambient_intensity = 0.5f;
+  glm::vec3 background{0.35f, 0.45f, 0.6f};  // radiance behind everything (linear)
+};
+
+struct Material {
+  glm::vec3 base_color{0.8f};
+  float roughness = 0.6f;  // 0.02 .. 1
+  float metallic = 0.0f;   // 0 .. 1
+  glm::vec3 emissive{0.0f};
+};
+
+enum class ObjectShape { kPlane, kBox, kSphere, kMesh };
+
+// A node of the transform hierarchy. Rows of the runtime's TransformTable are created in file
+// order (parents must come before their children). The animation is evaluated on the host per
+// frame and written as the row's local pose: local = base pose, then spin about `spin_axis` by
+// `spin_degrees_per_second * t`, then translated by `bob_amplitude * sin(2 pi bob_hz t)` along +Y.
+struct Transform {
+  std::string name;    // unique identifier
+  std::string parent;  // "" = a root
+  glm::vec3 position{0.0f};
+  glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};  // from the file's [x, y, z, w] or euler_degrees
+  glm::vec3 scale{1.0f};
+  glm::vec3 spin_axis{0.0f, 1.0f, 0.0f};
+  float spin_degrees_per_second = 0.0f;
+  float bob_amplitude = 0.0f;
+  float bob_hz = 0.0f;
+};
+
+struct Object {
+  std::string name;  // optional, for messages
+  ObjectShape shape = ObjectShape::kBox;
+  std::filesystem::path mesh;  // kMesh: a glTF file (.gltf/.glb), resolved against the scene's folder
+  std::string transform;       // "" = placed by position/rotation/scale in the world
+  glm::vec3 position{0.0f};    // relative to the transform
+  glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
+  glm::vec3 scale{1.0f};  // plane: X/Z extent (unit plane is 1 x 1 centred); box: unit cube; sphere: unit diameter
+  Material material;
+  bool casts_shadow = true;
+};
+
+struct Emitter {
+  std::string name;  // optional, for messages and stats
+  std::filesystem::path effect;  // an effect document, resolved against the scene's folder
+  std::string transform;         // "" = placed by position/rotation in the world
+  glm::vec3 position{0.0f};      // used when transform is ""
+  glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
+  uint32_t seed = 0;             // 0 = derived from the output seed and the emitter's index
+  std::vector<FieldValue> fields;   // emitter field overrides (names checked when the effect loads)
+  std::vector<FieldValue> globals;  // global field overrides
+  float start_time = 0.0f;        // seconds of scene time before the emitter is added
+};
+
+enum class Tonemap { kAces, kAgx };
+
+struct Output {
+  uint32_t width = 640;   // 16 .. 8192
+  uint32_t height = 360;  // 16 .. 8192
+  uint32_t frames = 60;   // 1 .. 100000
+  float fps = 30.0f;      // frame rate of the written sequence
+  float dt = 0.0f;        // simulation step; 0 = 1 / fps
+  uint32_t seed = 1;
+  float warmup_seconds = 0.0f;  // simulated before the first written frame (as well as prewarm)
+  float exposure = 1.0f;        // linear scale before tonemapping
+  Tonemap tonemap = Tonemap::kAces;
+
+  float step() const { return dt > 0.0f ? dt : 1.0f / fps; }
+};
+
+struct Scene {
+  std::string name;
+  Camera camera;
+  std::optional<DirectionalLight> sun;
+  std::vector<PointLight> point_lights;
+  Environment environment;
+  std::vector<Transform> transforms;
+  std::vector<Object> objects;
+  std::vector<Emitter> emitters;
+  Output output;
+  std::filesystem::path base_dir;  // where relative paths resolve (the scene file's folder)
+
+  // Index of the transform named `name` in `transforms`, or nullopt.
+  std::optional<uint32_t> find_transform(std::string_view name) const;
+};
+
+// Parses and validates a scene document. Relative paths (meshes, effects) are resolved against
+// `base_dir` and returned absolute-or-as-joined; their existence is NOT checked here (the
+// renderer reports a missing file with the object's or emitter's pointer). Errors: kParse with a
+// JSON pointer in `where` ("/emitters/2/fields/rate").
+Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path& base_dir);
+// Reads `path` (kIo on failure) and calls load_scene with its folder as base_dir.
+Result<Scene> load_scene_file(const std::filesystem::path& path);
+
+// The camera at `time` seconds (keys interpolated, orbit turned, or the still camera).
+CameraPose evaluate_camera(const Camera& camera, float time);
+
+// A transform's local pose at `time` (its base pose with its spin and bob applied).
+struct LocalPose {
+  glm::vec3 position{0.0f};
+  glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
+  glm::vec3 scale{1.0f};
+};
+LocalPose evaluate_transform(const Transform& transform, float time);
+
+}  // namespace mote::scene
