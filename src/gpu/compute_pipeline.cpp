@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "gpu/embedded_shaders.hpp"
+#include "gpu/pipeline_common.hpp"
 #include "gpu/vk_check.hpp"
 
 namespace mote::gpu {
@@ -16,57 +17,27 @@ const EmbeddedShader* find_embedded_shader(std::string_view name) {
 
 Result<ComputePipeline> ComputePipeline::create(Device& device, std::string_view shader_name,
                                                 std::span<const SpecializationConstant> specialization) {
-  const EmbeddedShader* shader = find_embedded_shader(shader_name);
-  if (!shader) return make_error(ErrorCode::kNotFound, "no embedded shader named " + std::string(shader_name));
+  MOTE_TRY_ASSIGN(detail::LoadedShader loaded, detail::load_shader(shader_name));
   ComputePipeline p;
   p.device_ = &device;
   p.name_ = shader_name;
-  MOTE_TRY_ASSIGN(p.reflection_, reflect_spirv(std::span(shader->words, shader->word_count)));
+  p.reflection_ = std::move(loaded.reflection);
   if (p.reflection_.stage != VK_SHADER_STAGE_COMPUTE_BIT)
     return make_error(ErrorCode::kInvalidArgument, "not a compute shader", p.name_);
 
-  std::vector<VkDescriptorSetLayoutBinding> bindings;
-  for (const ReflectedBinding& b : p.reflection_.bindings) {
-    if (b.set != 0)
-      return make_error(ErrorCode::kUnsupported, "compute shaders bind set 0 only (push descriptors)", p.name_);
-    bindings.push_back({b.binding, b.type, b.count, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
-  }
-  VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  set_info.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
-  set_info.bindingCount = uint32_t(bindings.size());
-  set_info.pBindings = bindings.data();
-  MOTE_VK_TRY(vkCreateDescriptorSetLayout(device.handle(), &set_info, nullptr, &p.set_layout_));
-  device.set_name(VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, p.set_layout_, p.name_);
-
-  VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, p.reflection_.push_constant_size};
-  VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  layout_info.setLayoutCount = 1;
-  layout_info.pSetLayouts = &p.set_layout_;
-  layout_info.pushConstantRangeCount = range.size ? 1 : 0;
-  layout_info.pPushConstantRanges = &range;
-  MOTE_VK_TRY(vkCreatePipelineLayout(device.handle(), &layout_info, nullptr, &p.layout_));
-  device.set_name(VK_OBJECT_TYPE_PIPELINE_LAYOUT, p.layout_, p.name_);
-
-  VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  module_info.codeSize = shader->word_count * sizeof(uint32_t);
-  module_info.pCode = shader->words;
-  VkShaderModule module = VK_NULL_HANDLE;
-  MOTE_VK_TRY(vkCreateShaderModule(device.handle(), &module_info, nullptr, &module));
-
-  std::vector<VkSpecializationMapEntry> entries;
-  std::vector<uint32_t> values;
-  for (const auto& s : specialization) {
-    entries.push_back({s.id, uint32_t(values.size() * sizeof(uint32_t)), sizeof(uint32_t)});
-    values.push_back(s.value);
-  }
-  VkSpecializationInfo spec{uint32_t(entries.size()), entries.data(), values.size() * sizeof(uint32_t), values.data()};
+  std::vector<VkShaderStageFlags> stages(p.reflection_.bindings.size(), VK_SHADER_STAGE_COMPUTE_BIT);
+  MOTE_TRY_ASSIGN(p.set_layout_, detail::create_push_set_layout(device, p.reflection_.bindings, stages, p.name_));
+  MOTE_TRY_ASSIGN(p.layout_, detail::create_pipeline_layout(device, p.set_layout_, p.reflection_.push_constant_size,
+                                                            VK_SHADER_STAGE_COMPUTE_BIT, p.name_));
+  MOTE_TRY_ASSIGN(VkShaderModule module, detail::create_module(device, *loaded.shader));
+  detail::Specialization spec(specialization);
 
   VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
   info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   info.stage.module = module;
   info.stage.pName = "main";
-  info.stage.pSpecializationInfo = entries.empty() ? nullptr : &spec;
+  info.stage.pSpecializationInfo = spec.get();
   info.layout = p.layout_;
   if (device.pipeline_statistics_enabled()) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkResult r = vkCreateComputePipelines(device.handle(), VK_NULL_HANDLE, 1, &info, nullptr, &p.pipeline_);

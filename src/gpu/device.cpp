@@ -31,6 +31,7 @@ Status Device::init(const DeviceOptions& options) {
 
   VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
   f13.synchronization2 = VK_TRUE;
+  f13.dynamicRendering = VK_TRUE;  // core in 1.3: the renderer draws without render pass objects
   f13.maintenance4 = VK_TRUE;  // SPIR-V 1.6 (Vulkan 1.3 target) declares workgroup sizes with LocalSizeId
   VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   f12.pNext = &f13;

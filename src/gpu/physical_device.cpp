@@ -98,6 +98,8 @@ Result<std::vector<PhysicalDeviceDescription>> enumerate_devices(VkInstance inst
         d.compute_queue_family = f;
     for (uint32_t f = 0; f < family_count && d.compute_queue_family == UINT32_MAX; ++f)
       if (families[f].queueFlags & VK_QUEUE_COMPUTE_BIT) d.compute_queue_family = f;
+    d.queue_has_graphics = d.compute_queue_family != UINT32_MAX &&
+                           (families[d.compute_queue_family].queueFlags & VK_QUEUE_GRAPHICS_BIT) != 0;
 
     VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};

@@ -29,6 +29,7 @@ struct PhysicalDeviceDescription {
   VkPhysicalDeviceLimits limits{};
   uint64_t device_local_bytes = 0;  // largest device-local heap
   uint32_t compute_queue_family = UINT32_MAX;  // a family with compute (graphics too when possible)
+  bool queue_has_graphics = false;  // that family also draws (the renderer needs it)
   bool suitable = false;
   std::string unsuitable_reason;  // why not, when !suitable: the missing feature or extension
 };

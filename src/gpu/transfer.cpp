@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "gpu/commands.hpp"
+
 namespace mote::gpu {
 
 Status upload(Device& device, const Buffer& dst, std::span<const uint8_t> bytes, VkDeviceSize dst_offset) {
@@ -48,6 +50,55 @@ Result<std::vector<uint8_t>> readback(Device& device, const Buffer& src, VkDevic
     after.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
     dep.pMemoryBarriers = &after;
     vkCmdPipelineBarrier2(cmd, &dep);
+  }));
+  MOTE_TRY(staging.invalidate());
+  std::vector<uint8_t> out(size);
+  std::memcpy(out.data(), staging.mapped(), size);
+  return out;
+}
+
+Status upload_image(Device& device, const Image& image, std::span<const uint8_t> bytes) {
+  if (bytes.empty()) return make_error(ErrorCode::kInvalidArgument, "upload of an empty image");
+  MOTE_TRY_ASSIGN(Buffer staging, Buffer::create(device, {.size = bytes.size(),
+                                                          .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                                          .memory = MemoryUsage::kUpload,
+                                                          .name = "mote.staging_image"}));
+  std::memcpy(staging.mapped(), bytes.data(), bytes.size());
+  MOTE_TRY(staging.flush());
+  return device.submit_and_wait([&](VkCommandBuffer cmd) {
+    image_barrier(cmd, image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                  VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_COPY_BIT,
+                  VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    VkBufferImageCopy region{};
+    region.imageSubresource = {image.aspect(), 0, 0, 1};
+    region.imageExtent = {image.width(), image.height(), 1};
+    vkCmdCopyBufferToImage(cmd, staging.handle(), image.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+    image_barrier(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                  VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                  VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                  VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+  });
+}
+
+Result<std::vector<uint8_t>> readback_image(Device& device, const Image& image, VkImageLayout layout,
+                                            uint32_t texel_bytes) {
+  const VkDeviceSize size = VkDeviceSize(image.width()) * image.height() * texel_bytes;
+  MOTE_TRY_ASSIGN(Buffer staging, Buffer::create(device, {.size = size,
+                                                          .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                                          .memory = MemoryUsage::kReadback,
+                                                          .name = "mote.staging_image_readback"}));
+  MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) {
+    image_barrier(cmd, image, layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                  VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+    VkBufferImageCopy region{};
+    region.imageSubresource = {image.aspect(), 0, 0, 1};
+    region.imageExtent = {image.width(), image.height(), 1};
+    vkCmdCopyImageToBuffer(cmd, image.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, staging.handle(), 1, &region);
+    image_barrier(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, layout, VK_PIPELINE_STAGE_2_COPY_BIT,
+                  VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                  VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                   VK_ACCESS_2_HOST_READ_BIT);
   }));
   MOTE_TRY(staging.invalidate());
   std::vector<uint8_t> out(size);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpu/buffer.hpp"
+#include "gpu/image.hpp"
 
 namespace mote::gpu {
 
@@ -16,6 +17,14 @@ Status upload(Device& device, const Buffer& dst, std::span<const uint8_t> bytes,
 // Copies size bytes from src at src_offset into a new vector through a readback buffer.
 Result<std::vector<uint8_t>> readback(Device& device, const Buffer& src, VkDeviceSize size,
                                       VkDeviceSize src_offset = 0);
+
+// Fills a colour image with tightly packed texels (bytes = width * height * texel size) and
+// leaves it in SHADER_READ_ONLY_OPTIMAL for fragment and compute shaders.
+Status upload_image(Device& device, const Image& image, std::span<const uint8_t> bytes);
+// Copies a colour image that is in `layout` into tightly packed texels (texel_bytes each);
+// the image is returned to `layout`. Whatever wrote it before must have been submitted.
+Result<std::vector<uint8_t>> readback_image(Device& device, const Image& image, VkImageLayout layout,
+                                            uint32_t texel_bytes);
 
 template <typename T>
 Status upload_span(Device& device, const Buffer& dst, std::span<const T> values, VkDeviceSize dst_offset = 0) {
