@@ -41,6 +41,10 @@ using glm::normalize;
 using glm::sqrt;
 using mat3 = glm::mat3;
 }  // namespace mote::shader
+// Header-defined functions: inline in C++ so every translation unit may include this file.
+#define RENDER_INLINE inline
+#else
+#define RENDER_INLINE
 #endif
 
 MOTE_SHARED_BEGIN
@@ -128,7 +132,7 @@ struct RenderView {
   uint pad1;
   uint pad2;
 };
-MOTE_ASSERT_SIZE(RenderView, 528);
+MOTE_ASSERT_SIZE(RenderView, 512);
 MOTE_ASSERT_OFFSET(RenderView, view, 0);
 MOTE_ASSERT_OFFSET(RenderView, projection, 64);
 MOTE_ASSERT_OFFSET(RenderView, view_projection, 128);
@@ -162,7 +166,7 @@ MOTE_ASSERT_OFFSET(PointLightGpu, radiance, 16);
 // ---- Pure functions (C++ and GLSL) ----
 
 // Rotates v by the unit quaternion q (x, y, z, w).
-vec3 particle_quat_rotate(vec4 q, vec3 v) {
+RENDER_INLINE vec3 particle_quat_rotate(vec4 q, vec3 v) {
   vec3 u = vec3(q.x, q.y, q.z);
   vec3 t = 2.0f * cross(u, v);
   return v + q.w * t + cross(u, t);
@@ -170,7 +174,7 @@ vec3 particle_quat_rotate(vec4 q, vec3 v) {
 
 // The record's turn as a unit quaternion: a roll angle about +Z (width 1), or the stored
 // quaternion normalised, the zero quaternion reading as no turn (w += 1 when |q| = 0).
-vec4 particle_orientation(uint width, vec4 stored) {
+RENDER_INLINE vec4 particle_orientation(uint width, vec4 stored) {
   float half_angle = 0.5f * stored.x;
   vec4 roll = vec4(0.0f, 0.0f, sin(half_angle), cos(half_angle));
   float len2 = dot(stored, stored);
@@ -183,8 +187,8 @@ vec4 particle_orientation(uint width, vec4 stored) {
 // The projection mode's frame F (columns: right, up, shown side) for a particle at `position`
 // moving at `velocity` (STRETCHED's elongation is particle_stretch). Every mode is a proper
 // rotation: x = y × z.
-mat3 particle_frame(uint mode, vec3 position, vec3 velocity, vec3 cam_position, vec3 cam_right, vec3 cam_up,
-                    vec3 cam_forward) {
+RENDER_INLINE mat3 particle_frame(uint mode, vec3 position, vec3 velocity, vec3 cam_position, vec3 cam_right,
+                                  vec3 cam_up, vec3 cam_forward) {
   vec3 toward_eye = -cam_forward;
   vec3 x = cam_right;
   vec3 y = cam_up;
@@ -221,23 +225,24 @@ mat3 particle_frame(uint mode, vec3 position, vec3 velocity, vec3 cam_position, 
 
 // STRETCHED's elongation along the sprite's +Y: 1 + |v on the view plane| (metres per second
 // read as a ratio, the seed's 1 + |v_screen|); 1 for every other mode.
-float particle_stretch(uint mode, vec3 velocity, vec3 cam_forward) {
+RENDER_INLINE float particle_stretch(uint mode, vec3 velocity, vec3 cam_forward) {
   vec3 v_plane = velocity - dot(velocity, cam_forward) * cam_forward;
   return mode == kProjectionStretched ? 1.0f + length(v_plane) : 1.0f;
 }
 
 // The world-space offset of quad corner `corner` (in [-0.5, 0.5]^2) from the particle's centre.
-vec3 particle_corner_offset(mat3 frame, vec4 orientation, vec2 corner, float size, float stretch) {
+RENDER_INLINE vec3 particle_corner_offset(mat3 frame, vec4 orientation, vec2 corner, float size, float stretch) {
   vec3 local = vec3(corner.x * size, corner.y * size * stretch, 0.0f);
   return frame * particle_quat_rotate(orientation, local);
 }
 
 // The quad corner's UV in the image (before flipbook, palette and atlas): (0,0) top-left.
-vec2 particle_corner_uv(vec2 corner) { return vec2(corner.x + 0.5f, 0.5f - corner.y); }
+RENDER_INLINE vec2 particle_corner_uv(vec2 corner) { return vec2(corner.x + 0.5f, 0.5f - corner.y); }
 
 // The flipbook frame (a real number: its fraction blends) from an explicit frame value, or from
 // age / lifetime across all cells when `from_field` is false.
-float particle_flipbook_frame(bool from_field, float frame_value, float age, float lifetime, uint columns, uint rows) {
+RENDER_INLINE float particle_flipbook_frame(bool from_field, float frame_value, float age, float lifetime, uint columns,
+                                            uint rows) {
   float cells = float(columns * rows);
   float life = lifetime > 0.0f ? clamp(age / lifetime, 0.0f, 1.0f) : 0.0f;
   float by_age = min(life * cells, cells - 1.0f);
@@ -246,7 +251,7 @@ float particle_flipbook_frame(bool from_field, float frame_value, float age, flo
 }
 
 // UV of cell `cell` (integer-valued) of a columns × rows flipbook, row-major from the top-left.
-vec2 particle_flipbook_uv(vec2 uv, float cell, uint columns, uint rows) {
+RENDER_INLINE vec2 particle_flipbook_uv(vec2 uv, float cell, uint columns, uint rows) {
   float c = float(columns);
   float row = floor(cell / c);
   float column = cell - row * c;
@@ -254,11 +259,11 @@ vec2 particle_flipbook_uv(vec2 uv, float cell, uint columns, uint rows) {
 }
 
 // UV inside a rect (ox, oy, sx, sy).
-vec2 particle_rect_uv(vec2 uv, vec4 rect) { return vec2(rect.x, rect.y) + uv * vec2(rect.z, rect.w); }
+RENDER_INLINE vec2 particle_rect_uv(vec2 uv, vec4 rect) { return vec2(rect.x, rect.y) + uv * vec2(rect.z, rect.w); }
 
 // The view → clip projection: reversed-Z with an infinite far plane (depth = near / distance),
 // the precision choice of Reed 2015 / Upchurch & Desbrun 2012. fov_y in radians.
-mat4 render_perspective(float fov_y, float aspect, float near_plane) {
+RENDER_INLINE mat4 render_perspective(float fov_y, float aspect, float near_plane) {
   float f = 1.0f / tan(0.5f * fov_y);
   return mat4(vec4(f / aspect, 0.0f, 0.0f, 0.0f), vec4(0.0f, f, 0.0f, 0.0f), vec4(0.0f, 0.0f, 0.0f, -1.0f),
               vec4(0.0f, 0.0f, near_plane, 0.0f));
@@ -266,18 +271,18 @@ mat4 render_perspective(float fov_y, float aspect, float near_plane) {
 
 // Reversed-Z depth (near → 1, infinity → 0) to positive view distance along -Z for
 // render_perspective.
-float particle_view_depth(float reversed_depth, float near_plane) {
+RENDER_INLINE float particle_view_depth(float reversed_depth, float near_plane) {
   return near_plane / max(reversed_depth, 1e-7f);
 }
 
 // The soft-depth fade: 0 where the particle meets the scene, 1 `distance` metres in front of it.
-float particle_soft_fade(float scene_view_depth, float particle_view_depth, float distance) {
+RENDER_INLINE float particle_soft_fade(float scene_view_depth, float particle_view_depth, float distance) {
   return distance > 0.0f ? clamp((scene_view_depth - particle_view_depth) / distance, 0.0f, 1.0f) : 1.0f;
 }
 
 // Straight-alpha colour × texel → premultiplied out; additive particles write alpha 0. `fade`
 // (soft depth, 0..1) scales both colour and alpha (meep "Rendering").
-vec4 particle_premultiply(vec4 color, vec4 texel, bool additive, float fade) {
+RENDER_INLINE vec4 particle_premultiply(vec4 color, vec4 texel, bool additive, float fade) {
   vec4 c = color * texel;
   float a = clamp(c.w, 0.0f, 1.0f) * fade;
   vec3 rgb = vec3(c.x, c.y, c.z) * a;
