@@ -1,0 +1,32 @@
+// What every particle draw path reads, as the frame left it: the runtime's pool, this frame's
+// alive list and its length (a word of the counters block — never read back to size anything),
+// the per-emitter draw records (shaders/shared/particle_render.h), the view block and the atlas.
+// The renderer fills one of these per frame; the raster path, the compute path and the mesh
+// particles all take it.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+
+#include "gpu/buffer.hpp"
+#include "gpu/image.hpp"
+
+namespace mote::render {
+
+struct ParticleInputs {
+  const gpu::Buffer* pool = nullptr;      // capacity * record_words u32
+  uint32_t record_words = 0;
+  uint32_t capacity = 0;
+  const gpu::Buffer* alive = nullptr;     // u32 slots, `capacity` of them
+  const gpu::Buffer* counters = nullptr;  // the alive count is u32 word `alive_count_word`
+  uint32_t alive_count_word = 0;
+  const gpu::Buffer* records = nullptr;   // ParticleDrawRecord per emitter row
+  uint32_t record_count = 0;              // rows in `records`
+  const gpu::Buffer* view = nullptr;      // RenderView (uniform)
+  const gpu::Buffer* point_lights = nullptr;  // PointLightGpu[kMaxPointLights] (storage)
+  VkImageView atlas = VK_NULL_HANDLE;     // RGBA8 sRGB, SHADER_READ_ONLY_OPTIMAL
+  VkSampler atlas_sampler = VK_NULL_HANDLE;  // linear, clamp to edge
+};
+
+}  // namespace mote::render
