@@ -22,6 +22,14 @@
 
 namespace mote::scene {
 
+// Most entries load_scene accepts per list (a longer list is a kParse error at the list). They
+// bound what an untrusted file makes us allocate; the renderer may have tighter limits of its own.
+inline constexpr uint32_t kMaxTransforms = 1u << 20;
+inline constexpr uint32_t kMaxObjects = 1u << 16;
+inline constexpr uint32_t kMaxEmitters = 1u << 20;
+inline constexpr uint32_t kMaxPointLights = 1024;
+inline constexpr uint32_t kMaxCameraKeys = 4096;
+
 // One key of a camera path: where the eye is and what it looks at, at `time` seconds.
 struct CameraKey {
   float time = 0.0f;
@@ -102,6 +110,9 @@ enum class ObjectShape { kPlane, kBox, kSphere, kMesh };
 // order (parents must come before their children). The animation is evaluated on the host per
 // frame and written as the row's local pose: local = base pose, then spin about `spin_axis` by
 // `spin_degrees_per_second * t`, then translated by `bob_amplitude * sin(2 pi bob_hz t)` along +Y.
+// Both act in the parent's frame and leave the scale alone: rotation = spin(t) * base rotation
+// (the axis passes through the transform's own origin, so the position does not orbit), and
+// position = base position + (0, bob(t), 0). evaluate_transform is the one implementation.
 struct Transform {
   std::string name;    // unique identifier
   std::string parent;  // "" = a root
