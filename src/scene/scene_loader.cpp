@@ -169,7 +169,7 @@ Status read_rotation(const json& j, const std::string& where, glm::quat& out) {
     out.w = float(c[3] / len);
   } else if (j.contains("euler_degrees")) {
     MOTE_TRY_ASSIGN(glm::vec3 e, read_vec3(j["euler_degrees"], child(where, "euler_degrees"), {-kMaxDegrees, kMaxDegrees}));
-    const glm::vec3 rad = glm::radians(glm::vec3(glm::dvec3(e)));
+    const glm::vec3 rad = glm::radians(e);
     out = glm::normalize(glm::angleAxis(rad.z, glm::vec3(0, 0, 1)) * glm::angleAxis(rad.y, glm::vec3(0, 1, 0)) *
                          glm::angleAxis(rad.x, glm::vec3(1, 0, 0)));
   }
@@ -496,8 +496,8 @@ class DuplicateKeyFinder {
  public:
   bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
     switch (event) {
-      case json::parse_event_t::object_start: frames_.push_back({false}); break;
-      case json::parse_event_t::array_start: frames_.push_back({true}); break;
+      case json::parse_event_t::object_start: frames_.emplace_back().array = false; break;
+      case json::parse_event_t::array_start: frames_.emplace_back().array = true; break;
       case json::parse_event_t::key: {
         Frame& top = frames_.back();
         top.key = parsed.get<std::string>();

@@ -846,6 +846,19 @@ TEST(SceneFiles, BonfireIsTheShowcaseOfTheMainCommand) {
   EXPECT_GE(others, 2);
 }
 
+TEST(SceneFiles, TheDesignPageExampleLoads) {
+  const std::string page = read_text(fs::path(MOTE_DOCS_DIR) / "design" / "scene.md");
+  const size_t begin = page.find("```json\n");
+  ASSERT_NE(begin, std::string::npos);
+  const size_t end = page.find("```", begin + 8);
+  ASSERT_NE(end, std::string::npos);
+  auto r = load_scene(page.substr(begin + 8, end - begin - 8), kBase);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  EXPECT_EQ(r->transforms.size(), 2u);
+  EXPECT_EQ(r->objects.size(), 4u);
+  EXPECT_EQ(r->emitters.size(), 2u);
+}
+
 // ---- Fuzz ----
 
 uint32_t next(uint32_t& s) {
