@@ -103,9 +103,10 @@ struct DepthTarget {
   bool store = true;
 };
 // vkCmdBeginRendering over the targets' full extent; images must be in ATTACHMENT_OPTIMAL
-// (colour) / DEPTH_ATTACHMENT_OPTIMAL or DEPTH_READ_ONLY_OPTIMAL (depth).
+// (colour) / DEPTH_STENCIL_ATTACHMENT_OPTIMAL or DEPTH_STENCIL_READ_ONLY_OPTIMAL (depth; the
+// depth-only layouts would need separateDepthStencilLayouts, which Mote does not enable).
 void begin_rendering(VkCommandBuffer cmd, std::initializer_list<ColorTarget> colors, DepthTarget depth,
-                     VkImageLayout depth_layout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL);
+                     VkImageLayout depth_layout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
 
 // Image layout transition with explicit stages and accesses (synchronization2).
 void image_barrier(VkCommandBuffer cmd, const Image& image, VkImageLayout from, VkImageLayout to,

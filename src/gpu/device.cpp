@@ -38,6 +38,14 @@ Status Device::init(const DeviceOptions& options) {
   f12.timelineSemaphore = VK_TRUE;
   VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   features.pNext = &f12;
+  {
+    // Optional core features the renderer uses where present: per-attachment blend states
+    // (weighted OIT's three accumulators blend differently).
+    VkPhysicalDeviceFeatures core{};
+    vkGetPhysicalDeviceFeatures(description_.handle, &core);
+    features.features.independentBlend = core.independentBlend;
+    independent_blend_ = core.independentBlend == VK_TRUE;
+  }
 
   std::vector<const char*> extensions = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
   // Optional: the driver's per-pipeline statistics, for benchmarks and tuning.

@@ -46,6 +46,8 @@ class Device {
   // VK_KHR_pipeline_executable_properties is enabled (optional): pipelines capture the driver's
   // statistics (registers, spills, ...), readable with pipeline_statistics().
   bool pipeline_statistics_enabled() const { return pipeline_statistics_; }
+  // independentBlend is enabled (optional; the raster path's weighted OIT needs it).
+  bool independent_blend_enabled() const { return independent_blend_; }
 
   // Debug names show up in validation messages and capture tools.
   void set_name(VkObjectType type, uint64_t handle, std::string_view name) const;
@@ -102,6 +104,7 @@ class Device {
   mutable std::mutex mutex_;
   PFN_vkSetDebugUtilsObjectNameEXT set_object_name_ = nullptr;
   bool pipeline_statistics_ = false;
+  bool independent_blend_ = false;
 };
 
 }  // namespace mote::gpu

@@ -7,6 +7,7 @@
 // spawn commands it authored. Semantics: docs/design/simulation.md; design: docs/design/runtime_frame.md.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -113,6 +114,16 @@ class ParticleSystem {
   // includes the barrier that follows it. Resolve after the frame completed. Needs max_passes >= 7.
   // The profiler must outlive its use; pass nullptr to stop.
   void set_profiler(gpu::GpuProfiler* profiler) { profiler_ = profiler; }
+
+  // The buffers a draw reads after execute() recorded a frame (the renderer's ParticleInputs):
+  // the pool, the alive list that frame wrote and the counters block whose u32 word
+  // kAliveCountWord is its length. Valid until the next execute(); a submission recorded after
+  // execute() sees them once it barriers compute-shader writes to its own stages.
+  const gpu::Buffer& pool() const { return pool_; }
+  const gpu::Buffer& drawn_alive_list() const { return alive_[(frame_ + 1u) & 1u]; }
+  const gpu::Buffer& counters() const { return counters_; }
+  static constexpr uint32_t kAliveCountWord = offsetof(shader::FrameCounters, alive_out) / 4;
+  uint32_t row_capacity() const { return options_.max_emitters; }
 
   // Readbacks (submit and wait): for tests and tools, never a per-frame path.
   Result<FrameStats> read_stats();

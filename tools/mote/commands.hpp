@@ -13,4 +13,5 @@ void add_asm_commands(CLI::App& app, int& exit_code);     // asm, disasm, verify
 void add_run_program_command(CLI::App& app, int& exit_code);
 void add_simulate_command(CLI::App& app, int& exit_code);
 void add_compile_command(CLI::App& app, int& exit_code);  // effect document -> .mfx
+void add_render_command(CLI::App& app, int& exit_code);   // scene file -> PNG frames
 }  // namespace mote::cli

@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   mote::cli::add_run_program_command(app, exit_code);
   mote::cli::add_simulate_command(app, exit_code);
   mote::cli::add_compile_command(app, exit_code);
+  mote::cli::add_render_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,59 @@
+#version 460
+// Particle fragments: atlas texel × colour, soft-depth fade against the scene depth, premultiplied
+// (additive → alpha 0). Built twice (shaders/render/shaders.cmake) — the compositing:
+//   default           — weighted blended OIT (McGuire & Bavoil, JCGT 2013): target 0 accumulates
+//                       premultiplied colour and alpha × w(z, a), target 1 the revealage product,
+//                       target 2 the emission of additive particles (alpha 0: weights would
+//                       vanish, and light adds in any order — meep's fourth accumulator);
+//   RASTER_SORTED=1   — the draw list is sorted back to front: premultiplied over, one target.
+#include "particle_draw_common.glsl"
+
+layout(binding = 5) uniform sampler2D atlas;
+layout(binding = 6) uniform sampler2D scene_depth;  // reversed-Z, read-only this pass
+
+layout(location = 0) in vec2 v_uv;
+layout(location = 1) in float v_view_depth;
+layout(location = 2) flat in vec4 v_color;
+layout(location = 3) flat in vec4 v_uv_rect;
+layout(location = 4) flat in vec4 v_atlas_rect;
+layout(location = 5) flat in vec4 v_flipbook;
+layout(location = 6) flat in uint v_flags;
+
+#if RASTER_SORTED
+layout(location = 0) out vec4 o_color;
+#else
+layout(location = 0) out vec4 o_accum;      // sum of c·w, a·w
+layout(location = 1) out vec4 o_revealage;  // a (blended as dst *= 1 - a)
+layout(location = 2) out vec4 o_emission;   // additive light
+#endif
+
+#ifndef RASTER_SORTED
+#define RASTER_SORTED 0
+#endif
+
+// McGuire & Bavoil's weight, their equation (9) on view distance z in metres.
+float wboit_weight(float z, float a) {
+  float zz = z / 5.0;
+  float w = 10.0 / (1e-5 + zz * zz + pow(z / 200.0, 6.0));
+  return a * clamp(w, 1e-2, 3e3);
+}
+
+void main() {
+  vec4 texel = particle_sample(atlas, v_uv, v_flipbook.x, uint(v_flipbook.y), uint(v_flipbook.z), v_flags, v_uv_rect,
+                               v_atlas_rect);
+  float fade = 1.0;
+  if ((v_flags & kDrawFlagSoft) != 0u) {
+    float scene = texelFetch(scene_depth, ivec2(gl_FragCoord.xy), 0).r;
+    fade = particle_soft_fade(particle_view_depth(scene, view.clip.x), v_view_depth, v_flipbook.w);
+  }
+  bool additive = (v_flags & kDrawFlagAdditive) != 0u;
+  vec4 c = particle_premultiply(v_color, texel, additive, fade);
+#if RASTER_SORTED
+  o_color = c;
+#else
+  float w = wboit_weight(v_view_depth, c.a);
+  o_accum = additive ? vec4(0.0) : vec4(c.rgb * w, c.a * w);
+  o_revealage = vec4(additive ? 0.0 : c.a);
+  o_emission = additive ? vec4(c.rgb, 0.0) : vec4(0.0);
+#endif
+}

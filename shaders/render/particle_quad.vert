@@ -1,0 +1,51 @@
+#version 460
+// Particle quads expanded in the vertex stage from the pool and the draw list (empty vertex
+// layout, wsg D17): 6 vertices per instance, corners from gl_VertexIndex, the basis and colour
+// from particle_fetch. Invisible particles (stale, mesh mode, unbound rows) collapse to a point
+// outside the clip volume, which the rasterizer drops.
+#include "particle_draw_common.glsl"
+#include "lighting.glsl"
+
+layout(location = 0) out vec2 v_uv;             // image UV (before flipbook, palette, atlas)
+layout(location = 1) out float v_view_depth;    // metres along the view axis
+layout(location = 2) flat out vec4 v_color;     // straight alpha, lit when the emitter is lit
+layout(location = 3) flat out vec4 v_uv_rect;
+layout(location = 4) flat out vec4 v_atlas_rect;
+layout(location = 5) flat out vec4 v_flipbook;  // frame, columns, rows, soft distance
+layout(location = 6) flat out uint v_flags;
+
+const vec2 kCorners[6] = vec2[](vec2(-0.5, -0.5), vec2(0.5, -0.5), vec2(0.5, 0.5), vec2(-0.5, -0.5), vec2(0.5, 0.5),
+                                vec2(-0.5, 0.5));
+
+void main() {
+  ParticleSprite s = particle_fetch(particle_slot(gl_InstanceIndex), push.record_words, push.record_count);
+  uint mode = s.flags & kDrawProjectionMask;
+  if (!s.visible || mode == kProjectionMesh) {
+    gl_Position = vec4(0.0, 0.0, -2.0, 1.0);  // outside [0, w]: clipped
+    v_uv = vec2(0.0);
+    v_view_depth = 0.0;
+    v_color = vec4(0.0);
+    v_uv_rect = vec4(0.0);
+    v_atlas_rect = vec4(0.0);
+    v_flipbook = vec4(0.0);
+    v_flags = 0u;
+    return;
+  }
+  vec2 corner = kCorners[gl_VertexIndex % 6];
+  vec3 world = s.center + corner.x * s.axis_x + corner.y * s.axis_y;
+  gl_Position = view.view_projection * vec4(world, 1.0);
+  v_uv = particle_corner_uv(corner);
+  v_view_depth = dot(world - view.camera_position.xyz, view.camera_forward.xyz);
+  vec4 color = s.color;
+  if ((s.flags & kDrawFlagLit) != 0u) {
+    // Lit simply: diffuse irradiance at the centre on the sprite's shown side (meep's froxel
+    // irradiance volume comes with the volumetrics issue).
+    vec3 normal = normalize(cross(s.axis_x, s.axis_y));
+    color.rgb *= sprite_irradiance(s.center, normal) / kPi;
+  }
+  v_color = color;
+  v_uv_rect = s.uv_rect;
+  v_atlas_rect = s.atlas_rect;
+  v_flipbook = vec4(s.frame, float(s.flipbook_columns), float(s.flipbook_rows), s.soft_distance);
+  v_flags = s.flags;
+}

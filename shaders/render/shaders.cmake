@@ -1,0 +1,20 @@
+# The renderer's shaders (src/render/): the opaque set and its shadow map, particle quads (two
+# compositing variants), mesh particles, the draw-argument and sort-key passes, the OIT resolve
+# and the tonemapper.
+mote_shader(NAME render/opaque.vert SOURCE render/opaque.vert)
+mote_shader(NAME render/opaque.frag SOURCE render/opaque.frag)
+mote_shader(NAME render/shadow.vert SOURCE render/shadow.vert)
+mote_shader(NAME render/particle_quad.vert SOURCE render/particle_quad.vert)
+mote_shader(NAME render/particle_quad_wboit.frag SOURCE render/particle_quad.frag)
+mote_shader(NAME render/particle_quad_sorted.frag SOURCE render/particle_quad.frag DEFINES RASTER_SORTED=1)
+mote_shader(NAME render/mesh_particle.vert SOURCE render/mesh_particle.vert)
+mote_shader(NAME render/mesh_particle_shadow.vert SOURCE render/mesh_particle_shadow.vert)
+mote_shader(NAME render/draw_args SOURCE render/draw_args.comp)
+mote_shader(NAME render/sort_keys SOURCE render/sort_keys.comp)
+mote_shader(NAME render/wboit_resolve SOURCE render/wboit_resolve.comp)
+mote_shader(NAME render/tonemap SOURCE render/tonemap.comp)
+# The compute draw path (src/render/particle_compute_path.cpp): bin, tile ranges, per-tile blend.
+mote_shader(NAME render/tile_setup SOURCE render/tile_setup.comp)
+mote_shader(NAME render/tile_bin SOURCE render/tile_bin.comp)
+mote_shader(NAME render/tile_ranges SOURCE render/tile_ranges.comp)
+mote_shader(NAME render/tile_blend SOURCE render/tile_blend.comp)

@@ -1,0 +1,107 @@
+#include "render/draw_records.hpp"
+
+#include <fmt/format.h>
+
+namespace mote::render {
+
+namespace {
+
+struct FieldSlot {
+  uint32_t word = shader::kDrawUnbound;
+  uint32_t width = 0;
+};
+
+// The record word of `name` when the program declares it with an allowed width. `explicit_name`
+// says the effect named the field itself (an unbound default is not an error).
+Result<FieldSlot> find_field(const CompiledEffect& effect, const std::string& channel, const std::string& name,
+                             bool explicit_name, std::initializer_list<uint32_t> widths) {
+  FieldSlot slot;
+  if (name.empty()) return slot;
+  const std::string where = fmt::format("{}#/render/fields/{}", effect.name, channel);
+  for (const FieldDecl& f : effect.program.particle_fields) {
+    if (f.name != name) continue;
+    for (uint32_t w : widths)
+      if (f.width == w) {
+        slot.word = *effect.program.particle_field_offset(name);
+        slot.width = w;
+        return slot;
+      }
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("render channel '{}' reads field '{}' of width {}, which it cannot use", channel,
+                                  name, f.width),
+                      where);
+  }
+  if (explicit_name)
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("render channel '{}' names field '{}', which the effect does not declare", channel,
+                                  name),
+                      where);
+  return slot;
+}
+
+}  // namespace
+
+Result<uint32_t> projection_mode(const std::string& name) {
+  if (name == "billboard") return shader::kProjectionBillboard;
+  if (name == "stretched") return shader::kProjectionStretched;
+  if (name == "vertical") return shader::kProjectionVertical;
+  if (name == "horizontal") return shader::kProjectionHorizontal;
+  if (name == "facing_world") return shader::kProjectionFacingWorld;
+  if (name == "mesh") return shader::kProjectionMesh;
+  return make_error(ErrorCode::kInvalidArgument, "unknown projection '" + name + "'", "/render/projection");
+}
+
+Result<shader::ParticleDrawRecord> make_draw_record(const CompiledEffect& effect, const assets::AtlasEntry& texture,
+                                                    uint32_t generation) {
+  const RenderSettings& r = effect.render;
+  const RenderSettings defaults;
+  shader::ParticleDrawRecord rec{};
+  MOTE_TRY_ASSIGN(FieldSlot position,
+                  find_field(effect, "position", r.position_field, r.position_field != defaults.position_field, {3}));
+  MOTE_TRY_ASSIGN(FieldSlot size, find_field(effect, "size", r.size_field, r.size_field != defaults.size_field, {1}));
+  MOTE_TRY_ASSIGN(FieldSlot color,
+                  find_field(effect, "color", r.color_field, r.color_field != defaults.color_field, {4}));
+  MOTE_TRY_ASSIGN(FieldSlot velocity, find_field(effect, "velocity", r.velocity_field,
+                                                 r.velocity_field != defaults.velocity_field, {3}));
+  MOTE_TRY_ASSIGN(FieldSlot rotation, find_field(effect, "rotation", r.rotation_field,
+                                                 r.rotation_field != defaults.rotation_field, {1, 4}));
+  MOTE_TRY_ASSIGN(FieldSlot frame, find_field(effect, "frame", r.frame_field, !r.frame_field.empty(), {1}));
+  // Conventional names the render settings have no channel for (wsg's record: uv_rect, D15;
+  // age and lifetime drive a flipbook that has no frame field).
+  MOTE_TRY_ASSIGN(FieldSlot uv_rect, find_field(effect, "uv_rect", "uv_rect", false, {4}));
+  MOTE_TRY_ASSIGN(FieldSlot age, find_field(effect, "age", "age", false, {1}));
+  MOTE_TRY_ASSIGN(FieldSlot lifetime, find_field(effect, "lifetime", "lifetime", false, {1}));
+  if (position.word == shader::kDrawUnbound)
+    return make_error(ErrorCode::kInvalidArgument, "the effect has no position field to draw at",
+                      effect.name + "#/render/fields/position");
+  if (r.flipbook_columns == 0 || r.flipbook_rows == 0 || r.flipbook_columns > 64 || r.flipbook_rows > 64)
+    return make_error(ErrorCode::kInvalidArgument, "flipbook grids are 1 .. 64 cells per side",
+                      effect.name + "#/render/flipbook");
+  MOTE_TRY_ASSIGN(uint32_t mode, projection_mode(r.projection));
+
+  rec.position_word = position.word;
+  rec.size_word = size.word;
+  rec.color_word = color.word;
+  rec.velocity_word = velocity.word;
+  rec.rotation_word = rotation.word;
+  rec.rotation_width = rotation.width;
+  rec.uv_rect_word = uv_rect.word;
+  rec.frame_word = frame.word;
+  rec.age_word = age.word;
+  rec.lifetime_word = lifetime.word;
+  rec.flags = mode | shader::kDrawFlagLive;
+  if (r.blend == "additive") rec.flags |= shader::kDrawFlagAdditive;
+  if (r.soft) rec.flags |= shader::kDrawFlagSoft;
+  if (r.lit) rec.flags |= shader::kDrawFlagLit;
+  if (r.flipbook_blend) rec.flags |= shader::kDrawFlagFlipbookBlend;
+  rec.generation = generation;
+  rec.flipbook_columns = r.flipbook_columns;
+  rec.flipbook_rows = r.flipbook_rows;
+  rec.soft_distance = 0.5f;
+  rec.size_scale = 1.0f;
+  rec.atlas_rect = texture.rect;
+  rec.tint = {1.0f, 1.0f, 1.0f, 1.0f};
+  return rec;
+}
+
+}  // namespace mote::render

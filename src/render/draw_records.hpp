@@ -1,0 +1,27 @@
+// The per-emitter draw record (shaders/shared/particle_render.h) from an effect's render settings
+// and its program's particle layout: which record words hold the fields the settings name, the
+// projection and blend flags, the flipbook grid and where the effect's texture lies in the atlas.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "assets/atlas.hpp"
+#include "mote/effect.hpp"
+#include "mote/result.hpp"
+#include "shared/particle_render.h"
+
+namespace mote::render {
+
+// The projection mode of a render settings' name ("billboard", "stretched", ...), or kInvalidArgument.
+Result<uint32_t> projection_mode(const std::string& name);
+
+// Builds the record for an emitter running `effect` at `generation`. A field the settings name
+// that the program does not declare, or declares with the wrong width (position/velocity 3,
+// size 1, color 4, rotation 1 or 4, uv_rect 4, frame 1), is an error naming it (where: the
+// effect's name and "/render/fields/<channel>"); a channel the settings leave at its default
+// name and the program lacks is simply unbound. Flipbook grids over 64 x 64 are refused.
+Result<shader::ParticleDrawRecord> make_draw_record(const CompiledEffect& effect, const assets::AtlasEntry& texture,
+                                                    uint32_t generation);
+
+}  // namespace mote::render

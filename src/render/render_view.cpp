@@ -1,0 +1,58 @@
+#include "render/render_view.hpp"
+
+#include <cmath>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace mote::render {
+
+shader::RenderView make_render_view(const ViewSetup& s) {
+  shader::RenderView v{};
+  const glm::vec3 eye = s.camera.position;
+  glm::vec3 forward = s.camera.target - eye;
+  if (glm::length(forward) < 1e-6f) forward = {0.0f, 0.0f, -1.0f};
+  forward = glm::normalize(forward);
+  // Looking straight up or down: take +Z as the reference up instead of +Y.
+  const glm::vec3 world_up = std::abs(forward.y) > 0.999f ? glm::vec3(0.0f, 0.0f, 1.0f) : glm::vec3(0.0f, 1.0f, 0.0f);
+  const glm::vec3 right = glm::normalize(glm::cross(forward, world_up));
+  const glm::vec3 up = glm::cross(right, forward);
+  v.view = glm::lookAtRH(eye, eye + forward, up);
+  const float aspect = float(s.width) / float(s.height);
+  v.projection = shader::render_perspective(glm::radians(s.camera.fov_y_degrees), aspect, s.camera.near_plane);
+  v.projection[1][1] = -v.projection[1][1];  // Vulkan's framebuffer y points down
+  v.view_projection = v.projection * v.view;
+  v.inverse_view_projection = glm::inverse(v.view_projection);
+  v.camera_position = glm::vec4(eye, 1.0f);
+  v.camera_right = glm::vec4(right, 0.0f);
+  v.camera_up = glm::vec4(up, 0.0f);
+  v.camera_forward = glm::vec4(forward, 0.0f);
+  v.viewport = {float(s.width), float(s.height), 1.0f / float(s.width), 1.0f / float(s.height)};
+  v.clip = {s.camera.near_plane, s.camera.far_plane, s.exposure, s.time};
+  if (s.sun) {
+    const glm::vec3 dir = glm::normalize(s.sun->direction);
+    v.sun_direction = glm::vec4(dir, 1.0f);
+    v.sun_radiance = glm::vec4(s.sun->color * s.sun->intensity, 0.0f);
+    if (s.sun->shadows && s.shadow_map_size > 0) {
+      const float r = std::max(s.shadow_radius, 0.1f);
+      const glm::vec3 sun_up = std::abs(dir.y) > 0.999f ? glm::vec3(0.0f, 0.0f, 1.0f) : glm::vec3(0.0f, 1.0f, 0.0f);
+      const glm::mat4 light_view = glm::lookAtRH(s.shadow_center - dir * (2.0f * r), s.shadow_center, sun_up);
+      const glm::mat4 light_projection = glm::orthoRH_ZO(-r, r, -r, r, 0.0f, 4.0f * r);
+      v.sun_view_projection = light_projection * light_view;
+      v.sun_radiance.w = 1.0f / float(s.shadow_map_size);
+    }
+  }
+  v.sky_ambient = glm::vec4(s.environment.sky_color * s.environment.ambient_intensity, 0.0f);
+  v.ground_ambient = glm::vec4(s.environment.ground_color * s.environment.ambient_intensity, 0.0f);
+  v.background = glm::vec4(s.environment.background, 1.0f);
+  v.point_light_count = std::min(s.point_light_count, shader::kMaxPointLights);
+  return v;
+}
+
+shader::PointLightGpu make_point_light(const scene::PointLight& light, const glm::vec3& world_position) {
+  shader::PointLightGpu p{};
+  p.position_range = glm::vec4(world_position, light.range);
+  p.radiance = glm::vec4(light.color * light.intensity, 0.0f);
+  return p;
+}
+
+}  // namespace mote::render

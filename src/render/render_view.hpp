@@ -1,0 +1,37 @@
+// The frame's RenderView block (shaders/shared/particle_render.h) from the scene's camera pose,
+// lights and environment: a right-handed look-at view, the reversed-Z infinite projection with
+// Vulkan's y-down flip folded in (so the picture is upright and counter-clockwise stays the front
+// face), and the sun's orthographic shadow projection fitted to a bounding sphere of the set.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include <glm/glm.hpp>
+
+#include "scene/scene.hpp"
+#include "shared/particle_render.h"
+
+namespace mote::render {
+
+struct ViewSetup {
+  scene::CameraPose camera;
+  uint32_t width = 1;
+  uint32_t height = 1;
+  float exposure = 1.0f;
+  float time = 0.0f;
+  std::optional<scene::DirectionalLight> sun;
+  glm::vec3 shadow_center{0.0f};  // the sphere the sun's shadow map covers
+  float shadow_radius = 10.0f;
+  uint32_t shadow_map_size = 0;  // 0 = no shadows
+  scene::Environment environment;
+  uint32_t point_light_count = 0;
+};
+
+shader::RenderView make_render_view(const ViewSetup& setup);
+
+// The point lights as the shaders read them (at most kMaxPointLights; world positions given).
+shader::PointLightGpu make_point_light(const scene::PointLight& light, const glm::vec3& world_position);
+
+}  // namespace mote::render

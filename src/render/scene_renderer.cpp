@@ -1,0 +1,509 @@
+#include "render/scene_renderer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "core/file.hpp"
+#include "core/hash.hpp"
+#include "gpu/commands.hpp"
+#include "gpu/transfer.hpp"
+#include "render/draw_records.hpp"
+#include "render/render_view.hpp"
+#include "shared/render_passes.h"
+
+namespace mote::render {
+
+namespace {
+
+constexpr uint32_t kMaxPool = 1u << 24;
+
+glm::mat4 trs(const glm::vec3& position, const glm::quat& rotation, const glm::vec3& scale) {
+  return glm::translate(glm::mat4(1.0f), position) * glm::mat4_cast(rotation) * glm::scale(glm::mat4(1.0f), scale);
+}
+
+std::string emitter_where(size_t i) { return fmt::format("/emitters/{}/effect", i); }
+
+// The emitter's seed: the author's, or one derived from the output seed and its index so two
+// emitters of one effect do not draw the same particles.
+uint32_t emitter_seed(const scene::Scene& s, size_t index) {
+  const scene::Emitter& e = s.emitters[index];
+  if (e.seed != 0) return e.seed;
+  const uint32_t words[2] = {s.output.seed, uint32_t(index)};
+  const uint64_t h = fnv1a64(std::span(reinterpret_cast<const uint8_t*>(words), sizeof(words)));
+  const uint32_t folded = uint32_t(h ^ (h >> 32));
+  return folded == 0 ? 1u : folded;
+}
+
+}  // namespace
+
+SceneRenderer::~SceneRenderer() {
+  if (device_) (void)device_->wait_idle();
+}
+
+Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(gpu::Device& device, const scene::Scene& scene,
+                                                             const SceneRenderOptions& options) {
+  if (!device.description().queue_has_graphics)
+    return make_error(ErrorCode::kUnsupported, "the device's queue cannot draw (no graphics queue)");
+  std::unique_ptr<SceneRenderer> r(new SceneRenderer());
+  r->device_ = &device;
+  r->scene_ = scene;
+  r->options_ = options;
+  MOTE_TRY(r->load(options));
+  return r;
+}
+
+Result<const GpuMesh*> SceneRenderer::mesh_for(scene::ObjectShape shape, const std::filesystem::path& path,
+                                               const std::string& where) {
+  std::string key;
+  switch (shape) {
+    case scene::ObjectShape::kPlane: key = "builtin:plane"; break;
+    case scene::ObjectShape::kBox: key = "builtin:box"; break;
+    case scene::ObjectShape::kSphere: key = "builtin:sphere"; break;
+    case scene::ObjectShape::kMesh: key = path.string(); break;
+  }
+  auto it = meshes_.find(key);
+  if (it != meshes_.end()) return it->second.get();
+  assets::Mesh mesh;
+  switch (shape) {
+    case scene::ObjectShape::kPlane: mesh = assets::make_plane(); break;
+    case scene::ObjectShape::kBox: mesh = assets::make_box(); break;
+    case scene::ObjectShape::kSphere: mesh = assets::make_sphere(); break;
+    case scene::ObjectShape::kMesh: {
+      auto loaded = assets::load_gltf(path);
+      if (!loaded.ok()) {
+        Error e = loaded.take_error();
+        e.message = fmt::format("{} (mesh '{}'{})", e.message, path.string(), e.where.empty() ? "" : " at " + e.where);
+        e.where = where;
+        return e;
+      }
+      mesh = std::move(loaded).value();
+      break;
+    }
+  }
+  MOTE_TRY_ASSIGN(GpuMesh gpu_mesh, GpuMesh::upload(*device_, mesh, "mote.mesh." + key));
+  auto stored = std::make_unique<GpuMesh>(std::move(gpu_mesh));
+  const GpuMesh* out = stored.get();
+  meshes_.emplace(key, std::move(stored));
+  return out;
+}
+
+Status SceneRenderer::load(const SceneRenderOptions& options) {
+  gpu::Device& device = *device_;
+  const uint32_t width = options.width ? options.width : scene_.output.width;
+  const uint32_t height = options.height ? options.height : scene_.output.height;
+  if (width == 0 || height == 0 || width > 8192 || height > 8192)
+    return make_error(ErrorCode::kInvalidArgument, fmt::format("render size {}x{} is outside 1..8192", width, height));
+
+  // Effects, compiled once per file.
+  std::map<std::string, size_t> effect_by_path;
+  std::vector<std::filesystem::path> effect_dirs;
+  for (size_t i = 0; i < scene_.emitters.size(); ++i) {
+    const std::filesystem::path& path = scene_.emitters[i].effect;
+    auto found = effect_by_path.find(path.string());
+    if (found == effect_by_path.end()) {
+      auto text = read_file_text(path.string());
+      if (!text.ok())
+        return make_error(text.error().code, fmt::format("cannot read effect '{}': {}", path.string(),
+                                                         text.error().message),
+                          emitter_where(i));
+      auto compiled = compile_effect(text.value());
+      if (!compiled.ok())
+        return make_error(compiled.error().code,
+                          fmt::format("effect '{}' at {}: {}", path.string(), compiled.error().where,
+                                      compiled.error().message),
+                          emitter_where(i));
+      effects_.push_back({std::move(compiled).value(), nullptr, nullptr});
+      effect_dirs.push_back(path.parent_path());
+      found = effect_by_path.emplace(path.string(), effects_.size() - 1).first;
+    }
+    emitters_.push_back({found->second, UINT32_MAX, false});
+  }
+
+  // The atlas: every effect's texture (relative to its effect file), the soft disc and white.
+  std::vector<assets::AtlasRequest> requests;
+  for (size_t e = 0; e < effects_.size(); ++e) {
+    const std::string& texture = effects_[e].effect.render.texture;
+    if (texture.empty()) continue;
+    requests.push_back({texture, std::filesystem::path(texture).is_absolute() ? std::filesystem::path(texture)
+                                                                              : effect_dirs[e] / texture});
+  }
+  MOTE_TRY_ASSIGN(atlas_, assets::build_atlas(requests));
+  for (const assets::AtlasEntry& entry : atlas_.entries)
+    if (entry.fallback)
+      warnings_.push_back(fmt::format("texture '{}' fell back to the soft disc: {}", entry.key, entry.problem));
+  for (LoadedEffect& e : effects_) {
+    e.texture = atlas_.find(e.effect.render.texture);
+    if (!e.texture) return make_error(ErrorCode::kInternal, "atlas lost texture " + e.effect.render.texture);
+  }
+  MOTE_TRY_ASSIGN(atlas_image_, gpu::Image::create(device, {.width = atlas_.image.width,
+                                                            .height = atlas_.image.height,
+                                                            .format = VK_FORMAT_R8G8B8A8_SRGB,
+                                                            .usage = VK_IMAGE_USAGE_SAMPLED_BIT |
+                                                                     VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                                            .name = "mote.render.atlas"}));
+  MOTE_TRY(gpu::upload_image(device, atlas_image_, atlas_.image.pixels));
+  MOTE_TRY_ASSIGN(linear_sampler_, gpu::Sampler::create(device, {.filter = VK_FILTER_LINEAR,
+                                                                 .name = "mote.render.linear"}));
+  MOTE_TRY_ASSIGN(nearest_sampler_, gpu::Sampler::create(device, {.filter = VK_FILTER_NEAREST,
+                                                                  .name = "mote.render.nearest"}));
+
+  // Meshes: the objects', and the mesh particles' (box, sphere or a glTF next to the effect).
+  for (size_t i = 0; i < scene_.objects.size(); ++i) {
+    const scene::Object& o = scene_.objects[i];
+    MOTE_TRY_ASSIGN(const GpuMesh* mesh, mesh_for(o.shape, o.mesh, fmt::format("/objects/{}/mesh", i)));
+    object_meshes_.push_back(mesh);
+  }
+  for (size_t e = 0; e < effects_.size(); ++e) {
+    const RenderSettings& r = effects_[e].effect.render;
+    if (r.projection != "mesh") continue;
+    const std::string where = effects_[e].effect.name + "#/render/mesh";
+    if (r.mesh == "box" || r.mesh.empty()) {
+      MOTE_TRY_ASSIGN(effects_[e].mesh, mesh_for(scene::ObjectShape::kBox, {}, where));
+    } else if (r.mesh == "sphere") {
+      MOTE_TRY_ASSIGN(effects_[e].mesh, mesh_for(scene::ObjectShape::kSphere, {}, where));
+    } else {
+      MOTE_TRY_ASSIGN(effects_[e].mesh, mesh_for(scene::ObjectShape::kMesh, effect_dirs[e] / r.mesh, where));
+    }
+  }
+
+  // The transform hierarchy on the GPU (emitters stand at its rows).
+  if (!scene_.transforms.empty()) {
+    MOTE_TRY_ASSIGN(transforms_, runtime::TransformTable::create(device, uint32_t(scene_.transforms.size())));
+    for (const scene::Transform& t : scene_.transforms) {
+      uint32_t parent = runtime::kNoParent;
+      if (!t.parent.empty()) parent = *scene_.find_transform(t.parent);
+      MOTE_TRY_ASSIGN(uint32_t row, transforms_.add_row(parent));
+      (void)row;  // rows are handed out in order on a fresh table: row == index
+    }
+  }
+
+  // The pool: twice the effects' expected populations, at least min_capacity.
+  uint64_t capacity = options.min_capacity;
+  uint32_t record_words = 2;
+  uint64_t expected = 0;
+  for (const EmitterSlot& slot : emitters_) {
+    expected += effects_[slot.effect].effect.emission.capacity_hint;
+    record_words = std::max(record_words, effects_[slot.effect].effect.program.particle_record_words());
+  }
+  capacity = std::min<uint64_t>(std::max<uint64_t>(capacity, expected * 2), kMaxPool);
+  const uint32_t rows = std::max<uint32_t>(1, uint32_t(emitters_.size()));
+  MOTE_TRY_ASSIGN(particles_, runtime::ParticleSystem::create(device, {.capacity = uint32_t(capacity),
+                                                                       .record_words = record_words,
+                                                                       .max_emitters = rows}));
+  if (!scene_.transforms.empty()) MOTE_TRY(particles_.set_transforms(&transforms_));
+
+  const uint32_t shadow_size =
+      scene_.sun && scene_.sun->shadows ? std::min(scene_.sun->shadow_map_size, device.limits().maxImageDimension2D) : 1;
+  MOTE_TRY_ASSIGN(targets_, RenderTargets::create(device, width, height, shadow_size));
+  MOTE_TRY_ASSIGN(opaque_, OpaquePass::create(device));
+  MOTE_TRY_ASSIGN(tonemap_, TonemapPass::create(device));
+  if (options.path == DrawPath::kCompute) {
+    MOTE_TRY_ASSIGN(compute_, ParticleComputePath::create(device, {.max_particles = uint32_t(capacity),
+                                                                  .width = width,
+                                                                  .height = height}));
+  } else {
+    MOTE_TRY_ASSIGN(raster_, ParticleRasterPath::create(device, uint32_t(capacity)));
+  }
+  MOTE_TRY_ASSIGN(draw_args_pipeline_, gpu::ComputePipeline::create(device, "render/draw_args"));
+
+  constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                          VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+  constexpr VkBufferUsageFlags kUniform = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  MOTE_TRY_ASSIGN(view_buffer_, gpu::Buffer::create(device, {.size = sizeof(shader::RenderView), .usage = kUniform,
+                                                             .name = "mote.render.view"}));
+  MOTE_TRY_ASSIGN(lights_buffer_,
+                  gpu::Buffer::create(device, {.size = sizeof(shader::PointLightGpu) * shader::kMaxPointLights,
+                                               .usage = kStorage, .name = "mote.render.point_lights"}));
+  MOTE_TRY_ASSIGN(records_buffer_, gpu::Buffer::create(device, {.size = sizeof(shader::ParticleDrawRecord) * rows,
+                                                                .usage = kStorage,
+                                                                .name = "mote.render.draw_records"}));
+  MOTE_TRY_ASSIGN(draw_args_, gpu::Buffer::create(device, {.size = shader::kDrawArgsWords * 4,
+                                                           .usage = kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                                                           .name = "mote.render.draw_args"}));
+  MOTE_TRY_ASSIGN(draw_args_params_, gpu::Buffer::create(device, {.size = sizeof(shader::DrawArgsParams),
+                                                                  .usage = kUniform,
+                                                                  .name = "mote.render.draw_args_params"}));
+  MOTE_TRY_ASSIGN(readback_, gpu::Buffer::create(device, {.size = uint64_t(width) * height * 4,
+                                                          .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                                          .memory = gpu::MemoryUsage::kReadback,
+                                                          .name = "mote.render.readback"}));
+  if (options.profile) {
+    MOTE_TRY_ASSIGN(render_profiler_, gpu::GpuProfiler::create(device, 16));
+    MOTE_TRY_ASSIGN(simulate_profiler_, gpu::GpuProfiler::create(device, 16));
+    particles_.set_profiler(&simulate_profiler_);
+  }
+  records_.assign(rows, shader::ParticleDrawRecord{});
+  MOTE_TRY(upload_records());
+
+  // The sun's shadow map covers the objects' bounds at t = 0 (a sphere around their boxes).
+  const std::vector<glm::mat4> worlds = world_matrices(0.0f);
+  glm::vec3 lo(1e30f), hi(-1e30f);
+  for (size_t i = 0; i < scene_.objects.size(); ++i) {
+    const scene::Object& o = scene_.objects[i];
+    glm::mat4 model = trs(o.position, o.rotation, o.scale);
+    if (!o.transform.empty()) model = worlds[*scene_.find_transform(o.transform)] * model;
+    const GpuMesh& m = *object_meshes_[i];
+    for (int c = 0; c < 8; ++c) {
+      const glm::vec3 corner((c & 1) ? m.bounds_max.x : m.bounds_min.x, (c & 2) ? m.bounds_max.y : m.bounds_min.y,
+                             (c & 4) ? m.bounds_max.z : m.bounds_min.z);
+      const glm::vec3 w = glm::vec3(model * glm::vec4(corner, 1.0f));
+      lo = glm::min(lo, w);
+      hi = glm::max(hi, w);
+    }
+  }
+  if (!scene_.objects.empty()) {
+    shadow_center_ = 0.5f * (lo + hi);
+    shadow_radius_ = std::clamp(0.5f * glm::length(hi - lo), 1.0f, 100.0f);
+  }
+
+  // Warm-up: the scene's own plus the longest effect pre-warm (all emitters start together).
+  warmup_ = scene_.output.warmup_seconds;
+  float prewarm = 0.0f;
+  for (const LoadedEffect& e : effects_) prewarm = std::max(prewarm, e.effect.emission.prewarm_seconds);
+  warmup_ += prewarm;
+  return ok_status();
+}
+
+std::vector<glm::mat4> SceneRenderer::world_matrices(float time) const {
+  std::vector<glm::mat4> worlds(scene_.transforms.size(), glm::mat4(1.0f));
+  for (size_t i = 0; i < scene_.transforms.size(); ++i) {
+    const scene::Transform& t = scene_.transforms[i];
+    const scene::LocalPose pose = scene::evaluate_transform(t, time);
+    glm::mat4 local = trs(pose.position, pose.rotation, pose.scale);
+    worlds[i] = t.parent.empty() ? local : worlds[*scene_.find_transform(t.parent)] * local;  // parents come first
+  }
+  return worlds;
+}
+
+Status SceneRenderer::upload_records() {
+  mesh_particle_draws_.clear();
+  for (const EmitterSlot& slot : emitters_) {
+    if (!slot.added) continue;
+    const LoadedEffect& e = effects_[slot.effect];
+    MOTE_TRY_ASSIGN(records_[slot.row], make_draw_record(e.effect, *e.texture, particles_.generation(slot.row)));
+    if (e.mesh) {
+      if (mesh_particle_draws_.size() >= shader::kMaxMeshParticleDraws)
+        return make_error(ErrorCode::kUnsupported,
+                          fmt::format("more than {} mesh-particle emitters", shader::kMaxMeshParticleDraws));
+      mesh_particle_draws_.push_back({e.mesh, slot.row, uint32_t(mesh_particle_draws_.size())});
+    }
+  }
+  MOTE_TRY(gpu::upload_span(*device_, records_buffer_, std::span<const shader::ParticleDrawRecord>(records_)));
+  shader::DrawArgsParams params{};
+  params.alive_count_word = runtime::ParticleSystem::kAliveCountWord;
+  params.capacity = particles_.capacity();
+  params.mesh_draws = uint32_t(mesh_particle_draws_.size());
+  for (size_t i = 0; i < mesh_particle_draws_.size(); ++i)
+    params.mesh_index_counts[i / 4][i % 4] = mesh_particle_draws_[i].mesh->index_count;
+  return gpu::upload(*device_, draw_args_params_,
+                     std::span(reinterpret_cast<const uint8_t*>(&params), sizeof(params)));
+}
+
+Status SceneRenderer::add_due_emitters() {
+  bool changed = false;
+  for (size_t i = 0; i < emitters_.size(); ++i) {
+    EmitterSlot& slot = emitters_[i];
+    const scene::Emitter& e = scene_.emitters[i];
+    const float due = e.start_time > 0.0f ? warmup_ + e.start_time : 0.0f;
+    if (slot.added || sim_time_ + 1e-6f < due) continue;
+    runtime::EmitterOptions o;
+    o.seed = emitter_seed(scene_, i);
+    o.position[0] = e.position.x;
+    o.position[1] = e.position.y;
+    o.position[2] = e.position.z;
+    o.rotation[0] = e.rotation.x;
+    o.rotation[1] = e.rotation.y;
+    o.rotation[2] = e.rotation.z;
+    o.rotation[3] = e.rotation.w;
+    o.emitter_fields = e.fields;
+    o.globals = e.globals;
+    if (!e.transform.empty()) o.transform_row = *scene_.find_transform(e.transform);
+    auto row = particles_.add_emitter(effects_[slot.effect].effect, o);
+    if (!row.ok())
+      return make_error(row.error().code, row.error().message,
+                        fmt::format("/emitters/{}{}", i, row.error().where.empty() ? "" : " " + row.error().where));
+    slot.row = row.value();
+    slot.added = true;
+    changed = true;
+  }
+  return changed ? upload_records() : ok_status();
+}
+
+Status SceneRenderer::step_simulation(float dt) {
+  MOTE_TRY(device_->wait(device_->last_submitted_serial()));
+  if (!scene_.transforms.empty()) {
+    for (size_t i = 0; i < scene_.transforms.size(); ++i) {
+      const scene::LocalPose pose = scene::evaluate_transform(scene_.transforms[i], sim_time_);
+      MOTE_TRY(transforms_.set_local(uint32_t(i), pose.position, pose.rotation, pose.scale));
+    }
+    MOTE_TRY(transforms_.upload());
+  }
+  MOTE_TRY(particles_.execute(dt));
+  sim_time_ += dt;
+  ++steps_since_frame_;
+  return ok_status();
+}
+
+Result<assets::ImageRgba8> SceneRenderer::render_next(FrameReport* report) {
+  gpu::Device& device = *device_;
+  const float fps = scene_.output.fps;
+  const float frame_time = float(frame_) / fps;
+  const float target = warmup_ + frame_time;
+  const float dt = scene_.output.step();
+  MOTE_TRY(add_due_emitters());
+  while (sim_time_ + 0.5f * dt < target) {
+    MOTE_TRY(step_simulation(dt));
+    MOTE_TRY(add_due_emitters());
+  }
+  MOTE_TRY(device.wait(device.last_submitted_serial()));
+
+  // The view and lights at this frame.
+  const std::vector<glm::mat4> worlds = world_matrices(sim_time_);
+  ViewSetup setup;
+  setup.camera = scene::evaluate_camera(scene_.camera, frame_time);
+  setup.width = targets_.width;
+  setup.height = targets_.height;
+  setup.exposure = scene_.output.exposure;
+  setup.time = frame_time;
+  setup.sun = scene_.sun;
+  setup.shadow_center = shadow_center_;
+  setup.shadow_radius = shadow_radius_;
+  setup.shadow_map_size = targets_.shadow_size > 1 ? targets_.shadow_size : 0;
+  setup.environment = scene_.environment;
+  std::vector<shader::PointLightGpu> lights;
+  for (const scene::PointLight& light : scene_.point_lights) {
+    if (lights.size() == shader::kMaxPointLights) break;
+    glm::vec4 p(light.position, 1.0f);
+    if (!light.transform.empty()) p = worlds[*scene_.find_transform(light.transform)] * p;
+    lights.push_back(make_point_light(light, glm::vec3(p)));
+  }
+  setup.point_light_count = uint32_t(lights.size());
+  const shader::RenderView view = make_render_view(setup);
+
+  std::vector<OpaqueDraw> draws;
+  for (size_t i = 0; i < scene_.objects.size(); ++i) {
+    const scene::Object& o = scene_.objects[i];
+    glm::mat4 model = trs(o.position, o.rotation, o.scale);
+    if (!o.transform.empty()) model = worlds[*scene_.find_transform(o.transform)] * model;
+    OpaqueDraw d;
+    d.mesh = object_meshes_[i];
+    d.push.model = model;
+    d.push.base_color = glm::vec4(o.material.base_color, o.material.roughness);
+    d.push.emissive = glm::vec4(o.material.emissive, o.material.metallic);
+    d.casts_shadow = o.casts_shadow;
+    draws.push_back(d);
+  }
+
+  ParticleInputs in;
+  in.pool = &particles_.pool();
+  in.record_words = particles_.record_words();
+  in.capacity = particles_.capacity();
+  in.alive = &particles_.drawn_alive_list();
+  in.counters = &particles_.counters();
+  in.alive_count_word = runtime::ParticleSystem::kAliveCountWord;
+  in.records = &records_buffer_;
+  in.record_count = uint32_t(records_.size());
+  in.view = &view_buffer_;
+  in.point_lights = &lights_buffer_;
+  in.atlas = atlas_image_.view();
+  in.atlas_sampler = linear_sampler_.handle();
+
+  const bool profile = options_.profile;
+  Status record_status = ok_status();
+  MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) {
+    auto pass = [&](const char* name) {
+      if (profile) render_profiler_.begin(cmd, name);
+    };
+    auto pass_end = [&] {
+      if (profile) render_profiler_.end(cmd);
+    };
+    if (profile) render_profiler_.reset(cmd);
+    pass("setup");
+    // The particle frames' compute writes (earlier submissions) → this frame's readers.
+    gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
+                        VK_ACCESS_2_MEMORY_WRITE_BIT,
+                        VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT |
+                            VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
+                            VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
+                        VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+    vkCmdUpdateBuffer(cmd, view_buffer_.handle(), 0, sizeof(view), &view);
+    if (!lights.empty())
+      vkCmdUpdateBuffer(cmd, lights_buffer_.handle(), 0, lights.size() * sizeof(shader::PointLightGpu), lights.data());
+    gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
+                            VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                        VK_ACCESS_2_UNIFORM_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+    gpu::ComputeRecorder(device, cmd)
+        .bind(draw_args_pipeline_)
+        .buffers({{0, in.counters}, {1, &draw_args_}, {2, &draw_args_params_}})
+        .dispatch(1);
+    gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                        VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                        VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+    pass_end();
+    pass("shadow");
+    opaque_.record_shadow(cmd, targets_, targets_.shadow_size > 1, draws, mesh_particle_draws_, in, draw_args_);
+    pass_end();
+    pass("opaque");
+    opaque_.record_scene(cmd, targets_, glm::vec3(scene_.environment.background), draws, mesh_particle_draws_, in,
+                         draw_args_);
+    pass_end();
+    pass("particles");
+    if (options_.path == DrawPath::kCompute) {
+      gpu::image_barrier(cmd, targets_.hdr, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL,
+                         VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+                         VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                         VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+      compute_.record(cmd, in, targets_.hdr, targets_.depth, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+                      nearest_sampler_.handle());
+    } else {
+      record_status = raster_.record(cmd, in, targets_, options_.transparency, draw_args_, nearest_sampler_.handle());
+    }
+    gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                        VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+    pass_end();
+    pass("tonemap");
+    tonemap_.record(cmd, targets_, scene_.output.tonemap, scene_.output.exposure);
+    VkBufferImageCopy region{};
+    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    region.imageExtent = {targets_.width, targets_.height, 1};
+    vkCmdCopyImageToBuffer(cmd, targets_.ldr.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback_.handle(), 1,
+                           &region);
+    gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                        VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+    pass_end();
+  }));
+  MOTE_TRY(record_status);
+  MOTE_TRY(readback_.invalidate());
+  assets::ImageRgba8 image;
+  image.width = targets_.width;
+  image.height = targets_.height;
+  image.pixels.resize(size_t(image.width) * image.height * 4);
+  std::memcpy(image.pixels.data(), readback_.mapped(), image.pixels.size());
+
+  if (report) {
+    report->index = frame_;
+    report->time = frame_time;
+    report->steps = steps_since_frame_;
+    MOTE_TRY_ASSIGN(runtime::FrameStats stats, particles_.read_stats());
+    report->alive = stats.alive;
+    report->simulate_passes.clear();
+    report->render_passes.clear();
+    if (profile) {
+      if (steps_since_frame_ > 0) {
+        MOTE_TRY_ASSIGN(report->simulate_passes, simulate_profiler_.resolve());
+      }
+      MOTE_TRY_ASSIGN(report->render_passes, render_profiler_.resolve());
+    }
+  }
+  steps_since_frame_ = 0;
+  ++frame_;
+  return image;
+}
+
+}  // namespace mote::render

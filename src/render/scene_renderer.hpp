@@ -1,0 +1,132 @@
+// Renders a scene file's frames headless: loads and compiles its effects, packs their textures
+// into the atlas, uploads its meshes, runs the GPU particle runtime (src/runtime_frame/) with
+// the scene's transforms on the GPU, and per frame records shadow → opaque set (with mesh
+// particles) → particles (raster path with OIT or depth-sorted, or the compute path) → tonemap,
+// then reads the picture back. Frames are produced in order; the simulation advances by the
+// scene's dt until the frame's time. docs/design/render.md.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "assets/atlas.hpp"
+#include "assets/image.hpp"
+#include "gpu/buffer.hpp"
+#include "gpu/device.hpp"
+#include "gpu/image.hpp"
+#include "gpu/profiler.hpp"
+#include "gpu/sampler.hpp"
+#include "mote/effect.hpp"
+#include "mote/result.hpp"
+#include "render/gpu_mesh.hpp"
+#include "render/opaque_pass.hpp"
+#include "render/particle_compute_path.hpp"
+#include "render/particle_raster_path.hpp"
+#include "render/render_targets.hpp"
+#include "render/tonemap_pass.hpp"
+#include "runtime_frame/particle_system.hpp"
+#include "runtime_passes/transform_table.hpp"
+#include "scene/scene.hpp"
+#include "shared/particle_render.h"
+
+namespace mote::render {
+
+enum class DrawPath { kRaster, kCompute };
+
+struct SceneRenderOptions {
+  uint32_t width = 0;   // 0 = the scene's output size
+  uint32_t height = 0;
+  DrawPath path = DrawPath::kRaster;
+  Transparency transparency = Transparency::kOit;  // raster path only
+  uint32_t min_capacity = 4096;  // the pool holds at least this many particles
+  bool profile = true;           // per-pass GPU timestamps in each FrameReport
+};
+
+struct FrameReport {
+  uint32_t index = 0;
+  float time = 0.0f;   // scene time of the frame (seconds after warm-up)
+  uint32_t alive = 0;  // particles drawn (read back for the report only, after the frame)
+  uint32_t steps = 0;  // simulation steps taken since the previous frame
+  std::vector<gpu::PassTime> simulate_passes;  // the last step's frame passes
+  std::vector<gpu::PassTime> render_passes;
+};
+
+class SceneRenderer {
+ public:
+  static Result<std::unique_ptr<SceneRenderer>> create(gpu::Device& device, const scene::Scene& scene,
+                                                       const SceneRenderOptions& options = {});
+  ~SceneRenderer();
+
+  // Simulates up to the next frame's time and renders it; `report` (optional) gets its stats.
+  Result<assets::ImageRgba8> render_next(FrameReport* report = nullptr);
+
+  uint32_t width() const { return targets_.width; }
+  uint32_t height() const { return targets_.height; }
+  uint32_t frames_rendered() const { return frame_; }
+  // Non-fatal problems found while loading (texture fallbacks), for the CLI to print.
+  const std::vector<std::string>& warnings() const { return warnings_; }
+  runtime::ParticleSystem& particles() { return particles_; }
+
+ private:
+  struct EmitterSlot {
+    size_t effect = 0;         // index into effects_
+    uint32_t row = UINT32_MAX; // particle-system row once added
+    bool added = false;
+  };
+  struct LoadedEffect {
+    CompiledEffect effect;
+    const assets::AtlasEntry* texture = nullptr;
+    const GpuMesh* mesh = nullptr;  // projection "mesh"
+  };
+
+  SceneRenderer() = default;
+  Status load(const SceneRenderOptions& options);
+  Status add_due_emitters();
+  Status step_simulation(float dt);
+  Status upload_records();
+  std::vector<glm::mat4> world_matrices(float time) const;
+  Result<const GpuMesh*> mesh_for(scene::ObjectShape shape, const std::filesystem::path& path, const std::string& where);
+
+  gpu::Device* device_ = nullptr;
+  scene::Scene scene_;
+  SceneRenderOptions options_;
+  std::vector<LoadedEffect> effects_;
+  std::vector<EmitterSlot> emitters_;
+  assets::Atlas atlas_;
+  gpu::Image atlas_image_;
+  gpu::Sampler linear_sampler_;
+  gpu::Sampler nearest_sampler_;
+  std::map<std::string, std::unique_ptr<GpuMesh>> meshes_;
+  std::vector<const GpuMesh*> object_meshes_;
+  runtime::TransformTable transforms_;
+  runtime::ParticleSystem particles_;
+  RenderTargets targets_;
+  OpaquePass opaque_;
+  ParticleRasterPath raster_;
+  ParticleComputePath compute_;
+  TonemapPass tonemap_;
+  gpu::ComputePipeline draw_args_pipeline_;
+  gpu::Buffer view_buffer_;
+  gpu::Buffer lights_buffer_;
+  gpu::Buffer records_buffer_;
+  gpu::Buffer draw_args_;
+  gpu::Buffer draw_args_params_;
+  gpu::Buffer readback_;
+  gpu::GpuProfiler render_profiler_;
+  gpu::GpuProfiler simulate_profiler_;
+  std::vector<shader::ParticleDrawRecord> records_;
+  std::vector<MeshParticleDraw> mesh_particle_draws_;
+  std::vector<std::string> warnings_;
+  float sim_time_ = 0.0f;      // seconds simulated, warm-up included
+  float warmup_ = 0.0f;        // seconds simulated before frame 0
+  uint32_t frame_ = 0;
+  uint32_t steps_since_frame_ = 0;
+  uint64_t last_serial_ = 0;
+  glm::vec3 shadow_center_{0.0f};
+  float shadow_radius_ = 10.0f;
+};
+
+}  // namespace mote::render
