@@ -9,6 +9,7 @@
 
 #include "shared/frame.h"
 #include "shared/gpu_selftest.h"
+#include "shared/radix_sort.h"
 #include "shared/scan.h"
 #include "shared/transform.h"
 #include "shared/vm_gpu.h"
@@ -52,6 +53,14 @@ inline std::vector<SharedLayout> shared_layouts() {
       {"ScanParams",
        {MOTE_MEMBER(ScanParams, count), MOTE_MEMBER(ScanParams, level), MOTE_MEMBER(ScanParams, flags),
         MOTE_MEMBER(ScanParams, count_word)}},
+      {"RadixSortParams",
+       {MOTE_MEMBER(RadixSortParams, count), MOTE_MEMBER(RadixSortParams, count_word),
+        MOTE_MEMBER(RadixSortParams, flags), MOTE_MEMBER(RadixSortParams, shift),
+        MOTE_MEMBER(RadixSortParams, digit_mask), MOTE_MEMBER(RadixSortParams, pad0),
+        MOTE_MEMBER(RadixSortParams, pad1), MOTE_MEMBER(RadixSortParams, pad2)}},
+      {"RadixSortState",
+       {MOTE_MEMBER(RadixSortState, count), MOTE_MEMBER(RadixSortState, tiles),
+        MOTE_MEMBER(RadixSortState, scan_count), MOTE_MEMBER(RadixSortState, pad0)}},
       {"TransformLocal",
        {MOTE_MEMBER(TransformLocal, position), MOTE_MEMBER(TransformLocal, rotation), MOTE_MEMBER(TransformLocal, scale),
         MOTE_MEMBER(TransformLocal, parent), MOTE_MEMBER(TransformLocal, pad0), MOTE_MEMBER(TransformLocal, pad1),
