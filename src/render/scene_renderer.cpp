@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 #include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/packing.hpp>
 
 #include "core/file.hpp"
 #include "core/hash.hpp"
@@ -348,7 +349,48 @@ Status SceneRenderer::step_simulation(float dt) {
   return ok_status();
 }
 
-Result<assets::ImageRgba8> SceneRenderer::render_next(FrameReport* report) {
+Result<assets::ImageRgba8> SceneRenderer::render_next(FrameReport* report) { return render(report, nullptr); }
+
+Result<assets::ImageRgba8> SceneRenderer::capture_next(FrameCapture& capture, FrameReport* report) {
+  if (!capture_opaque_.valid()) {
+    const uint64_t texels = uint64_t(targets_.width) * targets_.height;
+    auto make = [&](uint64_t bytes, const char* name) {
+      return gpu::Buffer::create(*device_, {.size = bytes, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                            .memory = gpu::MemoryUsage::kReadback, .name = name});
+    };
+    MOTE_TRY_ASSIGN(capture_opaque_, make(texels * 8, "mote.render.capture_opaque"));
+    MOTE_TRY_ASSIGN(capture_depth_, make(texels * 4, "mote.render.capture_depth"));
+    MOTE_TRY_ASSIGN(capture_composited_, make(texels * 8, "mote.render.capture_composited"));
+  }
+  return render(report, &capture);
+}
+
+namespace {
+
+// Copies a colour or depth image in `layout` into `buffer` and returns it to `layout`.
+void copy_image(VkCommandBuffer cmd, const gpu::Image& image, VkImageLayout layout, VkPipelineStageFlags2 stage,
+                VkAccessFlags2 access, const gpu::Buffer& buffer) {
+  gpu::image_barrier(cmd, image, layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, stage, access,
+                     VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+  VkBufferImageCopy region{};
+  region.imageSubresource = {image.aspect(), 0, 0, 1};
+  region.imageExtent = {image.width(), image.height(), 1};
+  vkCmdCopyImageToBuffer(cmd, image.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buffer.handle(), 1, &region);
+  gpu::image_barrier(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, layout, VK_PIPELINE_STAGE_2_COPY_BIT,
+                     VK_ACCESS_2_NONE, stage, access);
+}
+
+std::vector<glm::vec4> unpack_rgba16f(const gpu::Buffer& buffer, size_t texels) {
+  std::vector<glm::vec4> out(texels);
+  const uint16_t* halves = static_cast<const uint16_t*>(buffer.mapped());
+  for (size_t i = 0; i < texels; ++i)
+    for (int c = 0; c < 4; ++c) out[i][c] = glm::unpackHalf1x16(halves[i * 4 + c]);
+  return out;
+}
+
+}  // namespace
+
+Result<assets::ImageRgba8> SceneRenderer::render(FrameReport* report, FrameCapture* capture) {
   gpu::Device& device = *device_;
   const float fps = scene_.output.fps;
   const float frame_time = float(frame_) / fps;
@@ -451,6 +493,15 @@ Result<assets::ImageRgba8> SceneRenderer::render_next(FrameReport* report) {
     pass("opaque");
     opaque_.record_scene(cmd, targets_, glm::vec3(scene_.environment.background), draws, mesh_particle_draws_, in,
                          draw_args_);
+    if (capture) {
+      copy_image(cmd, targets_.hdr, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                 VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                 VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT, capture_opaque_);
+      copy_image(cmd, targets_.depth, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+                 VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
+                     VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                 VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_SHADER_SAMPLED_READ_BIT, capture_depth_);
+    }
     pass_end();
     pass("particles");
     if (options_.path == DrawPath::kCompute) {
@@ -466,6 +517,12 @@ Result<assets::ImageRgba8> SceneRenderer::render_next(FrameReport* report) {
     gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
                         VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
                         VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+    if (capture)
+      copy_image(cmd, targets_.hdr, VK_IMAGE_LAYOUT_GENERAL,
+                 VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                 VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
+                     VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+                 capture_composited_);
     pass_end();
     pass("tonemap");
     tonemap_.record(cmd, targets_, scene_.output.tonemap, scene_.output.exposure);
@@ -478,6 +535,22 @@ Result<assets::ImageRgba8> SceneRenderer::render_next(FrameReport* report) {
                         VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
     pass_end();
   }));
+  if (capture) {
+    const size_t texels = size_t(targets_.width) * targets_.height;
+    MOTE_TRY(capture_opaque_.invalidate());
+    MOTE_TRY(capture_depth_.invalidate());
+    MOTE_TRY(capture_composited_.invalidate());
+    capture->view = view;
+    capture->record_words = particles_.record_words();
+    MOTE_TRY_ASSIGN(capture->pool, particles_.read_pool());
+    MOTE_TRY_ASSIGN(capture->alive, particles_.read_alive_slots());
+    capture->records = records_;
+    capture->depth.resize(texels);
+    std::memcpy(capture->depth.data(), capture_depth_.mapped(), texels * sizeof(float));
+    capture->opaque = unpack_rgba16f(capture_opaque_, texels);
+    capture->composited = unpack_rgba16f(capture_composited_, texels);
+    capture->atlas = &atlas_;
+  }
   MOTE_TRY(record_status);
   MOTE_TRY(readback_.invalidate());
   assets::ImageRgba8 image;

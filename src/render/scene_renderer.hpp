@@ -54,6 +54,20 @@ struct FrameReport {
   std::vector<gpu::PassTime> render_passes;
 };
 
+// Everything one frame's particle compositing saw and produced, for the CPU reference to redo
+// (tests at small sizes; capture_next). HDR values are linear, premultiplied, rows top to bottom.
+struct FrameCapture {
+  shader::RenderView view{};
+  uint32_t record_words = 0;
+  std::vector<uint32_t> pool;
+  std::vector<uint32_t> alive;  // the slots drawn, in alive-list order
+  std::vector<shader::ParticleDrawRecord> records;
+  std::vector<float> depth;           // reversed-Z per pixel
+  std::vector<glm::vec4> opaque;      // the HDR target before the particles
+  std::vector<glm::vec4> composited;  // after the particles (before tonemapping)
+  const assets::Atlas* atlas = nullptr;  // the renderer's (valid while it lives)
+};
+
 class SceneRenderer {
  public:
   static Result<std::unique_ptr<SceneRenderer>> create(gpu::Device& device, const scene::Scene& scene,
@@ -62,6 +76,8 @@ class SceneRenderer {
 
   // Simulates up to the next frame's time and renders it; `report` (optional) gets its stats.
   Result<assets::ImageRgba8> render_next(FrameReport* report = nullptr);
+  // render_next that also captures the frame's particle inputs and HDR before/after (tests).
+  Result<assets::ImageRgba8> capture_next(FrameCapture& capture, FrameReport* report = nullptr);
 
   uint32_t width() const { return targets_.width; }
   uint32_t height() const { return targets_.height; }
@@ -83,6 +99,7 @@ class SceneRenderer {
   };
 
   SceneRenderer() = default;
+  Result<assets::ImageRgba8> render(FrameReport* report, FrameCapture* capture);
   Status load(const SceneRenderOptions& options);
   Status add_due_emitters();
   Status step_simulation(float dt);
@@ -115,6 +132,9 @@ class SceneRenderer {
   gpu::Buffer draw_args_;
   gpu::Buffer draw_args_params_;
   gpu::Buffer readback_;
+  gpu::Buffer capture_opaque_;      // RGBA16F texels (capture_next only)
+  gpu::Buffer capture_depth_;       // D32
+  gpu::Buffer capture_composited_;  // RGBA16F
   gpu::GpuProfiler render_profiler_;
   gpu::GpuProfiler simulate_profiler_;
   std::vector<shader::ParticleDrawRecord> records_;
