@@ -40,6 +40,9 @@ Mesh make_plane();
 // A unit cube centred at the origin (24 vertices, flat normals).
 Mesh make_box();
 // A sphere of diameter 1 centred at the origin (UV sphere, `segments` around, segments / 2 rings).
+// `segments` is clamped to [kMinSphereSegments, kMaxSphereSegments] (2048: 2.1M vertices).
+inline constexpr uint32_t kMinSphereSegments = 4;
+inline constexpr uint32_t kMaxSphereSegments = 2048;
 Mesh make_sphere(uint32_t segments = 32);
 
 // Loads a glTF 2.0 file (.gltf with external or embedded buffers, or .glb). Normals are computed

@@ -1,0 +1,179 @@
+// Image decode/encode over the packaged stb (libstb.so) and the contact sheet.
+#include "assets/image.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <memory>
+#include <string>
+
+#include <stb_image.h>
+#include <stb_image_write.h>
+
+#include "core/file.hpp"
+
+namespace mote::assets {
+namespace {
+
+// A file this large cannot hold an image within kMaxImageDimension that stb would accept, and
+// stb's memory API takes an int length.
+constexpr size_t kMaxImageFileBytes = size_t(1) << 30;
+
+struct StbiFree {
+  void operator()(stbi_uc* p) const { stbi_image_free(p); }
+};
+
+std::string stb_reason() {
+  const char* r = stbi_failure_reason();
+  return r ? r : "unknown reason";
+}
+
+Error dimension_error(int width, int height, std::string_view name) {
+  return make_error(ErrorCode::kFormat,
+                    "image is " + std::to_string(width) + " x " + std::to_string(height) +
+                        " texels; each side must be between 1 and " + std::to_string(kMaxImageDimension),
+                    std::string(name));
+}
+
+bool valid_dimensions(int width, int height) {
+  return width > 0 && height > 0 && uint32_t(width) <= kMaxImageDimension && uint32_t(height) <= kMaxImageDimension;
+}
+
+Status check_image(const ImageRgba8& image, const std::string& where) {
+  if (image.width == 0 || image.height == 0 || image.width > kMaxImageDimension || image.height > kMaxImageDimension)
+    return make_error(ErrorCode::kInvalidArgument,
+                      "image is " + std::to_string(image.width) + " x " + std::to_string(image.height) +
+                          "; each side must be between 1 and " + std::to_string(kMaxImageDimension),
+                      where);
+  if (image.pixels.size() != size_t(image.width) * image.height * 4)
+    return make_error(ErrorCode::kInvalidArgument,
+                      "pixel buffer holds " + std::to_string(image.pixels.size()) +
+                          " bytes, expected width * height * 4 = " + std::to_string(size_t(image.width) * image.height * 4),
+                      where);
+  return {};
+}
+
+void append_bytes(void* context, void* data, int size) {
+  auto* out = static_cast<std::vector<uint8_t>*>(context);
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  if (size > 0) out->insert(out->end(), bytes, bytes + size);
+}
+
+}  // namespace
+
+Result<ImageRgba8> decode_image(std::span<const uint8_t> bytes, std::string_view name) {
+  if (bytes.empty()) return make_error(ErrorCode::kFormat, "empty file", std::string(name));
+  if (bytes.size() > kMaxImageFileBytes || bytes.size() > size_t(INT_MAX))
+    return make_error(ErrorCode::kFormat, "file of " + std::to_string(bytes.size()) + " bytes is too large for an image",
+                      std::string(name));
+  const int len = int(bytes.size());
+
+  // The header alone first: a hostile header must not make us allocate before we refuse it.
+  int width = 0, height = 0, channels = 0;
+  if (!stbi_info_from_memory(bytes.data(), len, &width, &height, &channels))
+    return make_error(ErrorCode::kFormat, "not a readable image: " + stb_reason(), std::string(name));
+  if (!valid_dimensions(width, height)) return dimension_error(width, height, name);
+
+  // Another thread's global stbi_set_flip_vertically_on_load must not turn our rows over.
+  stbi_set_flip_vertically_on_load_thread(0);
+  int got_width = 0, got_height = 0;
+  std::unique_ptr<stbi_uc, StbiFree> decoded(
+      stbi_load_from_memory(bytes.data(), len, &got_width, &got_height, &channels, 4));
+  if (!decoded) return make_error(ErrorCode::kFormat, "cannot decode image: " + stb_reason(), std::string(name));
+  if (got_width != width || got_height != height)
+    return make_error(ErrorCode::kFormat,
+                      "header says " + std::to_string(width) + " x " + std::to_string(height) +
+                          " but the data decodes to " + std::to_string(got_width) + " x " + std::to_string(got_height),
+                      std::string(name));
+
+  ImageRgba8 image;
+  image.width = uint32_t(width);
+  image.height = uint32_t(height);
+  const size_t size = size_t(image.width) * image.height * 4;
+  image.pixels.assign(decoded.get(), decoded.get() + size);
+  return image;
+}
+
+Result<ImageRgba8> load_image(const std::filesystem::path& path) {
+  const std::string name = path.string();
+  MOTE_TRY_ASSIGN(auto bytes, read_file_bytes(name, kMaxImageFileBytes));
+  return decode_image(bytes, name);
+}
+
+Result<std::vector<uint8_t>> encode_png(const ImageRgba8& image) {
+  MOTE_TRY(check_image(image, "image"));
+  std::vector<uint8_t> out;
+  if (!stbi_write_png_to_func(append_bytes, &out, int(image.width), int(image.height), 4, image.pixels.data(),
+                              int(image.width * 4)))
+    return make_error(ErrorCode::kOutOfMemory, "stb_image_write could not encode the PNG", "image");
+  return out;
+}
+
+Status write_png(const std::filesystem::path& path, const ImageRgba8& image) {
+  auto encoded = encode_png(image);
+  if (!encoded.ok()) {
+    Error e = encoded.take_error();
+    e.where = path.string();
+    return e;
+  }
+  return write_file_bytes(path.string(), encoded.value());
+}
+
+Result<ImageRgba8> contact_sheet(std::span<const ImageRgba8> frames, uint32_t columns, uint32_t max_tile_width) {
+  if (frames.empty()) return make_error(ErrorCode::kInvalidArgument, "no frames", "frames");
+  if (columns == 0) return make_error(ErrorCode::kInvalidArgument, "columns must be at least 1", "columns");
+  if (max_tile_width == 0)
+    return make_error(ErrorCode::kInvalidArgument, "max_tile_width must be at least 1", "max_tile_width");
+  const uint32_t width = frames[0].width, height = frames[0].height;
+  for (size_t i = 0; i < frames.size(); ++i) {
+    const std::string where = "frames[" + std::to_string(i) + "]";
+    MOTE_TRY(check_image(frames[i], where));
+    if (frames[i].width != width || frames[i].height != height)
+      return make_error(ErrorCode::kInvalidArgument,
+                        "frame is " + std::to_string(frames[i].width) + " x " + std::to_string(frames[i].height) +
+                            ", frames[0] is " + std::to_string(width) + " x " + std::to_string(height),
+                        where);
+  }
+
+  // The smallest integer factor that brings a tile within max_tile_width. A tile is
+  // ceil(size / factor) texels: the last row and column average the partial block they cover.
+  const uint32_t factor = (width + max_tile_width - 1) / max_tile_width;
+  const uint32_t tile_w = (width + factor - 1) / factor;
+  const uint32_t tile_h = (height + factor - 1) / factor;
+  const uint32_t used_columns = uint32_t(std::min<size_t>(columns, frames.size()));
+  const uint32_t rows = uint32_t((frames.size() + columns - 1) / columns);
+  const uint64_t sheet_w = uint64_t(used_columns) * tile_w, sheet_h = uint64_t(rows) * tile_h;
+  if (sheet_w > kMaxImageDimension || sheet_h > kMaxImageDimension)
+    return make_error(ErrorCode::kInvalidArgument,
+                      "the sheet would be " + std::to_string(sheet_w) + " x " + std::to_string(sheet_h) +
+                          " texels, over the " + std::to_string(kMaxImageDimension) + " limit",
+                      "frames");
+
+  ImageRgba8 sheet;
+  sheet.width = uint32_t(sheet_w);
+  sheet.height = uint32_t(sheet_h);
+  sheet.pixels.assign(size_t(sheet.width) * sheet.height * 4, 0);  // empty cells stay transparent black
+  for (size_t i = 0; i < frames.size(); ++i) {
+    const ImageRgba8& frame = frames[i];
+    const uint32_t ox = uint32_t(i % columns) * tile_w, oy = uint32_t(i / columns) * tile_h;
+    for (uint32_t ty = 0; ty < tile_h; ++ty) {
+      const uint32_t y0 = ty * factor, y1 = std::min(height, y0 + factor);
+      for (uint32_t tx = 0; tx < tile_w; ++tx) {
+        const uint32_t x0 = tx * factor, x1 = std::min(width, x0 + factor);
+        // The stored (sRGB-encoded, straight-alpha) bytes are averaged as they are: a preview,
+        // not a resampler.
+        uint64_t sum[4] = {0, 0, 0, 0};
+        for (uint32_t y = y0; y < y1; ++y)
+          for (uint32_t x = x0; x < x1; ++x) {
+            const uint8_t* p = frame.at(x, y);
+            for (int c = 0; c < 4; ++c) sum[c] += p[c];
+          }
+        const uint64_t n = uint64_t(y1 - y0) * (x1 - x0);
+        uint8_t* out = sheet.at(ox + tx, oy + ty);
+        for (int c = 0; c < 4; ++c) out[c] = uint8_t((sum[c] + n / 2) / n);
+      }
+    }
+  }
+  return sheet;
+}
+
+}  // namespace mote::assets
