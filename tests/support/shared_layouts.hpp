@@ -7,9 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "shared/compute_path.h"
 #include "shared/frame.h"
 #include "shared/gpu_selftest.h"
+#include "shared/particle_render.h"
 #include "shared/radix_sort.h"
+#include "shared/render_passes.h"
 #include "shared/scan.h"
 #include "shared/transform.h"
 #include "shared/vm_gpu.h"
@@ -61,6 +64,21 @@ inline std::vector<SharedLayout> shared_layouts() {
       {"RadixSortState",
        {MOTE_MEMBER(RadixSortState, count), MOTE_MEMBER(RadixSortState, tiles),
         MOTE_MEMBER(RadixSortState, scan_count), MOTE_MEMBER(RadixSortState, pad0)}},
+      {"TilePathParams",
+       {MOTE_MEMBER(TilePathParams, width), MOTE_MEMBER(TilePathParams, height), MOTE_MEMBER(TilePathParams, tiles_x),
+        MOTE_MEMBER(TilePathParams, tiles_y), MOTE_MEMBER(TilePathParams, capacity),
+        MOTE_MEMBER(TilePathParams, max_particles), MOTE_MEMBER(TilePathParams, record_words),
+        MOTE_MEMBER(TilePathParams, record_count), MOTE_MEMBER(TilePathParams, alive_count_word),
+        MOTE_MEMBER(TilePathParams, max_pairs), MOTE_MEMBER(TilePathParams, mode), MOTE_MEMBER(TilePathParams, pad0)}},
+      {"TileCounters",
+       {MOTE_MEMBER(TileCounters, bin_groups_x), MOTE_MEMBER(TileCounters, bin_groups_y),
+        MOTE_MEMBER(TileCounters, bin_groups_z), MOTE_MEMBER(TileCounters, alive),
+        MOTE_MEMBER(TileCounters, ranges_groups_x), MOTE_MEMBER(TileCounters, ranges_groups_y),
+        MOTE_MEMBER(TileCounters, ranges_groups_z), MOTE_MEMBER(TileCounters, kept), MOTE_MEMBER(TileCounters, pairs),
+        MOTE_MEMBER(TileCounters, dropped), MOTE_MEMBER(TileCounters, pad0), MOTE_MEMBER(TileCounters, pad1)}},
+      {"TileParticleBin",
+       {MOTE_MEMBER(TileParticleBin, first_tile), MOTE_MEMBER(TileParticleBin, last_tile),
+        MOTE_MEMBER(TileParticleBin, depth_key), MOTE_MEMBER(TileParticleBin, tiles)}},
       {"TransformLocal",
        {MOTE_MEMBER(TransformLocal, position), MOTE_MEMBER(TransformLocal, rotation), MOTE_MEMBER(TransformLocal, scale),
         MOTE_MEMBER(TransformLocal, parent), MOTE_MEMBER(TransformLocal, pad0), MOTE_MEMBER(TransformLocal, pad1),
@@ -103,6 +121,20 @@ inline std::vector<SharedLayout> shared_layouts() {
       {"FramePush",
        {MOTE_MEMBER(FramePush, program), MOTE_MEMBER(FramePush, first_dispatch), MOTE_MEMBER(FramePush, pad0),
         MOTE_MEMBER(FramePush, pad1)}},
+      {"ParticleDrawRecord",
+       {MOTE_MEMBER(ParticleDrawRecord, position_word), MOTE_MEMBER(ParticleDrawRecord, size_word), MOTE_MEMBER(ParticleDrawRecord, color_word), MOTE_MEMBER(ParticleDrawRecord, velocity_word), MOTE_MEMBER(ParticleDrawRecord, rotation_word), MOTE_MEMBER(ParticleDrawRecord, rotation_width), MOTE_MEMBER(ParticleDrawRecord, uv_rect_word), MOTE_MEMBER(ParticleDrawRecord, frame_word), MOTE_MEMBER(ParticleDrawRecord, age_word), MOTE_MEMBER(ParticleDrawRecord, lifetime_word), MOTE_MEMBER(ParticleDrawRecord, flags), MOTE_MEMBER(ParticleDrawRecord, generation), MOTE_MEMBER(ParticleDrawRecord, flipbook_columns), MOTE_MEMBER(ParticleDrawRecord, flipbook_rows), MOTE_MEMBER(ParticleDrawRecord, soft_distance), MOTE_MEMBER(ParticleDrawRecord, size_scale), MOTE_MEMBER(ParticleDrawRecord, atlas_rect), MOTE_MEMBER(ParticleDrawRecord, tint)}},
+      {"RenderView",
+       {MOTE_MEMBER(RenderView, view), MOTE_MEMBER(RenderView, projection), MOTE_MEMBER(RenderView, view_projection), MOTE_MEMBER(RenderView, inverse_view_projection), MOTE_MEMBER(RenderView, sun_view_projection), MOTE_MEMBER(RenderView, camera_position), MOTE_MEMBER(RenderView, camera_right), MOTE_MEMBER(RenderView, camera_up), MOTE_MEMBER(RenderView, camera_forward), MOTE_MEMBER(RenderView, viewport), MOTE_MEMBER(RenderView, clip), MOTE_MEMBER(RenderView, sun_direction), MOTE_MEMBER(RenderView, sun_radiance), MOTE_MEMBER(RenderView, sky_ambient), MOTE_MEMBER(RenderView, ground_ambient), MOTE_MEMBER(RenderView, background), MOTE_MEMBER(RenderView, point_light_count), MOTE_MEMBER(RenderView, pad0), MOTE_MEMBER(RenderView, pad1), MOTE_MEMBER(RenderView, pad2)}},
+      {"PointLightGpu",
+       {MOTE_MEMBER(PointLightGpu, position_range), MOTE_MEMBER(PointLightGpu, radiance)}},
+      {"OpaquePush",
+       {MOTE_MEMBER(OpaquePush, model), MOTE_MEMBER(OpaquePush, base_color), MOTE_MEMBER(OpaquePush, emissive)}},
+      {"ParticleDrawPush",
+       {MOTE_MEMBER(ParticleDrawPush, record_words), MOTE_MEMBER(ParticleDrawPush, record_count), MOTE_MEMBER(ParticleDrawPush, capacity), MOTE_MEMBER(ParticleDrawPush, alive_count_word), MOTE_MEMBER(ParticleDrawPush, mesh_row), MOTE_MEMBER(ParticleDrawPush, pad0), MOTE_MEMBER(ParticleDrawPush, pad1), MOTE_MEMBER(ParticleDrawPush, pad2)}},
+      {"DrawArgsParams",
+       {MOTE_MEMBER(DrawArgsParams, alive_count_word), MOTE_MEMBER(DrawArgsParams, capacity), MOTE_MEMBER(DrawArgsParams, mesh_draws), MOTE_MEMBER(DrawArgsParams, pad0), MOTE_MEMBER(DrawArgsParams, mesh_index_counts)}},
+      {"TonemapPush",
+       {MOTE_MEMBER(TonemapPush, width), MOTE_MEMBER(TonemapPush, height), MOTE_MEMBER(TonemapPush, operator_id), MOTE_MEMBER(TonemapPush, exposure)}},
   };
 }
 
