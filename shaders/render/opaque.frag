@@ -33,7 +33,11 @@ void main() {
   vec3 base = v_base_color.rgb;
   float roughness = clamp(v_base_color.a, 0.02, 1.0);
   float metallic = v_emissive.a;
-  vec3 color = hemisphere_ambient(n) * base * (1.0 - metallic) + v_emissive.rgb;
+  // Ambient: diffuse from the hemisphere at the normal, and a specular term from the hemisphere
+  // in the reflected direction (no environment map: metals would otherwise read black).
+  vec3 f0 = mix(vec3(0.04), base, metallic);
+  vec3 reflected = reflect(-v, n);
+  vec3 color = hemisphere_ambient(n) * base * (1.0 - metallic) + hemisphere_ambient(reflected) * f0 + v_emissive.rgb;
   if (view.sun_direction.w > 0.0) {
     vec3 l = -view.sun_direction.xyz;
     color += brdf(n, v, l, base, roughness, metallic) * view.sun_radiance.rgb * sun_shadow(v_world, n);
