@@ -1,6 +1,6 @@
 #version 460
 // The draws' indirect arguments from the frame's alive count (read on the GPU, never on the
-// host): the quads' VkDrawIndirectCommand, one VkDrawIndexedIndirectCommand per mesh-particle
+// host): the quads' VkDrawIndexedIndirectCommand, one VkDrawIndexedIndirectCommand per mesh-particle
 // draw, and the element count the depth sort sees.
 #include "shared/render_passes.h"
 
@@ -11,10 +11,11 @@ layout(std140, binding = 2) uniform Params { DrawArgsParams params; };
 
 void main() {
   uint alive = min(counters[params.alive_count_word], params.capacity);
-  args[0] = 6u;      // vertexCount
+  args[0] = 6u;      // indexCount (two triangles over corners 0..3)
   args[1] = alive;   // instanceCount
-  args[2] = 0u;      // firstVertex
-  args[3] = 0u;      // firstInstance
+  args[2] = 0u;      // firstIndex
+  args[3] = 0u;      // vertexOffset
+  args[4] = 0u;      // firstInstance
   args[kDrawArgsSortCountWord] = alive;
   for (uint i = 0u; i < min(params.mesh_draws, kMaxMeshParticleDraws); ++i) {
     uint base = kDrawArgsMeshOffset / 4u + i * 5u;

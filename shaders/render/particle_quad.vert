@@ -1,6 +1,6 @@
 #version 460
 // Particle quads expanded in the vertex stage from the pool and the draw list (empty vertex
-// layout, wsg D17): 6 vertices per instance, corners from gl_VertexIndex, the basis and colour
+// layout, wsg D17): 4 corners per instance from gl_VertexIndex, drawn with a 6-index buffer, the basis and colour
 // from particle_fetch. Invisible particles (stale, mesh mode, unbound rows) collapse to a point
 // outside the clip volume, which the rasterizer drops.
 #include "particle_draw_common.glsl"
@@ -14,8 +14,7 @@ layout(location = 4) flat out vec4 v_atlas_rect;
 layout(location = 5) flat out vec4 v_flipbook;  // frame, columns, rows, soft distance
 layout(location = 6) flat out uint v_flags;
 
-const vec2 kCorners[6] = vec2[](vec2(-0.5, -0.5), vec2(0.5, -0.5), vec2(0.5, 0.5), vec2(-0.5, -0.5), vec2(0.5, 0.5),
-                                vec2(-0.5, 0.5));
+const vec2 kCorners[4] = vec2[](vec2(-0.5, -0.5), vec2(0.5, -0.5), vec2(0.5, 0.5), vec2(-0.5, 0.5));
 
 void main() {
   ParticleSprite s = particle_fetch(particle_slot(gl_InstanceIndex), push.record_words, push.record_count);
@@ -31,7 +30,7 @@ void main() {
     v_flags = 0u;
     return;
   }
-  vec2 corner = kCorners[gl_VertexIndex % 6];
+  vec2 corner = kCorners[gl_VertexIndex & 3];
   vec3 world = s.center + corner.x * s.axis_x + corner.y * s.axis_y;
   gl_Position = view.view_projection * vec4(world, 1.0);
   v_uv = particle_corner_uv(corner);

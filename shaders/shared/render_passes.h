@@ -38,12 +38,13 @@ MOTE_ASSERT_OFFSET(ParticleDrawPush, pad0, 20);
 MOTE_ASSERT_OFFSET(ParticleDrawPush, pad1, 24);
 MOTE_ASSERT_OFFSET(ParticleDrawPush, pad2, 28);
 
-// The draw-argument pass writes, from the alive count: [0] the quads' VkDrawIndirectCommand
-// (6 vertices per instance), then one VkDrawIndexedIndirectCommand per mesh-particle draw
-// (index counts given in `mesh_index_counts`), and the sort's element count.
+// The draw-argument pass writes, from the alive count: [0] the quads' VkDrawIndexedIndirectCommand
+// (6 indices over 4 vertices per instance, so the post-transform cache runs each corner's vertex
+// shader once), the sort's element count, then one VkDrawIndexedIndirectCommand per mesh-particle
+// draw (index counts given in `mesh_index_counts`).
 MOTE_CONSTANT(uint, kMaxMeshParticleDraws, 16u);
 MOTE_CONSTANT(uint, kDrawArgsQuadOffset, 0u);   // bytes
-MOTE_CONSTANT(uint, kDrawArgsSortCountWord, 4u);  // u32 word: elements the sort sees
+MOTE_CONSTANT(uint, kDrawArgsSortCountWord, 5u);  // u32 word: elements the sort sees
 MOTE_CONSTANT(uint, kDrawArgsMeshOffset, 32u);  // bytes; 20 bytes per mesh draw
 MOTE_CONSTANT(uint, kDrawArgsWords, 8u + 5u * 16u);
 

@@ -1,6 +1,7 @@
 #include "render/particle_raster_path.hpp"
 
 #include "gpu/commands.hpp"
+#include "gpu/transfer.hpp"
 #include "shared/render_passes.h"
 
 namespace mote::render {
@@ -39,6 +40,12 @@ Result<ParticleRasterPath> ParticleRasterPath::create(gpu::Device& device, uint3
                                                                     .name = "mote.render.sort_keys"}));
   MOTE_TRY_ASSIGN(p.sort_values_, gpu::Buffer::create(device, {.size = uint64_t(capacity) * 4, .usage = kStorage,
                                                                .name = "mote.render.sort_values"}));
+  MOTE_TRY_ASSIGN(p.quad_indices_, gpu::Buffer::create(device, {.size = 6 * sizeof(uint32_t),
+                                                                .usage = VK_BUFFER_USAGE_INDEX_BUFFER_BIT |
+                                                                         VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                                                .name = "mote.render.quad_indices"}));
+  const uint32_t indices[6] = {0, 1, 2, 0, 2, 3};
+  MOTE_TRY(gpu::upload_span(device, p.quad_indices_, std::span<const uint32_t>(indices)));
   return p;
 }
 
@@ -74,7 +81,8 @@ Status ParticleRasterPath::record(VkCommandBuffer cmd, const ParticleInputs& in,
         .bind(pipeline, t.width, t.height)
         .resources({{0, in.view}, {1, in.point_lights}, {2, in.pool}, {3, in.records}, {4, draw_list}}, {atlas, depth})
         .push(push)
-        .draw_indirect(draw_args, shader::kDrawArgsQuadOffset);
+        .index_buffer(quad_indices_)
+        .draw_indexed_indirect(draw_args, shader::kDrawArgsQuadOffset);
   };
   const gpu::DepthTarget depth_target{.image = &t.depth, .clear = false, .store = false};
   if (mode == Transparency::kSorted) {

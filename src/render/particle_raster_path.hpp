@@ -31,7 +31,7 @@ class ParticleRasterPath {
   ParticleRasterPath(ParticleRasterPath&&) noexcept = default;
   ParticleRasterPath& operator=(ParticleRasterPath&&) noexcept = default;
 
-  // Records the sort (kSorted) and the draw; `draw_args` holds the quads' VkDrawIndirectCommand at
+  // Records the sort (kSorted) and the draw; `draw_args` holds the quads' VkDrawIndexedIndirectCommand at
   // kDrawArgsQuadOffset and the sort's count at word kDrawArgsSortCountWord (render/draw_args).
   // Before: the particle buffers and draw_args visible to compute, vertex and indirect stages;
   // targets.hdr in COLOR_ATTACHMENT_OPTIMAL holding the opaque scene, targets.depth in
@@ -51,6 +51,7 @@ class ParticleRasterPath {
   runtime::RadixSort sort_;
   gpu::Buffer sort_keys_buffer_;
   gpu::Buffer sort_values_;
+  gpu::Buffer quad_indices_;  // 0 1 2 0 2 3
 };
 
 }  // namespace mote::render
