@@ -16,6 +16,7 @@
 #include "gpu/image.hpp"
 #include "mote/result.hpp"
 #include "render/particle_inputs.hpp"
+#include "runtime_passes/prefix_scan.hpp"
 #include "runtime_passes/radix_sort.hpp"
 
 namespace mote::render {
@@ -32,12 +33,17 @@ struct ComputePathOptions {
 };
 
 struct ComputePathStats {
-  uint32_t pairs = 0;          // tile-particle pairs this frame
-  uint32_t dropped_pairs = 0;  // pairs over max_tile_pairs
+  uint32_t pairs = 0;          // tile-particle pairs the binning asked for this frame (kept + dropped)
+  uint32_t dropped_pairs = 0;  // pairs over max_tile_pairs: not drawn in the tiles they name
 };
 
 class ParticleComputePath {
  public:
+  // Scratch (device-local): 16 bytes a pair (keys, values and the sort's ping-pong partners) plus
+  // the sort's histograms, 20 bytes a particle plus the scan's, 8 bytes a tile. Errors:
+  // kInvalidArgument for a zero size or max_particles; kUnsupported for more than 65536 tiles
+  // (e.g. above 4096 x 4096: the key keeps 16 bits of tile index), buffers past one storage
+  // binding, or a device without what the sort and scan need (subgroup ballot and arithmetic).
   static Result<ParticleComputePath> create(gpu::Device& device, const ComputePathOptions& options);
   ParticleComputePath() = default;
   ParticleComputePath(ParticleComputePath&&) noexcept = default;
@@ -47,10 +53,14 @@ class ParticleComputePath {
   // covered tile), sort the keys, find each tile's range, blend. `color` is the scene's HDR target
   // (R16G16B16A16_SFLOAT) in GENERAL layout, read and written as a storage image: the particles are
   // composited OVER what it holds (premultiplied, additive alpha 0). `depth` is the scene's depth
-  // (D32, reversed-Z) in SHADER_READ_ONLY_OPTIMAL or DEPTH_READ_ONLY_OPTIMAL (given by
+  // (D32, reversed-Z) in SHADER_READ_ONLY_OPTIMAL or DEPTH_STENCIL_READ_ONLY_OPTIMAL (given by
   // `depth_layout`), sampled with `depth_sampler` (nearest). Before: the frame's simulate and the
   // opaque pass must be made visible to compute shaders by the caller. After: `color` written by
-  // compute shaders (the caller barriers before tonemapping).
+  // compute shaders (the caller barriers before tonemapping). The counts stay on the GPU: the
+  // alive count is clamped to inputs.capacity and max_particles, alive-list slots below the
+  // capacity; kProjectionMesh sprites are left to the mesh pipeline. A frame's pair count is a
+  // u32: a frame asking for 2^32 pairs or more draws garbage (never out of bounds). Misuse (a
+  // missing buffer, targets of another size or colour format) aborts through MOTE_CHECK.
   void record(VkCommandBuffer cmd, const ParticleInputs& inputs, const gpu::Image& color, const gpu::Image& depth,
               VkImageLayout depth_layout, VkSampler depth_sampler);
 
@@ -60,12 +70,20 @@ class ParticleComputePath {
  private:
   gpu::Device* device_ = nullptr;
   ComputePathOptions options_;
-  // Implementation-defined scratch: keys, values, tile ranges, counters, indirect args.
-  gpu::Buffer keys_;
-  gpu::Buffer values_;
-  gpu::Buffer tile_ranges_;
-  gpu::Buffer counters_;
+  uint32_t tiles_x_ = 0;
+  uint32_t tiles_y_ = 0;
+  uint32_t key_bits_ = 0;         // 16 depth bits + enough for the tile index
+  uint32_t max_tile_pairs_ = 0;   // options_.max_tile_pairs resolved
+  gpu::Buffer keys_;              // max_tile_pairs_ u32: tile << 16 | depth
+  gpu::Buffer values_;            // max_tile_pairs_ u32: alive-list index
+  gpu::Buffer tile_ranges_;       // uvec2 [first, end) per tile
+  gpu::Buffer counters_;          // shader::TileCounters: indirect args and the pair counts
+  gpu::Buffer bins_;              // shader::TileParticleBin per alive-list entry
+  gpu::Buffer offsets_;           // per alive-list entry: its tile count, scanned into its first pair
+  gpu::Buffer no_lights_;         // zeroed PointLightGpu[kMaxPointLights], bound when inputs have none
+  runtime::PrefixScan scan_;      // offsets_, exclusive, in place
   runtime::RadixSort sort_;
+  gpu::ComputePipeline setup_;
   gpu::ComputePipeline bin_;
   gpu::ComputePipeline ranges_;
   gpu::ComputePipeline blend_;
