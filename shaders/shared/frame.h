@@ -171,6 +171,41 @@ MOTE_ASSERT_OFFSET(FramePush, first_dispatch, 4);
 MOTE_ASSERT_OFFSET(FramePush, pad0, 8);
 MOTE_ASSERT_OFFSET(FramePush, pad1, 12);
 
+// One row of the field-bindings table (the seed's `field_bindings`): the bind pass copies
+// `width` words of the transform row's channel into the program image at absolute word `word`
+// (an emitter's field, or one live row's copy of a global). Host-built from the emitters' and
+// the globals' bindings; rebuilt whenever the image is laid out again.
+struct FrameFieldBinding {
+  uint word;           // absolute word of the program buffer
+  uint width;          // words written: 3 (POSITION, DIRECTION, UP) or 4 (ORIENTATION)
+  uint transform_row;  // a TransformTable row
+  uint channel;        // kFrameChannelPosition .. kFrameChannelOrientation
+};
+MOTE_ASSERT_SIZE(FrameFieldBinding, 16);
+MOTE_ASSERT_OFFSET(FrameFieldBinding, word, 0);
+MOTE_ASSERT_OFFSET(FrameFieldBinding, width, 4);
+MOTE_ASSERT_OFFSET(FrameFieldBinding, transform_row, 8);
+MOTE_ASSERT_OFFSET(FrameFieldBinding, channel, 12);
+
+// Push constants of frame_field_bind: how many rows of the bindings table are live.
+struct FrameFieldBindPush {
+  uint binding_count;
+  uint pad0;
+  uint pad1;
+  uint pad2;
+};
+MOTE_ASSERT_SIZE(FrameFieldBindPush, 16);
+MOTE_ASSERT_OFFSET(FrameFieldBindPush, binding_count, 0);
+MOTE_ASSERT_OFFSET(FrameFieldBindPush, pad0, 4);
+MOTE_ASSERT_OFFSET(FrameFieldBindPush, pad1, 8);
+MOTE_ASSERT_OFFSET(FrameFieldBindPush, pad2, 12);
+
+// FrameFieldBinding::channel: which TransformChannels member is copied.
+MOTE_CONSTANT(uint, kFrameChannelPosition, 0u);
+MOTE_CONSTANT(uint, kFrameChannelDirection, 1u);
+MOTE_CONSTANT(uint, kFrameChannelUp, 2u);
+MOTE_CONSTANT(uint, kFrameChannelOrientation, 3u);
+
 MOTE_CONSTANT(uint, kFrameWorkgroupSize, 64u);
 // FrameEmitter::transform_row of an emitter placed by its own constant pose.
 MOTE_CONSTANT(uint, kFrameNoTransform, 0xFFFFFFFFu);

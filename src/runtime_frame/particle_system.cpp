@@ -22,6 +22,8 @@ using shader::FrameBurst;
 using shader::FrameCounters;
 using shader::FrameEmitter;
 using shader::FrameEmitterState;
+using shader::FrameFieldBinding;
+using shader::FrameFieldBindPush;
 using shader::FrameParams;
 using shader::FramePush;
 
@@ -65,6 +67,27 @@ Status apply_values(const std::vector<Decl>& decls, const std::vector<FieldValue
 Result<gpu::Buffer> make_buffer(gpu::Device& device, VkDeviceSize bytes, VkBufferUsageFlags usage, const char* name) {
   return gpu::Buffer::create(device, {.size = std::max<VkDeviceSize>(bytes, 16), .usage = usage,
                                       .memory = gpu::MemoryUsage::kDeviceLocal, .name = name});
+}
+
+const char* channel_name(Channel c) {
+  switch (c) {
+    case Channel::kPosition: return "POSITION";
+    case Channel::kDirection: return "DIRECTION";
+    case Channel::kUp: return "UP";
+    case Channel::kOrientation: return "ORIENTATION";
+  }
+  return "?";
+}
+
+// vkCmdUpdateBuffer writes at most 65536 bytes a command: larger spans go in pieces.
+void update_buffer(VkCommandBuffer cmd, const gpu::Buffer& buffer, VkDeviceSize offset, const void* data,
+                   size_t bytes) {
+  const auto* p = static_cast<const uint8_t*>(data);
+  for (size_t done = 0; done < bytes;) {
+    const size_t n = std::min<size_t>(bytes - done, 65536);
+    vkCmdUpdateBuffer(cmd, buffer.handle(), offset + done, n, p + done);
+    done += n;
+  }
 }
 
 constexpr VkBufferUsageFlags kStorage =
@@ -136,6 +159,9 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
   MOTE_TRY_ASSIGN(s.emit_, gpu::ComputePipeline::create(device, "runtime/frame_emit"));
   MOTE_TRY_ASSIGN(s.simulate_, gpu::ComputePipeline::create(device, "runtime/frame_simulate"));
   MOTE_TRY_ASSIGN(s.finish_, gpu::ComputePipeline::create(device, "runtime/frame_finish"));
+  MOTE_TRY_ASSIGN(s.field_bind_, gpu::ComputePipeline::create(device, "runtime/frame_field_bind"));
+  MOTE_TRY_ASSIGN(s.field_bindings_, make_buffer(device, 64 * sizeof(FrameFieldBinding), kStorage,
+                                                 "mote.frame.field_bindings"));
   s.rows_.resize(options.max_emitters);
   MOTE_TRY(s.upload_tables());
 
@@ -213,7 +239,26 @@ Result<ParticleSystem::Row> ParticleSystem::make_row(const CompiledEffect& effec
   for (size_t i = 0; i < program.global_imports.size() && i < effect.globals.size(); ++i)
     for (uint32_t c = 0; c < program.global_imports[i].width && c < effect.globals[i].values.size(); ++c)
       r.globals[offsets[i] + c] = std::bit_cast<uint32_t>(effect.globals[i].values[c]);
+  // The system's values (set_global) over the previews: a name is one field, read at one width.
+  for (size_t i = 0; i < program.global_imports.size(); ++i) {
+    const GlobalImport& g = program.global_imports[i];
+    if (auto bound = global_bindings_.find(g.name);
+        bound != global_bindings_.end() && g.width != channel_width(bound->second.channel))
+      return make_error(ErrorCode::kInvalidArgument,
+                        "global field '" + g.name + "' is bound to " + channel_name(bound->second.channel) + " (" +
+                            std::to_string(channel_width(bound->second.channel)) + " components); the effect reads " +
+                            std::to_string(g.width));
+    auto set = global_values_.find(g.name);
+    if (set == global_values_.end()) continue;
+    if (set->second.size() != g.width)
+      return make_error(ErrorCode::kInvalidArgument, "global field '" + g.name + "' was set with " +
+                                                         std::to_string(set->second.size()) +
+                                                         " components; the effect reads " + std::to_string(g.width));
+    for (uint32_t c = 0; c < g.width; ++c) r.globals[offsets[i] + c] = std::bit_cast<uint32_t>(set->second[c]);
+  }
   MOTE_TRY(apply_values(program.global_imports, options.globals, r.globals, "global field"));
+  r.global_offsets = offsets;
+  r.options = options;
   MOTE_TRY_ASSIGN(r.linked, link_globals(program, offsets));
   MOTE_TRY(verify_program(r.linked, {.linked = true, .global_field_words = uint32_t(r.globals.size()),
                                      .record_words = options_.record_words}));
@@ -243,6 +288,7 @@ Result<uint32_t> ParticleSystem::add_emitter(const CompiledEffect& effect, const
   while (row < rows_.size() && rows_[row].live) ++row;
   if (row == rows_.size()) return make_error(ErrorCode::kOutOfMemory, "the emitter table is full");
   MOTE_TRY_ASSIGN(Row r, make_row(effect, options));
+  MOTE_TRY(sync_bound_values());
   rows_[row] = std::move(r);
   MOTE_TRY(upload_tables());
   return row;
@@ -250,6 +296,7 @@ Result<uint32_t> ParticleSystem::add_emitter(const CompiledEffect& effect, const
 
 Result<std::vector<uint32_t>> ParticleSystem::add_emitters(const CompiledEffect& effect,
                                                            std::span<const EmitterOptions> options) {
+  MOTE_TRY(sync_bound_values());
   std::vector<uint32_t> placed;
   placed.reserve(options.size());
   uint32_t row = 0;
@@ -270,18 +317,272 @@ Result<std::vector<uint32_t>> ParticleSystem::add_emitters(const CompiledEffect&
 
 Status ParticleSystem::remove_emitter(uint32_t row) {
   if (row >= rows_.size() || !rows_[row].live) return make_error(ErrorCode::kNotFound, "no live emitter at that row");
-  rows_[row] = Row{};
+  MOTE_TRY(sync_bound_values());
+  rows_[row] = Row{};  // its bindings with it: the next table has no row that writes its block
   pending_bursts_.erase(row);
   return upload_tables();
 }
 
+Status ParticleSystem::swap_effect(uint32_t row, const CompiledEffect& effect) {
+  if (!is_live(row)) return make_error(ErrorCode::kNotFound, "no live emitter at that row");
+  const Row& old = rows_[row];
+  EmitterOptions options = old.options;
+  options.emitter_fields.clear();  // the old program's names: carried over below where they fit
+  std::erase_if(options.globals, [&](const FieldValue& v) {
+    for (const GlobalImport& g : effect.program.global_imports)
+      if (g.name == v.name) return v.values.size() != 1 && v.values.size() != g.width;
+    return true;
+  });
+  MOTE_TRY_ASSIGN(Row r, make_row(effect, options));
+  MOTE_TRY(sync_bound_values());  // the old block's bound words as last written
+  // Fields both programs declare at one width keep the emitter's values and bindings.
+  auto old_field = [&](const FieldDecl& f) -> std::optional<uint32_t> {
+    uint32_t offset = 0;
+    for (const FieldDecl& d : old.linked.emitter_fields) {
+      if (d.name == f.name) return d.width == f.width ? std::optional<uint32_t>(offset) : std::nullopt;
+      offset += d.width;
+    }
+    return std::nullopt;
+  };
+  uint32_t offset = 0;
+  for (const FieldDecl& f : r.linked.emitter_fields) {
+    if (auto from = old_field(f)) {
+      std::copy_n(old.fields.begin() + *from, f.width, r.fields.begin() + offset);
+      for (const FieldBinding& b : old.bindings)
+        if (b.field == f.name) r.bindings.push_back({b.field, offset, b.width, b.transform_row, b.channel});
+      if (f.name == "rate" && f.width == 1) r.record.rate = std::bit_cast<float>(r.fields[offset]);
+    }
+    offset += f.width;
+  }
+  rows_[row] = std::move(r);
+  return upload_tables();
+}
+
+bool ParticleSystem::uses_transforms() const {
+  if (!global_bindings_.empty()) return true;
+  for (const Row& r : rows_)
+    if (r.live && (r.record.transform_row != kNoTransformRow || !r.bindings.empty())) return true;
+  return false;
+}
+
 Status ParticleSystem::set_transforms(TransformTable* table) {
-  if (table != transforms_)
-    for (const Row& r : rows_)
-      if (r.live && r.record.transform_row != kNoTransformRow)
-        return make_error(ErrorCode::kInvalidArgument,
-                          "emitters are placed at rows of the current transforms table: remove them first");
+  if (table != transforms_ && uses_transforms())
+    return make_error(ErrorCode::kInvalidArgument,
+                      "emitters are placed at, or fields bound to, rows of the current transforms table: remove or "
+                      "unbind them first");
   transforms_ = table;
+  return ok_status();
+}
+
+Status ParticleSystem::check_transform_row(uint32_t transform_row) const {
+  if (transforms_ == nullptr)
+    return make_error(ErrorCode::kInvalidArgument, "a binding to a transform row needs set_transforms first");
+  if (!transforms_->is_live(transform_row))
+    return make_error(ErrorCode::kNotFound, "no live transform row " + std::to_string(transform_row));
+  return ok_status();
+}
+
+namespace {
+
+// The word and width of emitter field `name` in `program`'s block.
+std::optional<std::pair<uint32_t, uint32_t>> find_emitter_field(const Program& program, std::string_view name) {
+  uint32_t offset = 0;
+  for (const FieldDecl& f : program.emitter_fields) {
+    if (f.name == name) return std::pair{offset, f.width};
+    offset += f.width;
+  }
+  return std::nullopt;
+}
+
+Status check_channel(Channel channel) {
+  if (uint32_t(channel) > uint32_t(Channel::kOrientation))
+    return make_error(ErrorCode::kInvalidArgument, "unknown transform channel " + std::to_string(uint32_t(channel)));
+  return ok_status();
+}
+
+}  // namespace
+
+Status ParticleSystem::bind_field(uint32_t row, std::string_view emitter_field, uint32_t transform_row,
+                                  Channel channel) {
+  if (!is_live(row)) return make_error(ErrorCode::kNotFound, "no live emitter at row " + std::to_string(row));
+  MOTE_TRY(check_channel(channel));
+  MOTE_TRY(check_transform_row(transform_row));
+  Row& r = rows_[row];
+  const auto field = find_emitter_field(r.linked, emitter_field);
+  if (!field)
+    return make_error(ErrorCode::kNotFound, "the emitter at row " + std::to_string(row) + " has no emitter field named '" +
+                                                std::string(emitter_field) + "'");
+  if (field->second != channel_width(channel))
+    return make_error(ErrorCode::kInvalidArgument,
+                      "emitter field '" + std::string(emitter_field) + "' has " + std::to_string(field->second) +
+                          " components; " + channel_name(channel) + " has " + std::to_string(channel_width(channel)));
+  const FieldBinding binding{std::string(emitter_field), field->first, field->second, transform_row, channel};
+  auto same = std::find_if(r.bindings.begin(), r.bindings.end(), [&](const FieldBinding& b) { return b.field == emitter_field; });
+  if (same != r.bindings.end()) {
+    *same = binding;
+  } else {
+    r.bindings.push_back(binding);
+  }
+  bindings_dirty_ = true;
+  return ok_status();
+}
+
+Status ParticleSystem::unbind_field(uint32_t row, std::string_view emitter_field) {
+  if (!is_live(row)) return make_error(ErrorCode::kNotFound, "no live emitter at row " + std::to_string(row));
+  std::vector<FieldBinding>& bindings = rows_[row].bindings;
+  auto it = std::find_if(bindings.begin(), bindings.end(), [&](const FieldBinding& b) { return b.field == emitter_field; });
+  if (it == bindings.end())
+    return make_error(ErrorCode::kNotFound, "emitter field '" + std::string(emitter_field) + "' of the emitter at row " +
+                                                std::to_string(row) + " is not bound");
+  MOTE_TRY(sync_bound_values());  // the host copy takes the last written value (bindings unchanged)
+  bindings.erase(it);
+  bindings_dirty_ = true;
+  return ok_status();
+}
+
+Status ParticleSystem::bind_global(std::string_view global, uint32_t transform_row, Channel channel) {
+  MOTE_TRY(check_channel(channel));
+  MOTE_TRY(check_transform_row(transform_row));
+  const uint32_t width = channel_width(channel);
+  for (uint32_t row = 0; row < rows_.size(); ++row) {
+    if (!rows_[row].live) continue;
+    for (const GlobalImport& g : rows_[row].linked.global_imports)
+      if (g.name == global && g.width != width)
+        return make_error(ErrorCode::kInvalidArgument, "global field '" + g.name + "' is read with " +
+                                                           std::to_string(g.width) + " components by the emitter at row " +
+                                                           std::to_string(row) + "; " + channel_name(channel) + " has " +
+                                                           std::to_string(width));
+  }
+  if (auto set = global_values_.find(global); set != global_values_.end() && set->second.size() != width)
+    return make_error(ErrorCode::kInvalidArgument, "global field '" + std::string(global) + "' was set with " +
+                                                       std::to_string(set->second.size()) + " components; " +
+                                                       channel_name(channel) + " has " + std::to_string(width));
+  global_bindings_.insert_or_assign(std::string(global), GlobalBinding{transform_row, channel});
+  bindings_dirty_ = true;
+  return ok_status();
+}
+
+Status ParticleSystem::unbind_global(std::string_view global) {
+  auto it = global_bindings_.find(global);
+  if (it == global_bindings_.end())
+    return make_error(ErrorCode::kNotFound, "global field '" + std::string(global) + "' is not bound");
+  MOTE_TRY(sync_bound_values());  // global_values_ takes the last written value
+  global_bindings_.erase(global_bindings_.find(global));
+  bindings_dirty_ = true;
+  // Every reader keeps the last written value, also one added since the last frame.
+  auto last = global_values_.find(global);
+  if (last == global_values_.end()) return ok_status();  // never written: readers keep their own
+  for (Row& r : rows_) {
+    if (!r.live) continue;
+    for (size_t i = 0; i < r.linked.global_imports.size(); ++i) {
+      if (r.linked.global_imports[i].name != global) continue;
+      for (uint32_t c = 0; c < r.linked.global_imports[i].width; ++c)
+        r.globals[r.global_offsets[i] + c] = std::bit_cast<uint32_t>(last->second[c]);
+      r.globals_dirty = true;
+      values_dirty_ = true;
+    }
+  }
+  return ok_status();
+}
+
+Status ParticleSystem::set_global(std::string_view name, std::span<const float> values) {
+  if (values.empty() || values.size() > 4)
+    return make_error(ErrorCode::kInvalidArgument, "global field '" + std::string(name) + "': 1 to 4 values, " +
+                                                       std::to_string(values.size()) + " given");
+  if (global_bindings_.contains(name))
+    return make_error(ErrorCode::kInvalidArgument,
+                      "global field '" + std::string(name) + "' is bound to a transform: unbind it first");
+  for (uint32_t row = 0; row < rows_.size(); ++row) {
+    if (!rows_[row].live) continue;
+    for (const GlobalImport& g : rows_[row].linked.global_imports)
+      if (g.name == name && g.width != values.size())
+        return make_error(ErrorCode::kInvalidArgument, "global field '" + g.name + "' is read with " +
+                                                           std::to_string(g.width) + " components by the emitter at row " +
+                                                           std::to_string(row) + ", " + std::to_string(values.size()) +
+                                                           " given");
+  }
+  global_values_.insert_or_assign(std::string(name), std::vector<float>(values.begin(), values.end()));
+  for (Row& r : rows_) {
+    if (!r.live) continue;
+    for (size_t i = 0; i < r.linked.global_imports.size(); ++i) {
+      if (r.linked.global_imports[i].name != name) continue;
+      for (uint32_t c = 0; c < values.size(); ++c) r.globals[r.global_offsets[i] + c] = std::bit_cast<uint32_t>(values[c]);
+      r.globals_dirty = true;
+      values_dirty_ = true;
+    }
+  }
+  return ok_status();
+}
+
+Status ParticleSystem::set_emitter_field(uint32_t row, std::string_view name, std::span<const float> values) {
+  if (!is_live(row)) return make_error(ErrorCode::kNotFound, "no live emitter at row " + std::to_string(row));
+  Row& r = rows_[row];
+  const auto field = find_emitter_field(r.linked, name);
+  if (!field)
+    return make_error(ErrorCode::kNotFound, "the emitter at row " + std::to_string(row) + " has no emitter field named '" +
+                                                std::string(name) + "'");
+  const auto [offset, width] = *field;
+  if (values.size() != 1 && values.size() != width)
+    return make_error(ErrorCode::kInvalidArgument, "emitter field '" + std::string(name) + "' has " +
+                                                       std::to_string(width) + " components, " +
+                                                       std::to_string(values.size()) + " given");
+  for (const FieldBinding& b : r.bindings)
+    if (b.field == name)
+      return make_error(ErrorCode::kInvalidArgument,
+                        "emitter field '" + std::string(name) + "' is bound to a transform: unbind it first");
+  for (uint32_t c = 0; c < width; ++c)
+    r.fields[offset + c] = std::bit_cast<uint32_t>(values.size() == 1 ? values[0] : values[c]);
+  // The tick reads the rate from the record (make_row's rule: a width-1 field named "rate").
+  if (name == "rate" && width == 1) r.record.rate = values[0];
+  r.fields_dirty = true;
+  values_dirty_ = true;
+  return ok_status();
+}
+
+ParticleSystem::BindingTable ParticleSystem::build_binding_table() const {
+  BindingTable t;
+  for (uint32_t row = 0; row < rows_.size(); ++row) {
+    const Row& r = rows_[row];
+    if (!r.live) continue;
+    for (const FieldBinding& b : r.bindings) {
+      t.rows.push_back({r.record.fields_offset + b.offset, b.width, b.transform_row, uint32_t(b.channel)});
+      t.sources.push_back({row, false, b.offset, {}});
+    }
+    if (global_bindings_.empty()) continue;
+    for (size_t i = 0; i < r.linked.global_imports.size(); ++i) {
+      const GlobalImport& g = r.linked.global_imports[i];
+      auto bound = global_bindings_.find(g.name);
+      if (bound == global_bindings_.end()) continue;
+      t.rows.push_back({r.record.globals_offset + r.global_offsets[i], g.width, bound->second.transform_row,
+                        uint32_t(bound->second.channel)});
+      t.sources.push_back({row, true, r.global_offsets[i], g.name});
+    }
+  }
+  return t;
+}
+
+Status ParticleSystem::sync_bound_values() {
+  if (!bindings_written_ || gpu_bindings_.rows.empty()) return ok_status();
+  uint32_t lo = 0xFFFFFFFFu, hi = 0;
+  for (const FrameFieldBinding& b : gpu_bindings_.rows) {
+    lo = std::min(lo, b.word);
+    hi = std::max(hi, b.word + b.width);
+  }
+  MOTE_TRY_ASSIGN(std::vector<uint32_t> words,
+                  gpu::readback_as<uint32_t>(*device_, program_, hi - lo, VkDeviceSize(lo) * 4));
+  for (size_t i = 0; i < gpu_bindings_.rows.size(); ++i) {
+    const FrameFieldBinding& b = gpu_bindings_.rows[i];
+    const BindingSource& src = gpu_bindings_.sources[i];
+    Row& r = rows_[src.row];
+    std::vector<uint32_t>& block = src.global ? r.globals : r.fields;
+    std::copy_n(words.begin() + (b.word - lo), b.width, block.begin() + src.offset);
+    if (src.global) {
+      std::vector<float>& value = global_values_[src.global_name];
+      value.resize(b.width);
+      for (uint32_t c = 0; c < b.width; ++c) value[c] = std::bit_cast<float>(words[b.word - lo + c]);
+    }
+  }
+  bindings_written_ = false;
   return ok_status();
 }
 
@@ -347,6 +648,13 @@ Status ParticleSystem::upload_tables() {
   MOTE_TRY(gpu::upload_span(*device_, program_, std::span<const uint32_t>(words)));
   MOTE_TRY(gpu::upload_span(*device_, emitters_, std::span<const FrameEmitter>(table)));
   if (!burst_table.empty()) MOTE_TRY(gpu::upload_span(*device_, bursts_, std::span<const FrameBurst>(burst_table)));
+  image_words_ = uint32_t(words.size());
+  // The host copies went out whole; the bound words moved with the layout (the callers synced
+  // the last written values into the copies first).
+  for (Row& r : rows_) r.fields_dirty = r.globals_dirty = false;
+  values_dirty_ = false;
+  bindings_written_ = false;
+  bindings_dirty_ = true;
   return ok_status();
 }
 
@@ -375,6 +683,20 @@ Status ParticleSystem::execute(float dt) {
   gpu::GpuProfiler* profiler = profiler_;
   TransformTable* transforms = transforms_;
   const gpu::Buffer& channels = transforms ? transforms->channels() : no_transforms_;
+
+  // The bindings table, rebuilt after a binding or the image's layout changed. Growing its
+  // buffer waits for the frames that may still read the old one (doubling: rare).
+  const bool write_bindings = bindings_dirty_;
+  if (write_bindings) {
+    gpu_bindings_ = build_binding_table();
+    const VkDeviceSize bytes = gpu_bindings_.rows.size() * sizeof(FrameFieldBinding);
+    if (bytes > field_bindings_.size()) {
+      MOTE_TRY(device.wait_idle());
+      MOTE_TRY_ASSIGN(field_bindings_, make_buffer(device, bytes * 2, kStorage, "mote.frame.field_bindings"));
+    }
+  }
+  const uint32_t binding_count = uint32_t(gpu_bindings_.rows.size());
+  const bool bind_pass = transforms != nullptr && binding_count > 0;
   MOTE_TRY(device.submit([&](VkCommandBuffer cmd) {
     // Optional timestamps: a branch per pass when off.
     auto pass = [&](const char* name) {
@@ -388,6 +710,23 @@ Status ParticleSystem::execute(float dt) {
     frame_start_barrier(cmd);
     vkCmdUpdateBuffer(cmd, params_.handle(), 0, sizeof(params), &params);
     if (!commands.empty()) vkCmdUpdateBuffer(cmd, commands_.handle(), 0, commands.size() * 4, commands.data());
+    // Run-time values (set_global, set_emitter_field): the changed rows' blocks and records,
+    // from the host copies, ahead of every pass (a bound word among them is rewritten by the
+    // bind pass below before anything reads it).
+    if (values_dirty_) {
+      for (uint32_t row = 0; row < rows_.size(); ++row) {
+        const Row& r = rows_[row];
+        if (!r.live) continue;
+        if (r.fields_dirty && !r.fields.empty()) {
+          update_buffer(cmd, program_, VkDeviceSize(r.record.fields_offset) * 4, r.fields.data(), r.fields.size() * 4);
+          update_buffer(cmd, emitters_, VkDeviceSize(row) * sizeof(FrameEmitter), &r.record, sizeof(FrameEmitter));
+        }
+        if (r.globals_dirty && !r.globals.empty())
+          update_buffer(cmd, program_, VkDeviceSize(r.record.globals_offset) * 4, r.globals.data(), r.globals.size() * 4);
+      }
+    }
+    if (write_bindings && binding_count > 0)
+      update_buffer(cmd, field_bindings_, 0, gpu_bindings_.rows.data(), size_t(binding_count) * sizeof(FrameFieldBinding));
     gpu::transfer_to_compute(cmd);
     // (0) the transforms' hierarchy pass: this frame's world poses and channels, composed before
     // anything of the frame reads them (emit and simulate, behind the barriers below; the reset's
@@ -395,6 +734,16 @@ Status ParticleSystem::execute(float dt) {
     if (transforms) {
       transforms->record(cmd);
       gpu::compute_to_compute(cmd);
+    }
+    // (0b) field bindings: this frame's channels into the bound words of the program image. The
+    // reset below touches other buffers, so the barrier after it orders both before the tick.
+    if (bind_pass) {
+      gpu::ComputeRecorder(device, cmd)
+          .bind(field_bind_)
+          .buffers({{0, &field_bindings_}, {1, &channels}, {2, &program_}})
+          .push(FrameFieldBindPush{binding_count, 0u, 0u, 0u})
+          .dispatch(std::min((binding_count + shader::kFrameWorkgroupSize - 1) / shader::kFrameWorkgroupSize,
+                             shader::kFrameMaxGroups));
     }
 
     // (1) reset the counters, seed the budget; (2) the host's spawn commands into PENDING.
@@ -462,6 +811,12 @@ Status ParticleSystem::execute(float dt) {
     pass_end();
   }));
   MOTE_TRY(scan_status);
+  if (values_dirty_) {
+    for (Row& r : rows_) r.fields_dirty = r.globals_dirty = false;
+    values_dirty_ = false;
+  }
+  bindings_dirty_ = false;
+  if (bind_pass) bindings_written_ = true;
   ++frame_;
   return ok_status();
 }

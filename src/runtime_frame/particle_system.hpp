@@ -1,8 +1,9 @@
 // The GPU runtime's frame, first version: one pool of uniform-stride records shared by every
 // emitter, a free-list stack filled by a dispatch, two alive lists swapped per frame, a counters
 // block that carries the indirect dispatch arguments, a GPU-owned emitter state table, and the
-// frame's passes — reset + spawn commands, emitter tick, prefix scan, emit (INIT), simulate
-// (UPDATE, kill, orphans), finish — recorded into one submission with synchronization2 barriers.
+// frame's passes — the transforms' compose and the field bindings (when set), reset + spawn
+// commands, emitter tick, prefix scan, emit (INIT), simulate (UPDATE, kill, orphans), finish —
+// recorded into one submission with synchronization2 barriers.
 // Nothing in the frame is sized from a CPU readback: the host supplies dt, the row count and the
 // spawn commands it authored. Semantics: docs/design/simulation.md; design: docs/design/runtime_frame.md.
 #pragma once
@@ -12,6 +13,8 @@
 #include <map>
 #include <optional>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpu/buffer.hpp"
@@ -41,6 +44,18 @@ inline constexpr uint32_t kMaxEffectBursts = shader::kFrameMaxBursts;
 
 // EmitterOptions::transform_row of an emitter placed by its own constant pose.
 inline constexpr uint32_t kNoTransformRow = shader::kFrameNoTransform;
+
+// The TransformTable channel a field binding copies (shader::TransformChannels): POSITION,
+// DIRECTION and UP are 3 words (as the emitter builtins of the same names), ORIENTATION a
+// quaternion of 4 (scale and a mirror divided out). A field is bound only to a channel exactly
+// as wide as it.
+enum class Channel : uint32_t {
+  kPosition = shader::kFrameChannelPosition,
+  kDirection = shader::kFrameChannelDirection,
+  kUp = shader::kFrameChannelUp,
+  kOrientation = shader::kFrameChannelOrientation,
+};
+constexpr uint32_t channel_width(Channel c) { return c == Channel::kOrientation ? 4u : 3u; }
 
 struct EmitterOptions {
   uint32_t seed = 0;
@@ -89,7 +104,22 @@ class ParticleSystem {
   // rows in order. On an error nothing is added.
   Result<std::vector<uint32_t>> add_emitters(const CompiledEffect& effect, std::span<const EmitterOptions> options);
   // Frees the row (generation 0): the next frame's simulate frees its particles as orphans.
+  // The row's field bindings go with it. Set-up path (waits, re-uploads).
+  //
+  // Every set-up path (add_emitter(s), remove_emitter, swap_effect) first reads back the words
+  // the field-bind pass wrote since the last upload, when there are any, so the re-upload keeps
+  // the values bound fields and globals last had.
   Status remove_emitter(uint32_t row);
+  // The seed's live program swap: the row runs `effect` from the next frame on, under a new
+  // generation, so the old program's particles die as orphans in the next simulate and the
+  // emitter's state (clock, accumulator, serials, declared bursts) starts over; queued burst()
+  // spawns are kept. The seed, constant pose, transform row and the per-emitter global overrides
+  // given to add_emitter stay (overrides of globals the new effect does not read are dropped);
+  // emitter fields start from the new effect's defaults, and fields the old and new programs
+  // both declare with the same width keep the emitter's current values and bindings (other
+  // bindings are dropped). Checked like add_emitter; on an error the row is unchanged.
+  // Set-up path (waits, re-uploads).
+  Status swap_effect(uint32_t row, const CompiledEffect& effect);
   // Queues `count` extra spawns for the row's next frame (merged per row on the host; they go
   // through the same budget and INIT as the rate): gameplay bursts, on top of the effect's own
   // declared bursts, which the GPU schedules by itself.
@@ -100,19 +130,57 @@ class ParticleSystem {
   // read EMITTER_POSITION / DIRECTION / UP / ROTATION from that row's channels. The caller
   // uploads the table (TransformTable::upload, after the previous frame completed) before each
   // execute(), keeps it alive while set, and keeps an emitter's row live while the emitter is.
-  // Refused (kInvalidArgument) while a live emitter is placed at a row and `table` differs from
-  // the current one.
+  // Refused (kInvalidArgument) while a live emitter is placed at a row, or a field or global is
+  // bound to one, and `table` differs from the current one.
   Status set_transforms(TransformTable* table);
   TransformTable* transforms() const { return transforms_; }
+
+  // Field bindings (the seed's "Transform bindings"): every frame, right after the transforms'
+  // compose pass and before the tick, the GPU copies the transform row's channel into the bound
+  // words of the program image, so INIT and UPDATE read this frame's pose. Needs a transforms
+  // table (set_transforms) and a live transform row; the field's width must equal the channel's
+  // (errors name the field). Binding a bound field again replaces its binding. The system does
+  // not notice a transform row removed while bound (the pass only bounds-checks the row).
+  //
+  // bind_field: emitter field `emitter_field` of the live emitter at `row`. Host-only (the
+  // bindings table goes out with the next execute); the binding goes with the emitter.
+  Status bind_field(uint32_t row, std::string_view emitter_field, uint32_t transform_row, Channel channel);
+  // Stops the updates: the field keeps the value the pass wrote last (read back from the GPU,
+  // so it waits for the GPU; it becomes the emitter's value, kept by later uploads).
+  Status unbind_field(uint32_t row, std::string_view emitter_field);
+  // bind_global: the global field `global`. Globals are per-row copies in the program image
+  // (each emitter's linked program reads its own block), so the pass writes every live row's
+  // copy of that global, and emitters added later that read it are bound too. A name no live
+  // emitter reads yet is accepted (it declares the name with the channel's width); an emitter
+  // that reads a bound global with another width is refused by add_emitter / swap_effect.
+  Status bind_global(std::string_view global, uint32_t transform_row, Channel channel);
+  // Stops the updates; every reader keeps the last written value, which also becomes the
+  // global's system value (set_global) for emitters added later. Waits for the GPU.
+  Status unbind_global(std::string_view global);
+
+  // Run-time values (no re-upload of the image: the changed words are written into the next
+  // execute()'s command buffer with vkCmdUpdateBuffer, ahead of every pass).
+  //
+  // set_global: the global field `name` for every live emitter that reads it (each row's copy),
+  // and the system's value of that name: emitters added later start from it instead of their
+  // effect's preview (an explicit EmitterOptions::globals entry still wins at add_emitter).
+  // `values` must have exactly the width every reader reads it with (1..4); the name keeps that
+  // width. Refused while the global is bound to a transform.
+  Status set_global(std::string_view name, std::span<const float> values);
+  // set_emitter_field: one emitter's field (1 value for every component, or exactly its width).
+  // The field "rate" (width 1) also changes the emitter's rate from the next tick. Refused while
+  // the field is bound to a transform.
+  Status set_emitter_field(uint32_t row, std::string_view name, std::span<const float> values);
 
   // Records and submits one frame of `dt` seconds. Does not wait.
   Status execute(float dt);
 
   // When set (default: none), execute() resets the profiler and records GPU timestamps around
   // its passes: "reset", "tick", "scan", "emit_args", "emit", "simulate", "finish" (tick .. emit
-  // only when rows are live; emit and simulate span all their per-program dispatches). Each pass
-  // includes the barrier that follows it. Resolve after the frame completed. Needs max_passes >= 7.
-  // The profiler must outlive its use; pass nullptr to stop.
+  // only when rows are live; emit and simulate span all their per-program dispatches; "reset"
+  // also spans the frame's buffer updates and, when recorded, the transforms' compose pass and
+  // the field-bind pass). Each pass includes the barrier that follows it. Resolve after the frame
+  // completed. Needs max_passes >= 7. The profiler must outlive its use; pass nullptr to stop.
   void set_profiler(gpu::GpuProfiler* profiler) { profiler_ = profiler; }
 
   // The buffers a draw reads after execute() recorded a frame (the renderer's ParticleInputs):
@@ -135,22 +203,66 @@ class ParticleSystem {
   uint32_t capacity() const { return options_.capacity; }
   uint32_t record_words() const { return options_.record_words; }
   uint32_t generation(uint32_t row) const { return row < rows_.size() ? rows_[row].record.generation : 0; }
+  bool is_live(uint32_t row) const { return row < rows_.size() && rows_[row].live; }
+  // Rows of the bindings table the next frame's bind pass walks (emitter bindings plus one per
+  // live reader of each bound global): for tests and tools.
+  uint32_t field_binding_count() const { return uint32_t(build_binding_table().rows.size()); }
 
   ParticleSystem() = default;
 
  private:
+  // One emitter field bound to a transform row (the field's name and width are looked up in the
+  // row's program when the table is built).
+  struct FieldBinding {
+    std::string field;
+    uint32_t offset = 0;  // word in the row's field block
+    uint32_t width = 0;
+    uint32_t transform_row = 0;
+    Channel channel = Channel::kPosition;
+  };
+  struct GlobalBinding {
+    uint32_t transform_row = 0;
+    Channel channel = Channel::kPosition;
+  };
   struct Row {
     bool live = false;
-    Program linked;
+    Program linked;  // keeps the emitter fields' and global imports' names and widths
+    EmitterOptions options;  // as given (swap_effect keeps the seed, pose, row and overrides)
+    std::vector<uint32_t> global_offsets;  // per import, its word in `globals`
     std::vector<uint32_t> fields;
     std::vector<uint32_t> globals;
+    std::vector<FieldBinding> bindings;
     shader::FrameEmitter record{};
     shader::FrameBurst bursts[shader::kFrameMaxBursts]{};  // unused entries: count 0
+    // Host values changed since the last upload, written by the next execute().
+    bool fields_dirty = false;
+    bool globals_dirty = false;
   };
 
   Result<Row> make_row(const CompiledEffect& effect, const EmitterOptions& options);
   Status upload_tables();
   uint32_t row_count() const;
+  bool uses_transforms() const;
+  Status check_transform_row(uint32_t transform_row) const;
+  // Where a row of the bindings table lands in the host copies.
+  struct BindingSource {
+    uint32_t row = 0;
+    bool global = false;  // the row's globals block (else its fields block)
+    uint32_t offset = 0;  // word in that block
+    std::string global_name;
+  };
+  struct BindingTable {
+    std::vector<shader::FrameFieldBinding> rows;
+    std::vector<BindingSource> sources;
+  };
+  // The bindings table the bind pass walks, from the rows' and the globals' bindings, with the
+  // program image's current layout.
+  BindingTable build_binding_table() const;
+  // Copies what the bind pass last wrote into the host copies (and a bound global's value into
+  // global_values_), so a re-upload of the image or an unbind keeps the last written values.
+  // Called first by every set-up path; reads the image back (waits) only when a frame has run
+  // the bind pass since the last upload.
+  Status sync_bound_values();
 
   gpu::Device* device_ = nullptr;
   ParticleSystemOptions options_;
@@ -176,9 +288,18 @@ class ParticleSystem {
   gpu::ComputePipeline emit_;
   gpu::ComputePipeline simulate_;
   gpu::ComputePipeline finish_;
+  gpu::ComputePipeline field_bind_;
+  gpu::Buffer field_bindings_;  // FrameFieldBinding rows, written by execute() when changed
   std::vector<Row> rows_;
   std::vector<uint32_t> programs_;  // live program ids (one emit/simulate dispatch each)
   std::map<uint32_t, uint32_t> pending_bursts_;  // row -> count, merged on the host
+  std::map<std::string, GlobalBinding, std::less<>> global_bindings_;
+  std::map<std::string, std::vector<float>, std::less<>> global_values_;  // set_global's values
+  BindingTable gpu_bindings_;    // what field_bindings_ holds (as of the last execute)
+  bool bindings_written_ = false;  // a frame ran the bind pass with gpu_bindings_ since the last upload
+  bool bindings_dirty_ = false;  // field_bindings_ must be rebuilt by the next execute()
+  uint32_t image_words_ = 0;     // words of the program image last uploaded
+  bool values_dirty_ = false;    // some row's fields_dirty / globals_dirty is set
   uint32_t next_generation_ = 1;
   uint32_t frame_ = 0;  // frames recorded: selects the alive list written this frame
   gpu::GpuProfiler* profiler_ = nullptr;  // optional per-pass timestamps (set_profiler)
