@@ -82,6 +82,14 @@ check "simulate --gpu fire" 0 "$mote" simulate "$src/effects/fire.json" --frames
 [ "$(grep -c '^frame ' "$work/out")" -eq 60 ] || { echo "FAIL simulate --gpu fire: not 60 frame lines"; failures=$((failures + 1)); }
 check "simulate --compare fire" 0 "$mote" simulate "$src/effects/fire.json" --frames 60 --compare
 grep -q '^count differences: 0 frames of 60$' "$work/out" || { echo "FAIL simulate --compare fire: count differences reported"; grep -m3 MISMATCH "$work/out"; failures=$((failures + 1)); }
+# Declared bursts are the GPU tick's alone: explosion's one burst of 300 spawns 300 on frame 0
+# (a host that queued it as well would ask for 600: 512 spawned, 88 dropped).
+check "simulate --gpu explosion" 0 "$mote" simulate "$src/effects/explosion.json" --frames 10 --gpu
+grep -q '^frame 0 alive 300 spawned 300 killed 0 dropped 0' "$work/out" || { echo "FAIL simulate --gpu explosion: the declared burst did not spawn exactly 300"; head -1 "$work/out"; failures=$((failures + 1)); }
+for effect in explosion debris; do
+  check "simulate --compare $effect" 0 "$mote" simulate "$src/effects/$effect.json" --frames 40 --compare
+  grep -q '^count differences: 0 frames of 40$' "$work/out" || { echo "FAIL simulate --compare $effect: count differences reported"; grep -m3 MISMATCH "$work/out"; failures=$((failures + 1)); }
+done
 
 echo "cli: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -10,9 +10,9 @@
 // per frame both counts and their differences, then the largest deviation per particle field
 // over every live particle of every frame, matched by birth serial (the serial_word option).
 // It exits 1 when a count differs or a GPU particle has no reference twin. The GPU frame has no
-// pre-warm yet: --gpu skips it (with a note), --compare runs both without it. The effect's bursts
-// are computed on the host with the reference's arithmetic and queued with burst(). --dump is
-// reference-only.
+// pre-warm yet: --gpu skips it (with a note), --compare runs both without it. The effect's
+// declared bursts are scheduled by the GPU tick itself (nothing is queued with burst()). --dump
+// is reference-only.
 //
 // An effect document (.json) brings its own emission settings. A bare program (.mfx, .masm)
 // has none: --rate, --capacity, --prewarm give them, --field NAME=V[,V...] sets emitter fields
@@ -39,7 +39,6 @@
 #include "mote/verifier.hpp"
 #include "gpu/device.hpp"
 #include "runtime_frame/particle_system.hpp"
-#include "sim/emission.hpp"
 
 namespace mote::cli {
 namespace {
@@ -156,8 +155,9 @@ Result<json> dump_json(const Simulation& sim, uint32_t frame) {
 
 // ---- the GPU frame (--gpu, --compare) ----
 
-// A GPU ParticleSystem with one emitter, stepped frame by frame, with the effect's bursts queued
-// on the host (the GPU frame does not evaluate EmissionSettings::bursts yet).
+// A GPU ParticleSystem with one emitter, stepped frame by frame. The GPU tick fires the effect's
+// declared bursts (EmissionSettings::bursts) on the emitter's own clock; queueing them here too
+// would fire each twice.
 struct GpuRun {
   std::unique_ptr<gpu::Device> device;
   runtime::ParticleSystem system;
@@ -165,7 +165,6 @@ struct GpuRun {
   uint32_t stride = 0;
   uint32_t serial_word = 0;  // 0 = none
   std::optional<uint32_t> position_offset;
-  float age = 0.0f;
   uint32_t frame = 0;
   const CompiledEffect* effect = nullptr;
   // Last frame's readbacks (when bounds or records were asked for).
@@ -203,16 +202,13 @@ Result<std::unique_ptr<GpuRun>> start_gpu(const CompiledEffect& effect, const Si
 
 // One GPU frame and its report; `records` also keeps the pool and alive list for matching.
 Result<FrameReport> step_gpu(GpuRun& g, float dt, bool records) {
-  const float age_before = g.age;
-  g.age = g.age + dt;
-  const uint64_t due = sim::bursts_due(g.effect->emission.bursts, age_before, g.age);
-  if (due) MOTE_TRY(g.system.burst(g.row, uint32_t(std::min<uint64_t>(due, 0xFFFFFFFFu))));
   MOTE_TRY(g.system.execute(dt));
   MOTE_TRY_ASSIGN(runtime::FrameStats stats, g.system.read_stats());
   MOTE_TRY_ASSIGN(std::vector<shader::FrameEmitterState> states, g.system.read_emitter_states());
   FrameReport r;
   r.frame = g.frame++;
-  r.emitter_age = g.row < states.size() ? states[g.row].age : g.age;
+  if (g.row >= states.size()) return make_error(ErrorCode::kInternal, "the emitter's state row was not read back");
+  r.emitter_age = states[g.row].age;
   r.alive = stats.alive;
   r.spawned = stats.newborns;
   r.killed = stats.killed;
