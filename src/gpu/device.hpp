@@ -63,6 +63,8 @@ class Device {
   Status submit_and_wait(const std::function<void(VkCommandBuffer)>& record);
   Status wait_idle();
   uint64_t last_submitted_serial() const { return submitted_serial_; }
+  // The timeline semaphore each submission signals with its serial (for a host renderer's waits).
+  VkSemaphore timeline() const { return timeline_; }
   Result<uint64_t> completed_serial() const;
 
   // Runs `destroy` once every submission made so far has completed. Objects Mote owns call this

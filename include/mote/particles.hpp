@@ -1,0 +1,142 @@
+// Mote's public runtime API: a Vulkan context, a GPU particle system on it, emitters placed by
+// value or at rows of a transform hierarchy the GPU composes, and the frame: `execute(dt)`
+// records every emitter's spawn, INIT and UPDATE (docs/design/runtime_frame.md) and submits it.
+// Everything the frame decides — how many spawn, who dies, how many to draw — stays on the GPU;
+// `read_stats()` copies the counters out for tools and HUDs and is never needed for a frame.
+//
+// Threading: a Context and everything created on it are used from one thread at a time.
+// Errors are values (mote/result.hpp). Vulkan types appear only in mote/vulkan_interop.hpp.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "mote/effect.hpp"
+#include "mote/result.hpp"
+#include "mote/simulation.hpp"  // FieldValue
+
+namespace mote {
+
+namespace detail {
+struct ContextState;
+struct ParticleSystemState;
+}  // namespace detail
+
+struct ContextOptions {
+  bool validation = false;  // the Khronos validation layer (also MOTE_VALIDATION=1)
+  std::string device;       // "" = automatic (discrete, integrated, cpu); an index, a type or a name substring
+};
+
+// A Vulkan instance and device Mote creates and owns (lavapipe when there is no GPU). A renderer
+// that draws Mote's particles creates its resources on this device (mote/vulkan_interop.hpp).
+class Context {
+ public:
+  static Result<std::unique_ptr<Context>> create(const ContextOptions& options = {});
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  std::string device_name() const;
+  detail::ContextState& state() { return *state_; }
+
+ private:
+  Context();
+  std::unique_ptr<detail::ContextState> state_;
+};
+
+// A transform row: parent-relative position, rotation (quaternion x, y, z, w) and scale, composed
+// on the GPU every frame, parents before children.
+struct TransformId {
+  uint32_t row = UINT32_MAX;
+  bool valid() const { return row != UINT32_MAX; }
+};
+
+// An emitter as the system knows it: its row and the generation it was given (a removed and
+// reused row never answers to an old id).
+struct EmitterId {
+  uint32_t row = UINT32_MAX;
+  uint32_t generation = 0;
+};
+
+// The transform channel a field binding copies every frame.
+enum class TransformChannel { kPosition, kDirection, kUp, kOrientation };
+
+struct EmitterDesc {
+  uint32_t seed = 0;
+  TransformId transform;  // when valid, the emitter stands at that row (position/rotation ignored)
+  std::array<float, 3> position{0.0f, 0.0f, 0.0f};
+  std::array<float, 4> rotation{0.0f, 0.0f, 0.0f, 1.0f};
+  std::vector<FieldValue> fields;   // emitter field overrides
+  std::vector<FieldValue> globals;  // global field overrides
+};
+
+struct ParticleSystemDesc {
+  uint32_t capacity = 1u << 16;  // particles, 1 .. 2^24
+  uint32_t record_words = 32;    // pool stride; every effect's record must fit
+  uint32_t max_emitters = 64;
+  uint32_t max_transforms = 256;  // 0 = no transform hierarchy
+};
+
+struct ParticleStats {
+  uint32_t alive = 0;
+  uint32_t free = 0;
+  uint32_t newborns = 0;  // last frame
+  uint32_t dropped = 0;   // spawns the pool had no room for, last frame
+  uint32_t killed = 0;
+  uint32_t orphaned = 0;  // particles of removed emitters freed last frame
+  uint32_t frames = 0;
+};
+
+class ParticleSystem {
+ public:
+  static Result<std::unique_ptr<ParticleSystem>> create(Context& context, const ParticleSystemDesc& desc = {});
+  ~ParticleSystem();
+  ParticleSystem(const ParticleSystem&) = delete;
+  ParticleSystem& operator=(const ParticleSystem&) = delete;
+
+  // Emitters. add_emitter verifies the effect's program for the pool and uploads it (a set-up
+  // path: it waits for the GPU). remove_emitter frees the row; its particles die next frame.
+  Result<EmitterId> add_emitter(const CompiledEffect& effect, const EmitterDesc& desc = {});
+  Status remove_emitter(EmitterId id);
+  // Replaces a live emitter's effect in place (a live program swap): the row stays, its
+  // generation moves on, the old effect's particles die next frame. Returns the new id.
+  Result<EmitterId> swap_effect(EmitterId id, const CompiledEffect& effect);
+  // Extra spawns for the next frame, through the same budget and INIT as the rate.
+  Status burst(EmitterId id, uint32_t count);
+  Status set_emitter_field(EmitterId id, std::string_view field, std::span<const float> values);
+  // Every live emitter that reads global `name` sees the new value from the next frame.
+  Status set_global(std::string_view name, std::span<const float> values);
+
+  // The transform hierarchy (needs desc.max_transforms > 0).
+  Result<TransformId> add_transform(TransformId parent = {});
+  Status set_transform(TransformId id, const std::array<float, 3>& position, const std::array<float, 4>& rotation,
+                       const std::array<float, 3>& scale = {1.0f, 1.0f, 1.0f});
+  Status remove_transform(TransformId id);
+  // Field bindings: every frame the GPU copies the transform's channel into the emitter's field.
+  Status bind_field(EmitterId id, std::string_view field, TransformId transform, TransformChannel channel);
+  Status unbind_field(EmitterId id, std::string_view field);
+
+  // One frame of `dt` seconds: uploads the transforms (waiting for the previous frame first),
+  // records the frame and submits it. Does not wait for it.
+  Status execute(float dt);
+  // Submits nothing; waits until every submitted frame has completed.
+  Status wait_idle();
+
+  // The counters as the last completed frame left them (waits for it).
+  Result<ParticleStats> read_stats();
+
+  uint32_t capacity() const;
+  uint32_t record_words() const;
+  detail::ParticleSystemState& state() { return *state_; }
+
+ private:
+  ParticleSystem();
+  std::unique_ptr<detail::ParticleSystemState> state_;
+};
+
+}  // namespace mote

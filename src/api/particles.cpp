@@ -1,0 +1,200 @@
+// The public API (include/mote/particles.hpp, include/mote/vulkan_interop.hpp) over the
+// internal layers: gpu::Device, runtime::TransformTable and runtime::ParticleSystem. Ids carry
+// generations so a stale EmitterId is refused instead of touching a reused row.
+#include "mote/particles.hpp"
+
+#include <fmt/format.h>
+
+#include "gpu/device.hpp"
+#include "mote/vulkan_interop.hpp"
+#include "runtime_frame/particle_system.hpp"
+#include "runtime_passes/transform_table.hpp"
+
+namespace mote {
+
+namespace detail {
+
+struct ContextState {
+  std::unique_ptr<gpu::Device> device;
+};
+
+struct ParticleSystemState {
+  Context* context = nullptr;
+  runtime::TransformTable transforms;
+  bool has_transforms = false;
+  runtime::ParticleSystem system;
+};
+
+}  // namespace detail
+
+namespace {
+
+runtime::Channel to_channel(TransformChannel c) {
+  switch (c) {
+    case TransformChannel::kPosition: return runtime::Channel::kPosition;
+    case TransformChannel::kDirection: return runtime::Channel::kDirection;
+    case TransformChannel::kUp: return runtime::Channel::kUp;
+    case TransformChannel::kOrientation: return runtime::Channel::kOrientation;
+  }
+  return runtime::Channel::kPosition;
+}
+
+}  // namespace
+
+Context::Context() : state_(std::make_unique<detail::ContextState>()) {}
+Context::~Context() = default;
+
+Result<std::unique_ptr<Context>> Context::create(const ContextOptions& options) {
+  std::unique_ptr<Context> c(new Context());
+  MOTE_TRY_ASSIGN(c->state_->device,
+                  gpu::Device::create({.validation = options.validation, .device_selector = options.device}));
+  return c;
+}
+
+std::string Context::device_name() const { return state_->device->description().name; }
+
+VulkanContext vulkan_context(Context& context) {
+  gpu::Device& d = *context.state().device;
+  return {d.instance(), d.physical_device(), d.handle(), d.queue(), d.queue_family(), d.timeline()};
+}
+
+ParticleSystem::ParticleSystem() : state_(std::make_unique<detail::ParticleSystemState>()) {}
+ParticleSystem::~ParticleSystem() {
+  if (state_ && state_->context) (void)state_->context->state().device->wait_idle();
+}
+
+Result<std::unique_ptr<ParticleSystem>> ParticleSystem::create(Context& context, const ParticleSystemDesc& desc) {
+  std::unique_ptr<ParticleSystem> s(new ParticleSystem());
+  gpu::Device& device = *context.state().device;
+  s->state_->context = &context;
+  MOTE_TRY_ASSIGN(s->state_->system, runtime::ParticleSystem::create(device, {.capacity = desc.capacity,
+                                                                             .record_words = desc.record_words,
+                                                                             .max_emitters = desc.max_emitters}));
+  if (desc.max_transforms > 0) {
+    MOTE_TRY_ASSIGN(s->state_->transforms, runtime::TransformTable::create(device, desc.max_transforms));
+    s->state_->has_transforms = true;
+    MOTE_TRY(s->state_->system.set_transforms(&s->state_->transforms));
+  }
+  return s;
+}
+
+namespace {
+
+Status check_id(runtime::ParticleSystem& system, EmitterId id) {
+  if (!system.is_live(id.row) || system.generation(id.row) != id.generation)
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("emitter {} (generation {}) is not live", id.row, id.generation));
+  return ok_status();
+}
+
+runtime::EmitterOptions to_options(const EmitterDesc& d) {
+  runtime::EmitterOptions o;
+  o.seed = d.seed;
+  for (int i = 0; i < 3; ++i) o.position[i] = d.position[i];
+  for (int i = 0; i < 4; ++i) o.rotation[i] = d.rotation[i];
+  o.emitter_fields = d.fields;
+  o.globals = d.globals;
+  if (d.transform.valid()) o.transform_row = d.transform.row;
+  return o;
+}
+
+}  // namespace
+
+Result<EmitterId> ParticleSystem::add_emitter(const CompiledEffect& effect, const EmitterDesc& desc) {
+  runtime::ParticleSystem& system = state_->system;
+  if (desc.transform.valid() &&
+      (!state_->has_transforms || !state_->transforms.is_live(desc.transform.row)))
+    return make_error(ErrorCode::kInvalidArgument, "the emitter's transform is not a live row");
+  MOTE_TRY_ASSIGN(uint32_t row, system.add_emitter(effect, to_options(desc)));
+  return EmitterId{row, system.generation(row)};
+}
+
+Status ParticleSystem::remove_emitter(EmitterId id) {
+  MOTE_TRY(check_id(state_->system, id));
+  return state_->system.remove_emitter(id.row);
+}
+
+Result<EmitterId> ParticleSystem::swap_effect(EmitterId id, const CompiledEffect& effect) {
+  MOTE_TRY(check_id(state_->system, id));
+  MOTE_TRY(state_->system.swap_effect(id.row, effect));
+  return EmitterId{id.row, state_->system.generation(id.row)};
+}
+
+Status ParticleSystem::burst(EmitterId id, uint32_t count) {
+  MOTE_TRY(check_id(state_->system, id));
+  return state_->system.burst(id.row, count);
+}
+
+Status ParticleSystem::set_emitter_field(EmitterId id, std::string_view field, std::span<const float> values) {
+  MOTE_TRY(check_id(state_->system, id));
+  return state_->system.set_emitter_field(id.row, field, values);
+}
+
+Status ParticleSystem::set_global(std::string_view name, std::span<const float> values) {
+  return state_->system.set_global(name, values);
+}
+
+Result<TransformId> ParticleSystem::add_transform(TransformId parent) {
+  if (!state_->has_transforms) return make_error(ErrorCode::kInvalidArgument, "the system has no transform table");
+  MOTE_TRY_ASSIGN(uint32_t row, state_->transforms.add_row(parent.valid() ? parent.row : runtime::kNoParent));
+  return TransformId{row};
+}
+
+Status ParticleSystem::set_transform(TransformId id, const std::array<float, 3>& position,
+                                     const std::array<float, 4>& rotation, const std::array<float, 3>& scale) {
+  if (!state_->has_transforms) return make_error(ErrorCode::kInvalidArgument, "the system has no transform table");
+  return state_->transforms.set_local(id.row, {position[0], position[1], position[2]},
+                                      glm::quat(rotation[3], rotation[0], rotation[1], rotation[2]),
+                                      {scale[0], scale[1], scale[2]});
+}
+
+Status ParticleSystem::remove_transform(TransformId id) {
+  if (!state_->has_transforms) return make_error(ErrorCode::kInvalidArgument, "the system has no transform table");
+  return state_->transforms.remove_row(id.row);
+}
+
+Status ParticleSystem::bind_field(EmitterId id, std::string_view field, TransformId transform,
+                                  TransformChannel channel) {
+  MOTE_TRY(check_id(state_->system, id));
+  return state_->system.bind_field(id.row, field, transform.row, to_channel(channel));
+}
+
+Status ParticleSystem::unbind_field(EmitterId id, std::string_view field) {
+  MOTE_TRY(check_id(state_->system, id));
+  return state_->system.unbind_field(id.row, field);
+}
+
+Status ParticleSystem::execute(float dt) {
+  gpu::Device& device = *state_->context->state().device;
+  if (state_->has_transforms) {
+    // The table's staging memory is single-buffered: the previous frame must have read it.
+    MOTE_TRY(device.wait(device.last_submitted_serial()));
+    MOTE_TRY(state_->transforms.upload());
+  }
+  return state_->system.execute(dt);
+}
+
+Status ParticleSystem::wait_idle() { return state_->context->state().device->wait_idle(); }
+
+Result<ParticleStats> ParticleSystem::read_stats() {
+  MOTE_TRY_ASSIGN(runtime::FrameStats s, state_->system.read_stats());
+  return ParticleStats{s.alive, s.free_count, s.newborns, s.dropped, s.killed, s.orphaned, s.frames};
+}
+
+uint32_t ParticleSystem::capacity() const { return state_->system.capacity(); }
+uint32_t ParticleSystem::record_words() const { return state_->system.record_words(); }
+
+ParticleDrawBuffers draw_buffers(ParticleSystem& system) {
+  runtime::ParticleSystem& s = system.state().system;
+  ParticleDrawBuffers b;
+  b.pool = s.pool().handle();
+  b.alive = s.drawn_alive_list().handle();
+  b.counters = s.counters().handle();
+  b.alive_count_word = runtime::ParticleSystem::kAliveCountWord;
+  b.record_words = s.record_words();
+  b.capacity = s.capacity();
+  b.frame_serial = system.state().context->state().device->last_submitted_serial();
+  return b;
+}
+
+}  // namespace mote
