@@ -91,5 +91,21 @@ for effect in explosion debris; do
   grep -q '^count differences: 0 frames of 40$' "$work/out" || { echo "FAIL simulate --compare $effect: count differences reported"; grep -m3 MISMATCH "$work/out"; failures=$((failures + 1)); }
 done
 
+# The scene renderer: frames, a contact sheet and one stats line per frame on both draw paths;
+# a bad --size is refused with exit 1 before anything is rendered.
+for path in raster compute; do
+  out_dir="$work/render_$path"
+  check "render fire --path $path" 0 "$mote" render "$src/scenes/fire.json" --out "$out_dir" --frames 2 --size 64x36 --path $path --no-video
+  for f in frame_0000.png frame_0001.png contact_sheet.png; do
+    [ -s "$out_dir/$f" ] || { echo "FAIL render fire --path $path: no $f"; failures=$((failures + 1)); }
+  done
+  [ "$(grep -c '^frame ' "$work/out")" -eq 2 ] || { echo "FAIL render fire --path $path: not 2 frame lines"; failures=$((failures + 1)); }
+done
+for size in 64x 8x8 64x36x2 abc; do
+  check "render bad --size $size" 1 "$mote" render "$src/scenes/fire.json" --out "$work/render_bad" --frames 1 --size "$size" --no-video
+  grep -q -- "--size" "$work/err" || { echo "FAIL render bad --size $size: the error does not name --size"; failures=$((failures + 1)); }
+done
+[ ! -e "$work/render_bad" ] || { echo "FAIL render bad --size: wrote output anyway"; failures=$((failures + 1)); }
+
 echo "cli: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]
