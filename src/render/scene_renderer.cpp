@@ -39,6 +39,43 @@ uint32_t emitter_seed(const scene::Scene& s, size_t index) {
   return folded == 0 ? 1u : folded;
 }
 
+constexpr double kMaxWarmupSteps = 1e6;
+constexpr double kMaxStepsPerFrame = 1e4;
+
+// An emitter's overrides must name fields the effect declares, with 1 value (splatted) or the
+// field's width; checked when the scene loads, not when the emitter starts.
+Status check_overrides(const scene::Emitter& e, const CompiledEffect& effect, size_t index) {
+  for (const FieldValue& v : e.fields) {
+    const FieldDecl* decl = nullptr;
+    for (const FieldDecl& f : effect.program.emitter_fields)
+      if (f.name == v.name) decl = &f;
+    const std::string where = fmt::format("/emitters/{}/fields/{}", index, v.name);
+    if (!decl)
+      return make_error(ErrorCode::kInvalidArgument,
+                        fmt::format("effect '{}' has no emitter field named '{}'", effect.name, v.name), where);
+    if (v.values.size() != 1 && v.values.size() != decl->width)
+      return make_error(ErrorCode::kInvalidArgument,
+                        fmt::format("emitter field '{}' has width {}; give 1 or {} values", v.name, decl->width,
+                                    decl->width),
+                        where);
+  }
+  for (const FieldValue& v : e.globals) {
+    const GlobalImport* decl = nullptr;
+    for (const GlobalImport& g : effect.program.global_imports)
+      if (g.name == v.name) decl = &g;
+    const std::string where = fmt::format("/emitters/{}/globals/{}", index, v.name);
+    if (!decl)
+      return make_error(ErrorCode::kInvalidArgument,
+                        fmt::format("effect '{}' reads no global field named '{}'", effect.name, v.name), where);
+    if (v.values.size() != 1 && v.values.size() != decl->width)
+      return make_error(ErrorCode::kInvalidArgument,
+                        fmt::format("global field '{}' has width {}; give 1 or {} values", v.name, decl->width,
+                                    decl->width),
+                        where);
+  }
+  return ok_status();
+}
+
 }  // namespace
 
 SceneRenderer::~SceneRenderer() {
@@ -122,7 +159,26 @@ Status SceneRenderer::load(const SceneRenderOptions& options) {
       found = effect_by_path.emplace(path.string(), effects_.size() - 1).first;
     }
     emitters_.push_back({found->second, UINT32_MAX, false});
+    MOTE_TRY(check_overrides(scene_.emitters[i], effects_[found->second].effect, i));
   }
+
+  // The simulation's step count is bounded before anything runs: a hostile dt or warm-up must
+  // not keep the renderer busy for hours.
+  const double dt = scene_.output.step();
+  double prewarm_max = 0.0;
+  for (const LoadedEffect& e : effects_) prewarm_max = std::max(prewarm_max, double(e.effect.emission.prewarm_seconds));
+  const double warmup_steps = (double(scene_.output.warmup_seconds) + prewarm_max) / dt;
+  const double steps_per_frame = 1.0 / (double(scene_.output.fps) * dt);
+  if (warmup_steps > kMaxWarmupSteps)
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("the warm-up needs {:.0f} simulation steps of {} s; at most {}", warmup_steps, dt,
+                                  kMaxWarmupSteps),
+                      "/output/warmup_seconds");
+  if (steps_per_frame > kMaxStepsPerFrame)
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("each frame needs {:.0f} simulation steps (dt {} s at {} fps); at most {}",
+                                  steps_per_frame, dt, scene_.output.fps, kMaxStepsPerFrame),
+                      "/output/dt");
 
   // The atlas: every effect's texture (relative to its effect file), the soft disc and white.
   std::vector<assets::AtlasRequest> requests;

@@ -106,6 +106,21 @@ for size in 64x 8x8 64x36x2 abc; do
   grep -q -- "--size" "$work/err" || { echo "FAIL render bad --size $size: the error does not name --size"; failures=$((failures + 1)); }
 done
 [ ! -e "$work/render_bad" ] || { echo "FAIL render bad --size: wrote output anyway"; failures=$((failures + 1)); }
+# Scene problems found at load, before any frame: an override naming no field of the effect, and
+# a warm-up that would take more than a million simulation steps.
+cat > "$work/bad_field_scene.json" <<EOF
+{"version": 1, "emitters": [{"effect": "$src/effects/fire.json", "start_time": 0.5, "fields": {"no_such_field": 1}}],
+ "output": {"width": 32, "height": 32, "frames": 30}}
+EOF
+check "render unknown field override" 1 "$mote" render "$work/bad_field_scene.json" --out "$work/render_bad_field" --no-video
+grep -q "/emitters/0/fields/no_such_field" "$work/err" || { echo "FAIL render unknown field override: no pointer"; failures=$((failures + 1)); }
+[ ! -e "$work/render_bad_field/frame_0000.png" ] || { echo "FAIL render unknown field override: rendered frames first"; failures=$((failures + 1)); }
+cat > "$work/long_warmup_scene.json" <<EOF
+{"version": 1, "emitters": [{"effect": "$src/effects/fire.json"}],
+ "output": {"width": 32, "height": 32, "frames": 1, "dt": 0.000001, "warmup_seconds": 600}}
+EOF
+check "render endless warm-up" 1 "$mote" render "$work/long_warmup_scene.json" --out "$work/render_long" --no-video
+grep -q "/output/warmup_seconds" "$work/err" || { echo "FAIL render endless warm-up: no pointer"; failures=$((failures + 1)); }
 
 echo "cli: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]
