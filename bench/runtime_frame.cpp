@@ -21,7 +21,7 @@
 //     (zeroed) and pushes 4 B onto the free list.
 //   emit: per newborn 4 B free-list pop + the whole record written (zeroed + header + INIT) + 4 B
 //     alive_out append (the spawn sums' binary search and the emitter rows are taken as cached).
-//   tick: per row the FrameEmitter read, the FrameEmitterState read and written, the 4 B count.
+//   tick: per row the record's generation and rate (8 B), the FrameEmitterState read and written, the 4 B count.
 //   scan: per row 4 B read + 4 B written (its internal passes not counted).
 //   reset, emit_args, finish: counters only (0).
 #include <fmt/format.h>
@@ -299,7 +299,7 @@ int run_scenario(gpu::Device& device, const Options& opt, const Scenario& sc, co
     const double walked = k.previous_alive, dead = k.killed, survivors = walked - dead - k.orphaned;
     std::map<std::string, double> b;
     b["reset"] = 0.0;
-    b["tick"] = rows_n * (sizeof(shader::FrameEmitter) + 2.0 * sizeof(shader::FrameEmitterState) + 4.0);
+    b["tick"] = rows_n * (8.0 + 2.0 * sizeof(shader::FrameEmitterState) + 4.0);
     b["scan"] = rows_n * 8.0;
     b["emit_args"] = 0.0;
     b["emit"] = double(k.newborns) * (4.0 + record_bytes + 4.0);

@@ -6,7 +6,9 @@
 // the budget already prevents); writes a zeroed record with the header row | generation << 20;
 // runs INIT with PARTICLE_INDEX = the birth serial (deterministic, unlike the slot an atomic pop
 // returns) and the frame-INIT random stream; appends the slot to this frame's alive list.
-// One dispatch per live program (FramePush.program): newborns of other programs skip.
+// One dispatch per live program (FramePush.program): newborns of other programs skip. A
+// program over the fast register file runs in the FRAME_REGISTERS_WIDE build, launched with a
+// fixed number of lanes (the grid stride below walks the rest).
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_KHR_shader_subgroup_ballot : require
 #include "shared/frame.h"
@@ -16,7 +18,7 @@ layout(local_size_x = 64) in;  // kFrameWorkgroupSize
 
 layout(std140, binding = 0) uniform Params { FrameParams params; };
 layout(std430, binding = 1) buffer Counters { FrameCounters counters; };
-layout(std430, binding = 2) readonly buffer Emitters { FrameEmitter emitters[]; };
+layout(std430, binding = 2) readonly buffer Emitters { EmitterRecord emitters[]; };
 layout(std430, binding = 3) readonly buffer State { FrameEmitterState states[]; };
 layout(std430, binding = 4) readonly buffer SpawnSums { uint spawn_sums[]; };
 layout(std430, binding = 5) readonly buffer FreeList { uint free_list[]; };
@@ -45,11 +47,12 @@ void main() {
   uint stride = gl_NumWorkGroups.x * kFrameWorkgroupSize;
   vm_record_words = max(params.record_words, 1u);
   vm_dt = params.dt;
+  frame_wide_begin();
   for (uint g = gl_GlobalInvocationID.x; g < total; g += stride) {
     uint row = find_row(g, params.row_count);
     if (row >= params.row_count) continue;
     vm_emitter = emitters[row];
-    if (vm_emitter.program != push.program) continue;
+    if (vm_emitter.program_id != push.program) continue;
     frame_place_emitter();
     vm_state = states[row];
     uint before = row == 0u ? 0u : spawn_sums[row - 1u];
@@ -71,9 +74,9 @@ void main() {
     if (params.serial_word != 0u && params.serial_word < params.record_words) pool[vm_record_base + params.serial_word] = serial;
     vm_particle_index = serial;
     vm_seed = vm_particle_seed(frame_rng_base(vm_emitter.seed, vm_state.tick, kFrameRngInit), serial);
-    vm_code_offset = vm_emitter.init_offset;
+    vm_code_offset = frame_code_offset(vm_emitter.init_offset);
     vm_clear_registers();
-    vm_run(vm_emitter.init_length);  // KILL is refused in INIT by the verifier
+    vm_run(frame_instructions(vm_emitter.init_length));  // KILL is refused in INIT by the verifier
     alive_out[atomicAdd(counters.alive_out, 1u)] = slot;
   }
 }

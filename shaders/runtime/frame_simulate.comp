@@ -5,7 +5,8 @@
 // one is an orphan (removed or replaced emitter) and is freed without running. Otherwise UPDATE
 // runs with PARTICLE_INDEX = slot and the frame-UPDATE random stream; a KILL zeroes the record
 // and pushes the slot on the free list, a survivor is appended to this frame's alive list.
-// One dispatch per live program; orphans are freed by the first dispatch only.
+// One dispatch per live program (the wide build for programs over the fast register file);
+// orphans are freed by the first dispatch only.
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_KHR_shader_subgroup_ballot : require
 #include "shared/frame.h"
@@ -15,7 +16,7 @@ layout(local_size_x = 64) in;  // kFrameWorkgroupSize
 
 layout(std140, binding = 0) uniform Params { FrameParams params; };
 layout(std430, binding = 1) buffer Counters { FrameCounters counters; };
-layout(std430, binding = 2) readonly buffer Emitters { FrameEmitter emitters[]; };
+layout(std430, binding = 2) readonly buffer Emitters { EmitterRecord emitters[]; };
 layout(std430, binding = 3) readonly buffer State { FrameEmitterState states[]; };
 layout(std430, binding = 4) readonly buffer AliveIn { uint alive_in[]; };
 layout(std430, binding = 5) buffer FreeList { uint free_list[]; };
@@ -39,6 +40,7 @@ void main() {
   uint stride = gl_NumWorkGroups.x * kFrameWorkgroupSize;
   vm_record_words = max(params.record_words, 1u);
   vm_dt = params.dt;
+  frame_wide_begin();
   for (uint t = gl_GlobalInvocationID.x; t < n; t += stride) {
     uint slot = alive_in[t];
     if (slot >= params.capacity) continue;
@@ -57,7 +59,7 @@ void main() {
       }
       continue;
     }
-    if (vm_emitter.program != push.program) continue;
+    if (vm_emitter.program_id != push.program) continue;
     frame_place_emitter();
     vm_state = states[row];
     vm_record_base = slot * params.record_words;
@@ -65,9 +67,9 @@ void main() {
     vm_spawn_index = 0u;
     vm_spawn_count = 0u;
     vm_seed = vm_particle_seed(frame_rng_base(vm_emitter.seed, vm_state.tick, kFrameRngUpdate), slot);
-    vm_code_offset = vm_emitter.update_offset;
+    vm_code_offset = frame_code_offset(vm_emitter.update_offset);
     vm_clear_registers();
-    bool dead = vm_run(vm_emitter.update_length);
+    bool dead = vm_run(frame_instructions(vm_emitter.update_length));
     if (dead) {
       free_slot(slot);
       atomicAdd(counters.killed, 1u);

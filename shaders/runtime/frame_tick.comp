@@ -14,7 +14,7 @@ layout(local_size_x = 64) in;  // kFrameWorkgroupSize
 
 layout(std140, binding = 0) uniform Params { FrameParams params; };
 layout(std430, binding = 1) buffer Counters { FrameCounters counters; };
-layout(std430, binding = 2) readonly buffer Emitters { FrameEmitter emitters[]; };
+layout(std430, binding = 2) readonly buffer Emitters { EmitterRecord emitters[]; };
 layout(std430, binding = 3) buffer State { FrameEmitterState states[]; };
 layout(std430, binding = 4) writeonly buffer SpawnCounts { uint spawn_counts[]; };
 layout(std430, binding = 5) readonly buffer Bursts { FrameBurst bursts[]; };  // kFrameMaxBursts per row
@@ -99,25 +99,28 @@ void main() {
   uint row = gl_GlobalInvocationID.x;
   // Every invocation reaches the subgroup budget step; rows past the table and free rows ask 0.
   bool in_table = row < params.row_count;
-  FrameEmitter e;
+  // The tick reads two words of the record, not the whole row.
+  uint generation = 0u;
+  float rate = 0.0f;
   FrameEmitterState s;
   bool live = false;
   uint want = 0u;
   if (in_table) {
-    e = emitters[row];
+    generation = emitters[row].generation;
+    rate = emitters[row].spawn_rate;
     s = states[row];
-    live = e.generation != 0u;
+    live = generation != 0u;
   }
   if (live) {
-    if (s.generation != e.generation) {
+    if (s.generation != generation) {
       // Pending survives the restart: a burst queued on the emitter's first frame is its own.
-      s = FrameEmitterState(e.generation, 0.0f, 0.0f, s.pending, 0u, 0u, 0xFFFFFFFFu, 0u);
+      s = FrameEmitterState(generation, 0.0f, 0.0f, s.pending, 0u, 0u, 0xFFFFFFFFu, 0u);
     }
     s.tick += 1u;
     float age_before = s.age;
     precise float age = s.age + params.dt;
     s.age = age;
-    uint whole = take_rate_spawns(s.accumulator, e.rate, params.dt);
+    uint whole = take_rate_spawns(s.accumulator, rate, params.dt);
     // The reference's request: rate spawns + declared bursts; then the host's bursts (saturated).
     want = add_saturated(add_saturated(whole, take_bursts(row, age_before, age)), s.pending);
     s.pending = 0u;

@@ -1,6 +1,8 @@
 // The VM glue of the frame's emit and simulate passes: supplies what shaders/vm/interpreter.glsl
 // asks of its host shader from the frame's buffers. The including shader declares
-//   buffer ProgramWords { uint program_words[]; }  -- the program image (shapes, code, fields)
+//   uniform Params { FrameParams params; }          -- this frame's parameters and section bases
+//   buffer ProgramWords { uint program_words[]; }  -- the program buffer: the opcode shapes,
+//                                                     then the program heap's image
 //   buffer Pool { uint pool[]; }                    -- the particle records
 //   buffer Transforms { TransformChannels transform_channels[]; }  -- the TransformTable's channels
 // and sets, per particle, vm_emitter / vm_state (its row; frame_place_emitter() right after
@@ -8,6 +10,12 @@
 // Every dispatch runs one program (FramePush.program), so the instruction words are wave-uniform
 // among the invocations that reach vm_run. The includer enables GL_KHR_shader_subgroup_ballot
 // and GL_EXT_control_flow_attributes first.
+//
+// Built twice (the seed's "Two interpreters"): the fast register file in private memory
+// (kVmFastRegisterSlots; programs needing more are dispatched to the other build), and with
+// FRAME_REGISTERS_WIDE the wide file in a storage buffer at binding 10, slot-major
+// (slot * lanes + lane) over the lanes the dispatch launched, which walk their work with a
+// grid stride: the buffer is kVmMaxRegisters * lanes floats whatever the particle count.
 #include "generated/vm_isa.glsl"
 #include "shared/frame.h"
 #include "shared/isa_encoding.h"
@@ -16,7 +24,7 @@
 #include "shared/vm_limits.h"
 #include "shared/vm_semantics.h"
 
-FrameEmitter vm_emitter;
+EmitterRecord vm_emitter;
 FrameEmitterState vm_state;
 uint vm_record_base;
 uint vm_particle_index;  // PARTICLE_INDEX: birth serial in INIT, slot in UPDATE
@@ -25,7 +33,27 @@ uint vm_spawn_count;
 uint vm_code_offset;
 float vm_dt;
 
-// The fast register file (private memory): add_emitter refuses programs that need more.
+#ifdef FRAME_REGISTERS_WIDE
+layout(std430, binding = 10) buffer WideRegisters { float wide_registers[]; };
+uint vm_wide_lane;   // gl_GlobalInvocationID.x
+uint vm_wide_lanes;  // the launch: gl_NumWorkGroups.x * kFrameWorkgroupSize
+uint vm_wide_slot(uint slot) {
+  return min((slot & (kVmMaxRegisters - 1u)) * vm_wide_lanes + vm_wide_lane, uint(wide_registers.length()) - 1u);
+}
+float vm_reg_read(uint slot) { return wide_registers[vm_wide_slot(slot)]; }
+void vm_reg_write(uint slot, float v) { wide_registers[vm_wide_slot(slot)] = v; }
+// Registers start at zero as in the fast file and the reference (a verified program writes
+// before it reads, so this only keeps a lane's run independent of the previous one).
+void vm_clear_registers() {
+  uint n = min(vm_emitter.register_count, kVmMaxRegisters);
+  for (uint i = 0u; i < n; ++i) wide_registers[vm_wide_slot(i)] = 0.0f;
+}
+void frame_wide_begin() {
+  vm_wide_lane = gl_GlobalInvocationID.x;
+  vm_wide_lanes = gl_NumWorkGroups.x * kFrameWorkgroupSize;
+}
+#else
+// The fast register file (private memory): programs over kVmFastRegisterSlots run in the wide build.
 float vm_registers[kVmFastRegisterSlots];
 float vm_reg_read(uint slot) { return vm_registers[slot & (kVmFastRegisterSlots - 1u)]; }
 void vm_reg_write(uint slot, float v) { vm_registers[slot & (kVmFastRegisterSlots - 1u)] = v; }
@@ -33,6 +61,8 @@ void vm_clear_registers() {
   uint n = min(vm_emitter.register_count, kVmFastRegisterSlots);
   for (uint i = 0u; i < n; ++i) vm_registers[i] = 0.0f;
 }
+void frame_wide_begin() {}
+#endif
 
 // An emitter at a transforms row stands where that row's composed world pose puts it this frame
 // (the channels are written by the TransformTable's compose pass earlier in the submission): its
@@ -54,14 +84,19 @@ uvec4 vm_instruction(uint pc) {
   return uvec4(vm_program_word(base), vm_program_word(base + 1u), vm_program_word(base + 2u),
                vm_program_word(base + 3u));
 }
-// The opcode shape table opens the program image: one uvec4 per opcode, the shape in .x.
+// The opcode shape table opens the program buffer: one uvec4 per opcode, the shape in .x.
 uint vm_op_shape(uint op) { return vm_program_word((op & 63u) * 4u); }
 float vm_record_read(uint word) { return uintBitsToFloat(pool[vm_record_base + word]); }
 void vm_record_write(uint word, float v) { pool[vm_record_base + word] = floatBitsToUint(v); }
 float vm_load_constant(uint index) {
-  if (vm_emitter.constants_words == 0u) return 0.0f;
-  return uintBitsToFloat(vm_program_word(vm_emitter.constants_offset + min(index, vm_emitter.constants_words - 1u)));
+  if (vm_emitter.constants_length == 0u) return 0.0f;
+  return uintBitsToFloat(vm_program_word(params.constants_base + vm_emitter.constants_offset +
+                                         min(index, vm_emitter.constants_length - 1u)));
 }
+// A section's first instruction in the program buffer, and its instruction count (the record
+// holds code-section-relative words).
+uint frame_code_offset(uint section_offset) { return params.code_base + section_offset; }
+uint frame_instructions(uint section_words) { return section_words / 4u; }
 // Still air: the scene's wind is not bound yet.
 VmWindField vm_wind() { return VmWindField(vec4(0.0f), vec4(0.0f)); }
 void vm_count_op(uint op) {}
@@ -78,8 +113,8 @@ vec4 vm_load_builtin(uint id, uint lanes) {
   vec4 v = vec4(0.0f);
   if (space == kVmSpaceEmitterField || space == kVmSpaceGlobalField) {
     bool emitter = space == kVmSpaceEmitterField;
-    uint offset = emitter ? vm_emitter.fields_offset : vm_emitter.globals_offset;
-    uint words = emitter ? vm_emitter.fields_words : vm_emitter.globals_words;
+    uint offset = params.field_base + (emitter ? vm_emitter.field_offset : vm_emitter.global_offset);
+    uint words = emitter ? vm_emitter.field_words : vm_emitter.global_words;
     return vec4(vm_field_word(offset, words, index), lanes > 1u ? vm_field_word(offset, words, index + 1u) : 0.0f,
                 lanes > 2u ? vm_field_word(offset, words, index + 2u) : 0.0f,
                 lanes > 3u ? vm_field_word(offset, words, index + 3u) : 0.0f);

@@ -1,8 +1,10 @@
-// One row of the emitter table: what the GPU passes read about an emitter. Written on the CPU
-// by EmitterRegistry (write_emitter_record, src/runtime/emitter_registry.cpp) through one
-// reusable staging record, uploaded as a span of rows. Offsets are relative to their section
-// of the program heap (shaders/shared/program_heap.h). What the GPU integrates per emitter
-// (accumulator, age, pending) is NOT here: restaging a row would overwrite it.
+// One row of the emitter table: what the GPU passes read about an emitter, and the one table
+// the GPU frame reads (shaders/runtime/frame_*.comp). Written on the CPU by EmitterRegistry
+// (write_emitter_record, src/runtime/emitter_registry.cpp) through one reusable staging record,
+// uploaded as spans of rows. Offsets are relative to their section of the program heap
+// (shaders/shared/program_heap.h), so a section's growth moves its base and no record. What the
+// GPU integrates per emitter (accumulator, age, pending) is NOT here: restaging a row would
+// overwrite it (shared/frame.h's FrameEmitterState).
 #ifndef MOTE_SHADERS_SHARED_EMITTER_RECORD_H
 #define MOTE_SHADERS_SHARED_EMITTER_RECORD_H
 #include "shared/interop.h"
@@ -16,18 +18,28 @@ MOTE_CONSTANT(uint, kEmitterFlagAdditive, 8u);        // blend "additive" (else 
 MOTE_CONSTANT(uint, kEmitterFlagFlipbookBlend, 16u);
 MOTE_CONSTANT(uint, kEmitterFlagProjectionShift, 8u); // bits 8..11: projection index
 MOTE_CONSTANT(uint, kEmitterFlagProjectionMask, 0xF00u);
+// EmitterRecord::transform_row of an emitter that stands at its own constant pose.
+MOTE_CONSTANT(uint, kEmitterNoTransform, 0xFFFFFFFFu);
 
 struct EmitterRecord {
-  uint program_id;        // the heap's program id (coherence buckets)
+  vec4 position;          // the constant pose (xyz), used when transform_row is kEmitterNoTransform
+  vec4 rotation;          // quaternion xyzw
+  vec4 direction;         // +Z turned by rotation (xyz): EMITTER_DIRECTION
+  vec4 up;                // +Y turned by rotation (xyz): EMITTER_UP
+  uint program_id;        // the heap's program id (one emit/simulate dispatch per live id)
   uint constants_offset;  // words, in the constants section
+  uint constants_length;  // words (4 per constant vec4)
   uint init_offset;       // words, in the code section
   uint init_length;       // words (4 per instruction)
   uint update_offset;     // words, in the code section
   uint update_length;     // words
-  uint field_offset;      // words, in the field section (the emitter's block)
-  uint seed;              // the author's, or the generation when the author left 0
-  float spawn_rate;       // particles per second
-  uint transform_row;     // the transforms row the emitter is placed at
+  uint field_offset;      // words, in the field section: the emitter's block
+  uint field_words;       // the emitter fields' words at the block's start
+  uint global_offset;     // words, in the field section: where LOAD_BUILTIN global:0 reads
+  uint global_words;      // words readable there (the shared globals, or the emitter's own copies)
+  uint seed;              // the author's (or the generation, when the registry resolves a 0)
+  float spawn_rate;       // particles per second (a width-1 emitter field "rate" overrides the effect's)
+  uint transform_row;     // the transforms row the emitter stands at, or kEmitterNoTransform
   uint generation;        // never 0 for a live row; particles carry it in their header
   uint flags;             // kEmitterFlag*
   uint capacity_hint;     // particles the effect expects to hold at once
@@ -35,24 +47,32 @@ struct EmitterRecord {
   uint record_words;      // the program's particle record words (header included)
   uint pad0;
 };
-MOTE_ASSERT_SIZE(EmitterRecord, 64);
-MOTE_ASSERT_OFFSET(EmitterRecord, program_id, 0);
-MOTE_ASSERT_OFFSET(EmitterRecord, constants_offset, 4);
-MOTE_ASSERT_OFFSET(EmitterRecord, init_offset, 8);
-MOTE_ASSERT_OFFSET(EmitterRecord, init_length, 12);
-MOTE_ASSERT_OFFSET(EmitterRecord, update_offset, 16);
-MOTE_ASSERT_OFFSET(EmitterRecord, update_length, 20);
-MOTE_ASSERT_OFFSET(EmitterRecord, field_offset, 24);
-MOTE_ASSERT_OFFSET(EmitterRecord, seed, 28);
-MOTE_ASSERT_OFFSET(EmitterRecord, spawn_rate, 32);
-MOTE_ASSERT_OFFSET(EmitterRecord, transform_row, 36);
-MOTE_ASSERT_OFFSET(EmitterRecord, generation, 40);
-MOTE_ASSERT_OFFSET(EmitterRecord, flags, 44);
-MOTE_ASSERT_OFFSET(EmitterRecord, capacity_hint, 48);
-MOTE_ASSERT_OFFSET(EmitterRecord, register_count, 52);
-MOTE_ASSERT_OFFSET(EmitterRecord, record_words, 56);
-MOTE_ASSERT_OFFSET(EmitterRecord, pad0, 60);
-MOTE_CONSTANT(uint, kEmitterRecordWords, 16u);
+MOTE_ASSERT_SIZE(EmitterRecord, 144);
+MOTE_ASSERT_OFFSET(EmitterRecord, position, 0);
+MOTE_ASSERT_OFFSET(EmitterRecord, rotation, 16);
+MOTE_ASSERT_OFFSET(EmitterRecord, direction, 32);
+MOTE_ASSERT_OFFSET(EmitterRecord, up, 48);
+MOTE_ASSERT_OFFSET(EmitterRecord, program_id, 64);
+MOTE_ASSERT_OFFSET(EmitterRecord, constants_offset, 68);
+MOTE_ASSERT_OFFSET(EmitterRecord, constants_length, 72);
+MOTE_ASSERT_OFFSET(EmitterRecord, init_offset, 76);
+MOTE_ASSERT_OFFSET(EmitterRecord, init_length, 80);
+MOTE_ASSERT_OFFSET(EmitterRecord, update_offset, 84);
+MOTE_ASSERT_OFFSET(EmitterRecord, update_length, 88);
+MOTE_ASSERT_OFFSET(EmitterRecord, field_offset, 92);
+MOTE_ASSERT_OFFSET(EmitterRecord, field_words, 96);
+MOTE_ASSERT_OFFSET(EmitterRecord, global_offset, 100);
+MOTE_ASSERT_OFFSET(EmitterRecord, global_words, 104);
+MOTE_ASSERT_OFFSET(EmitterRecord, seed, 108);
+MOTE_ASSERT_OFFSET(EmitterRecord, spawn_rate, 112);
+MOTE_ASSERT_OFFSET(EmitterRecord, transform_row, 116);
+MOTE_ASSERT_OFFSET(EmitterRecord, generation, 120);
+MOTE_ASSERT_OFFSET(EmitterRecord, flags, 124);
+MOTE_ASSERT_OFFSET(EmitterRecord, capacity_hint, 128);
+MOTE_ASSERT_OFFSET(EmitterRecord, register_count, 132);
+MOTE_ASSERT_OFFSET(EmitterRecord, record_words, 136);
+MOTE_ASSERT_OFFSET(EmitterRecord, pad0, 140);
+MOTE_CONSTANT(uint, kEmitterRecordWords, 36u);
 
 MOTE_SHARED_END
 #endif

@@ -1,14 +1,18 @@
 // The particle frame's shared layouts (C++: src/runtime_frame/, GLSL: shaders/runtime/frame_*):
 // per-frame parameters, the counters block (with the indirect dispatch arguments it carries),
-// the host-written emitter record and the GPU-owned emitter state. std430, 4-byte scalars and
-// vec4s, named padding (shared/interop.h).
+// the declared bursts and the GPU-owned emitter state. The emitter table's rows are
+// shared/emitter_record.h's EmitterRecord (written by the EmitterRegistry). std430, 4-byte
+// scalars and vec4s, named padding (shared/interop.h).
 #ifndef MOTE_SHADERS_SHARED_FRAME_H
 #define MOTE_SHADERS_SHARED_FRAME_H
+#include "shared/emitter_record.h"
 #include "shared/interop.h"
 MOTE_SHARED_BEGIN
 
 // Written into the command buffer each frame (vkCmdUpdateBuffer), so no host-visible buffer is
-// shared with a frame still in flight.
+// shared with a frame still in flight. The section bases say where the program heap's sections
+// lie in the program buffer this frame (the records' offsets are relative to them, so a
+// section's growth moves a base and restages no record).
 struct FrameParams {
   float dt;
   uint row_count;      // emitter rows the tick walks (the table's high-water mark)
@@ -16,18 +20,26 @@ struct FrameParams {
   uint capacity;       // pool records
   uint record_words;   // pool stride
   uint serial_word;    // record word that receives the birth serial (0 = none; tests read it)
+  uint constants_base; // program buffer word where the heap's constants section starts
+  uint code_base;      // ... its code section
+  uint field_base;     // ... its field section (emitter blocks with their global copies)
   uint pad0;
   uint pad1;
+  uint pad2;
 };
-MOTE_ASSERT_SIZE(FrameParams, 32);
+MOTE_ASSERT_SIZE(FrameParams, 48);
 MOTE_ASSERT_OFFSET(FrameParams, dt, 0);
 MOTE_ASSERT_OFFSET(FrameParams, row_count, 4);
 MOTE_ASSERT_OFFSET(FrameParams, command_count, 8);
 MOTE_ASSERT_OFFSET(FrameParams, capacity, 12);
 MOTE_ASSERT_OFFSET(FrameParams, record_words, 16);
 MOTE_ASSERT_OFFSET(FrameParams, serial_word, 20);
-MOTE_ASSERT_OFFSET(FrameParams, pad0, 24);
-MOTE_ASSERT_OFFSET(FrameParams, pad1, 28);
+MOTE_ASSERT_OFFSET(FrameParams, constants_base, 24);
+MOTE_ASSERT_OFFSET(FrameParams, code_base, 28);
+MOTE_ASSERT_OFFSET(FrameParams, field_base, 32);
+MOTE_ASSERT_OFFSET(FrameParams, pad0, 36);
+MOTE_ASSERT_OFFSET(FrameParams, pad1, 40);
+MOTE_ASSERT_OFFSET(FrameParams, pad2, 44);
 
 // The frame's atomics and the indirect arguments derived from them. Lives in one GPU buffer for
 // the system's lifetime: nothing here is sized from a CPU readback.
@@ -69,54 +81,6 @@ MOTE_ASSERT_OFFSET(FrameCounters, frames, 60);
 // Byte offsets of the two indirect argument triples inside FrameCounters.
 MOTE_CONSTANT(uint, kFrameEmitArgsOffset, 32u);
 MOTE_CONSTANT(uint, kFrameSimulateArgsOffset, 48u);
-
-// One emitter row as the host writes it (the frame's minimal record; offsets are absolute words
-// of the program buffer). generation 0 = a free row. With a transform_row, emit and simulate read
-// EMITTER_POSITION / DIRECTION / UP / ROTATION from that row's TransformChannels (composed this
-// frame) instead of position / direction / up / rotation.
-struct FrameEmitter {
-  vec4 position;   // xyz
-  vec4 rotation;   // quaternion xyzw
-  vec4 direction;  // +Z turned by rotation, xyz
-  vec4 up;         // +Y turned by rotation, xyz
-  uint program;    // program id: emit and simulate run one dispatch per live program
-  uint constants_offset;
-  uint constants_words;
-  uint init_offset;
-  uint init_length;    // instructions
-  uint update_offset;
-  uint update_length;  // instructions
-  uint fields_offset;
-  uint fields_words;
-  uint globals_offset;
-  uint globals_words;
-  uint seed;
-  float rate;          // particles per second
-  uint generation;     // header generation of this emitter's particles; 0 = free row
-  uint register_count;
-  uint transform_row;  // a TransformTable row whose channels place the emitter, or kFrameNoTransform
-};
-MOTE_ASSERT_SIZE(FrameEmitter, 128);
-MOTE_ASSERT_OFFSET(FrameEmitter, position, 0);
-MOTE_ASSERT_OFFSET(FrameEmitter, rotation, 16);
-MOTE_ASSERT_OFFSET(FrameEmitter, direction, 32);
-MOTE_ASSERT_OFFSET(FrameEmitter, up, 48);
-MOTE_ASSERT_OFFSET(FrameEmitter, program, 64);
-MOTE_ASSERT_OFFSET(FrameEmitter, constants_offset, 68);
-MOTE_ASSERT_OFFSET(FrameEmitter, constants_words, 72);
-MOTE_ASSERT_OFFSET(FrameEmitter, init_offset, 76);
-MOTE_ASSERT_OFFSET(FrameEmitter, init_length, 80);
-MOTE_ASSERT_OFFSET(FrameEmitter, update_offset, 84);
-MOTE_ASSERT_OFFSET(FrameEmitter, update_length, 88);
-MOTE_ASSERT_OFFSET(FrameEmitter, fields_offset, 92);
-MOTE_ASSERT_OFFSET(FrameEmitter, fields_words, 96);
-MOTE_ASSERT_OFFSET(FrameEmitter, globals_offset, 100);
-MOTE_ASSERT_OFFSET(FrameEmitter, globals_words, 104);
-MOTE_ASSERT_OFFSET(FrameEmitter, seed, 108);
-MOTE_ASSERT_OFFSET(FrameEmitter, rate, 112);
-MOTE_ASSERT_OFFSET(FrameEmitter, generation, 116);
-MOTE_ASSERT_OFFSET(FrameEmitter, register_count, 120);
-MOTE_ASSERT_OFFSET(FrameEmitter, transform_row, 124);
 
 // One of the effect's declared bursts (EmissionSettings::bursts), host-written into a side table
 // of kFrameMaxBursts entries per row (row * kFrameMaxBursts + i). The tick fires them against the
@@ -172,9 +136,9 @@ MOTE_ASSERT_OFFSET(FramePush, pad0, 8);
 MOTE_ASSERT_OFFSET(FramePush, pad1, 12);
 
 // One row of the field-bindings table (the seed's `field_bindings`): the bind pass copies
-// `width` words of the transform row's channel into the program image at absolute word `word`
+// `width` words of the transform row's channel into the program buffer at absolute word `word`
 // (an emitter's field, or one live row's copy of a global). Host-built from the emitters' and
-// the globals' bindings; rebuilt whenever the image is laid out again.
+// the globals' bindings; rebuilt whenever a bound block moves (a repack, a section's growth).
 struct FrameFieldBinding {
   uint word;           // absolute word of the program buffer
   uint width;          // words written: 3 (POSITION, DIRECTION, UP) or 4 (ORIENTATION)
@@ -207,8 +171,11 @@ MOTE_CONSTANT(uint, kFrameChannelUp, 2u);
 MOTE_CONSTANT(uint, kFrameChannelOrientation, 3u);
 
 MOTE_CONSTANT(uint, kFrameWorkgroupSize, 64u);
-// FrameEmitter::transform_row of an emitter placed by its own constant pose.
-MOTE_CONSTANT(uint, kFrameNoTransform, 0xFFFFFFFFu);
+// EmitterRecord::transform_row of an emitter placed by its own constant pose.
+MOTE_CONSTANT(uint, kFrameNoTransform, kEmitterNoTransform);
+// The program buffer opens with the opcode shape table (64 uvec4s, the shape in .x: what
+// shaders/runtime/frame_vm.glsl's vm_op_shape reads); the program heap's image follows.
+MOTE_CONSTANT(uint, kFrameShapeWords, 256u);
 // Indirect dispatches stay within the guaranteed maxComputeWorkGroupCount[0]; the passes walk
 // the rest with a grid stride.
 MOTE_CONSTANT(uint, kFrameMaxGroups, 65535u);

@@ -14,14 +14,34 @@ constexpr uint32_t kWordsPerInstruction = 4;
 
 uint32_t round_up4(uint64_t words) { return uint32_t((words + 3) & ~uint64_t(3)); }
 
+// A program's own packing of its imports (per_emitter_globals): import i at the sum of the
+// widths before it.
+std::vector<uint32_t> own_import_offsets(const Program& program) {
+  std::vector<uint32_t> offsets;
+  offsets.reserve(program.global_imports.size());
+  uint32_t words = 0;
+  for (const GlobalImport& g : program.global_imports) {
+    offsets.push_back(words);
+    words += g.width;
+  }
+  return offsets;
+}
+
+uint32_t import_words(const Program& program) {
+  uint32_t words = 0;
+  for (const GlobalImport& g : program.global_imports) words += g.width;
+  return words;
+}
+
 }  // namespace
 
 ProgramHeap::ProgramHeap(const ProgramHeapOptions& options)
-    : global_words_(options.global_field_words),
-      globals_(options.global_field_words),
+    : per_emitter_globals_(options.per_emitter_globals),
+      global_words_(options.per_emitter_globals ? 0 : options.global_field_words),
+      globals_(options.per_emitter_globals ? 0 : options.global_field_words),
       constants_(round_up4(options.initial_constant_words)),
       code_(round_up4(options.initial_code_words)),
-      fields_(options.global_field_words + options.initial_field_block_words) {
+      fields_(round_up4(uint64_t(global_words_) + options.initial_field_block_words)) {
   // The global words are the field section's first allocation: at offset 0 nothing precedes
   // them, so a compaction never moves them and a linked program's offsets stay true.
   if (global_words_ > 0) (void)fields_.allocate(global_words_);
@@ -34,6 +54,22 @@ OffsetAllocator& ProgramHeap::allocator(Part part) {
 
 uint32_t ProgramHeap::base(Part part) const {
   return part == Part::kConstants ? constants_base() : part == Part::kCode ? code_base() : field_base();
+}
+
+void ProgramHeap::mark(Part part, uint32_t first, uint32_t last) {
+  const uint32_t b = base(part);
+  dirty_.include(b + first, b + last);
+  changes_.written[uint32_t(part)].include(first, last);
+}
+
+Status ProgramHeap::check(const Program& program) const {
+  if (!per_emitter_globals_) return globals_.check(program.global_imports);
+  // Each emitter's own copy: the imports must fit an empty layout of the whole budget.
+  return GlobalFieldLayout(shader::kVmMaxGlobalFieldWords).check(program.global_imports);
+}
+
+uint32_t ProgramHeap::emitter_block_words(const Program& program) const {
+  return program.emitter_field_words() + (per_emitter_globals_ ? import_words(program) : 0u);
 }
 
 void ProgramHeap::write_header() {
@@ -49,7 +85,8 @@ void ProgramHeap::write_header() {
   image_[kHeapWordFieldCapacity] = fields_.capacity();
   image_[kHeapWordGlobalWords] = global_words_;
   image_[kHeapWordPlacementVersion] = uint32_t(placement_version_);
-  mark(0, kHeapHeaderWords);
+  dirty_.include(0, kHeapHeaderWords);
+  changes_.header = true;
 }
 
 void ProgramHeap::rebuild_image() {
@@ -68,7 +105,9 @@ void ProgramHeap::rebuild_image() {
   }
   image_ = std::move(next);
   write_header();
-  mark(0, uint32_t(image_.size()));
+  // Growth moves bases, not contents: dirty() covers everything (a whole-image upload), the
+  // per-section changes only the header (an owner moves its copy's sections itself).
+  dirty_.include(0, uint32_t(image_.size()));
 }
 
 void ProgramHeap::repack(Part part) {
@@ -80,7 +119,9 @@ void ProgramHeap::repack(Part part) {
   for (const OffsetAllocator::Move& m : moves)
     std::copy_n(image_.begin() + b + m.from, m.size, image_.begin() + b + m.to);
   std::fill(image_.begin() + b + alloc.used(), image_.begin() + b + alloc.capacity(), 0u);
-  mark(b, b + alloc.capacity());
+  dirty_.include(b, b + alloc.capacity());
+  changes_.written[uint32_t(part)].include(0, alloc.used());
+  changes_.zeroed[uint32_t(part)].include(alloc.used(), alloc.capacity());
 
   std::unordered_map<uint32_t, uint32_t> moved;
   moved.reserve(moves.size());
@@ -133,14 +174,19 @@ Result<ProgramHandle> ProgramHeap::acquire(const Program& program) {
   }
   // Everything that can refuse runs before anything is claimed.
   MOTE_TRY(verify_program(program));
-  MOTE_TRY(globals_.check(program.global_imports));
+  MOTE_TRY(check(program));
 
   const uint32_t constant_words = uint32_t(program.constants.size());
   const uint32_t init_words = uint32_t(program.init.size()) * kWordsPerInstruction;
   const uint32_t update_words = uint32_t(program.update.size()) * kWordsPerInstruction;
   const uint32_t code_words = init_words + update_words;
 
-  MOTE_TRY_ASSIGN(const std::vector<uint32_t> offsets, globals_.declare_imports(program.global_imports));
+  std::vector<uint32_t> offsets;
+  if (per_emitter_globals_) {
+    offsets = own_import_offsets(program);
+  } else {
+    MOTE_TRY_ASSIGN(offsets, globals_.declare_imports(program.global_imports));
+  }
   Result<Program> linked = link_globals(program, offsets);
   if (!linked.ok())  // the verifier already checked every import index
     return make_error(ErrorCode::kInternal, "linking a verified program failed: " + linked.error().to_string());
@@ -152,7 +198,7 @@ Result<ProgramHandle> ProgramHeap::acquire(const Program& program) {
     placement.constants_length = constant_words;
     const uint32_t at = constants_base() + placement.constants_offset;
     std::copy(program.constants.begin(), program.constants.end(), image_.begin() + at);
-    mark(at, at + constant_words);
+    mark(Part::kConstants, placement.constants_offset, placement.constants_offset + constant_words);
   }
   if (code_words > 0) {
     make_room(Part::kCode, code_words);
@@ -167,7 +213,7 @@ Result<ProgramHandle> ProgramHeap::acquire(const Program& program) {
         std::copy(inst.words.begin(), inst.words.end(), image_.begin() + at);
         at += kWordsPerInstruction;
       }
-    mark(code_base() + offset, at);
+    mark(Part::kCode, offset, offset + code_words);
   }
 
   uint32_t id;
@@ -209,9 +255,11 @@ uint32_t ProgramHeap::max_register_count() const {
 }
 
 Result<FieldBlockHandle> ProgramHeap::allocate_field_block(uint32_t words) {
-  if (words > shader::kVmMaxEmitterFieldWords)
-    return make_error(ErrorCode::kInvalidArgument, "a field block of " + std::to_string(words) +
-                                                       " words exceeds kVmMaxEmitterFieldWords");
+  // With per_emitter_globals a block also holds the emitter's copy of its imports.
+  const uint32_t limit = shader::kVmMaxEmitterFieldWords + (per_emitter_globals_ ? shader::kVmMaxGlobalFieldWords : 0u);
+  if (words > limit)
+    return make_error(ErrorCode::kInvalidArgument, "a field block of " + std::to_string(words) + " words exceeds " +
+                                                       std::to_string(limit));
   Block block{0, words, true};
   if (words > 0) {
     make_room(Part::kFields, words);
@@ -219,7 +267,7 @@ Result<FieldBlockHandle> ProgramHeap::allocate_field_block(uint32_t words) {
     // Freed words are not cleared, so a new block starts from zero here.
     const uint32_t at = field_base() + block.offset;
     std::fill_n(image_.begin() + at, words, 0u);
-    mark(at, at + words);
+    mark(Part::kFields, block.offset, block.offset + words);
   }
   uint32_t id;
   if (!free_blocks_.empty()) {
@@ -253,20 +301,24 @@ Status ProgramHeap::write_field_block(FieldBlockHandle handle, std::span<const u
   if (block.words == 0) return ok_status();
   const uint32_t at = field_base() + block.offset;
   std::copy(values.begin(), values.end(), image_.begin() + at);
-  mark(at, at + block.words);
+  mark(Part::kFields, block.offset, block.offset + block.words);
   return ok_status();
 }
 
 Result<uint32_t> ProgramHeap::declare_global(std::string_view name, uint32_t width) {
+  if (per_emitter_globals_)
+    return make_error(ErrorCode::kUnsupported, "the heap keeps no shared globals (per_emitter_globals)");
   return globals_.declare(name, width);  // declared words are already zero in the image
 }
 
 Status ProgramHeap::set_global(std::string_view name, std::span<const uint32_t> values) {
+  if (per_emitter_globals_)
+    return make_error(ErrorCode::kUnsupported, "the heap keeps no shared globals (per_emitter_globals)");
   MOTE_TRY(globals_.set(name, values));
   const GlobalField* f = globals_.find(name);
   const uint32_t at = field_base() + f->offset;
   std::copy(values.begin(), values.end(), image_.begin() + at);
-  mark(at, at + f->width);
+  mark(Part::kFields, f->offset, f->offset + f->width);
   return ok_status();
 }
 

@@ -12,33 +12,28 @@
 #include "mote/link.hpp"
 #include "mote/verifier.hpp"
 #include "mote/vm.hpp"
+#include "shared/program_heap.h"
 #include "shared/vm_limits.h"
 
 namespace mote::runtime {
 
 namespace {
 
+using shader::EmitterRecord;
 using shader::FrameBurst;
 using shader::FrameCounters;
-using shader::FrameEmitter;
 using shader::FrameEmitterState;
 using shader::FrameFieldBinding;
 using shader::FrameFieldBindPush;
 using shader::FrameParams;
 using shader::FramePush;
 
-// The opcode shape table opens the program image: 64 uvec4s, the shape in .x (what
-// shaders/runtime/frame_vm.glsl's vm_op_shape reads).
-constexpr uint32_t kShapeWords = 64 * 4;
-
-// v' = v + w t + q x t, t = 2 (q x v): the VM's QROTATE, as the reference simulation turns the
-// emitter's +Z and +Y.
-glm::vec4 rotate(const float q[4], glm::vec3 v) {
-  const glm::vec3 u(q[0], q[1], q[2]);
-  const glm::vec3 t = 2.0f * glm::cross(u, v);
-  const glm::vec3 r = v + q[3] * t + glm::cross(u, t);
-  return glm::vec4(r, 0.0f);
-}
+constexpr uint32_t kShapeWords = shader::kFrameShapeWords;
+// Regions up to this size go into the command buffer (vkCmdUpdateBuffer); larger ones through a
+// staging buffer and vkCmdCopyBuffer.
+constexpr VkDeviceSize kInlineUpdateBytes = 512;
+// Storage buffers the wide emit and simulate bind (bindings 1..10; binding 0 is a uniform).
+constexpr uint32_t kWideStorageBuffers = 10;
 
 template <typename Decl>
 Status apply_values(const std::vector<Decl>& decls, const std::vector<FieldValue>& values, std::vector<uint32_t>& block,
@@ -62,6 +57,17 @@ Status apply_values(const std::vector<Decl>& decls, const std::vector<FieldValue
     if (!found) return make_error(ErrorCode::kNotFound, std::string("no ") + what + " named '" + v.name + "'");
   }
   return ok_status();
+}
+
+// Import i's word in an emitter's own global copies (the heap's per-emitter packing).
+std::vector<uint32_t> import_offsets(const Program& program) {
+  std::vector<uint32_t> offsets;
+  uint32_t words = 0;
+  for (const GlobalImport& g : program.global_imports) {
+    offsets.push_back(words);
+    words += g.width;
+  }
+  return offsets;
 }
 
 Result<gpu::Buffer> make_buffer(gpu::Device& device, VkDeviceSize bytes, VkBufferUsageFlags usage, const char* name) {
@@ -103,6 +109,12 @@ void frame_start_barrier(VkCommandBuffer cmd) {
                       VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
 }
 
+// Transfer writes (a fill, a section copy) before later transfers that overlap them.
+void transfer_to_transfer(VkCommandBuffer cmd) {
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
+}
+
 // The end of a frame: next frame's indirect simulate and any readback see its writes.
 void frame_end_barrier(VkCommandBuffer cmd) {
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_WRITE_BIT,
@@ -111,6 +123,24 @@ void frame_end_barrier(VkCommandBuffer cmd) {
                       VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT |
                           VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT);
 }
+
+// The word and width of emitter field `name` in `program`'s block.
+std::optional<std::pair<uint32_t, uint32_t>> find_emitter_field(const Program& program, std::string_view name) {
+  uint32_t offset = 0;
+  for (const FieldDecl& f : program.emitter_fields) {
+    if (f.name == name) return std::pair{offset, f.width};
+    offset += f.width;
+  }
+  return std::nullopt;
+}
+
+Status check_channel(Channel channel) {
+  if (uint32_t(channel) > uint32_t(Channel::kOrientation))
+    return make_error(ErrorCode::kInvalidArgument, "unknown transform channel " + std::to_string(uint32_t(channel)));
+  return ok_status();
+}
+
+bool is_wide(const Program& program) { return program.register_count > shader::kVmFastRegisterSlots; }
 
 }  // namespace
 
@@ -124,6 +154,9 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
     return make_error(ErrorCode::kInvalidArgument, "max_emitters must be 1 .. 2^20 (the header's row bits)");
   if (options.serial_word >= options.record_words)
     return make_error(ErrorCode::kInvalidArgument, "serial_word must lie inside the record");
+  if (options.wide_lanes == 0 || options.wide_lanes % shader::kFrameWorkgroupSize != 0 || options.wide_lanes > (1u << 20))
+    return make_error(ErrorCode::kInvalidArgument, "wide_lanes must be a multiple of " +
+                                                       std::to_string(shader::kFrameWorkgroupSize) + ", at most 2^20");
   const uint64_t pool_bytes = uint64_t(options.capacity) * options.record_words * 4;
   if (pool_bytes > device.limits().maxStorageBufferRange)
     return make_error(ErrorCode::kUnsupported, "the pool exceeds the device's maxStorageBufferRange");
@@ -139,7 +172,7 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
   MOTE_TRY_ASSIGN(s.counters_, make_buffer(device, sizeof(FrameCounters),
                                            kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, "mote.frame.counters"));
   const VkDeviceSize rows = options.max_emitters;
-  MOTE_TRY_ASSIGN(s.emitters_, make_buffer(device, rows * sizeof(FrameEmitter), kStorage, "mote.frame.emitters"));
+  MOTE_TRY_ASSIGN(s.emitters_, make_buffer(device, rows * sizeof(EmitterRecord), kStorage, "mote.frame.emitters"));
   MOTE_TRY_ASSIGN(s.states_, make_buffer(device, rows * sizeof(FrameEmitterState), kStorage, "mote.frame.emitter_state"));
   MOTE_TRY_ASSIGN(s.bursts_, make_buffer(device, rows * shader::kFrameMaxBursts * sizeof(FrameBurst), kStorage,
                                          "mote.frame.bursts"));
@@ -162,14 +195,42 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
   MOTE_TRY_ASSIGN(s.field_bind_, gpu::ComputePipeline::create(device, "runtime/frame_field_bind"));
   MOTE_TRY_ASSIGN(s.field_bindings_, make_buffer(device, 64 * sizeof(FrameFieldBinding), kStorage,
                                                  "mote.frame.field_bindings"));
+
+  // The bookkeeping: globals are per-emitter copies in each emitter's block (EmitterOptions
+  // overrides a global per emitter), generations stay inside the particle header's bits, and a
+  // seed of 0 is a seed (as in the reference simulation).
+  s.heap_ = std::make_unique<ProgramHeap>(ProgramHeapOptions{.initial_constant_words = options.heap_constant_words,
+                                                             .initial_code_words = options.heap_code_words,
+                                                             .initial_field_block_words = options.heap_field_words,
+                                                             .per_emitter_globals = true});
+  s.registry_ = std::make_unique<EmitterRegistry>(
+      *s.heap_, EmitterRegistryOptions{.max_generation = shader::kFrameHeaderGenerationMask, .seed_from_generation = false});
   s.rows_.resize(options.max_emitters);
-  MOTE_TRY(s.upload_tables());
+
+  // The program buffer: the opcode shapes, then the heap's (empty) image, uploaded whole once.
+  const std::span<const uint32_t> image = s.heap_->image();
+  std::vector<uint32_t> words(kShapeWords + image.size(), 0u);
+  for (const isa::OpInfo& op : isa::all_ops()) words[op.number * 4] = isa::op_shape(op);
+  std::copy(image.begin(), image.end(), words.begin() + kShapeWords);
+  MOTE_TRY_ASSIGN(s.program_, make_buffer(device, words.size() * 4, kStorage, "mote.frame.program"));
+  MOTE_TRY(gpu::upload_span(device, s.program_, std::span<const uint32_t>(words)));
+  s.uploads_.program_bytes += words.size() * 4;
+  for (uint32_t i = 0; i < kHeapSectionCount; ++i) {
+    s.gpu_bases_[i] = s.heap_->section_base(HeapSection(i));
+    s.gpu_capacities_[i] = s.heap_->section_capacity(HeapSection(i));
+  }
+  s.gpu_image_words_ = uint32_t(image.size());
+  s.heap_->clear_changes();
+  s.heap_->clear_dirty();
 
   // The pool and the emitter state start zeroed (a free slot's header is 0; a zero state row
-  // has generation 0, so every new emitter restarts it); the free list and counters by dispatch.
+  // has generation 0, so every new emitter restarts it), and so does the table (generation 0:
+  // free rows); the free list and counters by dispatch.
   MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) {
     vkCmdFillBuffer(cmd, s.pool_.handle(), 0, VK_WHOLE_SIZE, 0);
     vkCmdFillBuffer(cmd, s.states_.handle(), 0, VK_WHOLE_SIZE, 0);
+    vkCmdFillBuffer(cmd, s.emitters_.handle(), 0, VK_WHOLE_SIZE, 0);
+    vkCmdFillBuffer(cmd, s.bursts_.handle(), 0, VK_WHOLE_SIZE, 0);
     vkCmdFillBuffer(cmd, s.no_transforms_.handle(), 0, VK_WHOLE_SIZE, 0);
     gpu::transfer_to_compute(cmd);
     const uint32_t capacity = options.capacity;
@@ -184,18 +245,40 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
   return s;
 }
 
-uint32_t ParticleSystem::row_count() const {
+uint32_t ParticleSystem::generation(uint32_t row) const {
+  const EmitterContext* c = registry_ ? registry_->context(row) : nullptr;
+  return c ? c->generation : 0u;
+}
+
+uint32_t ParticleSystem::wide_program_count() const {
+  if (!heap_) return 0;
   uint32_t n = 0;
-  for (uint32_t r = 0; r < rows_.size(); ++r)
-    if (rows_[r].live) n = r + 1;
+  for (uint32_t id = 0; id < heap_->program_id_capacity(); ++id)
+    if (heap_->is_live(ProgramHandle{id}) && is_wide(heap_->program(ProgramHandle{id}))) ++n;
   return n;
+}
+
+Status ParticleSystem::ensure_wide(const Program& program) {
+  if (!is_wide(program) || wide_registers_.valid()) return ok_status();
+  const VkPhysicalDeviceLimits& limits = device_->limits();
+  const VkDeviceSize bytes = VkDeviceSize(shader::kVmMaxRegisters) * options_.wide_lanes * 4;
+  if (limits.maxPerStageDescriptorStorageBuffers < kWideStorageBuffers)
+    return make_error(ErrorCode::kUnsupported,
+                      "a program of " + std::to_string(program.register_count) +
+                          " registers needs the wide interpreter, whose emit and simulate bind " +
+                          std::to_string(kWideStorageBuffers) + " storage buffers; the device allows " +
+                          std::to_string(limits.maxPerStageDescriptorStorageBuffers));
+  if (bytes > limits.maxStorageBufferRange)
+    return make_error(ErrorCode::kUnsupported, "the wide register file (" + std::to_string(bytes) +
+                                                   " bytes) exceeds maxStorageBufferRange: lower wide_lanes");
+  MOTE_TRY_ASSIGN(emit_wide_, gpu::ComputePipeline::create(*device_, "runtime/frame_emit_wide"));
+  MOTE_TRY_ASSIGN(simulate_wide_, gpu::ComputePipeline::create(*device_, "runtime/frame_simulate_wide"));
+  MOTE_TRY_ASSIGN(wide_registers_, make_buffer(*device_, bytes, kStorage, "mote.frame.wide_registers"));
+  return ok_status();
 }
 
 Result<ParticleSystem::Row> ParticleSystem::make_row(const CompiledEffect& effect, const EmitterOptions& options) {
   const Program& program = effect.program;
-  if (program.register_count > shader::kVmFastRegisterSlots)
-    return make_error(ErrorCode::kUnsupported, "programs over " + std::to_string(shader::kVmFastRegisterSlots) +
-                                                   " registers need the wide interpreter, not built into the frame yet");
   if (vm_particle_record_words(program) > options_.record_words)
     return make_error(ErrorCode::kInvalidArgument, "the program's record does not fit the pool's stride");
   if (options_.serial_word != 0 && options_.serial_word < vm_particle_record_words(program))
@@ -221,25 +304,23 @@ Result<ParticleSystem::Row> ParticleSystem::make_row(const CompiledEffect& effec
                             " bursts (with a count); the GPU frame schedules at most that many per emitter");
     r.bursts[burst_count++] = FrameBurst{b.time, b.count, b.cycles, b.interval};
   }
-  r.fields.assign(vm_emitter_field_words(program), 0);
+  Emitter& e = r.emitter;
+  e.field_values.assign(vm_emitter_field_words(program), 0);
   if (!effect.emitter_defaults.empty()) {
-    if (effect.emitter_defaults.size() != r.fields.size())
+    if (effect.emitter_defaults.size() != e.field_values.size())
       return make_error(ErrorCode::kInvalidArgument, "emitter_defaults does not match the program's emitter fields");
-    r.fields = effect.emitter_defaults;
+    e.field_values = effect.emitter_defaults;
   }
-  MOTE_TRY(apply_values(program.emitter_fields, options.emitter_fields, r.fields, "emitter field"));
-  // Globals packed in import order from the previews, then the overrides (as the reference).
-  std::vector<uint32_t> offsets;
-  uint32_t words = 0;
-  for (const GlobalImport& g : program.global_imports) {
-    offsets.push_back(words);
-    words += g.width;
-  }
-  r.globals.assign(words, 0);
+  MOTE_TRY(apply_values(program.emitter_fields, options.emitter_fields, e.field_values, "emitter field"));
+  // The emitter's own copy of its globals, packed in import order: the previews, then the
+  // system's values (set_global), then the overrides (as the reference).
+  const std::vector<uint32_t> offsets = import_offsets(program);
+  uint32_t global_words = 0;
+  for (const GlobalImport& g : program.global_imports) global_words += g.width;
+  e.global_values.assign(global_words, 0);
   for (size_t i = 0; i < program.global_imports.size() && i < effect.globals.size(); ++i)
     for (uint32_t c = 0; c < program.global_imports[i].width && c < effect.globals[i].values.size(); ++c)
-      r.globals[offsets[i] + c] = std::bit_cast<uint32_t>(effect.globals[i].values[c]);
-  // The system's values (set_global) over the previews: a name is one field, read at one width.
+      e.global_values[offsets[i] + c] = std::bit_cast<uint32_t>(effect.globals[i].values[c]);
   for (size_t i = 0; i < program.global_imports.size(); ++i) {
     const GlobalImport& g = program.global_imports[i];
     if (auto bound = global_bindings_.find(g.name);
@@ -254,78 +335,103 @@ Result<ParticleSystem::Row> ParticleSystem::make_row(const CompiledEffect& effec
       return make_error(ErrorCode::kInvalidArgument, "global field '" + g.name + "' was set with " +
                                                          std::to_string(set->second.size()) +
                                                          " components; the effect reads " + std::to_string(g.width));
-    for (uint32_t c = 0; c < g.width; ++c) r.globals[offsets[i] + c] = std::bit_cast<uint32_t>(set->second[c]);
+    for (uint32_t c = 0; c < g.width; ++c) e.global_values[offsets[i] + c] = std::bit_cast<uint32_t>(set->second[c]);
   }
-  MOTE_TRY(apply_values(program.global_imports, options.globals, r.globals, "global field"));
-  r.global_offsets = offsets;
-  r.options = options;
-  MOTE_TRY_ASSIGN(r.linked, link_globals(program, offsets));
-  MOTE_TRY(verify_program(r.linked, {.linked = true, .global_field_words = uint32_t(r.globals.size()),
-                                     .record_words = options_.record_words}));
+  MOTE_TRY(apply_values(program.global_imports, options.globals, e.global_values, "global field"));
+  // The code the heap places: linked to the emitter's own copies; verified for the pool's stride
+  // here (the heap verifies the unlinked program, which knows no stride).
+  MOTE_TRY_ASSIGN(const Program linked, link_globals(program, offsets));
+  MOTE_TRY(verify_program(linked, {.linked = true, .global_field_words = global_words,
+                                   .record_words = options_.record_words}));
+  MOTE_TRY(heap_->check(program));
 
-  FrameEmitter& e = r.record;
-  e = {};
-  e.position = {options.position[0], options.position[1], options.position[2], 0.0f};
-  e.rotation = {options.rotation[0], options.rotation[1], options.rotation[2], options.rotation[3]};
-  e.direction = rotate(options.rotation, {0.0f, 0.0f, 1.0f});
-  e.up = rotate(options.rotation, {0.0f, 1.0f, 0.0f});
-  e.seed = options.seed;
-  e.rate = effect.emission.rate;
-  if (auto off = program.emitter_field_offset("rate"))
-    for (const FieldDecl& f : program.emitter_fields)
-      if (f.name == "rate" && f.width == 1) e.rate = std::bit_cast<float>(r.fields[*off]);
-  e.register_count = program.register_count;
+  e.effect = effect;
   e.transform_row = options.transform_row;
-  e.generation = next_generation_;
-  // Generations wrap inside the header's 12 bits, skipping 0 (a free slot's header).
-  next_generation_ = next_generation_ % shader::kFrameHeaderGenerationMask + 1;
-  r.live = true;
+  std::copy_n(options.position, 3, e.position);
+  std::copy_n(options.rotation, 4, e.rotation);
+  e.seed = options.seed;
+  r.options = options;
   return r;
 }
 
+void ParticleSystem::note_row_changed(uint32_t row) {
+  dirty_rows_.include(row, row + 1);
+  const size_t need = (size_t(row) + 1) * shader::kFrameMaxBursts;
+  if (burst_table_.size() < need) burst_table_.resize(need, FrameBurst{});
+  const Row* r = rows_[row].get();
+  for (uint32_t i = 0; i < shader::kFrameMaxBursts; ++i)
+    burst_table_[size_t(row) * shader::kFrameMaxBursts + i] = r ? r->bursts[i] : FrameBurst{};
+}
+
+Status ParticleSystem::flush_registry() {
+  const FlushReport report = registry_->flush();
+  dirty_rows_.include(report.rows);
+  if (report.relocated) bindings_dirty_ = true;  // bound blocks moved
+  if (report.refused > 0)  // every program is checked before the registry sees it
+    return make_error(ErrorCode::kInternal, "the program heap refused a program the frame had accepted");
+  return ok_status();
+}
+
 Result<uint32_t> ParticleSystem::add_emitter(const CompiledEffect& effect, const EmitterOptions& options) {
-  uint32_t row = 0;
-  while (row < rows_.size() && rows_[row].live) ++row;
-  if (row == rows_.size()) return make_error(ErrorCode::kOutOfMemory, "the emitter table is full");
-  MOTE_TRY_ASSIGN(Row r, make_row(effect, options));
-  MOTE_TRY(sync_bound_values());
-  rows_[row] = std::move(r);
-  MOTE_TRY(upload_tables());
-  return row;
+  MOTE_TRY_ASSIGN(std::vector<uint32_t> rows, add_emitters(effect, std::span(&options, 1)));
+  return rows[0];
 }
 
 Result<std::vector<uint32_t>> ParticleSystem::add_emitters(const CompiledEffect& effect,
                                                            std::span<const EmitterOptions> options) {
-  MOTE_TRY(sync_bound_values());
+  if (registry_->live_count() + options.size() > options_.max_emitters)
+    return make_error(ErrorCode::kOutOfMemory, "the emitter table is full");
+  // Everything that can refuse runs before anything is added.
+  MOTE_TRY(ensure_wide(effect.program));
+  std::vector<std::unique_ptr<Row>> made;
+  made.reserve(options.size());
+  for (const EmitterOptions& o : options) {
+    MOTE_TRY_ASSIGN(Row r, make_row(effect, o));
+    made.push_back(std::make_unique<Row>(std::move(r)));
+  }
   std::vector<uint32_t> placed;
   placed.reserve(options.size());
-  uint32_t row = 0;
-  for (const EmitterOptions& o : options) {
-    while (row < rows_.size() && rows_[row].live) ++row;
-    Result<Row> made = row == rows_.size() ? Result<Row>(make_error(ErrorCode::kOutOfMemory, "the emitter table is full"))
-                                           : make_row(effect, o);
-    if (!made.ok()) {
-      for (uint32_t p : placed) rows_[p] = Row{};  // nothing added (the GPU never saw these rows)
-      return made.error();
+  for (std::unique_ptr<Row>& r : made) {
+    Result<uint32_t> row = registry_->add(r->emitter);
+    if (!row.ok() || *row >= options_.max_emitters) {
+      for (uint32_t p : placed) {
+        (void)registry_->remove(p);
+        rows_[p].reset();
+      }
+      (void)flush_registry();
+      if (row.ok()) {
+        (void)registry_->remove(*row);
+        return make_error(ErrorCode::kInternal, "the registry handed out a row past max_emitters");
+      }
+      return row.take_error();
     }
-    rows_[row] = std::move(made).value();
-    placed.push_back(row);
+    r->serial = next_serial_++;
+    rows_[*row] = std::move(r);
+    row_count_ = std::max(row_count_, *row + 1);
+    note_row_changed(*row);
+    placed.push_back(*row);
   }
-  MOTE_TRY(upload_tables());
+  if (!global_bindings_.empty()) bindings_dirty_ = true;  // readers of a bound global are bound too
+  MOTE_TRY(flush_registry());
   return placed;
 }
 
 Status ParticleSystem::remove_emitter(uint32_t row) {
-  if (row >= rows_.size() || !rows_[row].live) return make_error(ErrorCode::kNotFound, "no live emitter at that row");
-  MOTE_TRY(sync_bound_values());
-  rows_[row] = Row{};  // its bindings with it: the next table has no row that writes its block
+  if (!is_live(row)) return make_error(ErrorCode::kNotFound, "no live emitter at that row");
+  // Its bindings go with it: the table written with the change that frees its block has no row
+  // that writes there.
+  if (!rows_[row]->bindings.empty() || !global_bindings_.empty()) bindings_dirty_ = true;
+  MOTE_TRY(registry_->remove(row));
+  rows_[row].reset();
   pending_bursts_.erase(row);
-  return upload_tables();
+  note_row_changed(row);
+  while (row_count_ > 0 && !registry_->is_live(row_count_ - 1)) --row_count_;
+  return flush_registry();
 }
 
 Status ParticleSystem::swap_effect(uint32_t row, const CompiledEffect& effect) {
   if (!is_live(row)) return make_error(ErrorCode::kNotFound, "no live emitter at that row");
-  const Row& old = rows_[row];
+  Row& old = *rows_[row];
   EmitterOptions options = old.options;
   options.emitter_fields.clear();  // the old program's names: carried over below where they fit
   std::erase_if(options.globals, [&](const FieldValue& v) {
@@ -333,35 +439,48 @@ Status ParticleSystem::swap_effect(uint32_t row, const CompiledEffect& effect) {
       if (g.name == v.name) return v.values.size() != 1 && v.values.size() != g.width;
     return true;
   });
+  MOTE_TRY(ensure_wide(effect.program));
   MOTE_TRY_ASSIGN(Row r, make_row(effect, options));
-  MOTE_TRY(sync_bound_values());  // the old block's bound words as last written
   // Fields both programs declare at one width keep the emitter's values and bindings.
-  auto old_field = [&](const FieldDecl& f) -> std::optional<uint32_t> {
-    uint32_t offset = 0;
-    for (const FieldDecl& d : old.linked.emitter_fields) {
-      if (d.name == f.name) return d.width == f.width ? std::optional<uint32_t>(offset) : std::nullopt;
-      offset += d.width;
-    }
-    return std::nullopt;
-  };
+  const Program& old_program = old.emitter.effect.program;
   uint32_t offset = 0;
-  for (const FieldDecl& f : r.linked.emitter_fields) {
-    if (auto from = old_field(f)) {
-      std::copy_n(old.fields.begin() + *from, f.width, r.fields.begin() + offset);
+  for (const FieldDecl& f : effect.program.emitter_fields) {
+    if (auto from = find_emitter_field(old_program, f.name); from && from->second == f.width) {
+      std::copy_n(old.emitter.field_values.begin() + from->first, f.width, r.emitter.field_values.begin() + offset);
       for (const FieldBinding& b : old.bindings)
         if (b.field == f.name) r.bindings.push_back({b.field, offset, b.width, b.transform_row, b.channel});
-      if (f.name == "rate" && f.width == 1) r.record.rate = std::bit_cast<float>(r.fields[offset]);
     }
     offset += f.width;
   }
-  rows_[row] = std::move(r);
-  return upload_tables();
+  // Acquire the new placement before the old one goes (a refusal leaves the row as it was), then
+  // a new generation: the old particles die as orphans and the GPU state starts over.
+  MOTE_TRY(registry_->set_program(row, effect.program));
+  const uint64_t version = old.emitter.version;
+  old.emitter.effect = std::move(r.emitter.effect);
+  old.emitter.field_values = std::move(r.emitter.field_values);
+  old.emitter.global_values = std::move(r.emitter.global_values);
+  old.emitter.version = version + 1;  // the block is rewritten from the new values
+  old.bindings = std::move(r.bindings);
+  std::copy_n(r.bursts, shader::kFrameMaxBursts, old.bursts);
+  MOTE_TRY(registry_->renew_generation(row));
+  note_row_changed(row);
+  bindings_dirty_ = true;
+  return flush_registry();
+}
+
+Status ParticleSystem::burst(uint32_t row, uint32_t count) {
+  if (!is_live(row)) return make_error(ErrorCode::kNotFound, "no live emitter at that row");
+  uint32_t& pending = pending_bursts_[row];
+  pending = uint32_t(std::min<uint64_t>(uint64_t(pending) + count, 0xFFFFFFFFu));
+  return ok_status();
 }
 
 bool ParticleSystem::uses_transforms() const {
   if (!global_bindings_.empty()) return true;
-  for (const Row& r : rows_)
-    if (r.live && (r.record.transform_row != kNoTransformRow || !r.bindings.empty())) return true;
+  for (uint32_t row = 0; row < row_count_; ++row) {
+    const Row* r = rows_[row].get();
+    if (r && (r->emitter.transform_row != kNoTransformRow || !r->bindings.empty())) return true;
+  }
   return false;
 }
 
@@ -382,33 +501,13 @@ Status ParticleSystem::check_transform_row(uint32_t transform_row) const {
   return ok_status();
 }
 
-namespace {
-
-// The word and width of emitter field `name` in `program`'s block.
-std::optional<std::pair<uint32_t, uint32_t>> find_emitter_field(const Program& program, std::string_view name) {
-  uint32_t offset = 0;
-  for (const FieldDecl& f : program.emitter_fields) {
-    if (f.name == name) return std::pair{offset, f.width};
-    offset += f.width;
-  }
-  return std::nullopt;
-}
-
-Status check_channel(Channel channel) {
-  if (uint32_t(channel) > uint32_t(Channel::kOrientation))
-    return make_error(ErrorCode::kInvalidArgument, "unknown transform channel " + std::to_string(uint32_t(channel)));
-  return ok_status();
-}
-
-}  // namespace
-
 Status ParticleSystem::bind_field(uint32_t row, std::string_view emitter_field, uint32_t transform_row,
                                   Channel channel) {
   if (!is_live(row)) return make_error(ErrorCode::kNotFound, "no live emitter at row " + std::to_string(row));
   MOTE_TRY(check_channel(channel));
   MOTE_TRY(check_transform_row(transform_row));
-  Row& r = rows_[row];
-  const auto field = find_emitter_field(r.linked, emitter_field);
+  Row& r = *rows_[row];
+  const auto field = find_emitter_field(r.emitter.effect.program, emitter_field);
   if (!field)
     return make_error(ErrorCode::kNotFound, "the emitter at row " + std::to_string(row) + " has no emitter field named '" +
                                                 std::string(emitter_field) + "'");
@@ -429,24 +528,26 @@ Status ParticleSystem::bind_field(uint32_t row, std::string_view emitter_field, 
 
 Status ParticleSystem::unbind_field(uint32_t row, std::string_view emitter_field) {
   if (!is_live(row)) return make_error(ErrorCode::kNotFound, "no live emitter at row " + std::to_string(row));
-  std::vector<FieldBinding>& bindings = rows_[row].bindings;
-  auto it = std::find_if(bindings.begin(), bindings.end(), [&](const FieldBinding& b) { return b.field == emitter_field; });
-  if (it == bindings.end())
-    return make_error(ErrorCode::kNotFound, "emitter field '" + std::string(emitter_field) + "' of the emitter at row " +
-                                                std::to_string(row) + " is not bound");
+  {
+    const std::vector<FieldBinding>& bindings = rows_[row]->bindings;
+    if (std::none_of(bindings.begin(), bindings.end(), [&](const FieldBinding& b) { return b.field == emitter_field; }))
+      return make_error(ErrorCode::kNotFound, "emitter field '" + std::string(emitter_field) +
+                                                  "' of the emitter at row " + std::to_string(row) + " is not bound");
+  }
   MOTE_TRY(sync_bound_values());  // the host copy takes the last written value (bindings unchanged)
-  bindings.erase(it);
+  std::vector<FieldBinding>& bindings = rows_[row]->bindings;
+  bindings.erase(std::find_if(bindings.begin(), bindings.end(), [&](const FieldBinding& b) { return b.field == emitter_field; }));
   bindings_dirty_ = true;
-  return ok_status();
+  return flush_registry();
 }
 
 Status ParticleSystem::bind_global(std::string_view global, uint32_t transform_row, Channel channel) {
   MOTE_TRY(check_channel(channel));
   MOTE_TRY(check_transform_row(transform_row));
   const uint32_t width = channel_width(channel);
-  for (uint32_t row = 0; row < rows_.size(); ++row) {
-    if (!rows_[row].live) continue;
-    for (const GlobalImport& g : rows_[row].linked.global_imports)
+  for (uint32_t row = 0; row < row_count_; ++row) {
+    if (!rows_[row]) continue;
+    for (const GlobalImport& g : rows_[row]->emitter.effect.program.global_imports)
       if (g.name == global && g.width != width)
         return make_error(ErrorCode::kInvalidArgument, "global field '" + g.name + "' is read with " +
                                                            std::to_string(g.width) + " components by the emitter at row " +
@@ -471,18 +572,20 @@ Status ParticleSystem::unbind_global(std::string_view global) {
   bindings_dirty_ = true;
   // Every reader keeps the last written value, also one added since the last frame.
   auto last = global_values_.find(global);
-  if (last == global_values_.end()) return ok_status();  // never written: readers keep their own
-  for (Row& r : rows_) {
-    if (!r.live) continue;
-    for (size_t i = 0; i < r.linked.global_imports.size(); ++i) {
-      if (r.linked.global_imports[i].name != global) continue;
-      for (uint32_t c = 0; c < r.linked.global_imports[i].width; ++c)
-        r.globals[r.global_offsets[i] + c] = std::bit_cast<uint32_t>(last->second[c]);
-      r.globals_dirty = true;
-      values_dirty_ = true;
+  if (last == global_values_.end()) return flush_registry();  // never written: readers keep their own
+  for (uint32_t row = 0; row < row_count_; ++row) {
+    if (!rows_[row]) continue;
+    Emitter& e = rows_[row]->emitter;
+    const std::vector<GlobalImport>& imports = e.effect.program.global_imports;
+    const std::vector<uint32_t> offsets = import_offsets(e.effect.program);
+    for (size_t i = 0; i < imports.size(); ++i) {
+      if (imports[i].name != global) continue;
+      for (uint32_t c = 0; c < imports[i].width; ++c)
+        e.global_values[offsets[i] + c] = std::bit_cast<uint32_t>(last->second[c]);
+      ++e.version;
     }
   }
-  return ok_status();
+  return flush_registry();
 }
 
 Status ParticleSystem::set_global(std::string_view name, std::span<const float> values) {
@@ -492,9 +595,9 @@ Status ParticleSystem::set_global(std::string_view name, std::span<const float> 
   if (global_bindings_.contains(name))
     return make_error(ErrorCode::kInvalidArgument,
                       "global field '" + std::string(name) + "' is bound to a transform: unbind it first");
-  for (uint32_t row = 0; row < rows_.size(); ++row) {
-    if (!rows_[row].live) continue;
-    for (const GlobalImport& g : rows_[row].linked.global_imports)
+  for (uint32_t row = 0; row < row_count_; ++row) {
+    if (!rows_[row]) continue;
+    for (const GlobalImport& g : rows_[row]->emitter.effect.program.global_imports)
       if (g.name == name && g.width != values.size())
         return make_error(ErrorCode::kInvalidArgument, "global field '" + g.name + "' is read with " +
                                                            std::to_string(g.width) + " components by the emitter at row " +
@@ -502,22 +605,26 @@ Status ParticleSystem::set_global(std::string_view name, std::span<const float> 
                                                            " given");
   }
   global_values_.insert_or_assign(std::string(name), std::vector<float>(values.begin(), values.end()));
-  for (Row& r : rows_) {
-    if (!r.live) continue;
-    for (size_t i = 0; i < r.linked.global_imports.size(); ++i) {
-      if (r.linked.global_imports[i].name != name) continue;
-      for (uint32_t c = 0; c < values.size(); ++c) r.globals[r.global_offsets[i] + c] = std::bit_cast<uint32_t>(values[c]);
-      r.globals_dirty = true;
-      values_dirty_ = true;
+  for (uint32_t row = 0; row < row_count_; ++row) {
+    if (!rows_[row]) continue;
+    Emitter& e = rows_[row]->emitter;
+    const std::vector<GlobalImport>& imports = e.effect.program.global_imports;
+    uint32_t offset = 0;
+    for (const GlobalImport& g : imports) {
+      if (g.name == name) {
+        for (uint32_t c = 0; c < values.size(); ++c) e.global_values[offset + c] = std::bit_cast<uint32_t>(values[c]);
+        ++e.version;
+      }
+      offset += g.width;
     }
   }
-  return ok_status();
+  return flush_registry();
 }
 
 Status ParticleSystem::set_emitter_field(uint32_t row, std::string_view name, std::span<const float> values) {
   if (!is_live(row)) return make_error(ErrorCode::kNotFound, "no live emitter at row " + std::to_string(row));
-  Row& r = rows_[row];
-  const auto field = find_emitter_field(r.linked, name);
+  Row& r = *rows_[row];
+  const auto field = find_emitter_field(r.emitter.effect.program, name);
   if (!field)
     return make_error(ErrorCode::kNotFound, "the emitter at row " + std::to_string(row) + " has no emitter field named '" +
                                                 std::string(name) + "'");
@@ -531,31 +638,36 @@ Status ParticleSystem::set_emitter_field(uint32_t row, std::string_view name, st
       return make_error(ErrorCode::kInvalidArgument,
                         "emitter field '" + std::string(name) + "' is bound to a transform: unbind it first");
   for (uint32_t c = 0; c < width; ++c)
-    r.fields[offset + c] = std::bit_cast<uint32_t>(values.size() == 1 ? values[0] : values[c]);
-  // The tick reads the rate from the record (make_row's rule: a width-1 field named "rate").
-  if (name == "rate" && width == 1) r.record.rate = values[0];
-  r.fields_dirty = true;
-  values_dirty_ = true;
-  return ok_status();
+    r.emitter.field_values[offset + c] = std::bit_cast<uint32_t>(values.size() == 1 ? values[0] : values[c]);
+  // The registry rewrites the block and restages the record (a width-1 field "rate" is the
+  // record's spawn rate: write_emitter_record's rule).
+  ++r.emitter.version;
+  return flush_registry();
 }
 
 ParticleSystem::BindingTable ParticleSystem::build_binding_table() const {
   BindingTable t;
-  for (uint32_t row = 0; row < rows_.size(); ++row) {
-    const Row& r = rows_[row];
-    if (!r.live) continue;
-    for (const FieldBinding& b : r.bindings) {
-      t.rows.push_back({r.record.fields_offset + b.offset, b.width, b.transform_row, uint32_t(b.channel)});
-      t.sources.push_back({row, false, b.offset, {}});
+  if (!heap_) return t;
+  const uint32_t field_base = kShapeWords + heap_->field_base();
+  for (uint32_t row = 0; row < row_count_; ++row) {
+    const Row* r = rows_[row].get();
+    if (!r) continue;
+    const EmitterContext& ctx = *registry_->context(row);
+    const uint32_t block = field_base + heap_->field_block_offset(ctx.field_block);
+    for (const FieldBinding& b : r->bindings) {
+      t.rows.push_back({block + b.offset, b.width, b.transform_row, uint32_t(b.channel)});
+      t.sources.push_back({row, r->serial, false, b.field});
     }
     if (global_bindings_.empty()) continue;
-    for (size_t i = 0; i < r.linked.global_imports.size(); ++i) {
-      const GlobalImport& g = r.linked.global_imports[i];
-      auto bound = global_bindings_.find(g.name);
-      if (bound == global_bindings_.end()) continue;
-      t.rows.push_back({r.record.globals_offset + r.global_offsets[i], g.width, bound->second.transform_row,
-                        uint32_t(bound->second.channel)});
-      t.sources.push_back({row, true, r.global_offsets[i], g.name});
+    const Program& program = r->emitter.effect.program;
+    const uint32_t globals = block + program.emitter_field_words();
+    uint32_t offset = 0;
+    for (const GlobalImport& g : program.global_imports) {
+      if (auto bound = global_bindings_.find(g.name); bound != global_bindings_.end()) {
+        t.rows.push_back({globals + offset, g.width, bound->second.transform_row, uint32_t(bound->second.channel)});
+        t.sources.push_back({row, r->serial, true, g.name});
+      }
+      offset += g.width;
     }
   }
   return t;
@@ -568,99 +680,66 @@ Status ParticleSystem::sync_bound_values() {
     lo = std::min(lo, b.word);
     hi = std::max(hi, b.word + b.width);
   }
+  // The words the last frame's bind pass wrote, where that frame's layout put them (the program
+  // buffer changes only in execute(), so it still has that layout).
   MOTE_TRY_ASSIGN(std::vector<uint32_t> words,
                   gpu::readback_as<uint32_t>(*device_, program_, hi - lo, VkDeviceSize(lo) * 4));
   for (size_t i = 0; i < gpu_bindings_.rows.size(); ++i) {
     const FrameFieldBinding& b = gpu_bindings_.rows[i];
     const BindingSource& src = gpu_bindings_.sources[i];
-    Row& r = rows_[src.row];
-    std::vector<uint32_t>& block = src.global ? r.globals : r.fields;
-    std::copy_n(words.begin() + (b.word - lo), b.width, block.begin() + src.offset);
+    const uint32_t* value = words.data() + (b.word - lo);
     if (src.global) {
-      std::vector<float>& value = global_values_[src.global_name];
-      value.resize(b.width);
-      for (uint32_t c = 0; c < b.width; ++c) value[c] = std::bit_cast<float>(words[b.word - lo + c]);
+      std::vector<float>& v = global_values_[src.name];
+      v.resize(b.width);
+      for (uint32_t c = 0; c < b.width; ++c) v[c] = std::bit_cast<float>(value[c]);
     }
+    // The emitter that was bound, if it is still there (removed or re-added rows have another
+    // serial), takes the value into its field or global copy of that name and width, wherever its
+    // block is now.
+    Row* r = src.row < rows_.size() ? rows_[src.row].get() : nullptr;
+    if (r == nullptr || r->serial != src.serial) continue;
+    Emitter& e = r->emitter;
+    if (src.global) {
+      const std::vector<uint32_t> offsets = import_offsets(e.effect.program);
+      for (size_t g = 0; g < offsets.size(); ++g)
+        if (e.effect.program.global_imports[g].name == src.name && e.effect.program.global_imports[g].width == b.width)
+          std::copy_n(value, b.width, e.global_values.begin() + offsets[g]);
+    } else if (auto f = find_emitter_field(e.effect.program, src.name); f && f->second == b.width) {
+      std::copy_n(value, b.width, e.field_values.begin() + f->first);
+    }
+    ++e.version;
   }
   bindings_written_ = false;
   return ok_status();
 }
 
-Status ParticleSystem::burst(uint32_t row, uint32_t count) {
-  if (row >= rows_.size() || !rows_[row].live) return make_error(ErrorCode::kNotFound, "no live emitter at that row");
-  uint32_t& pending = pending_bursts_[row];
-  pending = uint32_t(std::min<uint64_t>(uint64_t(pending) + count, 0xFFFFFFFFu));
-  return ok_status();
-}
-
-// Rebuilds the program image ([shapes][per program: constants, init, update][per row: fields,
-// globals]) and the emitter table, and uploads both. Identical linked programs share one code
-// copy and one program id, so their emitters share emit and simulate dispatches.
-Status ParticleSystem::upload_tables() {
-  std::vector<uint32_t> words(kShapeWords, 0);
-  for (const isa::OpInfo& op : isa::all_ops()) words[op.number * 4] = isa::op_shape(op);
-  std::vector<const Program*> unique;
-  std::vector<uint32_t> first_row;  // per program id, the row that placed its code
-  std::vector<FrameEmitter> table(rows_.size());
-  std::vector<FrameBurst> burst_table(rows_.size() * shader::kFrameMaxBursts, FrameBurst{});
-  programs_.clear();
-  for (uint32_t row = 0; row < rows_.size(); ++row) {
-    Row& r = rows_[row];
-    if (!r.live) continue;
-    uint32_t id = 0;
-    while (id < unique.size() && !(*unique[id] == r.linked)) ++id;
-    FrameEmitter& e = r.record;
-    if (id == unique.size()) {
-      unique.push_back(&r.linked);
-      first_row.push_back(row);
-      programs_.push_back(id);
-      e.constants_offset = uint32_t(words.size());
-      words.insert(words.end(), r.linked.constants.begin(), r.linked.constants.end());
-      e.init_offset = uint32_t(words.size());
-      for (const Instruction& ins : r.linked.init) words.insert(words.end(), ins.words.begin(), ins.words.end());
-      e.update_offset = uint32_t(words.size());
-      for (const Instruction& ins : r.linked.update) words.insert(words.end(), ins.words.begin(), ins.words.end());
-    } else {
-      const FrameEmitter& first = rows_[first_row[id]].record;
-      e.constants_offset = first.constants_offset;
-      e.init_offset = first.init_offset;
-      e.update_offset = first.update_offset;
+Result<ParticleSystem::Staging*> ParticleSystem::staging_for(VkDeviceSize bytes) {
+  MOTE_TRY_ASSIGN(const uint64_t completed, device_->completed_serial());
+  Staging* best = nullptr;
+  for (Staging& s : staging_)
+    if (s.serial <= completed && s.buffer.size() >= bytes && (!best || s.buffer.size() < best->buffer.size())) best = &s;
+  if (best) return best;
+  // None free and large enough: a new one (powers of two from 64 KiB), replacing a free one if any.
+  VkDeviceSize size = 65536;
+  while (size < bytes) size *= 2;
+  MOTE_TRY_ASSIGN(gpu::Buffer buffer, gpu::Buffer::create(*device_, {.size = size,
+                                                                     .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                                                     .memory = gpu::MemoryUsage::kUpload,
+                                                                     .name = "mote.frame.staging"}));
+  for (Staging& s : staging_)
+    if (s.serial <= completed) {
+      s.buffer = std::move(buffer);  // the old one is destroyed once the GPU is done with it
+      s.serial = 0;
+      return &s;
     }
-    e.program = id;
-    e.constants_words = uint32_t(r.linked.constants.size());
-    e.init_length = uint32_t(r.linked.init.size());
-    e.update_length = uint32_t(r.linked.update.size());
-    e.fields_offset = uint32_t(words.size());
-    e.fields_words = uint32_t(r.fields.size());
-    words.insert(words.end(), r.fields.begin(), r.fields.end());
-    e.globals_offset = uint32_t(words.size());
-    e.globals_words = uint32_t(r.globals.size());
-    words.insert(words.end(), r.globals.begin(), r.globals.end());
-    table[row] = e;
-    std::copy_n(r.bursts, shader::kFrameMaxBursts, burst_table.begin() + ptrdiff_t(row) * shader::kFrameMaxBursts);
-  }
-  // Set-up path: the previous frame may still read the old image and table.
-  MOTE_TRY(device_->wait_idle());
-  if (!program_.valid() || program_.size() < words.size() * 4) {
-    const VkDeviceSize bytes = std::max<VkDeviceSize>(words.size() * 4 * 2, 4096);
-    MOTE_TRY_ASSIGN(program_, make_buffer(*device_, bytes, kStorage, "mote.frame.program"));
-  }
-  MOTE_TRY(gpu::upload_span(*device_, program_, std::span<const uint32_t>(words)));
-  MOTE_TRY(gpu::upload_span(*device_, emitters_, std::span<const FrameEmitter>(table)));
-  if (!burst_table.empty()) MOTE_TRY(gpu::upload_span(*device_, bursts_, std::span<const FrameBurst>(burst_table)));
-  image_words_ = uint32_t(words.size());
-  // The host copies went out whole; the bound words moved with the layout (the callers synced
-  // the last written values into the copies first).
-  for (Row& r : rows_) r.fields_dirty = r.globals_dirty = false;
-  values_dirty_ = false;
-  bindings_written_ = false;
-  bindings_dirty_ = true;
-  return ok_status();
+  staging_.push_back({std::move(buffer), 0});
+  return &staging_.back();
 }
 
 Status ParticleSystem::execute(float dt) {
   if (!(dt > 0.0f)) return make_error(ErrorCode::kInvalidArgument, "dt must be a positive number of seconds");
-  const uint32_t rows = row_count();
+  gpu::Device& device = *device_;
+  const uint32_t rows = row_count_;
   std::vector<uint32_t> commands;
   for (const auto& [row, count] : pending_bursts_) {
     if (commands.size() / 2 >= shader::kFrameMaxCommands) break;
@@ -668,6 +747,111 @@ Status ParticleSystem::execute(float dt) {
     commands.push_back(count);
   }
   pending_bursts_.clear();
+
+  // The live programs, one emit and simulate dispatch each (the heap holds exactly the programs
+  // of the live emitters: the last one's removal released it).
+  struct Dispatch {
+    uint32_t program;
+    bool wide;
+  };
+  std::vector<Dispatch> programs;
+  for (uint32_t id = 0; id < heap_->program_id_capacity(); ++id)
+    if (heap_->is_live(ProgramHandle{id})) programs.push_back({id, is_wide(heap_->program(ProgramHandle{id}))});
+
+  // (a) The program buffer follows the heap's layout: when a section grew, a larger buffer gets
+  // the old sections copied to their new bases on the GPU (nothing re-uploaded); the old buffer
+  // is destroyed once this submission is done with it.
+  const std::span<const uint32_t> image = heap_->image();
+  bool relayout = image.size() != gpu_image_words_;
+  for (uint32_t i = 0; i < kHeapSectionCount; ++i)
+    relayout = relayout || heap_->section_base(HeapSection(i)) != gpu_bases_[i] ||
+               heap_->section_capacity(HeapSection(i)) != gpu_capacities_[i];
+  gpu::Buffer retired;
+  std::vector<VkBufferCopy> moves;
+  if (relayout) {
+    MOTE_TRY_ASSIGN(gpu::Buffer grown, make_buffer(device, (VkDeviceSize(kShapeWords) + image.size()) * 4, kStorage,
+                                                   "mote.frame.program"));
+    moves.push_back({0, 0, VkDeviceSize(kShapeWords) * 4});
+    for (uint32_t i = 0; i < kHeapSectionCount; ++i) {
+      const uint32_t words = std::min(gpu_capacities_[i], heap_->section_capacity(HeapSection(i)));
+      if (words == 0) continue;
+      moves.push_back({VkDeviceSize(kShapeWords + gpu_bases_[i]) * 4,
+                       VkDeviceSize(kShapeWords + heap_->section_base(HeapSection(i))) * 4, VkDeviceSize(words) * 4});
+    }
+    retired = std::move(program_);
+    program_ = std::move(grown);
+    ++uploads_.program_buffer_growths;
+    bindings_dirty_ = true;  // the field base moved
+  }
+  if (heap_->field_base() != bindings_field_base_) bindings_dirty_ = true;
+
+  // (b) What changed since the last frame, as regions: the heap's changed ranges (zeroed ones
+  // filled first), the changed rows' records and bursts, the bindings table.
+  const HeapChanges& changes = heap_->changes();
+  std::vector<std::pair<VkDeviceSize, VkDeviceSize>> fills;  // program buffer bytes: offset, size
+  std::vector<Upload> uploads;
+  auto program_region = [&](uint32_t first_word, uint32_t words) {
+    uploads.push_back({&program_, VkDeviceSize(kShapeWords + first_word) * 4, image.data() + first_word,
+                       VkDeviceSize(words) * 4});
+    uploads_.program_bytes += VkDeviceSize(words) * 4;
+  };
+  if (changes.header) program_region(0, shader::kHeapHeaderWords);
+  for (uint32_t i = 0; i < kHeapSectionCount; ++i) {
+    const uint32_t base = heap_->section_base(HeapSection(i));
+    for (const auto& [first, last] : changes.zeroed[i])
+      fills.push_back({VkDeviceSize(kShapeWords + base + first) * 4, VkDeviceSize(last - first) * 4});
+    for (const auto& [first, last] : changes.written[i]) program_region(base + first, last - first);
+  }
+  const std::span<const uint32_t> table = registry_->table();
+  const uint32_t table_rows = registry_->row_capacity();
+  for (const auto& [first, end] : dirty_rows_) {
+    const uint32_t last = std::min(end, table_rows);
+    if (first >= last) continue;
+    const VkDeviceSize n = last - first;
+    uploads.push_back({&emitters_, VkDeviceSize(first) * sizeof(EmitterRecord),
+                       table.data() + size_t(first) * shader::kEmitterRecordWords, n * sizeof(EmitterRecord)});
+    const VkDeviceSize burst_bytes = n * shader::kFrameMaxBursts * sizeof(FrameBurst);
+    if (burst_table_.size() >= size_t(last) * shader::kFrameMaxBursts)
+      uploads.push_back({&bursts_, VkDeviceSize(first) * shader::kFrameMaxBursts * sizeof(FrameBurst),
+                         burst_table_.data() + size_t(first) * shader::kFrameMaxBursts, burst_bytes});
+    uploads_.table_bytes += n * sizeof(EmitterRecord) + burst_bytes;
+  }
+  // The bindings table, rebuilt after a binding changed or a bound block moved. Growing its
+  // buffer waits for the frames that may still read the old one (doubling: rare).
+  const bool write_bindings = bindings_dirty_;
+  if (write_bindings) {
+    gpu_bindings_ = build_binding_table();
+    bindings_field_base_ = heap_->field_base();
+    const VkDeviceSize bytes = gpu_bindings_.rows.size() * sizeof(FrameFieldBinding);
+    if (bytes > field_bindings_.size()) {
+      MOTE_TRY(device.wait_idle());
+      MOTE_TRY_ASSIGN(field_bindings_, make_buffer(device, bytes * 2, kStorage, "mote.frame.field_bindings"));
+    }
+    if (bytes > 0) {
+      uploads.push_back({&field_bindings_, 0, gpu_bindings_.rows.data(), bytes});
+      uploads_.bindings_bytes += bytes;
+    }
+  }
+  // Large regions through the staging buffer (one vkCmdCopyBuffer per destination), small ones
+  // into the command buffer.
+  VkDeviceSize staged_bytes = 0;
+  for (const Upload& u : uploads)
+    if (u.bytes > kInlineUpdateBytes) staged_bytes += u.bytes;
+  Staging* staging = nullptr;
+  std::vector<std::pair<const gpu::Buffer*, VkBufferCopy>> copies;
+  if (staged_bytes > 0) {
+    MOTE_TRY_ASSIGN(staging, staging_for(staged_bytes));
+    auto* mapped = static_cast<uint8_t*>(staging->buffer.mapped());
+    VkDeviceSize at = 0;
+    for (const Upload& u : uploads) {
+      if (u.bytes <= kInlineUpdateBytes) continue;
+      std::memcpy(mapped + at, u.data, u.bytes);
+      copies.push_back({u.dst, VkBufferCopy{at, u.offset, u.bytes}});
+      at += u.bytes;
+    }
+    MOTE_TRY(staging->buffer.flush());
+  }
+
   FrameParams params{};
   params.dt = dt;
   params.row_count = rows;
@@ -675,29 +859,20 @@ Status ParticleSystem::execute(float dt) {
   params.capacity = options_.capacity;
   params.record_words = options_.record_words;
   params.serial_word = options_.serial_word;
+  params.constants_base = kShapeWords + heap_->constants_base();
+  params.code_base = kShapeWords + heap_->code_base();
+  params.field_base = kShapeWords + heap_->field_base();
 
   const gpu::Buffer& alive_out = alive_[frame_ & 1u];
   const gpu::Buffer& alive_in = alive_[(frame_ + 1u) & 1u];
   Status scan_status = ok_status();
-  gpu::Device& device = *device_;
   gpu::GpuProfiler* profiler = profiler_;
   TransformTable* transforms = transforms_;
   const gpu::Buffer& channels = transforms ? transforms->channels() : no_transforms_;
-
-  // The bindings table, rebuilt after a binding or the image's layout changed. Growing its
-  // buffer waits for the frames that may still read the old one (doubling: rare).
-  const bool write_bindings = bindings_dirty_;
-  if (write_bindings) {
-    gpu_bindings_ = build_binding_table();
-    const VkDeviceSize bytes = gpu_bindings_.rows.size() * sizeof(FrameFieldBinding);
-    if (bytes > field_bindings_.size()) {
-      MOTE_TRY(device.wait_idle());
-      MOTE_TRY_ASSIGN(field_bindings_, make_buffer(device, bytes * 2, kStorage, "mote.frame.field_bindings"));
-    }
-  }
   const uint32_t binding_count = uint32_t(gpu_bindings_.rows.size());
   const bool bind_pass = transforms != nullptr && binding_count > 0;
-  MOTE_TRY(device.submit([&](VkCommandBuffer cmd) {
+  const uint32_t wide_groups = options_.wide_lanes / shader::kFrameWorkgroupSize;
+  MOTE_TRY_ASSIGN(const uint64_t serial, device.submit([&](VkCommandBuffer cmd) {
     // Optional timestamps: a branch per pass when off.
     auto pass = [&](const char* name) {
       if (profiler) profiler->begin(cmd, name);
@@ -708,25 +883,31 @@ Status ParticleSystem::execute(float dt) {
     if (profiler) profiler->reset(cmd);
     pass("reset");
     frame_start_barrier(cmd);
+    // The program buffer's growth: a zeroed larger buffer, the shapes and every section copied
+    // to its new base, before anything below writes into it.
+    if (relayout) {
+      vkCmdFillBuffer(cmd, program_.handle(), 0, VK_WHOLE_SIZE, 0);
+      transfer_to_transfer(cmd);
+      vkCmdCopyBuffer(cmd, retired.handle(), program_.handle(), uint32_t(moves.size()), moves.data());
+      transfer_to_transfer(cmd);
+    }
+    if (!fills.empty()) {
+      for (const auto& [offset, bytes] : fills) vkCmdFillBuffer(cmd, program_.handle(), offset, bytes, 0);
+      transfer_to_transfer(cmd);
+    }
     vkCmdUpdateBuffer(cmd, params_.handle(), 0, sizeof(params), &params);
     if (!commands.empty()) vkCmdUpdateBuffer(cmd, commands_.handle(), 0, commands.size() * 4, commands.data());
-    // Run-time values (set_global, set_emitter_field): the changed rows' blocks and records,
-    // from the host copies, ahead of every pass (a bound word among them is rewritten by the
-    // bind pass below before anything reads it).
-    if (values_dirty_) {
-      for (uint32_t row = 0; row < rows_.size(); ++row) {
-        const Row& r = rows_[row];
-        if (!r.live) continue;
-        if (r.fields_dirty && !r.fields.empty()) {
-          update_buffer(cmd, program_, VkDeviceSize(r.record.fields_offset) * 4, r.fields.data(), r.fields.size() * 4);
-          update_buffer(cmd, emitters_, VkDeviceSize(row) * sizeof(FrameEmitter), &r.record, sizeof(FrameEmitter));
-        }
-        if (r.globals_dirty && !r.globals.empty())
-          update_buffer(cmd, program_, VkDeviceSize(r.record.globals_offset) * 4, r.globals.data(), r.globals.size() * 4);
-      }
+    // The changed ranges (a bound word among them is rewritten by the bind pass below before
+    // anything reads it).
+    for (const gpu::Buffer* dst : {&program_, &emitters_, &bursts_, &field_bindings_}) {
+      std::vector<VkBufferCopy> regions;
+      for (const auto& [to, region] : copies)
+        if (to == dst) regions.push_back(region);
+      if (!regions.empty())
+        vkCmdCopyBuffer(cmd, staging->buffer.handle(), dst->handle(), uint32_t(regions.size()), regions.data());
     }
-    if (write_bindings && binding_count > 0)
-      update_buffer(cmd, field_bindings_, 0, gpu_bindings_.rows.data(), size_t(binding_count) * sizeof(FrameFieldBinding));
+    for (const Upload& u : uploads)
+      if (u.bytes <= kInlineUpdateBytes) update_buffer(cmd, *u.dst, u.offset, u.data, size_t(u.bytes));
     gpu::transfer_to_compute(cmd);
     // (0) the transforms' hierarchy pass: this frame's world poses and channels, composed before
     // anything of the frame reads them (emit and simulate, behind the barriers below; the reset's
@@ -735,7 +916,7 @@ Status ParticleSystem::execute(float dt) {
       transforms->record(cmd);
       gpu::compute_to_compute(cmd);
     }
-    // (0b) field bindings: this frame's channels into the bound words of the program image. The
+    // (0b) field bindings: this frame's channels into the bound words of the program buffer. The
     // reset below touches other buffers, so the barrier after it orders both before the tick.
     if (bind_pass) {
       gpu::ComputeRecorder(device, cmd)
@@ -775,15 +956,27 @@ Status ParticleSystem::execute(float dt) {
       gpu::compute_to_indirect(cmd);
       pass_end();
       pass("emit");
-      // (5) emit, one dispatch per live program.
-      for (uint32_t p : programs_) {
-        const FramePush push{p, 0u, 0u, 0u};
-        gpu::ComputeRecorder(device, cmd)
-            .bind(emit_)
-            .buffers({{0, &params_}, {1, &counters_}, {2, &emitters_}, {3, &states_}, {4, &spawn_sums_},
-                      {5, &free_list_}, {6, &alive_out}, {7, &pool_}, {8, &program_}, {9, &channels}})
-            .push(push)
-            .dispatch_indirect(counters_, shader::kFrameEmitArgsOffset);
+      // (5) emit, one dispatch per live program: indirect over the newborns, or for a program on
+      // the wide interpreter a fixed launch of wide_lanes walking them with a grid stride.
+      for (const Dispatch& d : programs) {
+        const FramePush push{d.program, 0u, 0u, 0u};
+        gpu::ComputeRecorder rec(device, cmd);
+        if (d.wide) {
+          rec.bind(emit_wide_)
+              .buffers({{0, &params_}, {1, &counters_}, {2, &emitters_}, {3, &states_}, {4, &spawn_sums_},
+                        {5, &free_list_}, {6, &alive_out}, {7, &pool_}, {8, &program_}, {9, &channels},
+                        {10, &wide_registers_}})
+              .push(push)
+              .dispatch(wide_groups);
+        } else {
+          rec.bind(emit_)
+              .buffers({{0, &params_}, {1, &counters_}, {2, &emitters_}, {3, &states_}, {4, &spawn_sums_},
+                        {5, &free_list_}, {6, &alive_out}, {7, &pool_}, {8, &program_}, {9, &channels}})
+              .push(push)
+              .dispatch_indirect(counters_, shader::kFrameEmitArgsOffset);
+        }
+        // Wide dispatches share one register file: each waits for the one before.
+        if (d.wide) gpu::compute_to_compute(cmd);
       }
       // Emit pops the free list; simulate pushes onto it.
       gpu::compute_to_compute(cmd);
@@ -792,15 +985,26 @@ Status ParticleSystem::execute(float dt) {
     pass("simulate");
     // (6) simulate last frame's alive list, one dispatch per live program; the first frees the
     // orphans (it runs even with no live program, so removed emitters' particles still die).
-    const std::vector<uint32_t> dispatches = programs_.empty() ? std::vector<uint32_t>{0xFFFFFFFFu} : programs_;
+    const std::vector<Dispatch> dispatches = programs.empty() ? std::vector<Dispatch>{{0xFFFFFFFFu, false}} : programs;
     for (size_t i = 0; i < dispatches.size(); ++i) {
-      const FramePush push{dispatches[i], i == 0 ? 1u : 0u, 0u, 0u};
-      gpu::ComputeRecorder(device, cmd)
-          .bind(simulate_)
-          .buffers({{0, &params_}, {1, &counters_}, {2, &emitters_}, {3, &states_}, {4, &alive_in},
-                    {5, &free_list_}, {6, &alive_out}, {7, &pool_}, {8, &program_}, {9, &channels}})
-          .push(push)
-          .dispatch_indirect(counters_, shader::kFrameSimulateArgsOffset);
+      const Dispatch& d = dispatches[i];
+      const FramePush push{d.program, i == 0 ? 1u : 0u, 0u, 0u};
+      gpu::ComputeRecorder rec(device, cmd);
+      if (d.wide) {
+        rec.bind(simulate_wide_)
+            .buffers({{0, &params_}, {1, &counters_}, {2, &emitters_}, {3, &states_}, {4, &alive_in},
+                      {5, &free_list_}, {6, &alive_out}, {7, &pool_}, {8, &program_}, {9, &channels},
+                      {10, &wide_registers_}})
+            .push(push)
+            .dispatch(wide_groups);
+        gpu::compute_to_compute(cmd);
+      } else {
+        rec.bind(simulate_)
+            .buffers({{0, &params_}, {1, &counters_}, {2, &emitters_}, {3, &states_}, {4, &alive_in},
+                      {5, &free_list_}, {6, &alive_out}, {7, &pool_}, {8, &program_}, {9, &channels}})
+            .push(push)
+            .dispatch_indirect(counters_, shader::kFrameSimulateArgsOffset);
+      }
     }
     gpu::compute_to_compute(cmd);
     pass_end();
@@ -811,14 +1015,31 @@ Status ParticleSystem::execute(float dt) {
     pass_end();
   }));
   MOTE_TRY(scan_status);
-  if (values_dirty_) {
-    for (Row& r : rows_) r.fields_dirty = r.globals_dirty = false;
-    values_dirty_ = false;
+  if (staging) staging->serial = serial;
+  uploads_.staged_regions += copies.size();
+  uploads_.updated_regions += uploads.size() - copies.size();
+  // The GPU now has the heap's layout and words, and the rows' records.
+  for (uint32_t i = 0; i < kHeapSectionCount; ++i) {
+    gpu_bases_[i] = heap_->section_base(HeapSection(i));
+    gpu_capacities_[i] = heap_->section_capacity(HeapSection(i));
   }
+  gpu_image_words_ = uint32_t(image.size());
+  heap_->clear_changes();
+  heap_->clear_dirty();
+  dirty_rows_.clear();
   bindings_dirty_ = false;
   if (bind_pass) bindings_written_ = true;
   ++frame_;
   return ok_status();
+}
+
+Result<std::vector<uint32_t>> ParticleSystem::read_program_image() {
+  return gpu::readback_as<uint32_t>(*device_, program_, gpu_image_words_, VkDeviceSize(kShapeWords) * 4);
+}
+
+Result<std::vector<uint32_t>> ParticleSystem::read_emitter_table(uint32_t rows) {
+  return gpu::readback_as<uint32_t>(*device_, emitters_,
+                                    size_t(std::min(rows, options_.max_emitters)) * shader::kEmitterRecordWords);
 }
 
 Result<FrameStats> ParticleSystem::read_stats() {
@@ -854,7 +1075,7 @@ Result<std::vector<uint32_t>> ParticleSystem::read_pool() {
 }
 
 Result<std::vector<FrameEmitterState>> ParticleSystem::read_emitter_states() {
-  return gpu::readback_as<FrameEmitterState>(*device_, states_, rows_.size());
+  return gpu::readback_as<FrameEmitterState>(*device_, states_, options_.max_emitters);
 }
 
 }  // namespace mote::runtime

@@ -5,12 +5,16 @@
 // commands, emitter tick, prefix scan, emit (INIT), simulate (UPDATE, kill, orphans), finish —
 // recorded into one submission with synchronization2 barriers.
 // Nothing in the frame is sized from a CPU readback: the host supplies dt, the row count and the
-// spawn commands it authored. Semantics: docs/design/simulation.md; design: docs/design/runtime_frame.md.
+// spawn commands it authored. The program buffer is the ProgramHeap's image (programs
+// deduplicated and reference counted, emitter blocks in its field section) and the emitter table
+// the EmitterRegistry's; changes reach the GPU as changed ranges at the next execute().
+// Semantics: docs/design/simulation.md; design: docs/design/runtime_frame.md.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -23,6 +27,9 @@
 #include "gpu/profiler.hpp"
 #include "mote/effect.hpp"
 #include "mote/result.hpp"
+#include "mote/runtime/emitter_registry.hpp"
+#include "mote/runtime/program_heap.hpp"
+#include "mote/runtime/word_ranges.hpp"
 #include "mote/simulation.hpp"
 #include "runtime_passes/prefix_scan.hpp"
 #include "runtime_passes/transform_table.hpp"
@@ -37,6 +44,28 @@ struct ParticleSystemOptions {
   // When non-zero, emit writes each newborn's birth serial into this record word (which must lie
   // past every program's fields): a debugging and test aid to match particles across executors.
   uint32_t serial_word = 0;
+  // The program heap's first section sizes, in words. Sections only grow (a section with no
+  // room is repacked, then grown to at least twice its size; the GPU buffer follows by a copy
+  // on the GPU). Tiny values force repacks and growth early (tests).
+  uint32_t heap_constant_words = 256;
+  uint32_t heap_code_words = 1024;
+  uint32_t heap_field_words = 1024;
+  // Lanes one dispatch of the wide interpreter launches (a multiple of kFrameWorkgroupSize,
+  // 64 .. 2^20): the lanes walk the newborns or the alive list with a grid stride, and the
+  // register file holds kVmMaxRegisters slots per lane (4 MiB at 4096 lanes), allocated when the
+  // first program over kVmFastRegisterSlots registers is added.
+  uint32_t wide_lanes = 4096;
+};
+
+// Bytes the host wrote into the frame's GPU buffers since create() (tests and tools: a set-up
+// path writes the changed ranges, not the image).
+struct UploadStats {
+  uint64_t program_bytes = 0;   // the program buffer (at create: the shapes and the whole image)
+  uint64_t table_bytes = 0;     // emitter records and declared bursts of changed rows
+  uint64_t bindings_bytes = 0;  // the field-bindings table
+  uint64_t staged_regions = 0;   // regions copied from a staging buffer (vkCmdCopyBuffer)
+  uint64_t updated_regions = 0;  // regions written inline (vkCmdUpdateBuffer)
+  uint64_t program_buffer_growths = 0;  // the program buffer replaced by a larger one, copied on the GPU
 };
 
 // Declared bursts (EmissionSettings::bursts with count > 0) an effect may have on the GPU frame.
@@ -93,22 +122,22 @@ class ParticleSystem {
   ParticleSystem& operator=(const ParticleSystem&) = delete;
 
   // Adds an emitter running `effect` (its program linked to its globals, verified for the pool's
-  // stride) and returns its row. Set-up path: waits for the GPU and re-uploads the program image
-  // and the emitter table. Refuses programs over the fast interpreter's 64 registers, and effects
-  // declaring more than kMaxEffectBursts bursts (count > 0) or a burst with a non-finite time or
-  // interval. The effect's declared bursts are scheduled by the GPU tick against the emitter's
-  // clock, as the reference simulation fires them (sim::bursts_due).
+  // stride) and returns its row (the lowest free one). The program is placed in the heap once per
+  // content: emitters of one effect share its placement and its emit and simulate dispatches.
+  // Does not wait: the changed ranges of the program buffer and the row's record go out with the
+  // next execute(). Programs over the fast interpreter's kVmFastRegisterSlots registers run on
+  // the wide interpreter (refused, kUnsupported, when the device cannot bind its register file).
+  // Refuses effects declaring more than kMaxEffectBursts bursts (count > 0) or a burst with a
+  // non-finite time or interval. The effect's declared bursts are scheduled by the GPU tick
+  // against the emitter's clock, as the reference simulation fires them (sim::bursts_due).
   Result<uint32_t> add_emitter(const CompiledEffect& effect, const EmitterOptions& options = {});
-  // Adds one emitter per entry of `options`, all running `effect`, with a single wait and
-  // re-upload of the image and table (the set-up path for thousands of emitters). Returns the
-  // rows in order. On an error nothing is added.
+  // Adds one emitter per entry of `options`, all running `effect` (the set-up path for thousands
+  // of emitters: one program placement, one registry flush). Returns the rows in order. On an
+  // error nothing is added.
   Result<std::vector<uint32_t>> add_emitters(const CompiledEffect& effect, std::span<const EmitterOptions> options);
-  // Frees the row (generation 0): the next frame's simulate frees its particles as orphans.
-  // The row's field bindings go with it. Set-up path (waits, re-uploads).
-  //
-  // Every set-up path (add_emitter(s), remove_emitter, swap_effect) first reads back the words
-  // the field-bind pass wrote since the last upload, when there are any, so the re-upload keeps
-  // the values bound fields and globals last had.
+  // Frees the row (generation 0): the next frame's simulate frees its particles as orphans. The
+  // last emitter of a program releases its placement. The row's field bindings go with it. Does
+  // not wait.
   Status remove_emitter(uint32_t row);
   // The seed's live program swap: the row runs `effect` from the next frame on, under a new
   // generation, so the old program's particles die as orphans in the next simulate and the
@@ -117,8 +146,8 @@ class ParticleSystem {
   // given to add_emitter stay (overrides of globals the new effect does not read are dropped);
   // emitter fields start from the new effect's defaults, and fields the old and new programs
   // both declare with the same width keep the emitter's current values and bindings (other
-  // bindings are dropped). Checked like add_emitter; on an error the row is unchanged.
-  // Set-up path (waits, re-uploads).
+  // bindings are dropped; a carried bound field keeps the host's copy until the bind pass next
+  // writes it). Checked like add_emitter; on an error the row is unchanged. Does not wait.
   Status swap_effect(uint32_t row, const CompiledEffect& effect);
   // Queues `count` extra spawns for the row's next frame (merged per row on the host; they go
   // through the same budget and INIT as the rate): gameplay bursts, on top of the effect's own
@@ -158,8 +187,8 @@ class ParticleSystem {
   // global's system value (set_global) for emitters added later. Waits for the GPU.
   Status unbind_global(std::string_view global);
 
-  // Run-time values (no re-upload of the image: the changed words are written into the next
-  // execute()'s command buffer with vkCmdUpdateBuffer, ahead of every pass).
+  // Run-time values (the changed blocks and records are written at the start of the next
+  // execute(), ahead of every pass).
   //
   // set_global: the global field `name` for every live emitter that reads it (each row's copy),
   // and the system's value of that name: emitters added later start from it instead of their
@@ -192,6 +221,11 @@ class ParticleSystem {
   const gpu::Buffer& counters() const { return counters_; }
   static constexpr uint32_t kAliveCountWord = offsetof(shader::FrameCounters, alive_out) / 4;
   uint32_t row_capacity() const { return options_.max_emitters; }
+  // The buffers the frame reads the emitters from (shader::EmitterRecord rows; the program
+  // buffer: kFrameShapeWords of opcode shapes, then the heap's image). Valid until the next
+  // set-up path or execute() (the program buffer is replaced when the heap grows).
+  const gpu::Buffer& emitter_table() const { return emitters_; }
+  const gpu::Buffer& program_buffer() const { return program_; }
 
   // Readbacks (submit and wait): for tests and tools, never a per-frame path.
   Result<FrameStats> read_stats();
@@ -200,22 +234,36 @@ class ParticleSystem {
   Result<std::vector<uint32_t>> read_pool();         // capacity * record_words words
   Result<std::vector<shader::FrameEmitterState>> read_emitter_states();
 
+  // The GPU's copies, read back (waits): the heap image the last execute() left in the program
+  // buffer (after the shapes; heap image words while no change is pending) and the emitter
+  // table's first `rows` records as words. For tests and tools.
+  Result<std::vector<uint32_t>> read_program_image();
+  Result<std::vector<uint32_t>> read_emitter_table(uint32_t rows);
+
   uint32_t capacity() const { return options_.capacity; }
   uint32_t record_words() const { return options_.record_words; }
-  uint32_t generation(uint32_t row) const { return row < rows_.size() ? rows_[row].record.generation : 0; }
-  bool is_live(uint32_t row) const { return row < rows_.size() && rows_[row].live; }
+  uint32_t generation(uint32_t row) const;
+  bool is_live(uint32_t row) const { return registry_ && registry_->is_live(row); }
   // Rows of the bindings table the next frame's bind pass walks (emitter bindings plus one per
   // live reader of each bound global): for tests and tools.
   uint32_t field_binding_count() const { return uint32_t(build_binding_table().rows.size()); }
+  // Programs placed in the heap: one per distinct program among the live emitters, and so the
+  // emit and simulate dispatches a frame records (each).
+  uint32_t placed_program_count() const { return heap_ ? uint32_t(heap_->live_program_count()) : 0u; }
+  // Of those, the programs that run on the wide interpreter (over kVmFastRegisterSlots registers).
+  uint32_t wide_program_count() const;
+  const UploadStats& upload_stats() const { return uploads_; }
+  // The bookkeeping (tests and tools): placements, repacks, the CPU image and table.
+  const ProgramHeap& program_heap() const { return *heap_; }
+  const EmitterRegistry& emitter_registry() const { return *registry_; }
 
   ParticleSystem() = default;
 
  private:
-  // One emitter field bound to a transform row (the field's name and width are looked up in the
-  // row's program when the table is built).
+  // One emitter field bound to a transform row.
   struct FieldBinding {
     std::string field;
-    uint32_t offset = 0;  // word in the row's field block
+    uint32_t offset = 0;  // word in the emitter's fields
     uint32_t width = 0;
     uint32_t transform_row = 0;
     Channel channel = Channel::kPosition;
@@ -224,45 +272,59 @@ class ParticleSystem {
     uint32_t transform_row = 0;
     Channel channel = Channel::kPosition;
   };
+  // A live emitter: the registry's authoring data (the registry holds its address, so a Row is
+  // allocated once and never moved) and what only the frame keeps.
   struct Row {
-    bool live = false;
-    Program linked;  // keeps the emitter fields' and global imports' names and widths
+    Emitter emitter;         // effect, field values, own global copies, pose, seed, version
     EmitterOptions options;  // as given (swap_effect keeps the seed, pose, row and overrides)
-    std::vector<uint32_t> global_offsets;  // per import, its word in `globals`
-    std::vector<uint32_t> fields;
-    std::vector<uint32_t> globals;
     std::vector<FieldBinding> bindings;
-    shader::FrameEmitter record{};
     shader::FrameBurst bursts[shader::kFrameMaxBursts]{};  // unused entries: count 0
-    // Host values changed since the last upload, written by the next execute().
-    bool fields_dirty = false;
-    bool globals_dirty = false;
+    uint64_t serial = 0;     // which emitter this is (a swap keeps it, a re-add does not)
   };
 
   Result<Row> make_row(const CompiledEffect& effect, const EmitterOptions& options);
-  Status upload_tables();
-  uint32_t row_count() const;
+  // The wide interpreter's pipelines and register file, made when the first program over the
+  // fast register file arrives (kUnsupported when the device cannot bind them).
+  Status ensure_wide(const Program& program);
+  // Flushes the registry (placements, blocks, records) and notes the rows to upload.
+  Status flush_registry();
+  void note_row_changed(uint32_t row);
   bool uses_transforms() const;
   Status check_transform_row(uint32_t transform_row) const;
-  // Where a row of the bindings table lands in the host copies.
+  // Where a row of the bindings table lands in the host copies: the emitter (by row and serial)
+  // and the field or global it writes, by name, so a value read back still finds its field after
+  // the emitter's block moved or its program was swapped.
   struct BindingSource {
     uint32_t row = 0;
-    bool global = false;  // the row's globals block (else its fields block)
-    uint32_t offset = 0;  // word in that block
-    std::string global_name;
+    uint64_t serial = 0;
+    bool global = false;  // a global's copy (else an emitter field)
+    std::string name;
   };
   struct BindingTable {
     std::vector<shader::FrameFieldBinding> rows;
     std::vector<BindingSource> sources;
   };
   // The bindings table the bind pass walks, from the rows' and the globals' bindings, with the
-  // program image's current layout.
+  // heap's current layout (absolute program buffer words).
   BindingTable build_binding_table() const;
   // Copies what the bind pass last wrote into the host copies (and a bound global's value into
-  // global_values_), so a re-upload of the image or an unbind keeps the last written values.
-  // Called first by every set-up path; reads the image back (waits) only when a frame has run
-  // the bind pass since the last upload.
+  // global_values_), so an unbind keeps the last written values. Reads the program buffer back
+  // (waits) only when a frame has run the bind pass since the last sync.
   Status sync_bound_values();
+
+  // One region of an upload at the start of execute().
+  struct Upload {
+    const gpu::Buffer* dst = nullptr;
+    VkDeviceSize offset = 0;
+    const void* data = nullptr;
+    VkDeviceSize bytes = 0;
+  };
+  // A host-visible staging buffer, reused once the submission that read it (serial) completed.
+  struct Staging {
+    gpu::Buffer buffer;
+    uint64_t serial = 0;
+  };
+  Result<Staging*> staging_for(VkDeviceSize bytes);
 
   gpu::Device* device_ = nullptr;
   ParticleSystemOptions options_;
@@ -270,15 +332,16 @@ class ParticleSystem {
   gpu::Buffer free_list_;
   gpu::Buffer alive_[2];
   gpu::Buffer counters_;
-  gpu::Buffer emitters_;
+  gpu::Buffer emitters_;  // shader::EmitterRecord per row (the registry's table)
   gpu::Buffer states_;
-  gpu::Buffer bursts_;  // FrameBurst, kFrameMaxBursts per row (host-written with the table)
+  gpu::Buffer bursts_;  // FrameBurst, kFrameMaxBursts per row (host-written with the rows)
   gpu::Buffer spawn_counts_;
   gpu::Buffer spawn_sums_;
   gpu::Buffer commands_;
   gpu::Buffer params_;
-  gpu::Buffer program_;
+  gpu::Buffer program_;  // [kFrameShapeWords shapes][the heap image as of the last execute]
   gpu::Buffer no_transforms_;  // bound as the channels when no table is set (never read)
+  gpu::Buffer wide_registers_;  // the wide interpreter's register file (made with the first wide program)
   TransformTable* transforms_ = nullptr;
   PrefixScan scan_;
   gpu::ComputePipeline init_;
@@ -287,20 +350,33 @@ class ParticleSystem {
   gpu::ComputePipeline emit_args_;
   gpu::ComputePipeline emit_;
   gpu::ComputePipeline simulate_;
+  gpu::ComputePipeline emit_wide_;      // made with the first wide program
+  gpu::ComputePipeline simulate_wide_;
   gpu::ComputePipeline finish_;
   gpu::ComputePipeline field_bind_;
   gpu::Buffer field_bindings_;  // FrameFieldBinding rows, written by execute() when changed
-  std::vector<Row> rows_;
-  std::vector<uint32_t> programs_;  // live program ids (one emit/simulate dispatch each)
+  std::vector<Staging> staging_;
+
+  std::unique_ptr<ProgramHeap> heap_;          // the program buffer's CPU image
+  std::unique_ptr<EmitterRegistry> registry_;  // rows, generations, the table's CPU image
+  std::vector<std::unique_ptr<Row>> rows_;     // by registry row; null when free
+  std::vector<shader::FrameBurst> burst_table_;  // kFrameMaxBursts per row: what bursts_ holds
+  WordRanges dirty_rows_;  // rows whose record and bursts the next execute() writes
+  // The heap layout the program buffer has on the GPU (section bases and capacities, words of
+  // the heap image): compared with the heap's at execute() to grow the buffer by a GPU copy.
+  uint32_t gpu_bases_[kHeapSectionCount] = {};
+  uint32_t gpu_capacities_[kHeapSectionCount] = {};
+  uint32_t gpu_image_words_ = 0;
+  uint32_t row_count_ = 0;  // one past the highest live row: the tick's and the scan's length
+  uint64_t next_serial_ = 1;
   std::map<uint32_t, uint32_t> pending_bursts_;  // row -> count, merged on the host
   std::map<std::string, GlobalBinding, std::less<>> global_bindings_;
   std::map<std::string, std::vector<float>, std::less<>> global_values_;  // set_global's values
   BindingTable gpu_bindings_;    // what field_bindings_ holds (as of the last execute)
-  bool bindings_written_ = false;  // a frame ran the bind pass with gpu_bindings_ since the last upload
+  bool bindings_written_ = false;  // a frame ran the bind pass with gpu_bindings_ since the last sync
   bool bindings_dirty_ = false;  // field_bindings_ must be rebuilt by the next execute()
-  uint32_t image_words_ = 0;     // words of the program image last uploaded
-  bool values_dirty_ = false;    // some row's fields_dirty / globals_dirty is set
-  uint32_t next_generation_ = 1;
+  uint32_t bindings_field_base_ = 0;  // the heap field base gpu_bindings_ was built with
+  UploadStats uploads_;
   uint32_t frame_ = 0;  // frames recorded: selects the alive list written this frame
   gpu::GpuProfiler* profiler_ = nullptr;  // optional per-pass timestamps (set_profiler)
 };

@@ -25,8 +25,15 @@ struct Emitter {
   // f32 bit patterns, effect.program.emitter_field_words() of them; any other size (empty
   // included) means the effect's emitter_defaults (or zeros when those do not fit either).
   std::vector<uint32_t> field_values;
-  uint32_t transform_row = 0;
-  uint32_t seed = 0;     // 0: the registration's generation, which no other emitter shares
+  // Only when the heap keeps per-emitter globals: this emitter's copy of its program's imports,
+  // f32 bit patterns packed in import order; any other size means zeros.
+  std::vector<uint32_t> global_values;
+  // The transforms row the emitter stands at, or shader::kEmitterNoTransform for the constant
+  // pose below (EMITTER_POSITION / ROTATION; DIRECTION and UP are +Z and +Y turned by it).
+  uint32_t transform_row = shader::kEmitterNoTransform;
+  float position[3] = {0.0f, 0.0f, 0.0f};
+  float rotation[4] = {0.0f, 0.0f, 0.0f, 1.0f};  // quaternion xyzw
+  uint32_t seed = 0;     // 0: the registration's generation (unless the options keep a 0 seed)
   uint64_t version = 0;  // bump after any edit; flush restages rows whose version moved
 };
 
@@ -52,12 +59,18 @@ struct FlushReport {
 
 struct EmitterRegistryOptions {
   uint32_t first_generation = 1;  // 0 is taken as 1; tests start near the wrap
+  // Generations run 1 .. max_generation and wrap to 1 (never 0). The GPU frame keeps them
+  // inside the particle header's 12 bits (0xFFF).
+  uint32_t max_generation = UINT32_MAX;
+  // Emitter::seed 0 resolves to the generation (the seed's rule). The GPU frame keeps 0 as a
+  // seed like any other, as the reference simulation does.
+  bool seed_from_generation = true;
 };
 
 // Fills `record` from an emitter and its context: the one place authoring data and
-// assignment meet.
+// assignment meet. `seed_from_generation`: EmitterRegistryOptions::seed_from_generation.
 void write_emitter_record(shader::EmitterRecord& record, const Emitter& emitter, const EmitterContext& context,
-                          const ProgramHeap& heap);
+                          const ProgramHeap& heap, bool seed_from_generation = true);
 
 class EmitterRegistry {
  public:
@@ -76,6 +89,10 @@ class EmitterRegistry {
   // reallocated when the emitter layout's size changes, and emitter.effect.program becomes
   // `program`. A refused program leaves everything as it was.
   Status set_program(uint32_t row, const Program& program);
+  // Gives the live row a new generation (restaged by the next flush): to the GPU it is a new
+  // emitter, so its particles die as orphans and its state starts over. The GPU frame's
+  // swap_effect, which does not carry particles across a program swap.
+  Status renew_generation(uint32_t row);
 
   // Reconciles edited emitters (program replacements first, since acquiring one may move
   // other placements), then restages every row whose version moved or whose context changed,
@@ -90,6 +107,7 @@ class EmitterRegistry {
   // row_capacity() * kEmitterRecordWords words; freed rows are zero.
   std::span<const uint32_t> table() const { return table_; }
   const ProgramHeap& heap() const { return heap_; }
+  const EmitterRegistryOptions& options() const { return options_; }
 
  private:
   struct Row {
@@ -100,15 +118,19 @@ class EmitterRegistry {
   uint32_t take_generation();
   // The values to write into a block of `words` words (see Emitter::field_values).
   std::span<const uint32_t> field_values_for(const Emitter& emitter, uint32_t words) const;
+  // Writes the emitter's block: its field values, then (per-emitter globals) its global copies.
+  void write_block(const Emitter& emitter, FieldBlockHandle block, const Program& program);
   Status swap_program(Row& row, const Program& program);
   void reconcile(Row& row, FlushReport& report);
   void stage(uint32_t row);
 
   ProgramHeap& heap_;
+  EmitterRegistryOptions options_;
   std::vector<Row> rows_;
-  std::vector<uint32_t> free_rows_;
+  std::vector<uint32_t> free_rows_;  // a min-heap: the lowest free row goes first (short scans)
   std::vector<uint32_t> table_;
-  std::vector<uint32_t> zeros_;  // kVmMaxEmitterFieldWords zeros, so a flush allocates nothing
+  std::vector<uint32_t> zeros_;  // zeros for the largest block, so a flush allocates nothing
+  std::vector<uint32_t> block_;  // the block being written (fields then globals), preallocated
   shader::EmitterRecord staging_{};  // every restaged row goes through this one record
   uint32_t next_generation_;
   uint32_t live_ = 0;

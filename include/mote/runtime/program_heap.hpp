@@ -10,6 +10,12 @@
 // repacked (live ranges compacted) and grown only if that is not enough, so capacity only
 // rises. Every move of a placement or field block bumps placement_version, which the
 // emitter registry compares once per flush.
+//
+// Globals are linked one of two ways (ProgramHeapOptions::per_emitter_globals): into the one
+// shared global section at the field base (the seed's layout; GlobalFieldLayout), or into each
+// emitter's own copy of its imports, packed in import order right after its emitter fields in
+// its field block (the GPU frame's: per-emitter overrides of a global). Either way the code is
+// keyed by the unlinked program, so two emitters of one effect share one placement.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +28,7 @@
 #include "mote/result.hpp"
 #include "mote/runtime/global_fields.hpp"
 #include "mote/runtime/offset_allocator.hpp"
+#include "mote/runtime/word_ranges.hpp"
 #include "mote/runtime/word_span.hpp"
 #include "shared/program_heap.h"
 
@@ -64,6 +71,33 @@ struct ProgramHeapOptions {
   uint32_t initial_code_words = 1024;
   uint32_t initial_field_block_words = 256;  // beyond the global words
   uint32_t global_field_words = shader::kVmMaxGlobalFieldWords;
+  // Link every program to its own imports packed from word 0 (prefix sums of the widths), for
+  // emitters that keep their own copy of the globals after their emitter fields; the shared
+  // global section is then empty (global_field_words is taken as 0) and declare_global /
+  // set_global are refused.
+  bool per_emitter_globals = false;
+};
+
+// The heap's sections, in image order (HeapChanges indices).
+enum class HeapSection : uint32_t { kConstants = 0, kCode = 1, kFields = 2 };
+inline constexpr uint32_t kHeapSectionCount = 3;
+
+// What changed in the image since ProgramHeap::clear_changes(), for an owner that keeps a copy
+// of it (the GPU frame's program buffer). Ranges are relative to their section's base, so they
+// stay true across growth, which moves bases and not contents: the owner moves each section of
+// its copy to the new base itself (the header says where) and then writes these words. A repack
+// marks the live part of its section written and its free tail zeroed; apply the zeroed ranges
+// first, then copy the written ones from image() (which holds their current values).
+struct HeapChanges {
+  bool header = false;  // the header words (section bases, capacities, placement_version)
+  WordRanges written[kHeapSectionCount];
+  WordRanges zeroed[kHeapSectionCount];
+  bool empty() const {
+    if (header) return false;
+    for (uint32_t s = 0; s < kHeapSectionCount; ++s)
+      if (!written[s].empty() || !zeroed[s].empty()) return false;
+    return true;
+  }
 };
 
 class ProgramHeap {
@@ -77,7 +111,11 @@ class ProgramHeap {
   // Gives a reference back; the last one frees the placement and the id.
   Status release(ProgramHandle handle);
   // Whether acquire() would refuse `program` on its imports (claims nothing).
-  Status check(const Program& program) const { return globals_.check(program.global_imports); }
+  Status check(const Program& program) const;
+  bool per_emitter_globals() const { return per_emitter_globals_; }
+  // Words of the field block an emitter of `program` needs: its emitter fields, plus its own
+  // global copies with per_emitter_globals.
+  uint32_t emitter_block_words(const Program& program) const;
 
   const Placement& placement(ProgramHandle handle) const { return slots_[handle.id].placement; }
   const Program& program(ProgramHandle handle) const { return *slots_[handle.id].key; }
@@ -116,6 +154,11 @@ class ProgramHeap {
   std::span<const uint32_t> image() const { return image_; }
   WordSpan dirty() const { return dirty_; }
   void clear_dirty() { dirty_ = {}; }
+  // The same changes per section (see HeapChanges), kept until clear_changes().
+  const HeapChanges& changes() const { return changes_; }
+  void clear_changes() { changes_ = {}; }
+  uint32_t section_base(HeapSection s) const { return image_[shader::kHeapWordConstantsBase + uint32_t(s)]; }
+  uint32_t section_capacity(HeapSection s) const { return image_[shader::kHeapWordConstantsCapacity + uint32_t(s)]; }
   uint32_t constants_base() const { return image_[shader::kHeapWordConstantsBase]; }
   uint32_t code_base() const { return image_[shader::kHeapWordCodeBase]; }
   uint32_t field_base() const { return image_[shader::kHeapWordFieldBase]; }
@@ -148,8 +191,10 @@ class ProgramHeap {
   void grow(Part part, uint32_t min_capacity);
   void rebuild_image();
   void write_header();
-  void mark(uint32_t first, uint32_t last) { dirty_.include(first, last); }
+  // Marks image words [first, last) of `part` (relative to its base) written.
+  void mark(Part part, uint32_t first, uint32_t last);
 
+  bool per_emitter_globals_;
   uint32_t global_words_;
   GlobalFieldLayout globals_;
   OffsetAllocator constants_;
@@ -162,6 +207,7 @@ class ProgramHeap {
   std::vector<uint32_t> free_blocks_;
   std::vector<uint32_t> image_;
   WordSpan dirty_;
+  HeapChanges changes_;
   uint64_t placement_version_ = 0;
   uint64_t repack_count_ = 0;
 };
