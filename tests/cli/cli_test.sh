@@ -121,6 +121,13 @@ cat > "$work/long_warmup_scene.json" <<EOF
 EOF
 check "render endless warm-up" 1 "$mote" render "$work/long_warmup_scene.json" --out "$work/render_long" --no-video
 grep -q "/output/warmup_seconds" "$work/err" || { echo "FAIL render endless warm-up: no pointer"; failures=$((failures + 1)); }
+# With ffmpeg on the PATH (optional: not a dependency), the frames also become a GIF and an MP4.
+if command -v ffmpeg > /dev/null 2>&1; then
+  check "render fire with video" 0 "$mote" render "$src/scenes/fire.json" --out "$work/render_video" --frames 3 --size 64x36
+  for f in frames.gif frames.mp4; do
+    [ -s "$work/render_video/$f" ] || { echo "FAIL render fire with video: no $f"; failures=$((failures + 1)); }
+  done
+fi
 
 echo "cli: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]
