@@ -37,7 +37,8 @@ void expect_rows_staged(const EmitterRegistry& registry) {
       continue;
     }
     shader::EmitterRecord want{};
-    write_emitter_record(want, *registry.emitter(row), *registry.context(row), registry.heap());
+    write_emitter_record(want, *registry.emitter(row), *registry.context(row), registry.heap(),
+                         registry.options().seed_from_generation);
     EXPECT_EQ(std::memcmp(&got, &want, sizeof(got)), 0) << "row " << row << " is stale";
   }
 }
@@ -283,6 +284,64 @@ TEST(EmitterRegistry, ChurnKeepsTheTableTrue) {
   expect_rows_staged(registry);
   EXPECT_GT(relocated_flushes, 5u);  // the churn did move placements under the registry
   EXPECT_GT(swaps, 100u);
+}
+
+// What the GPU frame asks of the registry: per-emitter global copies after the fields in one
+// block (the record says where), generations inside a mask, a seed of 0 kept, the lowest free row
+// first, a renewed generation for a live row, the pose and the "rate" field in the record.
+TEST(EmitterRegistry, FrameOptionsPerEmitterGlobalsAndGenerations) {
+  ProgramHeap heap({.per_emitter_globals = true});
+  EmitterRegistry registry(heap, {.first_generation = 4094, .max_generation = 0xFFF, .seed_from_generation = false});
+  Program p = make_program({.variant = 1, .emitter_fields = 1, .globals = {{"wind", 3}}});
+  p.emitter_fields.push_back({"rate", 1});
+  std::vector<Emitter> emitters(4, make_emitter(p, shader::kEmitterNoTransform));
+  for (Emitter& e : emitters) {
+    e.field_values = {0x3f800000u, 0x41480000u};  // e0 = 1, rate = 12.5
+    e.global_values = {1, 2, 3};
+  }
+  emitters[1].global_values = {7, 8, 9};
+  emitters[1].position[0] = 5.0f;
+  emitters[1].rotation[0] = 0.0f;  // a quarter turn about +Y: +Z goes to +X
+  emitters[1].rotation[1] = 0.70710678f;
+  emitters[1].rotation[3] = 0.70710678f;
+  std::vector<uint32_t> rows;
+  for (Emitter& e : emitters) rows.push_back(registry.add(e).value());
+  (void)registry.flush();
+  EXPECT_EQ(registry.context(rows[0])->generation, 4094u);
+  EXPECT_EQ(registry.context(rows[1])->generation, 4095u);
+  EXPECT_EQ(registry.context(rows[2])->generation, 1u);  // wrapped inside the mask, past 0
+  const shader::EmitterRecord r = record_at(registry, rows[1]);
+  EXPECT_EQ(r.seed, 0u);
+  EXPECT_EQ(r.field_words, 2u);
+  EXPECT_EQ(r.global_offset, r.field_offset + 2);
+  EXPECT_EQ(r.global_words, 3u);
+  EXPECT_EQ(r.spawn_rate, 12.5f);  // the "rate" field, not the effect's 10
+  EXPECT_EQ(r.position.x, 5.0f);
+  EXPECT_NEAR(r.direction.x, 1.0f, 1e-6f);
+  EXPECT_NEAR(r.direction.z, 0.0f, 1e-6f);
+  EXPECT_NEAR(r.up.y, 1.0f, 1e-6f);
+  EXPECT_EQ(r.transform_row, shader::kEmitterNoTransform);
+  for (uint32_t c = 0; c < 3; ++c) EXPECT_EQ(heap.image()[heap.field_base() + r.global_offset + c], 7u + c);
+  // An edit of the rate field restages the record's rate.
+  emitters[1].field_values[1] = 0x41a00000u;  // 20
+  ++emitters[1].version;
+  (void)registry.flush();
+  EXPECT_EQ(record_at(registry, rows[1]).spawn_rate, 20.0f);
+  // Lowest free row first, whatever the order of removal.
+  ASSERT_TRUE(registry.remove(rows[3]).ok());
+  ASSERT_TRUE(registry.remove(rows[0]).ok());
+  Emitter late = make_emitter(p);
+  EXPECT_EQ(registry.add(late).value(), rows[0]);
+  EXPECT_EQ(registry.context(rows[0])->generation, 3u);
+  // A renewed generation restages the row and nothing else.
+  (void)registry.flush();
+  ASSERT_TRUE(registry.renew_generation(rows[1]).ok());
+  EXPECT_EQ(registry.context(rows[1])->generation, 4u);
+  const FlushReport report = registry.flush();
+  EXPECT_EQ(report.restaged, 1u);
+  EXPECT_EQ(record_at(registry, rows[1]).generation, 4u);
+  EXPECT_FALSE(registry.renew_generation(rows[3]).ok());
+  expect_rows_staged(registry);
 }
 
 }  // namespace

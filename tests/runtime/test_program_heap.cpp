@@ -226,5 +226,136 @@ TEST(ProgramHeap, ChurnKeepsImageAndPlacementsConsistent) {
   EXPECT_LT(refused, 4000u);
 }
 
+// The owner's side of changes(): a copy of the image kept the way the GPU frame keeps it (on a
+// layout change, every section moved to its new base with its old words; then the zeroed ranges
+// filled, then the written ranges copied) equals the image after every step of a churn that
+// places, releases, repacks and grows, and it never copies more than the changes name.
+TEST(ProgramHeap, SectionChangesReproduceTheImageAcrossRepacksAndGrowth) {
+  ProgramHeapOptions options;
+  options.initial_constant_words = 8;
+  options.initial_code_words = 16;
+  options.initial_field_block_words = 8;
+  options.global_field_words = 16;
+  ProgramHeap heap(options);
+  std::vector<uint32_t> copy(heap.image().begin(), heap.image().end());
+  heap.clear_changes();
+  uint32_t bases[kHeapSectionCount], capacities[kHeapSectionCount];
+  auto remember_layout = [&] {
+    for (uint32_t s = 0; s < kHeapSectionCount; ++s) {
+      bases[s] = heap.section_base(HeapSection(s));
+      capacities[s] = heap.section_capacity(HeapSection(s));
+    }
+  };
+  remember_layout();
+  uint64_t copied = 0, relayouts = 0;
+  auto sync = [&] {
+    const std::span<const uint32_t> image = heap.image();
+    bool moved = image.size() != copy.size();
+    for (uint32_t s = 0; s < kHeapSectionCount; ++s)
+      moved = moved || bases[s] != heap.section_base(HeapSection(s)) || capacities[s] != heap.section_capacity(HeapSection(s));
+    if (moved) {
+      std::vector<uint32_t> grown(image.size(), 0u);
+      std::copy_n(copy.begin(), shader::kHeapHeaderWords, grown.begin());
+      for (uint32_t s = 0; s < kHeapSectionCount; ++s)
+        std::copy_n(copy.begin() + bases[s], capacities[s], grown.begin() + heap.section_base(HeapSection(s)));
+      copy = std::move(grown);
+      ++relayouts;
+    }
+    const HeapChanges& c = heap.changes();
+    if (c.header) std::copy_n(image.begin(), shader::kHeapHeaderWords, copy.begin());
+    for (uint32_t s = 0; s < kHeapSectionCount; ++s) {
+      const uint32_t base = heap.section_base(HeapSection(s));
+      for (const auto& [first, last] : c.zeroed[s]) std::fill(copy.begin() + base + first, copy.begin() + base + last, 0u);
+      for (const auto& [first, last] : c.written[s]) {
+        std::copy(image.begin() + base + first, image.begin() + base + last, copy.begin() + base + first);
+        copied += last - first;
+      }
+    }
+    heap.clear_changes();
+    remember_layout();
+    ASSERT_EQ(copy.size(), image.size());
+    for (size_t w = 0; w < image.size(); ++w) ASSERT_EQ(copy[w], image[w]) << "word " << w;
+  };
+  std::mt19937 rng(11);
+  std::vector<ProgramHandle> programs;
+  std::vector<FieldBlockHandle> blocks;
+  uint64_t writes = 0;
+  for (int step = 0; step < 800; ++step) {
+    const uint32_t op = rng() % 10;
+    if (op < 3) {
+      const uint32_t v = rng() % 20;
+      auto h = heap.acquire(make_program({.variant = v, .constant_vec4s = 1 + v % 3, .extra_update = v % 7,
+                                          .globals = {{"g" + std::to_string(v % 4), 1 + v % 4 % 3}}}));
+      if (h.ok()) programs.push_back(*h);
+    } else if (op < 5 && !programs.empty()) {
+      const size_t i = rng() % programs.size();
+      ASSERT_TRUE(heap.release(programs[i]).ok());
+      programs.erase(programs.begin() + ptrdiff_t(i));
+    } else if (op < 7) {
+      auto b = heap.allocate_field_block(1 + rng() % 9);
+      ASSERT_TRUE(b.ok());
+      blocks.push_back(*b);
+    } else if (op < 8 && !blocks.empty()) {
+      const size_t i = rng() % blocks.size();
+      ASSERT_TRUE(heap.free_field_block(blocks[i]).ok());
+      blocks.erase(blocks.begin() + ptrdiff_t(i));
+    } else if (!blocks.empty()) {
+      const FieldBlockHandle b = blocks[rng() % blocks.size()];
+      std::vector<uint32_t> values(heap.field_block_words(b));
+      for (uint32_t& v : values) v = rng();
+      ASSERT_TRUE(heap.write_field_block(b, values).ok());
+      writes += values.size();
+    }
+    if (rng() % 4 == 0) {
+      sync();
+      if (HasFatalFailure()) return;
+    }
+  }
+  sync();
+  EXPECT_GT(heap.repack_count(), 5u);
+  EXPECT_GT(relayouts, 3u);
+  EXPECT_GT(writes, 100u);
+  // Changes name what was written, not the image: far fewer words than an image a sync.
+  EXPECT_LT(copied, uint64_t(heap.image().size()) * 200);
+}
+
+// per_emitter_globals: no shared section; a program is linked to its own imports packed from 0,
+// so its emitters' blocks carry the copies after their fields; the shared-global calls refuse.
+TEST(ProgramHeap, PerEmitterGlobalsLinkEachProgramToItsOwnPacking) {
+  ProgramHeap heap({.per_emitter_globals = true});
+  EXPECT_EQ(heap.global_field_words(), 0u);
+  EXPECT_EQ(heap.field_allocator().used(), 0u);
+  const Program p = make_program({.variant = 1, .emitter_fields = 2, .globals = {{"wind", 3}, {"gust", 1}}});
+  const Program q = make_program({.variant = 2, .globals = {{"gust", 1}}});
+  EXPECT_EQ(heap.emitter_block_words(p), 2u + 4u);
+  EXPECT_EQ(heap.emitter_block_words(q), 1u);
+  const ProgramHandle hp = heap.acquire(p).value();
+  const ProgramHandle hq = heap.acquire(q).value();
+  for (ProgramHandle h : {hp, hq}) {
+    const Program& key = heap.program(h);
+    std::vector<uint32_t> offsets;
+    uint32_t words = 0;
+    for (const GlobalImport& g : key.global_imports) {
+      offsets.push_back(words);
+      words += g.width;
+    }
+    const Program linked = link_globals(key, offsets).value();
+    const Placement& pl = heap.placement(h);
+    std::vector<Instruction> update(pl.update_length / 4);
+    for (size_t i = 0; i < update.size(); ++i)
+      for (size_t w = 0; w < 4; ++w) update[i].words[w] = heap.image()[heap.code_base() + pl.update_offset + i * 4 + w];
+    EXPECT_EQ(update, linked.update) << "program " << h.id;
+    EXPECT_TRUE(verify_program(linked, {.linked = true, .global_field_words = words}).ok());
+  }
+  // "gust" is at word 3 in p's copies and word 0 in q's: one name, two packings, no conflict.
+  EXPECT_TRUE(heap.acquire(make_program({.variant = 3, .globals = {{"gust", 2}}})).ok());
+  EXPECT_FALSE(heap.declare_global("wind", 3).ok());
+  const uint32_t one = 0x3f800000u;
+  EXPECT_FALSE(heap.set_global("gust", std::span(&one, 1)).ok());
+  // A block may hold the largest field block and the largest global copy.
+  EXPECT_TRUE(heap.allocate_field_block(shader::kVmMaxEmitterFieldWords + shader::kVmMaxGlobalFieldWords).ok());
+  EXPECT_FALSE(heap.allocate_field_block(shader::kVmMaxEmitterFieldWords + shader::kVmMaxGlobalFieldWords + 1).ok());
+}
+
 }  // namespace
 }  // namespace mote::runtime
