@@ -364,12 +364,22 @@ void ParticleSystem::note_row_changed(uint32_t row) {
 }
 
 Status ParticleSystem::flush_registry() {
+  // Once a frame, after a change (the flush walks every row): the set-up paths and run-time
+  // values only edit emitters and note their rows, so adding emitters one at a time stays O(1).
+  if (dirty_rows_.empty()) return ok_status();
   const FlushReport report = registry_->flush();
-  dirty_rows_.include(report.rows);
-  if (report.relocated) bindings_dirty_ = true;  // bound blocks moved
+  if (report.relocated) {  // a repack moved placements or blocks: every row was restaged
+    dirty_rows_.include(0, registry_->row_capacity());
+    bindings_dirty_ = true;
+  }
   if (report.refused > 0)  // every program is checked before the registry sees it
     return make_error(ErrorCode::kInternal, "the program heap refused a program the frame had accepted");
   return ok_status();
+}
+
+void ParticleSystem::edited(Emitter& emitter, uint32_t row) {
+  ++emitter.version;  // the next flush rewrites the block and restages the record
+  dirty_rows_.include(row, row + 1);
 }
 
 Result<uint32_t> ParticleSystem::add_emitter(const CompiledEffect& effect, const EmitterOptions& options) {
@@ -398,7 +408,6 @@ Result<std::vector<uint32_t>> ParticleSystem::add_emitters(const CompiledEffect&
         (void)registry_->remove(p);
         rows_[p].reset();
       }
-      (void)flush_registry();
       if (row.ok()) {
         (void)registry_->remove(*row);
         return make_error(ErrorCode::kInternal, "the registry handed out a row past max_emitters");
@@ -412,7 +421,6 @@ Result<std::vector<uint32_t>> ParticleSystem::add_emitters(const CompiledEffect&
     placed.push_back(*row);
   }
   if (!global_bindings_.empty()) bindings_dirty_ = true;  // readers of a bound global are bound too
-  MOTE_TRY(flush_registry());
   return placed;
 }
 
@@ -426,7 +434,7 @@ Status ParticleSystem::remove_emitter(uint32_t row) {
   pending_bursts_.erase(row);
   note_row_changed(row);
   while (row_count_ > 0 && !registry_->is_live(row_count_ - 1)) --row_count_;
-  return flush_registry();
+  return ok_status();
 }
 
 Status ParticleSystem::swap_effect(uint32_t row, const CompiledEffect& effect) {
@@ -465,7 +473,7 @@ Status ParticleSystem::swap_effect(uint32_t row, const CompiledEffect& effect) {
   MOTE_TRY(registry_->renew_generation(row));
   note_row_changed(row);
   bindings_dirty_ = true;
-  return flush_registry();
+  return ok_status();
 }
 
 Status ParticleSystem::burst(uint32_t row, uint32_t count) {
@@ -538,7 +546,7 @@ Status ParticleSystem::unbind_field(uint32_t row, std::string_view emitter_field
   std::vector<FieldBinding>& bindings = rows_[row]->bindings;
   bindings.erase(std::find_if(bindings.begin(), bindings.end(), [&](const FieldBinding& b) { return b.field == emitter_field; }));
   bindings_dirty_ = true;
-  return flush_registry();
+  return ok_status();
 }
 
 Status ParticleSystem::bind_global(std::string_view global, uint32_t transform_row, Channel channel) {
@@ -572,7 +580,7 @@ Status ParticleSystem::unbind_global(std::string_view global) {
   bindings_dirty_ = true;
   // Every reader keeps the last written value, also one added since the last frame.
   auto last = global_values_.find(global);
-  if (last == global_values_.end()) return flush_registry();  // never written: readers keep their own
+  if (last == global_values_.end()) return ok_status();  // never written: readers keep their own
   for (uint32_t row = 0; row < row_count_; ++row) {
     if (!rows_[row]) continue;
     Emitter& e = rows_[row]->emitter;
@@ -582,10 +590,10 @@ Status ParticleSystem::unbind_global(std::string_view global) {
       if (imports[i].name != global) continue;
       for (uint32_t c = 0; c < imports[i].width; ++c)
         e.global_values[offsets[i] + c] = std::bit_cast<uint32_t>(last->second[c]);
-      ++e.version;
+      edited(e, row);
     }
   }
-  return flush_registry();
+  return ok_status();
 }
 
 Status ParticleSystem::set_global(std::string_view name, std::span<const float> values) {
@@ -613,12 +621,12 @@ Status ParticleSystem::set_global(std::string_view name, std::span<const float> 
     for (const GlobalImport& g : imports) {
       if (g.name == name) {
         for (uint32_t c = 0; c < values.size(); ++c) e.global_values[offset + c] = std::bit_cast<uint32_t>(values[c]);
-        ++e.version;
+        edited(e, row);
       }
       offset += g.width;
     }
   }
-  return flush_registry();
+  return ok_status();
 }
 
 Status ParticleSystem::set_emitter_field(uint32_t row, std::string_view name, std::span<const float> values) {
@@ -641,8 +649,8 @@ Status ParticleSystem::set_emitter_field(uint32_t row, std::string_view name, st
     r.emitter.field_values[offset + c] = std::bit_cast<uint32_t>(values.size() == 1 ? values[0] : values[c]);
   // The registry rewrites the block and restages the record (a width-1 field "rate" is the
   // record's spawn rate: write_emitter_record's rule).
-  ++r.emitter.version;
-  return flush_registry();
+  edited(r.emitter, row);
+  return ok_status();
 }
 
 ParticleSystem::BindingTable ParticleSystem::build_binding_table() const {
@@ -707,7 +715,7 @@ Status ParticleSystem::sync_bound_values() {
     } else if (auto f = find_emitter_field(e.effect.program, src.name); f && f->second == b.width) {
       std::copy_n(value, b.width, e.field_values.begin() + f->first);
     }
-    ++e.version;
+    edited(e, src.row);
   }
   bindings_written_ = false;
   return ok_status();
@@ -739,6 +747,8 @@ Result<ParticleSystem::Staging*> ParticleSystem::staging_for(VkDeviceSize bytes)
 Status ParticleSystem::execute(float dt) {
   if (!(dt > 0.0f)) return make_error(ErrorCode::kInvalidArgument, "dt must be a positive number of seconds");
   gpu::Device& device = *device_;
+  // The emitters' edits into the heap (blocks) and the table (records) first.
+  MOTE_TRY(flush_registry());
   const uint32_t rows = row_count_;
   std::vector<uint32_t> commands;
   for (const auto& [row, count] : pending_bursts_) {

@@ -221,9 +221,9 @@ class ParticleSystem {
   const gpu::Buffer& counters() const { return counters_; }
   static constexpr uint32_t kAliveCountWord = offsetof(shader::FrameCounters, alive_out) / 4;
   uint32_t row_capacity() const { return options_.max_emitters; }
-  // The buffers the frame reads the emitters from (shader::EmitterRecord rows; the program
-  // buffer: kFrameShapeWords of opcode shapes, then the heap's image). Valid until the next
-  // set-up path or execute() (the program buffer is replaced when the heap grows).
+  // The buffers the frame reads the emitters from (shader::EmitterRecord rows for the whole
+  // system's life; the program buffer: kFrameShapeWords of opcode shapes, then the heap's image,
+  // valid until the next execute(), which replaces it when the heap grew).
   const gpu::Buffer& emitter_table() const { return emitters_; }
   const gpu::Buffer& program_buffer() const { return program_; }
 
@@ -286,9 +286,13 @@ class ParticleSystem {
   // The wide interpreter's pipelines and register file, made when the first program over the
   // fast register file arrives (kUnsupported when the device cannot bind them).
   Status ensure_wide(const Program& program);
-  // Flushes the registry (placements, blocks, records) and notes the rows to upload.
+  // Flushes the registry (edited emitters' blocks and records; every row after a repack), once
+  // at the start of execute().
   Status flush_registry();
+  // The row's record and bursts go out with the next execute().
   void note_row_changed(uint32_t row);
+  // After an edit of the row's emitter (its values): the next flush rewrites its block and record.
+  void edited(Emitter& emitter, uint32_t row);
   bool uses_transforms() const;
   Status check_transform_row(uint32_t transform_row) const;
   // Where a row of the bindings table lands in the host copies: the emitter (by row and serial)
