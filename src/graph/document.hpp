@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_pointer.hpp"  // json_pointer_token, is_identifier (used across src/graph/)
 #include "mote/effect.hpp"
 #include "mote/result.hpp"
 
@@ -55,8 +56,5 @@ struct EffectDocument {
 // Strict reading; errors are kParse with a JSON pointer in `where`.
 Result<EffectDocument> load_effect_document(std::string_view json_text);
 
-// RFC 6901: "~" -> "~0", "/" -> "~1".
-std::string json_pointer_token(std::string_view key);
-bool is_identifier(std::string_view s);
 
 }  // namespace mote::graph
