@@ -99,8 +99,9 @@ class ParticleSystem {
   ParticleSystem(const ParticleSystem&) = delete;
   ParticleSystem& operator=(const ParticleSystem&) = delete;
 
-  // Emitters. add_emitter verifies the effect's program for the pool and uploads it (a set-up
-  // path: it waits for the GPU). remove_emitter frees the row; its particles die next frame.
+  // Emitters. add_emitter verifies the effect's program for the pool; emitters of one effect
+  // share its placement in the program buffer. Neither call waits for the GPU: what changed goes
+  // out with the next execute(). remove_emitter frees the row; its particles die next frame.
   Result<EmitterId> add_emitter(const CompiledEffect& effect, const EmitterDesc& desc = {});
   Status remove_emitter(EmitterId id);
   // Replaces a live emitter's effect in place (a live program swap): the row stays, its
