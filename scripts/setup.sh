@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 packages=(
   build-essential cmake ninja-build
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers glslc spirv-tools
-  libspirv-cross-c-shared-dev
+  libspirv-cross-c-shared-dev glslang-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libglm-dev libstb-dev libcli11-dev libfmt-dev libtinygltf-dev
 )

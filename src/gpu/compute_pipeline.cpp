@@ -17,11 +17,18 @@ const EmbeddedShader* find_embedded_shader(std::string_view name) {
 
 Result<ComputePipeline> ComputePipeline::create(Device& device, std::string_view shader_name,
                                                 std::span<const SpecializationConstant> specialization) {
-  MOTE_TRY_ASSIGN(detail::LoadedShader loaded, detail::load_shader(shader_name));
+  const EmbeddedShader* shader = find_embedded_shader(shader_name);
+  if (!shader) return make_error(ErrorCode::kNotFound, "no embedded shader named " + std::string(shader_name));
+  return create_from_spirv(device, std::string(shader_name), std::span(shader->words, shader->word_count), specialization);
+}
+
+Result<ComputePipeline> ComputePipeline::create_from_spirv(Device& device, std::string name,
+                                                           std::span<const uint32_t> spirv,
+                                                           std::span<const SpecializationConstant> specialization) {
   ComputePipeline p;
   p.device_ = &device;
-  p.name_ = shader_name;
-  p.reflection_ = std::move(loaded.reflection);
+  p.name_ = std::move(name);
+  MOTE_TRY_ASSIGN(p.reflection_, reflect_spirv(spirv));
   if (p.reflection_.stage != VK_SHADER_STAGE_COMPUTE_BIT)
     return make_error(ErrorCode::kInvalidArgument, "not a compute shader", p.name_);
 
@@ -29,7 +36,8 @@ Result<ComputePipeline> ComputePipeline::create(Device& device, std::string_view
   MOTE_TRY_ASSIGN(p.set_layout_, detail::create_push_set_layout(device, p.reflection_.bindings, stages, p.name_));
   MOTE_TRY_ASSIGN(p.layout_, detail::create_pipeline_layout(device, p.set_layout_, p.reflection_.push_constant_size,
                                                             VK_SHADER_STAGE_COMPUTE_BIT, p.name_));
-  MOTE_TRY_ASSIGN(VkShaderModule module, detail::create_module(device, *loaded.shader));
+  const EmbeddedShader module_words{p.name_.c_str(), spirv.data(), spirv.size()};
+  MOTE_TRY_ASSIGN(VkShaderModule module, detail::create_module(device, module_words));
   detail::Specialization spec(specialization);
 
   VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};

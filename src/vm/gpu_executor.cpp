@@ -15,7 +15,7 @@
 namespace mote {
 namespace {
 
-class GpuExecutor final : public Executor {
+class GpuExecutor final : public TracingGpuExecutor {
  public:
   GpuExecutor(gpu::Device& device, GpuInterpreter interpreter, std::unique_ptr<gpu::Device> owned = nullptr,
               bool verify = true)
@@ -29,9 +29,9 @@ class GpuExecutor final : public Executor {
     }
   }
 
-  Result<RunOutput> run(const RunInput& input) override { return run_impl(input, nullptr); }
+  Result<RunOutput> run(const RunInput& input) override { return run_traced(input, nullptr); }
   // With `trace`: also every instruction's result per particle (see kVmRunTrace).
-  Result<RunOutput> run_impl(const RunInput& input, std::vector<uint32_t>* trace);
+  Result<RunOutput> run_traced(const RunInput& input, std::vector<uint32_t>* trace) override;
   Status run_into(const RunInput& input, RunOutput& out) override {
     MOTE_TRY_ASSIGN(out, run(input));
     return {};
@@ -59,7 +59,7 @@ Result<const gpu::ComputePipeline*> GpuExecutor::pipeline(GpuInterpreter which) 
 }
 
 
-Result<RunOutput> GpuExecutor::run_impl(const RunInput& input, std::vector<uint32_t>* trace_out) {
+Result<RunOutput> GpuExecutor::run_traced(const RunInput& input, std::vector<uint32_t>* trace_out) {
   uint32_t record_words = effective_record_words(input);
   if (verify_) {
     MOTE_TRY_ASSIGN(record_words, vm_detail::validate_run_input(input));
@@ -73,72 +73,77 @@ Result<RunOutput> GpuExecutor::run_impl(const RunInput& input, std::vector<uint3
                       "program needs " + std::to_string(program.register_count) + " registers; the fast interpreter has " +
                           std::to_string(shader::kVmFastRegisterSlots) + " (use gpu-wide or gpu)");
   MOTE_TRY_ASSIGN(const gpu::ComputePipeline* pass, pipeline(which));
+  if (which == GpuInterpreter::kWide && !wide_registers_.valid()) {
+    MOTE_TRY_ASSIGN(wide_registers_, gpu::Buffer::create(device_, {.size = VkDeviceSize(shader::kVmWideLaunchLanes) *
+                                                                               shader::kVmMaxRegisters * 4,
+                                                                    .name = "vm.wide_registers"}));
+  }
+  GpuProgramImage image = make_gpu_program_image(input, record_words, which, device_.limits());
+  return run_gpu_harness(device_, input, image, trace_out, [&](gpu::ComputeRecorder& rec, const GpuRunBuffers& b) {
+    rec.bind(*pass);
+    if (which == GpuInterpreter::kWide)
+      rec.buffers({{0, &b.program}, {1, &b.records}, {2, &b.killed}, {3, &b.op_counts}, {4, &b.params}, {5, &wide_registers_},
+                   {6, &b.trace}, code_view(image, b.program), shapes_view(image, b.program)});
+    else
+      rec.buffers({{0, &b.program}, {1, &b.records}, {2, &b.killed}, {3, &b.op_counts}, {4, &b.params}, {6, &b.trace},
+                   code_view(image, b.program), shapes_view(image, b.program)});
+    rec.dispatch(image.groups);
+  });
+}
 
+}  // namespace
+
+Result<RunOutput> run_gpu_harness(gpu::Device& device, const RunInput& input, GpuProgramImage& image,
+                                  std::vector<uint32_t>* trace_out,
+                                  const std::function<void(gpu::ComputeRecorder&, const GpuRunBuffers&)>& dispatch) {
   RunOutput out;
   out.killed.assign(input.count, 0);
   if (input.count == 0) {
     out.records = input.records;
     return out;
   }
-
-  GpuProgramImage image = make_gpu_program_image(input, record_words, which, device_.limits());
-  std::vector<uint32_t>& words = image.words;
   shader::VmRunParams& params = image.params;
-  const uint32_t groups = image.groups;
   params.flags = shader::kVmRunCountOps | (trace_out ? shader::kVmRunTrace : 0u);
   const VkDeviceSize trace_words =
       trace_out ? std::max<VkDeviceSize>(1, VkDeviceSize(input.count) * params.code_length * 4) : 1;
 
   const VkDeviceSize record_bytes = VkDeviceSize(input.records.size()) * 4;
-  MOTE_TRY_ASSIGN(gpu::Buffer program_buffer,
-                  gpu::Buffer::create(device_, {.size = words.size() * 4, .usage = kProgramBufferUsage, .name = "vm.program"}));
-  MOTE_TRY_ASSIGN(gpu::Buffer records, gpu::Buffer::create(device_, {.size = record_bytes, .name = "vm.records"}));
-  MOTE_TRY_ASSIGN(gpu::Buffer killed, gpu::Buffer::create(device_, {.size = VkDeviceSize(input.count) * 4, .name = "vm.killed"}));
-  MOTE_TRY_ASSIGN(gpu::Buffer op_counts, gpu::Buffer::create(device_, {.size = 256 * 4, .name = "vm.op_counts"}));
-  MOTE_TRY_ASSIGN(gpu::Buffer trace, gpu::Buffer::create(device_, {.size = trace_words * 4, .name = "vm.trace"}));
-  MOTE_TRY_ASSIGN(gpu::Buffer params_buffer, gpu::Buffer::create(device_, {.size = sizeof(params), .name = "vm.params"}));
-  if (which == GpuInterpreter::kWide && !wide_registers_.valid()) {
-    MOTE_TRY_ASSIGN(wide_registers_, gpu::Buffer::create(device_, {.size = VkDeviceSize(shader::kVmWideLaunchLanes) *
-                                                                               shader::kVmMaxRegisters * 4,
-                                                                    .name = "vm.wide_registers"}));
-  }
-  MOTE_TRY(gpu::upload_span<uint32_t>(device_, program_buffer, words));
-  MOTE_TRY(gpu::upload_span<uint32_t>(device_, records, input.records));
-  MOTE_TRY(gpu::upload(device_, params_buffer, std::span(reinterpret_cast<const uint8_t*>(&params), sizeof(params))));
+  GpuRunBuffers b;
+  MOTE_TRY_ASSIGN(b.program, gpu::Buffer::create(device, {.size = image.words.size() * 4, .usage = kProgramBufferUsage,
+                                                         .name = "vm.program"}));
+  MOTE_TRY_ASSIGN(b.records, gpu::Buffer::create(device, {.size = record_bytes, .name = "vm.records"}));
+  MOTE_TRY_ASSIGN(b.killed, gpu::Buffer::create(device, {.size = VkDeviceSize(input.count) * 4, .name = "vm.killed"}));
+  MOTE_TRY_ASSIGN(b.op_counts, gpu::Buffer::create(device, {.size = 256 * 4, .name = "vm.op_counts"}));
+  MOTE_TRY_ASSIGN(b.trace, gpu::Buffer::create(device, {.size = trace_words * 4, .name = "vm.trace"}));
+  MOTE_TRY_ASSIGN(b.params, gpu::Buffer::create(device, {.size = sizeof(params), .name = "vm.params"}));
+  MOTE_TRY(gpu::upload_span<uint32_t>(device, b.program, image.words));
+  MOTE_TRY(gpu::upload_span<uint32_t>(device, b.records, input.records));
+  MOTE_TRY(gpu::upload(device, b.params, std::span(reinterpret_cast<const uint8_t*>(&params), sizeof(params))));
 
-  MOTE_TRY(device_.submit_and_wait([&](VkCommandBuffer cmd) {
+  MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) {
     // Poison the kill flags so an invocation that never ran cannot pass as "alive".
-    vkCmdFillBuffer(cmd, killed.handle(), 0, VK_WHOLE_SIZE, 0xDEADBEEFu);
-    vkCmdFillBuffer(cmd, op_counts.handle(), 0, VK_WHOLE_SIZE, 0);
+    vkCmdFillBuffer(cmd, b.killed.handle(), 0, VK_WHOLE_SIZE, 0xDEADBEEFu);
+    vkCmdFillBuffer(cmd, b.op_counts.handle(), 0, VK_WHOLE_SIZE, 0);
     gpu::transfer_to_compute(cmd);
-    gpu::ComputeRecorder rec(device_, cmd);
-    rec.bind(*pass);
-    if (which == GpuInterpreter::kWide)
-      rec.buffers({{0, &program_buffer}, {1, &records}, {2, &killed}, {3, &op_counts}, {4, &params_buffer}, {5, &wide_registers_},
-                   {6, &trace}, code_view(image, program_buffer), shapes_view(image, program_buffer)});
-    else
-      rec.buffers({{0, &program_buffer}, {1, &records}, {2, &killed}, {3, &op_counts}, {4, &params_buffer}, {6, &trace},
-                   code_view(image, program_buffer), shapes_view(image, program_buffer)});
-    rec.dispatch(groups);
+    gpu::ComputeRecorder rec(device, cmd);
+    dispatch(rec, b);
   }));
 
-  MOTE_TRY_ASSIGN(out.records, gpu::readback_as<uint32_t>(device_, records, input.records.size()));
-  MOTE_TRY_ASSIGN(std::vector<uint32_t> flags, gpu::readback_as<uint32_t>(device_, killed, input.count));
-  MOTE_TRY_ASSIGN(std::vector<uint32_t> counts, gpu::readback_as<uint32_t>(device_, op_counts, 256));
+  MOTE_TRY_ASSIGN(out.records, gpu::readback_as<uint32_t>(device, b.records, input.records.size()));
+  MOTE_TRY_ASSIGN(std::vector<uint32_t> flags, gpu::readback_as<uint32_t>(device, b.killed, input.count));
+  MOTE_TRY_ASSIGN(std::vector<uint32_t> counts, gpu::readback_as<uint32_t>(device, b.op_counts, 256));
   for (uint32_t i = 0; i < input.count; ++i) {
     if (flags[i] > 1)
-      return make_error(ErrorCode::kInternal, "GPU interpreter left particle " + std::to_string(i) + " unprocessed");
+      return make_error(ErrorCode::kInternal, "GPU executor left particle " + std::to_string(i) + " unprocessed");
     out.killed[i] = uint8_t(flags[i]);
   }
   for (size_t op = 0; op < 256; ++op) out.op_executions[op] = counts[op];
   if (trace_out) {
-    MOTE_TRY_ASSIGN(*trace_out, gpu::readback_as<uint32_t>(device_, trace, trace_words));
+    MOTE_TRY_ASSIGN(*trace_out, gpu::readback_as<uint32_t>(device, b.trace, trace_words));
     trace_out->resize(size_t(input.count) * params.code_length * 4);
   }
   return out;
 }
-
-}  // namespace
 
 gpu::BufferBinding code_view(const GpuProgramImage& image, const gpu::Buffer& program_buffer) {
   return {7, &program_buffer, VkDeviceSize(image.params.code_offset) * 4, VkDeviceSize(image.code_view_words) * 4};
@@ -212,10 +217,10 @@ GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_wo
 }
 
 Result<GpuTracedRun> run_gpu_traced(Executor& executor, const RunInput& input) {
-  auto* gpu = dynamic_cast<GpuExecutor*>(&executor);
+  auto* gpu = dynamic_cast<TracingGpuExecutor*>(&executor);
   if (!gpu) return make_error(ErrorCode::kInvalidArgument, "run_gpu_traced needs a GPU executor");
   GpuTracedRun result;
-  MOTE_TRY_ASSIGN(result.output, gpu->run_impl(input, &result.trace));
+  MOTE_TRY_ASSIGN(result.output, gpu->run_traced(input, &result.trace));
   return result;
 }
 

@@ -1,5 +1,6 @@
 // The GPU interpreters as Executors: the same RunInput/RunOutput contract as the CPU executors,
-// run on a Vulkan device through shaders/vm/run_program.comp.
+// run on a Vulkan device through shaders/vm/run_program.comp. (The per-program compiled
+// kernels, "gpu-compiled", keep the same harness interface: src/vm_jit/.)
 //
 //   kFast  register file in private memory: programs with register_count <= 64
 //   kWide  register file in a storage buffer (64 MiB, bounded grid-stride launch): any program
@@ -7,8 +8,10 @@
 //          the interpreter, never the author)
 #pragma once
 
+#include <functional>
 #include <memory>
 
+#include "gpu/buffer.hpp"
 #include "gpu/commands.hpp"
 #include "gpu/device.hpp"
 #include "mote/vm.hpp"
@@ -28,10 +31,19 @@ std::unique_ptr<Executor> make_unverified_gpu_executor_for_tests(gpu::Device& de
 // Creates and owns its own device.
 Result<std::unique_ptr<Executor>> make_gpu_executor(const gpu::DeviceOptions& options, GpuInterpreter interpreter);
 
+// A GPU executor that can also record every instruction's result (kVmRunTrace): the
+// interpreters and the compiled kernels.
+class TracingGpuExecutor : public Executor {
+ public:
+  // run(), plus the trace in *trace when it is not null (layout: run_gpu_traced).
+  virtual Result<RunOutput> run_traced(const RunInput& input, std::vector<uint32_t>* trace) = 0;
+};
+
 // A run that also returns every instruction's result vec4 per particle:
 // trace[((particle * section_length) + pc) * 4 + lane] (f32 bits). The trace-replay parity test
 // checks each instruction against the reference given the GPU's own operands, so approximate
-// transcendentals cannot compound into a false failure (or hide a real one).
+// transcendentals cannot compound into a false failure (or hide a real one). `gpu_executor`
+// must be a TracingGpuExecutor (kInvalidArgument otherwise).
 struct GpuTracedRun {
   RunOutput output;
   std::vector<uint32_t> trace;
@@ -58,6 +70,20 @@ gpu::BufferBinding code_view(const GpuProgramImage& image, const gpu::Buffer& pr
 gpu::BufferBinding shapes_view(const GpuProgramImage& image, const gpu::Buffer& program_buffer);
 GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_words, GpuInterpreter which,
                                        const VkPhysicalDeviceLimits& limits);
+// The buffers of one harness run, bound at run_program.comp's bindings: 0 program, 1 records,
+// 2 kill flags, 3 op counts, 4 params, 6 trace.
+struct GpuRunBuffers {
+  gpu::Buffer program, records, killed, op_counts, params, trace;
+};
+// One run of a harness pipeline (an interpreter or a compiled kernel) on `device`: uploads
+// `image` and the records, poisons the kill flags, records `dispatch` (which binds its pipeline
+// and the buffers and dispatches image.groups), waits, and reads back the records, kill flags,
+// per-opcode counts and, with `trace_out`, the trace. Sets image.params.flags (op counting
+// always; tracing with `trace_out`). kInternal when a particle was left unprocessed.
+Result<RunOutput> run_gpu_harness(gpu::Device& device, const RunInput& input, GpuProgramImage& image,
+                                  std::vector<uint32_t>* trace_out,
+                                  const std::function<void(gpu::ComputeRecorder&, const GpuRunBuffers&)>& dispatch);
+
 // The embedded shader of an interpreter ("vm/run_program_fast" / "vm/run_program_wide").
 const char* gpu_interpreter_shader(GpuInterpreter which);
 

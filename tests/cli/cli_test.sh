@@ -45,6 +45,7 @@ for f in "$src"/programs/*.masm; do
       echo "FAIL run-program $name $section: batch differs from reference"; failures=$((failures + 1))
     fi
     check "run-program gpu $name $section" 0 "$mote" run-program "$work/$name.mfx" --count 37 --section $section --executor gpu
+    check "run-program gpu-compiled $name $section" 0 "$mote" run-program "$work/$name.mfx" --count 37 --section $section --executor gpu-compiled
   done
 done
 

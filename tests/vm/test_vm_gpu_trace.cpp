@@ -1,9 +1,10 @@
-// Trace-replay parity of the GPU interpreters on randomly generated programs: the GPU records
-// every instruction's result per particle; the test replays the program in the reference
-// semantics, feeding each instruction the GPU's own register values, and checks that
-// instruction's result within the ISA table's tolerance for its opcode. Error cannot compound,
-// so the check is as strict on instruction 40 as on instruction 1, and every opcode the
-// generator reaches is proven on the GPU (the coverage assertion fails otherwise).
+// Trace-replay parity of the GPU executors (the interpreters and the compiled kernels) on
+// randomly generated programs: the GPU records every instruction's result per particle; the
+// test replays the program in the reference semantics, feeding each instruction the GPU's own
+// register values, and checks that instruction's result within the ISA table's tolerance for
+// its opcode. Error cannot compound, so the check is as strict on instruction 40 as on
+// instruction 1, and every opcode the generator reaches is proven on the GPU (the coverage
+// assertion fails otherwise).
 #include <gtest/gtest.h>
 
 #include <array>
@@ -21,15 +22,14 @@ namespace {
 
 using vm_detail::ReferenceParticle;
 
-constexpr uint32_t kTracePrograms = 160;
-
 class TraceParity : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(TraceParity, EveryInstructionOfGeneratedProgramsMatchesTheReference) {
   auto executor = make_executor_for_test(GetParam());
   ASSERT_NE(executor, nullptr);
   std::array<uint64_t, 256> checked{};
-  for (uint32_t k = 0; k < kTracePrograms; ++k) {
+  const uint32_t programs = trace_parity_program_count(GetParam());
+  for (uint32_t k = 0; k < programs; ++k) {
     GeneratorOptions options;
     if (k % 8 == 7) options.max_registers = 256;  // the wide register file too
     const Program program = generate_random_program(1000 + k, options);

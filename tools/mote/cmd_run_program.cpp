@@ -1,4 +1,4 @@
-// `mote run-program FILE.mfx|FILE.masm --count N --executor reference|batch|gpu|gpu-fast|gpu-wide`:
+// `mote run-program FILE.mfx|FILE.masm --count N --executor reference|batch|gpu|gpu-fast|gpu-wide|gpu-compiled`:
 // runs one section of a program over N particles on any executor and prints the resulting
 // records as JSON, one object per particle (field name -> number or array, plus "killed").
 //
@@ -26,19 +26,22 @@
 #include "mote/mfx.hpp"
 #include "mote/vm.hpp"
 #include "vm/gpu_executor.hpp"
+#include "vm_jit/compiled_executor.hpp"
 
 namespace mote::cli {
 
 // The executors `run-program` knows by name. The GPU ones create a device (MOTE_DEVICE chooses
-// it, MOTE_VALIDATION=1 validates it); "gpu" picks the interpreter by register count.
+// it, MOTE_VALIDATION=1 validates it); "gpu" picks the interpreter by register count,
+// "gpu-compiled" compiles the section to its own kernel (src/vm_jit/).
 Result<std::unique_ptr<Executor>> make_cli_executor(std::string_view name) {
   if (name == "reference") return make_reference_executor();
   if (name == "batch") return make_batch_executor();
   if (name == "gpu") return make_gpu_executor(gpu::DeviceOptions{}, GpuInterpreter::kAuto);
   if (name == "gpu-fast") return make_gpu_executor(gpu::DeviceOptions{}, GpuInterpreter::kFast);
   if (name == "gpu-wide") return make_gpu_executor(gpu::DeviceOptions{}, GpuInterpreter::kWide);
+  if (name == "gpu-compiled") return make_compiled_gpu_executor(gpu::DeviceOptions{});
   return make_error(ErrorCode::kInvalidArgument,
-                    "unknown executor '" + std::string(name) + "' (reference, batch, gpu, gpu-fast, gpu-wide)");
+                    "unknown executor '" + std::string(name) + "' (reference, batch, gpu, gpu-fast, gpu-wide, gpu-compiled)");
 }
 
 namespace {
@@ -216,7 +219,7 @@ void add_run_program_command(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("run-program", "Run a program section over N particles and print the records as JSON");
   cmd->add_option("input", o->input, "the .mfx or .masm file")->required();
   cmd->add_option("-n,--count", o->count, "particles to run")->check(CLI::Range(1u, 1u << 24));
-  cmd->add_option("--executor", o->executor, "reference | batch | gpu | gpu-fast | gpu-wide");
+  cmd->add_option("--executor", o->executor, "reference | batch | gpu | gpu-fast | gpu-wide | gpu-compiled");
   cmd->add_option("--section", o->section, "init | update")->check(CLI::IsMember({"init", "update"}));
   cmd->add_option("--fields", o->fields, "JSON file of starting field values");
   cmd->add_option("--seed", o->seed, "RNG base and emitter seed");

@@ -1,0 +1,72 @@
+// Compiled kernels of program sections, cached by content: what a caller that runs programs on
+// the GPU keeps for the lifetime of its device (the gpu-compiled executor; the particle frame
+// would keep one per system). Per (Program::hash(), section): the translation and glslang
+// compile run once, and the SPIR-V is kept; per (record stride, trace) a pipeline is
+// specialised from it. A hash hit is confirmed against the section's code and the constant
+// pool (what the translation reads), so a 64-bit collision recompiles rather than running the
+// wrong kernel.
+//
+// Cost: a compile is milliseconds to tens of milliseconds (see docs/design/vm.md, "Compiling
+// programs"); a hit is a map lookup plus a compare of the section's words. Entries are never
+// evicted (an effect library has tens of programs; clear() drops everything). Not thread-safe:
+// one cache per thread that records commands, like the device's queue.
+#pragma once
+
+#include <cstdint>
+#include <list>
+#include <map>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "gpu/compute_pipeline.hpp"
+#include "gpu/device.hpp"
+#include "mote/program.hpp"
+#include "mote/result.hpp"
+#include "vm_jit/glsl_compiler.hpp"
+
+namespace mote::vm_jit {
+
+struct KernelCacheStats {
+  uint32_t translations = 0;  // (program, section) pairs translated and compiled to SPIR-V
+  uint32_t pipelines = 0;     // pipelines created (specialisations)
+  uint32_t hits = 0;          // kernel() calls answered from the cache
+  double translate_ms = 0.0;  // bytecode -> GLSL
+  double compile_ms = 0.0;    // GLSL -> SPIR-V (glslang)
+  double pipeline_ms = 0.0;   // SPIR-V -> pipeline (the driver)
+};
+
+class KernelCache {
+ public:
+  // `device` must outlive the cache.
+  explicit KernelCache(gpu::Device& device, GlslCompileOptions options = {});
+
+  // The pipeline running `section` of `program` over records of `record_words` words (1 ..
+  // kVmMaxRecordWords), tracing every instruction's result when `trace`. Compiles on first
+  // use; the pointer stays valid until clear() or the cache's destruction. The program should
+  // be verified (the cache compiles anything; the kernel keeps the interpreter's clamps).
+  // Errors: kInvalidArgument for a stride out of range, the translator's and the compiler's
+  // errors, Vulkan errors.
+  Result<const gpu::ComputePipeline*> kernel(const Program& program, Section section, uint32_t record_words,
+                                             bool trace = false);
+
+  const KernelCacheStats& stats() const { return stats_; }
+  size_t size() const;
+  void clear() { entries_.clear(); }
+
+ private:
+  struct Entry {
+    std::vector<uint32_t> identity;  // the section's code words, then the constant pool
+    std::vector<uint32_t> spirv;
+    std::map<std::pair<uint32_t, bool>, gpu::ComputePipeline> pipelines;  // (record words, trace)
+  };
+
+  gpu::Device& device_;
+  GlslCompileOptions options_;
+  GlslCompiler compiler_;
+  // Usually one entry per key; more only after a hash collision (list: entries never move).
+  std::map<std::pair<uint64_t, Section>, std::list<Entry>> entries_;
+  KernelCacheStats stats_;
+};
+
+}  // namespace mote::vm_jit
