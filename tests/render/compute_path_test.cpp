@@ -28,83 +28,21 @@
 #include "shared/frame.h"
 #include "shared/particle_render.h"
 #include "support/gpu_fixture.hpp"
+#include "support/particle_scene.hpp"
 
 namespace mote::render {
 namespace {
 
 using shader::ParticleDrawRecord;
 
-// The tests' pool layout (word 0 is the header).
-constexpr uint32_t kRecordWords = 24;
-constexpr uint32_t kPositionWord = 1;   // 3 words
-constexpr uint32_t kSizeWord = 4;
-constexpr uint32_t kColorWord = 5;      // 4 words
-constexpr uint32_t kVelocityWord = 9;   // 3 words
-constexpr uint32_t kRotationWord = 12;  // 1 or 4 words
-constexpr uint32_t kUvRectWord = 16;    // 4 words
-constexpr uint32_t kFrameWord = 20;
-constexpr uint32_t kAgeWord = 21;
-constexpr uint32_t kLifetimeWord = 22;
+// Camera, make_view, quad_record, TestParticle, append_particle and the pool layout's words.
+using namespace test::particle_scene;  // tests/support/particle_scene.hpp
+
 // The runtime counters block the tests hand over: the alive count at word 2, poison elsewhere.
 constexpr uint32_t kAliveCountWord = 2;
 
 // Exact in half floats, so untouched pixels compare equal.
 const glm::vec4 kBackground(0.25f, 0.375f, 0.5f, 1.0f);
-
-struct Camera {
-  glm::vec3 eye{0.0f};
-  glm::vec3 target{0.0f, 0.0f, -1.0f};
-  glm::vec3 up{0.0f, 1.0f, 0.0f};
-  float fov_y = glm::half_pi<float>();
-  float near_plane = 0.1f;
-  uint32_t width = 64, height = 64;
-};
-
-// As src/render/render_view.cpp builds it: render_perspective with y flipped for Vulkan's y-down
-// framebuffer, a right-handed lookAt view, camera vectors from the view's inverse.
-shader::RenderView make_view(const Camera& c) {
-  shader::RenderView v{};
-  v.view = glm::lookAt(c.eye, c.target, c.up);
-  v.projection = shader::render_perspective(c.fov_y, float(c.width) / float(c.height), c.near_plane);
-  v.projection[1][1] = -v.projection[1][1];
-  v.view_projection = v.projection * v.view;
-  v.inverse_view_projection = glm::inverse(v.view_projection);
-  v.sun_view_projection = glm::mat4(1.0f);
-  const glm::mat4 camera = glm::inverse(v.view);
-  v.camera_right = glm::vec4(glm::vec3(camera[0]), 0.0f);
-  v.camera_up = glm::vec4(glm::vec3(camera[1]), 0.0f);
-  v.camera_forward = glm::vec4(-glm::vec3(camera[2]), 0.0f);
-  v.camera_position = glm::vec4(glm::vec3(camera[3]), 1.0f);
-  v.viewport = glm::vec4(float(c.width), float(c.height), 1.0f / float(c.width), 1.0f / float(c.height));
-  v.clip = glm::vec4(c.near_plane, 1000.0f, 1.0f, 0.0f);
-  return v;
-}
-
-ParticleDrawRecord quad_record(uint32_t projection, uint32_t extra_flags = 0) {
-  ParticleDrawRecord r{};
-  r.position_word = kPositionWord;
-  r.size_word = kSizeWord;
-  r.color_word = kColorWord;
-  r.flags = shader::kDrawFlagLive | projection | extra_flags;
-  r.generation = 1;
-  r.flipbook_columns = 1;
-  r.flipbook_rows = 1;
-  r.size_scale = 1.0f;
-  r.atlas_rect = glm::vec4(0.0f, 0.0f, 1.0f, 1.0f);
-  r.tint = glm::vec4(1.0f);
-  return r;
-}
-
-struct Particle {
-  glm::vec3 position{0.0f};
-  float size = 1.0f;
-  glm::vec4 color{1.0f};
-  glm::vec3 velocity{0.0f};
-  glm::vec4 rotation{0.0f};
-  glm::vec4 uv_rect{0.0f, 0.0f, 1.0f, 1.0f};
-  float frame = 0.0f, age = 0.0f, lifetime = 1.0f;
-  uint32_t row = 0, generation = 1;
-};
 
 struct Scene {
   Camera camera;
@@ -122,21 +60,8 @@ struct Scene {
   std::vector<shader::PointLightGpu> point_lights;
 
   // Appends a record to the pool and its slot to the alive list; returns the slot.
-  uint32_t add(const Particle& p) {
-    const uint32_t slot = uint32_t(pool.size() / kRecordWords);
-    pool.resize(pool.size() + kRecordWords, 0u);
-    uint32_t* w = &pool[size_t(slot) * kRecordWords];
-    w[0] = p.row | (p.generation << shader::kFrameHeaderRowBits);
-    auto put = [&](uint32_t word, float value) { w[word] = std::bit_cast<uint32_t>(value); };
-    for (int i = 0; i < 3; ++i) put(kPositionWord + uint32_t(i), p.position[i]);
-    put(kSizeWord, p.size);
-    for (int i = 0; i < 4; ++i) put(kColorWord + uint32_t(i), p.color[i]);
-    for (int i = 0; i < 3; ++i) put(kVelocityWord + uint32_t(i), p.velocity[i]);
-    for (int i = 0; i < 4; ++i) put(kRotationWord + uint32_t(i), p.rotation[i]);
-    for (int i = 0; i < 4; ++i) put(kUvRectWord + uint32_t(i), p.uv_rect[i]);
-    put(kFrameWord, p.frame);
-    put(kAgeWord, p.age);
-    put(kLifetimeWord, p.lifetime);
+  uint32_t add(const TestParticle& p) {
+    const uint32_t slot = append_particle(pool, p);
     alive.push_back(slot);
     return slot;
   }
@@ -337,7 +262,7 @@ PixelRect projected_square(const Camera& c, glm::vec3 p, float size) {
 
 TEST_F(ComputePathTest, OpaqueWhiteBillboardCoversItsProjectedSquare) {
   Scene scene;
-  const Particle p{.position = {0.0f, 0.0f, -2.0f}, .size = 1.0f};
+  const TestParticle p{.position = {0.0f, 0.0f, -2.0f}, .size = 1.0f};
   scene.add(p);
   const Frame frame = render(scene);
   ASSERT_EQ(frame.pixels.size(), scene.pixel_count());
@@ -400,8 +325,8 @@ TEST_F(ComputePathTest, UvZeroZeroIsTheImagesTopLeftOnScreen) {
 }
 
 TEST_F(ComputePathTest, OverlappingParticlesCompositeNearestFirstWhateverTheAliveOrder) {
-  const Particle near_red{.position = {-0.2f, 0.0f, -2.0f}, .size = 1.0f, .color = {1.0f, 0.0f, 0.0f, 0.6f}};
-  const Particle far_green{.position = {0.3f, 0.1f, -3.0f}, .size = 2.0f, .color = {0.0f, 1.0f, 0.0f, 0.6f}};
+  const TestParticle near_red{.position = {-0.2f, 0.0f, -2.0f}, .size = 1.0f, .color = {1.0f, 0.0f, 0.0f, 0.6f}};
+  const TestParticle far_green{.position = {0.3f, 0.1f, -3.0f}, .size = 2.0f, .color = {0.0f, 1.0f, 0.0f, 0.6f}};
   Scene a, b;
   a.add(near_red);
   a.add(far_green);
@@ -512,7 +437,7 @@ TEST_F(ComputePathTest, ASpriteOverManyTilesHasNoSeams) {
   scene.camera.width = 200;  // partial tiles on the right and bottom edges (200 = 12.5 tiles)
   scene.camera.height = 120;
   // Reaches past the right and bottom edges, into the partial tiles there.
-  const Particle p{.position = {2.0f, -0.9f, -2.0f}, .size = 3.0f, .color = {0.9f, 0.6f, 0.3f, 1.0f}};
+  const TestParticle p{.position = {2.0f, -0.9f, -2.0f}, .size = 3.0f, .color = {0.9f, 0.6f, 0.3f, 1.0f}};
   scene.add(p);
   const Frame frame = render(scene);
   ASSERT_EQ(frame.pixels.size(), scene.pixel_count());
@@ -712,7 +637,7 @@ Scene random_scene(uint32_t seed, uint32_t count) {
   palette.atlas_rect = glm::vec4(0.5f, 0.0f, 0.5f, 1.0f);
   scene.records = {plain, additive, stretched, soft, flipbook, palette};
   for (uint32_t i = 0; i < count; ++i) {
-    Particle p;
+    TestParticle p;
     p.row = uint32_t(u(rng) * 6.0f) % 6;
     const float d = 2.0f + 10.0f * u(rng);
     p.position = glm::vec3((u(rng) - 0.5f) * d * 1.1f, (u(rng) - 0.5f) * d * 1.1f - 0.3f, 1.0f - d);

@@ -19,85 +19,17 @@
 #include "render/reference_renderer.hpp"
 #include "shared/frame.h"
 #include "shared/particle_render.h"
+#include "support/particle_scene.hpp"
 
 namespace mote::render {
 namespace {
 
 using shader::ParticleDrawRecord;
 
-// The tests' pool layout (word 0 is the header).
-constexpr uint32_t kRecordWords = 24;
-constexpr uint32_t kPositionWord = 1;   // 3 words
-constexpr uint32_t kSizeWord = 4;
-constexpr uint32_t kColorWord = 5;      // 4 words
-constexpr uint32_t kVelocityWord = 9;   // 3 words
-constexpr uint32_t kRotationWord = 12;  // 1 or 4 words
-constexpr uint32_t kUvRectWord = 16;    // 4 words
-constexpr uint32_t kFrameWord = 20;
-constexpr uint32_t kAgeWord = 21;
-constexpr uint32_t kLifetimeWord = 22;
+// Camera, make_view, quad_record, TestParticle, append_particle and the pool layout's words.
+using namespace test::particle_scene;  // tests/support/particle_scene.hpp
 
 const glm::vec4 kBlack(0.0f, 0.0f, 0.0f, 1.0f);  // the background when none is given
-
-struct Camera {
-  glm::vec3 eye{0.0f};
-  glm::vec3 target{0.0f, 0.0f, -1.0f};
-  glm::vec3 up{0.0f, 1.0f, 0.0f};
-  float fov_y = glm::half_pi<float>();
-  float near_plane = 0.1f;
-  uint32_t width = 64, height = 64;
-
-  float f() const { return 1.0f / std::tan(0.5f * fov_y); }
-  float aspect() const { return float(width) / float(height); }
-};
-
-shader::RenderView make_view(const Camera& c) {
-  shader::RenderView v{};
-  v.view = glm::lookAt(c.eye, c.target, c.up);
-  v.projection = shader::render_perspective(c.fov_y, c.aspect(), c.near_plane);
-  // Upright images under Vulkan's y-down NDC with a positive-height viewport (the reference's
-  // convention): view +Y must land at clip -Y. Written so it holds whether or not
-  // render_perspective itself flips y.
-  v.projection[1][1] = -std::abs(v.projection[1][1]);
-  v.view_projection = v.projection * v.view;
-  v.inverse_view_projection = glm::inverse(v.view_projection);
-  v.sun_view_projection = glm::mat4(1.0f);
-  const glm::mat4 camera = glm::inverse(v.view);
-  v.camera_right = glm::vec4(glm::vec3(camera[0]), 0.0f);
-  v.camera_up = glm::vec4(glm::vec3(camera[1]), 0.0f);
-  v.camera_forward = glm::vec4(-glm::vec3(camera[2]), 0.0f);
-  v.camera_position = glm::vec4(glm::vec3(camera[3]), 1.0f);
-  v.viewport = glm::vec4(float(c.width), float(c.height), 1.0f / float(c.width), 1.0f / float(c.height));
-  v.clip = glm::vec4(c.near_plane, 1000.0f, 1.0f, 0.0f);
-  return v;
-}
-
-// A draw record with position, size and colour bound; everything else at its default.
-ParticleDrawRecord quad_record(uint32_t projection, uint32_t extra_flags = 0) {
-  ParticleDrawRecord r{};
-  r.position_word = kPositionWord;
-  r.size_word = kSizeWord;
-  r.color_word = kColorWord;
-  r.flags = shader::kDrawFlagLive | projection | extra_flags;
-  r.generation = 1;
-  r.flipbook_columns = 1;
-  r.flipbook_rows = 1;
-  r.size_scale = 1.0f;
-  r.atlas_rect = glm::vec4(0.0f, 0.0f, 1.0f, 1.0f);
-  r.tint = glm::vec4(1.0f);
-  return r;
-}
-
-struct TestParticle {
-  glm::vec3 position{0.0f};
-  float size = 1.0f;
-  glm::vec4 color{1.0f};
-  glm::vec3 velocity{0.0f};
-  glm::vec4 rotation{0.0f};  // word 12 is the roll for a 1-word rotation
-  glm::vec4 uv_rect{0.0f, 0.0f, 1.0f, 1.0f};
-  float frame = 0.0f, age = 0.0f, lifetime = 1.0f;
-  uint32_t row = 0, generation = 1;
-};
 
 struct Draw {
   Camera camera;
@@ -109,20 +41,7 @@ struct Draw {
   const ReferenceImage* background = nullptr;
 
   uint32_t add(const TestParticle& p) {
-    const uint32_t slot = uint32_t(pool.size() / kRecordWords);
-    pool.resize(pool.size() + kRecordWords, 0u);
-    uint32_t* w = &pool[size_t(slot) * kRecordWords];
-    w[0] = p.row | (p.generation << shader::kFrameHeaderRowBits);
-    auto put = [&](uint32_t word, float value) { w[word] = std::bit_cast<uint32_t>(value); };
-    for (int i = 0; i < 3; ++i) put(kPositionWord + uint32_t(i), p.position[i]);
-    put(kSizeWord, p.size);
-    for (int i = 0; i < 4; ++i) put(kColorWord + uint32_t(i), p.color[i]);
-    for (int i = 0; i < 3; ++i) put(kVelocityWord + uint32_t(i), p.velocity[i]);
-    for (int i = 0; i < 4; ++i) put(kRotationWord + uint32_t(i), p.rotation[i]);
-    for (int i = 0; i < 4; ++i) put(kUvRectWord + uint32_t(i), p.uv_rect[i]);
-    put(kFrameWord, p.frame);
-    put(kAgeWord, p.age);
-    put(kLifetimeWord, p.lifetime);
+    const uint32_t slot = append_particle(pool, p);
     alive.push_back(slot);
     return slot;
   }

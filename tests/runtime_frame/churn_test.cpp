@@ -25,6 +25,7 @@
 #include "mote/effect.hpp"
 #include "runtime_frame/particle_system.hpp"
 #include "runtime_passes/transform_table.hpp"
+#include "support/effect_presets.hpp"
 #include "support/gpu_fixture.hpp"
 
 namespace mote {
@@ -93,14 +94,7 @@ constexpr uint32_t kWords = 24;  // the presets' 21 words and the test effect's 
 constexpr uint32_t kMaxEmitters = 12;
 constexpr int kFrames = 2000;
 
-CompiledEffect load_preset(const std::string& name) {
-  std::ifstream in(std::string(MOTE_EFFECTS_DIR) + "/" + name);
-  std::stringstream text;
-  text << in.rdbuf();
-  Result<CompiledEffect> e = compile_effect(text.str());
-  EXPECT_TRUE(e.ok()) << name << ": " << (e.ok() ? "" : e.error().to_string());
-  return e.ok() ? std::move(e).value() : CompiledEffect{};
-}
+using test::load_preset;  // tests/support/effect_presets.hpp
 
 class ChurnTest : public test::GpuTest {};
 

@@ -18,7 +18,9 @@
 #include "mote/simulation.hpp"
 #include "runtime_frame/particle_system.hpp"
 #include "sim/emission.hpp"
+#include "support/effect_presets.hpp"
 #include "support/gpu_fixture.hpp"
+#include "support/random_life_program.hpp"
 #include "support/spawn_probe_program.hpp"
 
 namespace mote {
@@ -29,32 +31,9 @@ using runtime::FrameStats;
 using runtime::ParticleSystem;
 using runtime::ParticleSystemOptions;
 
-using test::kProgram;  // tests/support/spawn_probe_program.hpp
-
-// A second program (different code: its own emit and simulate dispatches): random life.
-constexpr const char* kRandomLifeProgram = R"(
-.registers 8
-.particle age 1
-.particle life 1
-.emitter life 1
-.emitter rate 1
-
-.init
-  STORE_FIELD @age, 0.0
-  RAND r0.x, #0
-  LOAD_BUILTIN r1.x, emitter:life
-  MUL r0.x, r0.x, r1.x
-  STORE_FIELD @life, r0.x
-
-.update
-  LOAD_BUILTIN r0.x, DT
-  LOAD_FIELD r1.x, @age
-  ADD r1.x, r1.x, r0.x
-  STORE_FIELD @age, r1.x
-  LOAD_FIELD r2.x, @life
-  CMP r3.x, r1.x, r2.x, GE
-  KILL r3.x
-)";
+using test::kProgram;            // tests/support/spawn_probe_program.hpp
+using test::kRandomLifeProgram;  // tests/support/random_life_program.hpp
+using test::load_preset;        // tests/support/effect_presets.hpp
 
 constexpr float kDt = 1.0f / 60.0f;
 constexpr uint32_t kSerialWord = 31;  // past every test program's fields, inside 32 words
@@ -326,15 +305,6 @@ TEST_F(ParticleSystemTest, PoolInvariantHoldsOverHundredsOfFrames) {
     if (HasFatalFailure()) return;
   }
   EXPECT_GT(dropped, 0u);  // the budget was exercised
-}
-
-CompiledEffect load_preset(const char* name) {
-  std::ifstream in(std::string(MOTE_EFFECTS_DIR) + "/" + name);
-  std::stringstream text;
-  text << in.rdbuf();
-  Result<CompiledEffect> e = compile_effect(text.str());
-  EXPECT_TRUE(e.ok()) << (e.ok() ? "" : e.error().to_string());
-  return e.ok() ? std::move(e).value() : CompiledEffect{};
 }
 
 // Fire for 150 frames against the reference simulation: counts equal every frame, and every

@@ -29,6 +29,7 @@
 #include "mote/simulation.hpp"
 #include "runtime_frame/particle_system.hpp"
 #include "sim/emission.hpp"
+#include "support/effect_presets.hpp"
 #include "support/gpu_fixture.hpp"
 
 namespace mote {
@@ -79,14 +80,7 @@ const Preset kPresets[] = {
     {"water_jet.json", 300, kTol, kTol, ""},
 };
 
-CompiledEffect load_preset(const std::string& name) {
-  std::ifstream in(std::string(MOTE_EFFECTS_DIR) + "/" + name);
-  std::stringstream text;
-  text << in.rdbuf();
-  Result<CompiledEffect> e = compile_effect(text.str());
-  EXPECT_TRUE(e.ok()) << name << ": " << (e.ok() ? "" : e.error().to_string());
-  return e.ok() ? std::move(e).value() : CompiledEffect{};
-}
+using test::load_preset;  // tests/support/effect_presets.hpp
 
 // The list above covers every preset in effects/ (a new preset must be added to it).
 TEST(PresetParityList, CoversEveryPreset) {

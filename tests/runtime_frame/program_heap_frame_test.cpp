@@ -33,6 +33,7 @@
 #include "shared/isa_encoding.h"
 #include "sim/emission.hpp"
 #include "support/gpu_fixture.hpp"
+#include "support/random_life_program.hpp"
 #include "support/spawn_probe_program.hpp"
 #include "vm/program_generator.hpp"
 
@@ -49,29 +50,7 @@ using runtime::TransformTable;
 using runtime::UploadStats;
 
 // Random life (its own code: a second placement).
-constexpr const char* kRandomLife = R"(
-.registers 8
-.particle age 1
-.particle life 1
-.emitter life 1
-.emitter rate 1
-
-.init
-  STORE_FIELD @age, 0.0
-  RAND r0.x, #0
-  LOAD_BUILTIN r1.x, emitter:life
-  MUL r0.x, r0.x, r1.x
-  STORE_FIELD @life, r0.x
-
-.update
-  LOAD_BUILTIN r0.x, DT
-  LOAD_FIELD r1.x, @age
-  ADD r1.x, r1.x, r0.x
-  STORE_FIELD @age, r1.x
-  LOAD_FIELD r2.x, @life
-  CMP r3.x, r1.x, r2.x, GE
-  KILL r3.x
-)";
+using test::kRandomLifeProgram;  // tests/support/random_life_program.hpp
 
 // Spawns at its emitter field `target` (bindable to a transform), drifts with the global `wind`
 // (each emitter's own copy), dies at the emitter field `life`, and keeps a constant of its own.
@@ -137,7 +116,7 @@ CompiledEffect make_effect(const char* text, std::vector<uint32_t> defaults, flo
 // The three effects of these tests: rate / life are emitter fields of each (the record's rate is
 // the field's value).
 CompiledEffect probe_effect(float rate, float life) { return make_effect(test::kProgram, {bits(life), bits(rate)}, rate); }
-CompiledEffect random_life_effect(float rate, float life) { return make_effect(kRandomLife, {bits(life), bits(rate)}, rate); }
+CompiledEffect random_life_effect(float rate, float life) { return make_effect(kRandomLifeProgram, {bits(life), bits(rate)}, rate); }
 CompiledEffect target_wind_effect(float rate, float life) {
   return make_effect(kTargetWind, {bits(rate), bits(0.0f), bits(1.0f), bits(0.0f), bits(life)}, rate);
 }
