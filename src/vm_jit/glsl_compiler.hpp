@@ -19,7 +19,7 @@ namespace mote::vm_jit {
 
 struct GlslCompileOptions {
   // SPIRV-Tools' performance passes (glslc -O). Off by default: every driver optimises the
-  // module itself (docs/design/vm.md, "Compiling programs", has the measured cost).
+  // module itself (docs/design/vm.md, "The compiled kernels", has what was measured).
   bool optimize = false;
 };
 

@@ -6,10 +6,11 @@
 // pool (what the translation reads), so a 64-bit collision recompiles rather than running the
 // wrong kernel.
 //
-// Cost: a compile is milliseconds to tens of milliseconds (see docs/design/vm.md, "Compiling
-// programs"); a hit is a map lookup plus a compare of the section's words. Entries are never
-// evicted (an effect library has tens of programs; clear() drops everything). Not thread-safe:
-// one cache per thread that records commands, like the device's queue.
+// Cost: a new program is tens of milliseconds of glslang and driver work (docs/design/vm.md,
+// "The compiled kernels": ~20 ms plus the driver's compile on lavapipe, ~140 ms for the first
+// kernel of a process on the H200); a hit is a map lookup plus a compare of the section's
+// words. Entries are never evicted (an effect library has tens of programs; clear() drops
+// everything). Not thread-safe: one cache per thread that records commands.
 #pragma once
 
 #include <cstdint>
