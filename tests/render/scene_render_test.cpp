@@ -227,6 +227,21 @@ const GoldenCase kGoldenCases[] = {
     {"smoke_compute", "scenes/smoke.json", 6, DrawPath::kCompute},
     {"projection_billboard_compute", "tests/render/scenes/projection_billboard.json", 2, DrawPath::kCompute},
     {"soft_crossing_compute", "tests/render/scenes/soft_crossing.json", 1, DrawPath::kCompute},
+    {"bonfire_compute", "scenes/bonfire.json", 6, DrawPath::kCompute},
+    {"debris_compute", "scenes/debris.json", 6, DrawPath::kCompute},
+    {"explosion_compute", "scenes/explosion.json", 6, DrawPath::kCompute},
+    {"fountain_compute", "scenes/fountain.json", 6, DrawPath::kCompute},
+    {"rain_compute", "scenes/rain.json", 6, DrawPath::kCompute},
+    {"showcase_compute", "scenes/showcase.json", 6, DrawPath::kCompute},
+    {"snow_compute", "scenes/snow.json", 6, DrawPath::kCompute},
+    {"sparkles_compute", "scenes/sparkles.json", 6, DrawPath::kCompute},
+    {"water_jet_compute", "scenes/water_jet.json", 6, DrawPath::kCompute},
+    {"projection_stretched_compute", "tests/render/scenes/projection_stretched.json", 2, DrawPath::kCompute},
+    {"projection_vertical_compute", "tests/render/scenes/projection_vertical.json", 2, DrawPath::kCompute},
+    {"projection_horizontal_compute", "tests/render/scenes/projection_horizontal.json", 2, DrawPath::kCompute},
+    {"projection_facing_world_compute", "tests/render/scenes/projection_facing_world.json", 2, DrawPath::kCompute},
+    {"flipbook_compute", "tests/render/scenes/flipbook.json", 0, DrawPath::kCompute},
+    {"flipbook_blend_compute", "tests/render/scenes/flipbook_blend.json", 0, DrawPath::kCompute},
     {"smoke_sorted", "scenes/smoke.json", 6, DrawPath::kRaster, Transparency::kSorted},
     {"snow_sorted", "scenes/snow.json", 6, DrawPath::kRaster, Transparency::kSorted},
     {"soft_crossing_sorted", "tests/render/scenes/soft_crossing.json", 1, DrawPath::kRaster, Transparency::kSorted},
@@ -333,16 +348,26 @@ TEST(GoldenCoverage, EveryScenesFileHasARasterGolden) {
 struct ReferenceCase {
   const char* scene;
   uint32_t frame;  // captured after frames 0 .. frame - 1
+  // Held to the OIT bound too. The bonfire is not: its additive flame sits behind and inside
+  // the alpha smoke, and weighted OIT adds emission unattenuated by what is in front (it keeps
+  // no order to attenuate it by) — measured 27.8 dB, mean 0.0047, max 0.73 where the flame
+  // shows through the smoke. Printed, not asserted; the sorted and compute paths are held.
+  bool oit = true;
 };
 
 // Scenes whose particles are all unlit quads (the reference refuses lit records and does not
-// draw mesh particles): additive (fire, sparkles), alpha-blended and overlapping (smoke, snow),
+// draw mesh particles) — every preset but the fountain (mesh particles, covered by goldens on
+// both paths) and debris and rain (sub-pixel at 128x72: the particles change the picture by
+// less than the 50 dB the check below requires; their goldens cover them): additive (fire, sparkles), alpha-blended and overlapping (smoke, snow),
 // every projection mode, a textured flipbook with and without blending, soft particles.
 const ReferenceCase kReferenceCases[] = {
     {"scenes/fire.json", 4},
     {"scenes/smoke.json", 4},
     {"scenes/sparkles.json", 4},
     {"scenes/snow.json", 4},
+    {"scenes/bonfire.json", 4, false},
+    {"scenes/explosion.json", 4},
+    {"scenes/water_jet.json", 4},
     {"tests/render/scenes/projection_billboard.json", 1},
     {"tests/render/scenes/projection_stretched.json", 1},
     {"tests/render/scenes/projection_vertical.json", 1},
@@ -416,6 +441,7 @@ class ReferenceErrorTest : public test::GpuTest {
       std::printf("%s %-48s alive %5zu  PSNR %6.2f dB  mean %.5f  max %.4f  (particles vs none: %.2f dB)\n", label,
                   c.scene, capture.alive.size(), e.psnr_db, e.mean_abs, e.max_abs, particles.psnr_db);
       EXPECT_LT(particles.psnr_db, 50.0) << "the particles barely show: the comparison would prove little";
+      if (transparency == Transparency::kOit && path == DrawPath::kRaster && !c.oit) continue;
       EXPECT_GE(e.psnr_db, bounds.min_psnr_db);
       EXPECT_LE(e.mean_abs, bounds.max_mean_abs);
       worst_psnr = std::min(worst_psnr, e.psnr_db);
