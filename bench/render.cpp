@@ -58,6 +58,7 @@
 #include <glm/glm.hpp>
 #include <glm/gtc/packing.hpp>
 
+#include "copy_roofline.hpp"
 #include "assets/atlas.hpp"
 #include "gpu/buffer.hpp"
 #include "gpu/commands.hpp"
@@ -82,7 +83,6 @@ using namespace mote::gpu;
 
 namespace {
 
-constexpr uint32_t kVec4PerThread = 4;  // bench/roofline's setting
 
 // The pool record: what a small runtime effect carries. Only position, size and colour are bound
 // by the draw records; the rest is there so the stride is a real one.
@@ -199,68 +199,9 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-// ---- The memory roofline: bench/roofline's copy kernel, same chunking ----
+// ---- The memory roofline: bench/roofline's copy kernel (bench/copy_roofline.hpp) ----
 
-void record_copy(Device& device, VkCommandBuffer cmd, const ComputePipeline& pipeline, const Buffer& src,
-                 const Buffer& dst, uint64_t bytes) {
-  const auto& limits = device.limits();
-  const uint64_t per_group = uint64_t(pipeline.local_size_x()) * kVec4PerThread * 16;
-  uint64_t max_chunk =
-      std::min<uint64_t>(limits.maxStorageBufferRange, uint64_t(limits.maxComputeWorkGroupCount[0]) * per_group);
-  const uint64_t align = std::max<uint64_t>(limits.minStorageBufferOffsetAlignment, per_group);
-  max_chunk = max_chunk / align * align;
-  ComputeRecorder rec(device, cmd);
-  rec.bind(pipeline);
-  for (uint64_t offset = 0; offset < bytes; offset += max_chunk) {
-    const uint64_t chunk = std::min(max_chunk, bytes - offset);
-    shader::RooflineParams params{0, uint32_t(chunk / 16), 0, 0};
-    rec.buffers({{0, &src, offset, chunk}, {1, &dst, offset, chunk}})
-        .push(params)
-        .dispatch(uint32_t((chunk + per_group - 1) / per_group));
-  }
-}
-
-struct Roofline {
-  uint64_t bytes = 0;  // each way
-  double median_ms = 0.0;
-  double gbps = 0.0;  // read + write
-};
-
-Result<Roofline> measure_roofline(Device& device, uint64_t bytes, uint32_t repeats) {
-  MOTE_TRY_ASSIGN(ComputePipeline pipeline,
-                  ComputePipeline::create(device, "bench/roofline_copy",
-                                          std::vector<SpecializationConstant>{{0, kVec4PerThread}}));
-  MOTE_TRY_ASSIGN(GpuProfiler profiler, GpuProfiler::create(device, repeats + 1));
-  MOTE_TRY_ASSIGN(Buffer src, Buffer::create(device, {.size = bytes, .name = "bench.roofline_src"}));
-  MOTE_TRY_ASSIGN(Buffer dst, Buffer::create(device, {.size = bytes, .name = "bench.roofline_dst"}));
-  MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) {
-    profiler.reset(cmd);
-    vkCmdFillBuffer(cmd, src.handle(), 0, bytes, 0x3F800000u);
-    vkCmdFillBuffer(cmd, dst.handle(), 0, bytes, 0u);
-    transfer_to_compute(cmd);
-    for (uint32_t r = 0; r <= repeats; ++r) {  // the first is a warm-up
-      if (r > 0) compute_to_compute(cmd);
-      profiler.begin(cmd, r == 0 ? "warmup" : "copy");
-      record_copy(device, cmd, pipeline, src, dst, bytes);
-      profiler.end(cmd);
-    }
-    compute_to_transfer(cmd);
-  }));
-  MOTE_TRY_ASSIGN(std::vector<PassTime> times, profiler.resolve());
-  // A fast copy that did not copy is no roofline.
-  MOTE_TRY_ASSIGN(std::vector<uint32_t> copied, readback_as<uint32_t>(device, dst, bytes / 4));
-  const size_t wrong = size_t(std::count_if(copied.begin(), copied.end(), [](uint32_t w) { return w != 0x3F800000u; }));
-  if (wrong != 0)
-    return make_error(ErrorCode::kInternal, fmt::format("the roofline copy left {} of {} words wrong", wrong, copied.size()));
-  std::vector<double> ms;
-  for (const PassTime& t : times)
-    if (t.name == "copy") ms.push_back(t.ms);
-  Roofline r;
-  r.bytes = bytes;
-  r.median_ms = median(ms);
-  r.gbps = 2.0 * double(bytes) / (r.median_ms * 1e-3) / 1e9;
-  return r;
-}
+using Roofline = mote::bench::CopyRoofline;
 
 // ---- The particles ----
 
@@ -770,7 +711,7 @@ int main(int argc, char** argv) {
 
   uint64_t roofline_bytes = std::min<uint64_t>(opt.roofline_mib << 20, device.description().device_local_bytes / 4);
   roofline_bytes = std::max<uint64_t>(roofline_bytes / 16 * 16, 1u << 20);
-  auto before = measure_roofline(device, roofline_bytes, opt.repeats);
+  auto before = mote::bench::measure_copy_roofline(device, roofline_bytes, opt.repeats);
   if (!before.ok()) return fail("roofline", before.error());
   fmt::print("{{\"bench\":\"render\",\"roofline_gbps\":{:.1f},\"roofline_ms\":{:.4f},\"at_bytes\":{}}}\n", before->gbps,
              before->median_ms, before->bytes);
@@ -789,7 +730,7 @@ int main(int argc, char** argv) {
     if (Status s = run_case(b, c); !s.ok()) return fail(fmt::format("smoke x {}", opt.smoke), s.error());
   }
 
-  auto after = measure_roofline(device, roofline_bytes, opt.repeats);
+  auto after = mote::bench::measure_copy_roofline(device, roofline_bytes, opt.repeats);
   if (!after.ok()) return fail("roofline", after.error());
   fmt::print("{{\"bench\":\"render\",\"roofline_after_gbps\":{:.1f},\"roofline_ms\":{:.4f},\"at_bytes\":{}}}\n",
              after->gbps, after->median_ms, after->bytes);
