@@ -107,15 +107,7 @@ ComputePipeline& ComputePipeline::operator=(ComputePipeline&& other) noexcept {
 
 void ComputePipeline::release() {
   if (!device_) return;
-  VkDevice dev = device_->handle();
-  VkPipeline pipeline = pipeline_;
-  VkPipelineLayout layout = layout_;
-  VkDescriptorSetLayout set_layout = set_layout_;
-  device_->defer_destroy([dev, pipeline, layout, set_layout] {
-    if (pipeline) vkDestroyPipeline(dev, pipeline, nullptr);
-    if (layout) vkDestroyPipelineLayout(dev, layout, nullptr);
-    if (set_layout) vkDestroyDescriptorSetLayout(dev, set_layout, nullptr);
-  });
+  detail::defer_destroy_pipeline(*device_, pipeline_, layout_, set_layout_);
   device_ = nullptr;
 }
 

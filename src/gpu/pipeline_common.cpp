@@ -55,6 +55,16 @@ Result<VkPipelineLayout> create_pipeline_layout(Device& device, VkDescriptorSetL
   return layout;
 }
 
+void defer_destroy_pipeline(Device& device, VkPipeline pipeline, VkPipelineLayout layout,
+                            VkDescriptorSetLayout set_layout) {
+  VkDevice dev = device.handle();
+  device.defer_destroy([dev, pipeline, layout, set_layout] {
+    if (pipeline) vkDestroyPipeline(dev, pipeline, nullptr);
+    if (layout) vkDestroyPipelineLayout(dev, layout, nullptr);
+    if (set_layout) vkDestroyDescriptorSetLayout(dev, set_layout, nullptr);
+  });
+}
+
 Specialization::Specialization(std::span<const SpecializationConstant> constants) {
   for (const auto& s : constants) {
     entries.push_back({s.id, uint32_t(values.size() * sizeof(uint32_t)), sizeof(uint32_t)});

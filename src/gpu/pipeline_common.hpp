@@ -34,6 +34,11 @@ Result<VkPipelineLayout> create_pipeline_layout(Device& device, VkDescriptorSetL
                                                 uint32_t push_constant_size, VkShaderStageFlags push_stages,
                                                 const std::string& name);
 
+// Destroys a pipeline, its layout and its set layout once the GPU is done with them (any may be
+// VK_NULL_HANDLE).
+void defer_destroy_pipeline(Device& device, VkPipeline pipeline, VkPipelineLayout layout,
+                            VkDescriptorSetLayout set_layout);
+
 // Keeps the map entries and values alive for VkSpecializationInfo.
 struct Specialization {
   std::vector<VkSpecializationMapEntry> entries;
