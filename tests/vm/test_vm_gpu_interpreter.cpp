@@ -8,6 +8,7 @@
 #include "mote/isa.hpp"
 #include "shared/isa_encoding.h"
 #include "support/gpu_fixture.hpp"
+#include "vm_test_support.hpp"
 #include "vm/gpu_executor.hpp"
 
 namespace mote {
@@ -15,7 +16,8 @@ namespace {
 
 using test::GpuTest;
 
-uint32_t f2u(float f) { return std::bit_cast<uint32_t>(f); }
+using test::f2u;
+using test::input_for;
 float u2f(uint32_t u) { return std::bit_cast<float>(u); }
 
 uint32_t word0(isa::Op op, uint32_t lanes, uint32_t k0, uint32_t k1, uint32_t k2, uint32_t dst) {
@@ -31,16 +33,6 @@ Program store_constant_program(uint32_t register_count, uint32_t dst_slot) {
   p.update.push_back({{word0(isa::Op::MOV, 1, kVmKindImm, kVmKindNone, kVmKindNone, dst_slot), f2u(5.0f), 0, 0}});
   p.update.push_back({{word0(isa::Op::STORE_FIELD, 1, kVmKindNone, kVmKindReg, kVmKindNone, 0), 1, reg(dst_slot), 0}});
   return p;
-}
-
-RunInput input_for(const Program& p, uint32_t count, uint32_t record_words) {
-  RunInput in;
-  in.program = &p;
-  in.section = Section::kUpdate;
-  in.count = count;
-  in.record_words = record_words;
-  in.records.assign(size_t(count) * record_words, f2u(-1.0f));
-  return in;
 }
 
 TEST(GpuInterpreterChoice, RegisterCountPicksTheInterpreter) {

@@ -14,6 +14,7 @@
 #include "shared/vm_gpu.h"
 #include "shared/vm_limits.h"
 #include "support/gpu_fixture.hpp"
+#include "vm_test_support.hpp"
 #include "vm/program_generator.hpp"
 #include "vm_jit/compiled_executor.hpp"
 #include "vm_jit/glsl_compiler.hpp"
@@ -26,7 +27,8 @@ namespace {
 
 using test::GpuTest;
 
-uint32_t f2u(float f) { return std::bit_cast<uint32_t>(f); }
+using test::f2u;
+using test::input_for;
 float u2f(uint32_t u) { return std::bit_cast<float>(u); }
 
 uint32_t word0(isa::Op op, uint32_t lanes, uint32_t k0, uint32_t k1, uint32_t k2, uint32_t dst) {
@@ -47,16 +49,6 @@ Program store_program(uint32_t register_count, uint32_t slot, float constant) {
       {{word0(isa::Op::STORE_FIELD, 1, kVmKindNone, kVmKindReg, kVmKindNone, 0), 1, reg(slot), 0}},
   };
   return p;
-}
-
-RunInput input_for(const Program& p, uint32_t count, uint32_t record_words) {
-  RunInput in;
-  in.program = &p;
-  in.section = Section::kUpdate;
-  in.count = count;
-  in.record_words = record_words;
-  in.records.assign(size_t(count) * record_words, f2u(-1.0f));
-  return in;
 }
 
 TEST(VmJitSources, EmbeddedSourcesAreThisSourceTreesFiles) {

@@ -9,6 +9,7 @@
 
 #include "mote/isa.hpp"
 #include "mote/program.hpp"
+#include "mote/vm.hpp"
 #include "shared/isa_encoding.h"
 
 namespace mote::test {
@@ -19,6 +20,18 @@ struct Src {
 };
 
 inline uint32_t f2u(float f) { return std::bit_cast<uint32_t>(f); }
+
+// An UPDATE run of `p` over `count` records of `record_words`, every word poisoned with -1.0f so
+// a word an executor forgets to write shows.
+inline RunInput input_for(const Program& p, uint32_t count, uint32_t record_words) {
+  RunInput in;
+  in.program = &p;
+  in.section = Section::kUpdate;
+  in.count = count;
+  in.record_words = record_words;
+  in.records.assign(size_t(count) * record_words, f2u(-1.0f));
+  return in;
+}
 inline float u2f(uint32_t u) { return std::bit_cast<float>(u); }
 
 // REG source: base slot plus swizzle components (unused ones must stay the identity).
