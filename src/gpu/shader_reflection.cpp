@@ -130,6 +130,24 @@ Result<ShaderReflection> reflect_spirv(std::span<const uint32_t> words) {
   }
   std::sort(out.bindings.begin(), out.bindings.end(),
             [](const auto& a, const auto& b) { return std::tie(a.set, a.binding) < std::tie(b.set, b.binding); });
+  // Blocks aliasing one binding (the same buffer seen as uint[] and as uvec4[]) are one
+  // descriptor: merged, read-only only if every alias is.
+  std::vector<ReflectedBinding> merged;
+  for (ReflectedBinding& b : out.bindings) {
+    if (!merged.empty() && merged.back().set == b.set && merged.back().binding == b.binding) {
+      ReflectedBinding& first = merged.back();
+      if (first.type != b.type || first.count != b.count)
+        return make_error(ErrorCode::kInvalidArgument,
+                          "set " + std::to_string(b.set) + " binding " + std::to_string(b.binding) +
+                              " is declared twice with different descriptor types or counts ('" + first.name + "', '" +
+                              b.name + "')");
+      first.read_only = first.read_only && b.read_only;
+      first.name += "|" + b.name;
+      continue;
+    }
+    merged.push_back(std::move(b));
+  }
+  out.bindings = std::move(merged);
   return out;
 }
 
