@@ -39,9 +39,11 @@ struct VmRunParams {
   // driver reported 0 for a 2 GiB binding and the pass silently did nothing).
   uint record_capacity;
   uint shapes_offset;  // VM_OP_COUNT words of mote::isa::op_shape, one per opcode
-  uint pad0;
-  uint pad1;
-  uint pad2;
+  // The record window (src/vm/record_window.hpp): the 4-word chunks of the record the section
+  // reads or writes, staged with 16-byte loads and stores instead of one access per field word.
+  uint window_first_chunk;
+  uint window_chunks;       // 0: fields go straight to the records
+  uint window_dirty_mask;   // bit c: chunk first + c is written back
 };
 MOTE_ASSERT_SIZE(VmRunParams, 192);
 MOTE_ASSERT_OFFSET(VmRunParams, emitter_position, 0);
@@ -70,6 +72,9 @@ MOTE_ASSERT_OFFSET(VmRunParams, launch_lanes, 164);
 MOTE_ASSERT_OFFSET(VmRunParams, register_count, 168);
 MOTE_ASSERT_OFFSET(VmRunParams, record_capacity, 172);
 MOTE_ASSERT_OFFSET(VmRunParams, shapes_offset, 176);
+MOTE_ASSERT_OFFSET(VmRunParams, window_first_chunk, 180);
+MOTE_ASSERT_OFFSET(VmRunParams, window_chunks, 184);
+MOTE_ASSERT_OFFSET(VmRunParams, window_dirty_mask, 188);
 
 // VmRunParams.flags: count executions per opcode into op_counts; write every instruction's
 // result vec4 into the trace buffer at ((particle * code_length) + pc) * 4 (trace-replay parity).

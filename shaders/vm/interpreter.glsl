@@ -30,20 +30,25 @@ uint vm_record_words;
 
 // Source `s` (0..2) of an instruction: `width` components (rest 0), REG through the swizzle,
 // IMM splatted, NONE as zero. Written without dynamic vec4 component indexing (which NVIDIA's
-// compiler lowers to local-memory spills): four swizzled reads, then constant-index selects.
+// compiler lowers to local-memory spills). Only the `width` components are read from the
+// register file: kind and width are wave-uniform, so the branches cost no divergence, and a
+// scalar operand reads one slot instead of four (the register file's traffic is most of an
+// interpreted instruction's cost).
 vec4 vm_read_source(uint w0, uint word, uint s, uint width) {
   uint kind = vm_kind(w0, s);
-  vec4 v;
+  vec4 v = vec4(0.0f);
   if (kind == kVmKindReg) {
     uint base = word & 0xFFu;
-    v = vec4(vm_reg_read(base + ((word >> 8u) & 3u)), vm_reg_read(base + ((word >> 10u) & 3u)),
-             vm_reg_read(base + ((word >> 12u) & 3u)), vm_reg_read(base + ((word >> 14u) & 3u)));
+    if (width > 0u) v.x = vm_reg_read(base + ((word >> 8u) & 3u));
+    if (width > 1u) v.y = vm_reg_read(base + ((word >> 10u) & 3u));
+    if (width > 2u) v.z = vm_reg_read(base + ((word >> 12u) & 3u));
+    if (width > 3u) v.w = vm_reg_read(base + ((word >> 14u) & 3u));
   } else if (kind == kVmKindImm) {
-    v = vec4(uintBitsToFloat(word));
-  } else {
-    v = vec4(0.0f);
+    float f = uintBitsToFloat(word);
+    v = vec4(f, width > 1u ? f : 0.0f, width > 2u ? f : 0.0f, width > 3u ? f : 0.0f);
+    if (width == 0u) v.x = 0.0f;
   }
-  return vec4(width > 0u ? v.x : 0.0f, width > 1u ? v.y : 0.0f, width > 2u ? v.z : 0.0f, width > 3u ? v.w : 0.0f);
+  return v;
 }
 
 uint vm_shape_width(uint code, uint lanes) { return code == VM_SHAPE_WIDTH_LANES ? lanes : code; }

@@ -6,6 +6,12 @@
 //   VM_REGISTERS_WIDE  register file in a storage buffer, slot-major (slot * lanes + lane),
 //                      kVmWideLaunchLanes invocations walking the work (the seed's "Two
 //                      interpreters").
+// (A third file, in workgroup shared memory sized to the program, was measured 2.5x slower
+// than the private one on the H200 and dropped: docs/PERFORMANCE.md.)
+// Specialization constant 1 is the record window's chunk count: with it, each particle's
+// window (src/vm/record_window.hpp, VmRunParams.window_*) is staged in shared memory with
+// 16-byte loads before the section and its stored chunks written back with 16-byte stores
+// after; 0 sends every field access straight to the record.
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_KHR_shader_subgroup_ballot : require
 #include "generated/vm_isa.glsl"
@@ -17,6 +23,8 @@ layout(local_size_x = 64) in;  // kVmWorkgroupSize
 
 layout(std430, binding = 0) readonly buffer ProgramWords { uint program_words[]; };
 layout(std430, binding = 1) buffer Records { uint records[]; };
+// The same records as 16-byte chunks (the window's loads and stores; record_words % 4 == 0).
+layout(std430, binding = 1) buffer RecordChunks { uvec4 record_chunks[]; };
 layout(std430, binding = 2) buffer Killed { uint killed[]; };
 layout(std430, binding = 3) buffer OpCounts { uint op_counts[]; };
 layout(std430, binding = 4) readonly buffer Params { VmRunParams params; };
@@ -32,6 +40,10 @@ layout(std140, binding = 7) uniform SectionCode { uvec4 section_code[kVmMaxSecti
 layout(std140, binding = 8) uniform OpShapes { uvec4 op_shapes[64]; };
 
 uint vm_record_base;
+
+layout(constant_id = 1) const uint kWindowChunks = 0u;
+const uint kWindowSlots = kWindowChunks * 4u * kVmWorkgroupSize + 1u;
+shared uint vm_window[kWindowSlots];  // word (w - first) * 64 + invocation
 
 #ifdef VM_REGISTERS_FAST
 float vm_fast_registers[kVmFastRegisterSlots];
@@ -55,8 +67,46 @@ void vm_clear_registers() {
 #endif
 
 uint vm_code_word(uint index) { return program_words[min(index, uint(program_words.length()) - 1u)]; }
-float vm_record_read(uint word) { return uintBitsToFloat(records[vm_record_base + word]); }
-void vm_record_write(uint word, float v) { records[vm_record_base + word] = floatBitsToUint(v); }
+// A word inside the staged window is read and written there; any other goes to the record (the
+// window holds every word the section can name, so that is only a guard).
+uint vm_window_word(uint word) {
+  uint rel = word - params.window_first_chunk * 4u;
+  return (kWindowChunks > 0u && rel < kWindowChunks * 4u) ? rel * kVmWorkgroupSize + gl_LocalInvocationIndex : ~0u;
+}
+float vm_record_read(uint word) {
+  uint at = vm_window_word(word);
+  if (at != ~0u) return uintBitsToFloat(vm_window[at]);
+  return uintBitsToFloat(records[vm_record_base + word]);
+}
+void vm_record_write(uint word, float v) {
+  uint at = vm_window_word(word);
+  if (at != ~0u) vm_window[at] = floatBitsToUint(v);
+  else records[vm_record_base + word] = floatBitsToUint(v);
+}
+// The chunk index clamped to the bound records (a host that set a window past the record
+// still stays inside the buffer).
+uint vm_window_chunk(uint c) {
+  uint last = params.record_capacity * (params.record_words / 4u) - 1u;
+  return min(vm_record_base / 4u + params.window_first_chunk + c, last);
+}
+void vm_window_load() {
+  for (uint c = 0u; c < kWindowChunks; ++c) {
+    uvec4 v = record_chunks[vm_window_chunk(c)];
+    uint at = c * 4u * kVmWorkgroupSize + gl_LocalInvocationIndex;
+    vm_window[at] = v.x;
+    vm_window[at + kVmWorkgroupSize] = v.y;
+    vm_window[at + 2u * kVmWorkgroupSize] = v.z;
+    vm_window[at + 3u * kVmWorkgroupSize] = v.w;
+  }
+}
+void vm_window_store() {
+  for (uint c = 0u; c < kWindowChunks; ++c) {
+    if ((params.window_dirty_mask & (1u << c)) == 0u) continue;
+    uint at = c * 4u * kVmWorkgroupSize + gl_LocalInvocationIndex;
+    record_chunks[vm_window_chunk(c)] = uvec4(vm_window[at], vm_window[at + kVmWorkgroupSize], vm_window[at + 2u * kVmWorkgroupSize],
+                                     vm_window[at + 3u * kVmWorkgroupSize]);
+  }
+}
 float vm_load_constant(uint index) {
   if (params.constants_words == 0u) return 0.0f;
   return uintBitsToFloat(vm_code_word(params.constants_offset + min(index, params.constants_words - 1u)));
@@ -97,7 +147,9 @@ void main() {
     vm_record_base = i * vm_record_words;
     vm_seed = vm_particle_seed(params.rng_base, params.first_particle_index + i);
     vm_clear_registers();
+    if (kWindowChunks > 0u) vm_window_load();
     bool dead = vm_run(params.code_length);
+    if (kWindowChunks > 0u) vm_window_store();
     killed[min(i, uint(killed.length()) - 1u)] = dead ? 1u : 0u;
   }
 }

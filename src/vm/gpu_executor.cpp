@@ -1,6 +1,9 @@
 #include "vm/gpu_executor.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -11,6 +14,7 @@
 #include "shared/vm_gpu.h"
 #include "shared/vm_limits.h"
 #include "vm/executor_common.hpp"
+#include "vm/record_window.hpp"
 
 namespace mote {
 namespace {
@@ -38,24 +42,23 @@ class GpuExecutor final : public TracingGpuExecutor {
   }
 
  private:
-  Result<const gpu::ComputePipeline*> pipeline(GpuInterpreter which);
+  Result<const gpu::ComputePipeline*> pipeline(GpuInterpreter which, const GpuInterpreterSpecialization& spec);
 
   std::unique_ptr<gpu::Device> owned_;  // declared first: destroyed last
   gpu::Device& device_;
   GpuInterpreter interpreter_;
   bool verify_ = true;
-  std::optional<gpu::ComputePipeline> fast_;
-  std::optional<gpu::ComputePipeline> wide_;
+  std::map<std::pair<GpuInterpreter, GpuInterpreterSpecialization>, gpu::ComputePipeline> pipelines_;
   gpu::Buffer wide_registers_;
 };
 
-Result<const gpu::ComputePipeline*> GpuExecutor::pipeline(GpuInterpreter which) {
-  auto& slot = which == GpuInterpreter::kFast ? fast_ : wide_;
-  if (!slot) {
-    MOTE_TRY_ASSIGN(gpu::ComputePipeline p, gpu::ComputePipeline::create(device_, gpu_interpreter_shader(which)));
-    slot = std::move(p);
+Result<const gpu::ComputePipeline*> GpuExecutor::pipeline(GpuInterpreter which, const GpuInterpreterSpecialization& spec) {
+  auto found = pipelines_.find({which, spec});
+  if (found == pipelines_.end()) {
+    MOTE_TRY_ASSIGN(gpu::ComputePipeline p, create_gpu_interpreter(device_, which, spec));
+    found = pipelines_.emplace(std::pair{which, spec}, std::move(p)).first;
   }
-  return &*slot;
+  return &found->second;
 }
 
 
@@ -72,7 +75,8 @@ Result<RunOutput> GpuExecutor::run_traced(const RunInput& input, std::vector<uin
     return make_error(ErrorCode::kUnsupported,
                       "program needs " + std::to_string(program.register_count) + " registers; the fast interpreter has " +
                           std::to_string(shader::kVmFastRegisterSlots) + " (use gpu-wide or gpu)");
-  MOTE_TRY_ASSIGN(const gpu::ComputePipeline* pass, pipeline(which));
+  MOTE_TRY_ASSIGN(const gpu::ComputePipeline* pass,
+                  pipeline(which, gpu_interpreter_specialization(program, input.section, record_words)));
   if (which == GpuInterpreter::kWide && !wide_registers_.valid()) {
     MOTE_TRY_ASSIGN(wide_registers_, gpu::Buffer::create(device_, {.size = VkDeviceSize(shader::kVmWideLaunchLanes) *
                                                                                shader::kVmMaxRegisters * 4,
@@ -157,6 +161,19 @@ const char* gpu_interpreter_shader(GpuInterpreter which) {
   return which == GpuInterpreter::kWide ? "vm/run_program_wide" : "vm/run_program_fast";
 }
 
+GpuInterpreterSpecialization gpu_interpreter_specialization(const Program& program, Section section,
+                                                            uint32_t record_words, bool stage_window) {
+  GpuInterpreterSpecialization spec;
+  if (stage_window) spec.window_chunks = record_window(program, section, record_words).chunks;
+  return spec;
+}
+
+Result<gpu::ComputePipeline> create_gpu_interpreter(gpu::Device& device, GpuInterpreter which,
+                                                    const GpuInterpreterSpecialization& spec) {
+  const gpu::SpecializationConstant constants[] = {{1, spec.window_chunks}};
+  return gpu::ComputePipeline::create(device, gpu_interpreter_shader(which), constants);
+}
+
 GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_words, GpuInterpreter which,
                                        const VkPhysicalDeviceLimits& limits) {
   const Program& program = *input.program;
@@ -209,6 +226,12 @@ GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_wo
   params.flags = 0;
   params.register_count = program.register_count;
   params.record_capacity = input.count;  // callers bind exactly count * record_words words
+  // The window is in the params whether or not the pipeline stages it (its specialisation
+  // constant decides; see GpuInterpreterSpecialization).
+  const RecordWindow window = record_window(program, input.section, record_words);
+  params.window_first_chunk = window.first_chunk;
+  params.window_chunks = window.chunks;
+  params.window_dirty_mask = window.dirty_mask;
   const uint32_t needed_groups = (input.count + shader::kVmWorkgroupSize - 1) / shader::kVmWorkgroupSize;
   image.groups = which == GpuInterpreter::kWide ? shader::kVmWideLaunchLanes / shader::kVmWorkgroupSize
                                                 : std::max(1u, std::min(needed_groups, limits.maxComputeWorkGroupCount[0]));

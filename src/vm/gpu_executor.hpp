@@ -16,6 +16,7 @@
 #include "gpu/device.hpp"
 #include "mote/vm.hpp"
 #include "shared/vm_gpu.h"
+#include "shared/vm_limits.h"
 
 namespace mote {
 
@@ -86,6 +87,17 @@ Result<RunOutput> run_gpu_harness(gpu::Device& device, const RunInput& input, Gp
 
 // The embedded shader of an interpreter ("vm/run_program_fast" / "vm/run_program_wide").
 const char* gpu_interpreter_shader(GpuInterpreter which);
+
+// How an interpreter pipeline is specialised for one program section: the record window's chunk
+// count (0: no staging; src/vm/record_window.hpp).
+struct GpuInterpreterSpecialization {
+  uint32_t window_chunks = 0;
+  auto operator<=>(const GpuInterpreterSpecialization&) const = default;
+};
+GpuInterpreterSpecialization gpu_interpreter_specialization(const Program& program, Section section,
+                                                            uint32_t record_words, bool stage_window = true);
+Result<gpu::ComputePipeline> create_gpu_interpreter(gpu::Device& device, GpuInterpreter which,
+                                                    const GpuInterpreterSpecialization& specialization);
 
 // Which interpreter a run of this program takes under kAuto.
 GpuInterpreter choose_gpu_interpreter(const Program& program);

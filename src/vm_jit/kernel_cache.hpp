@@ -1,8 +1,8 @@
 // Compiled kernels of program sections, cached by content: what a caller that runs programs on
 // the GPU keeps for the lifetime of its device (the gpu-compiled executor; the particle frame
-// would keep one per system). Per (Program::hash(), section): the translation and glslang
-// compile run once, and the SPIR-V is kept; per (record stride, trace) a pipeline is
-// specialised from it. A hash hit is confirmed against the section's code and the constant
+// keeps one per system). Per (Program::hash(), section, harness): the translation and glslang
+// compile run once, and the SPIR-V is kept; per variant (record stride, trace, window) a
+// pipeline is specialised from it. A hash hit is confirmed against the section's code and the constant
 // pool (what the translation reads), so a 64-bit collision recompiles rather than running the
 // wrong kernel.
 //
@@ -17,6 +17,7 @@
 #include <list>
 #include <map>
 #include <memory>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -25,6 +26,7 @@
 #include "mote/program.hpp"
 #include "mote/result.hpp"
 #include "vm_jit/glsl_compiler.hpp"
+#include "vm_jit/glsl_translator.hpp"
 
 namespace mote::vm_jit {
 
@@ -42,14 +44,30 @@ class KernelCache {
   // `device` must outlive the cache.
   explicit KernelCache(gpu::Device& device, GlslCompileOptions options = {});
 
-  // The pipeline running `section` of `program` over records of `record_words` words (1 ..
-  // kVmMaxRecordWords), tracing every instruction's result when `trace`. Compiles on first
-  // use; the pointer stays valid until clear() or the cache's destruction. The program should
-  // be verified (the cache compiles anything; the kernel keeps the interpreter's clamps).
+  // How a kernel is built beyond its program section: the record stride (1 ..
+  // kVmMaxRecordWords), tracing every instruction's result (kRunProgram only), the record
+  // window (src/vm/record_window.hpp) staged in registers with 16-byte loads and stores (the
+  // default; without it every field access goes to the record, kept for the benchmark's
+  // comparison), and the shader the section is put in.
+  struct Variant {
+    uint32_t record_words = 0;
+    bool trace = false;
+    bool window = true;
+    KernelHarness harness = KernelHarness::kRunProgram;
+    auto operator<=>(const Variant&) const = default;
+  };
+
+  // The pipeline running `section` of `program` as `variant` says. Compiles on first use; the
+  // pointer stays valid until clear() or the cache's destruction. The program should be
+  // verified (the cache compiles anything; the kernel keeps the interpreter's clamps).
   // Errors: kInvalidArgument for a stride out of range, the translator's and the compiler's
   // errors, Vulkan errors.
+  Result<const gpu::ComputePipeline*> kernel(const Program& program, Section section, const Variant& variant);
+  // The run-one-program harness (kRunProgram) with the window staged.
   Result<const gpu::ComputePipeline*> kernel(const Program& program, Section section, uint32_t record_words,
-                                             bool trace = false);
+                                             bool trace = false) {
+    return kernel(program, section, Variant{.record_words = record_words, .trace = trace});
+  }
 
   const KernelCacheStats& stats() const { return stats_; }
   size_t size() const;
@@ -59,14 +77,14 @@ class KernelCache {
   struct Entry {
     std::vector<uint32_t> identity;  // the section's code words, then the constant pool
     std::vector<uint32_t> spirv;
-    std::map<std::pair<uint32_t, bool>, gpu::ComputePipeline> pipelines;  // (record words, trace)
+    std::map<Variant, gpu::ComputePipeline> pipelines;
   };
 
   gpu::Device& device_;
   GlslCompileOptions options_;
   GlslCompiler compiler_;
   // Usually one entry per key; more only after a hash collision (list: entries never move).
-  std::map<std::pair<uint64_t, Section>, std::list<Entry>> entries_;
+  std::map<std::tuple<uint64_t, Section, KernelHarness>, std::list<Entry>> entries_;
   KernelCacheStats stats_;
 };
 
