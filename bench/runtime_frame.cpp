@@ -4,6 +4,11 @@
 // the measured frames.
 //
 //   bench_runtime_frame [--scenario N] [--frames K] [--device SEL] [--max-particles N]
+//                       [--interpreted] [--roofline-mib M]
+// --interpreted runs simulate on the fast interpreter (ParticleSystemOptions::compiled_simulate
+// off) instead of each program's compiled kernel. The copy roofline (bench/copy_roofline.hpp)
+// is measured first in the same run (--roofline-mib 0 skips it) and every scenario line carries
+// simulate's and the frame's fraction of it.
 //
 // Scenarios (N = 0 runs all):
 //   1  ~1M alive, 1 emitter, steady state        3  ~1M alive over 10,000 emitters, steady state
@@ -36,6 +41,7 @@
 #include <string>
 #include <vector>
 
+#include "copy_roofline.hpp"
 #include "gpu/device.hpp"
 #include "gpu/profiler.hpp"
 #include "mote/assembly.hpp"
@@ -103,6 +109,8 @@ struct Options {
   uint32_t frames = 20;
   std::string device;
   uint32_t max_particles = kMaxCapacity;
+  bool interpreted = false;
+  uint64_t roofline_mib = 1024;
 };
 
 struct Scenario {
@@ -135,10 +143,13 @@ Options parse(int argc, char** argv) {
     if (a == "--scenario") o.scenario = uint32_t(std::strtoul(next().c_str(), nullptr, 10));
     else if (a == "--frames") o.frames = std::max(1u, uint32_t(std::strtoul(next().c_str(), nullptr, 10)));
     else if (a == "--device") o.device = next();
+    else if (a == "--interpreted") o.interpreted = true;
+    else if (a == "--roofline-mib") o.roofline_mib = std::strtoull(next().c_str(), nullptr, 10);
     else if (a == "--max-particles")
       o.max_particles = std::clamp(uint32_t(std::strtoul(next().c_str(), nullptr, 10)), 64u, kMaxCapacity);
     else {
-      fmt::print(stderr, "usage: bench_runtime_frame [--scenario 0-5] [--frames K] [--device SEL] [--max-particles N]\n");
+      fmt::print(stderr, "usage: bench_runtime_frame [--scenario 0-5] [--frames K] [--device SEL] [--max-particles N] "
+                         "[--interpreted] [--roofline-mib M]\n");
       std::exit(2);
     }
   }
@@ -196,7 +207,8 @@ struct FrameSample {
   runtime::FrameStats stats;
 };
 
-int run_scenario(gpu::Device& device, const Options& opt, const Scenario& sc, const CompiledEffect& base) {
+int run_scenario(gpu::Device& device, const Options& opt, const Scenario& sc, const CompiledEffect& base,
+                 double roofline_gbps) {
   const auto t_setup = std::chrono::steady_clock::now();
   const uint32_t cap = std::min(opt.max_particles, kMaxCapacity);
   // Steady: 1/16 headroom over the target (at least 1/32 under a cap, the 2^24 limit included).
@@ -215,7 +227,10 @@ int run_scenario(gpu::Device& device, const Options& opt, const Scenario& sc, co
   const float rate = sc.burst ? 0.0f : float(double(target) / (double(sc.emitters) * n * kDt));
 
   auto created = runtime::ParticleSystem::create(
-      device, {.capacity = capacity, .record_words = kRecordWords, .max_emitters = sc.emitters});
+      device, {.capacity = capacity,
+               .record_words = kRecordWords,
+               .max_emitters = sc.emitters,
+               .compiled_simulate = !opt.interpreted});
   if (!created.ok()) return fail(sc.name, created.error());
   runtime::ParticleSystem& system = *created;
 
@@ -335,11 +350,15 @@ int run_scenario(gpu::Device& device, const Options& opt, const Scenario& sc, co
              "\"alive\":{},\"alive_min\":{},\"alive_max\":{},\"previous_alive\":{},\"newborns\":{},\"killed\":{},\"dropped\":{},\"pool_ok\":{},"
              "\"pass_ms\":{{{}}},\"frame_ms\":{:.4f},\"host_submit_ms\":{:.4f},"
              "\"bytes\":{{{}}},\"frame_bytes\":{:.0f},\"gbps\":{{{}}},\"frame_gbps\":{:.1f},"
-             "\"record_sectors_read\":{},\"record_sectors_written\":{},\"add_emitters_s\":{:.3f},\"setup_s\":{:.3f}}}\n",
+             "\"record_sectors_read\":{},\"record_sectors_written\":{},\"add_emitters_s\":{:.3f},\"setup_s\":{:.3f},"
+             "\"simulate\":\"{}\",\"simulate_of_roofline\":{:.4f},\"frame_of_roofline\":{:.4f}}}\n",
              sc.id, sc.name, capacity, sc.emitters, target, rate, n, warmup, opt.frames, median(alive),
              *std::min_element(alive.begin(), alive.end()), *std::max_element(alive.begin(), alive.end()), median(prev),
              median(newborns), median(killed), median(dropped), pool_ok ? "true" : "false", passes, fm,
-             median(host_ms), moved, fb, rates, gbps(fb, fm), read_sectors, written_sectors, add_s, setup_s);
+             median(host_ms), moved, fb, rates, gbps(fb, fm), read_sectors, written_sectors, add_s, setup_s,
+             opt.interpreted ? "interpreted" : "compiled",
+             roofline_gbps > 0.0 ? gbps(median(bytes["simulate"]), median(ms["simulate"])) / roofline_gbps : 0.0,
+             roofline_gbps > 0.0 ? gbps(fb, fm) / roofline_gbps : 0.0);
   std::fflush(stdout);
   return pool_ok ? 0 : 1;
 }
@@ -362,10 +381,18 @@ int main(int argc, char** argv) {
              "\"max_particles\":{},\"update_instructions\":{},\"init_instructions\":{}}}\n",
              device.description().name, kRecordWords * 4, kDt, kLife, opt.max_particles,
              effect.program.update.size(), effect.program.init.size());
+  double roofline_gbps = 0.0;
+  if (opt.roofline_mib > 0) {
+    auto roofline = bench::measure_copy_roofline(device, opt.roofline_mib << 20, 10);
+    if (!roofline.ok()) return fail("roofline", roofline.error());
+    roofline_gbps = roofline->gbps;
+    fmt::print("{{\"roofline\":\"copy\",\"bytes_each_way\":{},\"median_ms\":{:.4f},\"gbps\":{:.1f}}}\n", roofline->bytes,
+               roofline->median_ms, roofline->gbps);
+  }
   int rc = 0;
   for (const Scenario& sc : kScenarios) {
     if (opt.scenario != 0 && opt.scenario != sc.id) continue;
-    rc |= run_scenario(device, opt, sc, effect);
+    rc |= run_scenario(device, opt, sc, effect, roofline_gbps);
   }
   return rc;
 }

@@ -7,7 +7,14 @@
 // and pushes the slot on the free list, a survivor is appended to this frame's alive list.
 // One dispatch per live program (the wide build for programs over the fast register file);
 // orphans are freed by the first dispatch only.
+//
+// Built three ways: the fast interpreter (shaders/CMakeLists.txt), the wide interpreter
+// (FRAME_REGISTERS_WIDE), and, at run time, with FRAME_COMPILED and one program's UPDATE
+// section translated in (src/vm_jit/, KernelHarness::kFrameSimulate): the straight-line kernel,
+// its record window staged in registers (frame_vm.glsl). The run-time compiler embeds this
+// file and replaces the compiled_section include below.
 #extension GL_EXT_control_flow_attributes : enable
+#extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #include "shared/frame.h"
 #include "shared/transform.h"
@@ -22,10 +29,17 @@ layout(std430, binding = 4) readonly buffer AliveIn { uint alive_in[]; };
 layout(std430, binding = 5) buffer FreeList { uint free_list[]; };
 layout(std430, binding = 6) writeonly buffer AliveOut { uint alive_out[]; };
 layout(std430, binding = 7) buffer Pool { uint pool[]; };
+#ifdef FRAME_COMPILED
+layout(std430, binding = 7) buffer PoolChunks { uvec4 pool_chunks[]; };
+#endif
 layout(std430, binding = 8) readonly buffer ProgramWords { uint program_words[]; };
 layout(std430, binding = 9) readonly buffer Transforms { TransformChannels transform_channels[]; };
 
 #include "runtime/frame_vm.glsl"
+#ifdef FRAME_COMPILED
+// bool vm_compiled_run(): the UPDATE section, translated.
+#include "vm/compiled_section.glsl"
+#endif
 
 layout(push_constant) uniform Push { FramePush push; };
 
@@ -44,7 +58,16 @@ void main() {
   for (uint t = gl_GlobalInvocationID.x; t < n; t += stride) {
     uint slot = alive_in[t];
     if (slot >= params.capacity) continue;
+#ifdef FRAME_COMPILED
+    // A window that starts at the record's first chunk holds the header: loaded first, with the
+    // rest of the window, it is one trip to memory per particle instead of two in a row.
+    vm_record_base = slot * params.record_words;
+    const bool header_in_window = kWindowChunks > 0u && kWindowFirstChunk == 0u;
+    if (header_in_window) vm_window_load();
+    uint header = header_in_window ? vm_window[0].x : pool[slot * params.record_words];
+#else
     uint header = pool[slot * params.record_words];
+#endif
     uint row = header & kFrameHeaderRowMask;
     uint generation = header >> kFrameHeaderRowBits;
     bool orphan = row >= params.row_count;
@@ -68,13 +91,28 @@ void main() {
     vm_spawn_count = 0u;
     vm_seed = vm_particle_seed(frame_rng_base(vm_emitter.seed, vm_state.tick, kFrameRngUpdate), slot);
     vm_code_offset = frame_code_offset(vm_emitter.update_offset);
+#ifdef FRAME_COMPILED
+    if (kWindowChunks > 0u && !header_in_window) vm_window_load();
+    bool dead = vm_compiled_run();
+#else
     vm_clear_registers();
     bool dead = vm_run(frame_instructions(vm_emitter.update_length));
+#endif
     if (dead) {
       free_slot(slot);
       atomicAdd(counters.killed, 1u);
     } else {
-      alive_out[atomicAdd(counters.alive_out, 1u)] = slot;
+#ifdef FRAME_COMPILED
+      if (kWindowChunks > 0u) vm_window_store();
+#endif
+      // One atomic per subgroup rather than per survivor: the survivors of this iteration take
+      // consecutive entries, in lane order, from the reservation the first of them makes (the
+      // list's order across subgroups was never fixed: it follows the atomics).
+      uvec4 survivors = subgroupBallot(true);
+      uint first = 0u;
+      if (subgroupElect()) first = atomicAdd(counters.alive_out, subgroupBallotBitCount(survivors));
+      first = subgroupBroadcastFirst(first);
+      alive_out[first + subgroupBallotExclusiveBitCount(survivors)] = slot;
     }
   }
 }

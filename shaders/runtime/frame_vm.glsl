@@ -33,7 +33,13 @@ uint vm_spawn_count;
 uint vm_code_offset;
 float vm_dt;
 
-#ifdef FRAME_REGISTERS_WIDE
+#if defined(FRAME_COMPILED)
+// The compiled section (src/vm_jit/, KernelHarness::kFrameSimulate) keeps its registers in
+// local variables: there is no register file. What the interpreter would declare for it:
+uint vm_seed;
+uint vm_record_words;
+void frame_wide_begin() {}
+#elif defined(FRAME_REGISTERS_WIDE)
 layout(std430, binding = 10) buffer WideRegisters { float wide_registers[]; };
 uint vm_wide_lane;   // gl_GlobalInvocationID.x
 uint vm_wide_lanes;  // the launch: gl_NumWorkGroups.x * kFrameWorkgroupSize
@@ -86,8 +92,44 @@ uvec4 vm_instruction(uint pc) {
 }
 // The opcode shape table opens the program buffer: one uvec4 per opcode, the shape in .x.
 uint vm_op_shape(uint op) { return vm_program_word((op & 63u) * 4u); }
+#ifdef FRAME_COMPILED
+// The record window as in shaders/vm/run_compiled.comp: specialisation constants 1-4 (the
+// pool stride, the window's first chunk, its chunks, the chunks written back), the window in
+// private variables indexed by constants only, so in registers. The includer declares
+// PoolChunks (the pool as uvec4) at the pool's binding.
+layout(constant_id = 1) const uint kRecordWords = 1u;
+layout(constant_id = 2) const uint kWindowFirstChunk = 0u;
+layout(constant_id = 3) const uint kWindowChunks = 0u;
+layout(constant_id = 4) const uint kWindowDirtyMask = 0u;
+uvec4 vm_window[kVmMaxWindowChunks];
+bool vm_in_window(uint word) { return kWindowChunks > 0u && word - kWindowFirstChunk * 4u < kWindowChunks * 4u; }
+float vm_record_read(uint word) {
+  word = min(word, kRecordWords - 1u);
+  if (vm_in_window(word)) return uintBitsToFloat(vm_window[(word >> 2u) - kWindowFirstChunk][word & 3u]);
+  return uintBitsToFloat(pool[vm_record_base + word]);
+}
+void vm_record_write(uint word, float v) {
+  word = min(word, kRecordWords - 1u);
+  if (vm_in_window(word)) vm_window[(word >> 2u) - kWindowFirstChunk][word & 3u] = floatBitsToUint(v);
+  else pool[vm_record_base + word] = floatBitsToUint(v);
+}
+// Chunk indices clamped to the pool (params.capacity records of kRecordWords).
+uint vm_window_chunk(uint c) {
+  return min(vm_record_base / 4u + kWindowFirstChunk + c, params.capacity * (kRecordWords / 4u) - 1u);
+}
+void vm_window_load() {
+  [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c)
+    if (c < kWindowChunks) vm_window[c] = pool_chunks[vm_window_chunk(c)];
+}
+void vm_window_store() {
+  [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c)
+    if (c < kWindowChunks && (kWindowDirtyMask & (1u << c)) != 0u) pool_chunks[vm_window_chunk(c)] = vm_window[c];
+}
+void vm_count_ops(uint op, uint times) {}
+#else
 float vm_record_read(uint word) { return uintBitsToFloat(pool[vm_record_base + word]); }
 void vm_record_write(uint word, float v) { pool[vm_record_base + word] = floatBitsToUint(v); }
+#endif
 float vm_load_constant(uint index) {
   if (vm_emitter.constants_length == 0u) return 0.0f;
   return uintBitsToFloat(vm_program_word(params.constants_base + vm_emitter.constants_offset +
@@ -135,7 +177,11 @@ vec4 vm_load_builtin(uint id, uint lanes) {
   return vec4(v.x, lanes > 1u ? v.y : 0.0f, lanes > 2u ? v.z : 0.0f, lanes > 3u ? v.w : 0.0f);
 }
 
+// The compiled build's section comes in the includer (frame_simulate.comp), where the run-time
+// compiler puts it.
+#ifndef FRAME_COMPILED
 #include "vm/interpreter.glsl"
+#endif
 
 // simulation_rng_base (include/mote/simulation.hpp): vm_hash3(seed, tick, salt + kind).
 uint frame_rng_base(uint seed, uint tick, uint kind) { return vm_hash3(seed, tick, kFrameRngSalt + kind); }

@@ -230,6 +230,7 @@ Result<ProgramHandle> ProgramHeap::acquire(const Program& program) {
   slot.key = &it->first;
   slot.refs = 1;
   slot.placement = placement;
+  slot.linked = std::move(linked).value();
   return ProgramHandle{id};
 }
 

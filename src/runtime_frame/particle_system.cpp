@@ -193,6 +193,7 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
   MOTE_TRY_ASSIGN(s.simulate_, gpu::ComputePipeline::create(device, "runtime/frame_simulate"));
   MOTE_TRY_ASSIGN(s.finish_, gpu::ComputePipeline::create(device, "runtime/frame_finish"));
   MOTE_TRY_ASSIGN(s.field_bind_, gpu::ComputePipeline::create(device, "runtime/frame_field_bind"));
+  if (options.compiled_simulate) s.kernels_ = std::make_unique<vm_jit::KernelCache>(device);
   MOTE_TRY_ASSIGN(s.field_bindings_, make_buffer(device, 64 * sizeof(FrameFieldBinding), kStorage,
                                                  "mote.frame.field_bindings"));
 
@@ -763,10 +764,22 @@ Status ParticleSystem::execute(float dt) {
   struct Dispatch {
     uint32_t program;
     bool wide;
+    const gpu::ComputePipeline* compiled = nullptr;  // its compiled simulate kernel, if any
   };
   std::vector<Dispatch> programs;
-  for (uint32_t id = 0; id < heap_->program_id_capacity(); ++id)
-    if (heap_->is_live(ProgramHandle{id})) programs.push_back({id, is_wide(heap_->program(ProgramHandle{id}))});
+  for (uint32_t id = 0; id < heap_->program_id_capacity(); ++id) {
+    if (!heap_->is_live(ProgramHandle{id})) continue;
+    const Program& program = heap_->program(ProgramHandle{id});
+    Dispatch d{id, is_wide(program)};
+    // Compiled on the first frame that runs the program (cached by content afterwards), from
+    // the code as linked into the image: its global reads name their offsets.
+    if (kernels_ && !d.wide) {
+      MOTE_TRY_ASSIGN(d.compiled, kernels_->kernel(heap_->linked_program(ProgramHandle{id}), Section::kUpdate,
+                                                   {.record_words = options_.record_words,
+                                                    .harness = vm_jit::KernelHarness::kFrameSimulate}));
+    }
+    programs.push_back(d);
+  }
 
   // (a) The program buffer follows the heap's layout: when a section grew, a larger buffer gets
   // the old sections copied to their new bases on the GPU (nothing re-uploaded); the old buffer
@@ -1009,7 +1022,7 @@ Status ParticleSystem::execute(float dt) {
             .dispatch(wide_groups);
         gpu::compute_to_compute(cmd);
       } else {
-        rec.bind(simulate_)
+        rec.bind(d.compiled ? *d.compiled : simulate_)
             .buffers({{0, &params_}, {1, &counters_}, {2, &emitters_}, {3, &states_}, {4, &alive_in},
                       {5, &free_list_}, {6, &alive_out}, {7, &pool_}, {8, &program_}, {9, &channels}})
             .push(push)

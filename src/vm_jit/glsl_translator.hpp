@@ -19,7 +19,8 @@
 // translate_to_glsl() puts it in the harness (shaders/vm/run_compiled.comp, embedded), which
 // keeps run_program.comp's bindings, params, launch, record addressing and clamps, and has two
 // specialization constants: kSpecTrace (bool: call the trace stores, for trace-replay parity)
-// and kSpecRecordWords (the record stride, so record offsets and clamps fold to immediates).
+// and kSpecRecordWords (the record stride, so record offsets and clamps fold to immediates), and
+// three for the record window staged in registers (kSpecWindow*).
 //
 // Clamps for input that got past the verifier, as the interpreter's: register slots are
 // masked to the 256-slot file, lane counts clamped to 1..4, constant indices clamped to the
@@ -37,6 +38,10 @@ namespace mote::vm_jit {
 
 inline constexpr uint32_t kSpecTrace = 0;
 inline constexpr uint32_t kSpecRecordWords = 1;
+// The record window (src/vm/record_window.hpp): first chunk, chunk count (0: none), stored chunks.
+inline constexpr uint32_t kSpecWindowFirstChunk = 2;
+inline constexpr uint32_t kSpecWindowChunks = 3;
+inline constexpr uint32_t kSpecWindowDirtyMask = 4;
 
 // `bool vm_compiled_run()` for `program`'s `section`. The program need not be verified (the
 // executors verify before they run anything; the translation keeps the interpreter's clamps).
@@ -44,7 +49,17 @@ inline constexpr uint32_t kSpecRecordWords = 1;
 // loop bound, which a verified program never exceeds).
 Result<std::string> translate_section(const Program& program, Section section);
 
+// The shader a compiled section is put in:
+//   kRunProgram     shaders/vm/run_compiled.comp, the run-one-program harness (the gpu-compiled
+//                   executor, the parity suite, bench/vm_gpu);
+//   kFrameSimulate  shaders/runtime/frame_simulate.comp built with FRAME_COMPILED: the particle
+//                   frame's simulate pass (src/runtime_frame/), which supplies the host contract
+//                   from the frame's buffers (shaders/runtime/frame_vm.glsl). Specialisation
+//                   constants 1-4 as above; no trace.
+enum class KernelHarness : uint32_t { kRunProgram, kFrameSimulate };
+
 // The complete compute shader: the harness with the section in it. Errors: translate_section's.
-Result<std::string> translate_to_glsl(const Program& program, Section section);
+Result<std::string> translate_to_glsl(const Program& program, Section section,
+                                      KernelHarness harness = KernelHarness::kRunProgram);
 
 }  // namespace mote::vm_jit

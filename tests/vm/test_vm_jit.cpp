@@ -62,7 +62,8 @@ TEST(VmJitSources, EmbeddedSourcesAreThisSourceTreesFiles) {
     ASSERT_TRUE(on_disk.ok()) << name << ": " << on_disk.error().to_string();
     EXPECT_EQ(*vm_jit::find_shader_source(name), *on_disk) << name << " is stale in the build";
   }
-  EXPECT_FALSE(vm_jit::find_shader_source("shared/frame.h").has_value());
+  EXPECT_TRUE(vm_jit::find_shader_source("runtime/frame_simulate.comp").has_value()) << "the frame's compiled simulate";
+  EXPECT_FALSE(vm_jit::find_shader_source("shared/particle_render.h").has_value());
 }
 
 TEST(VmJitCompiler, IncludesResolveOnlyAgainstEmbeddedHeaders) {
@@ -74,11 +75,12 @@ TEST(VmJitCompiler, IncludesResolveOnlyAgainstEmbeddedHeaders) {
   ASSERT_TRUE(spirv.ok()) << spirv.error().to_string();
   EXPECT_EQ((*spirv)[0], 0x07230203u) << "SPIR-V magic";
 
-  const std::string missing = "#version 460\n#include \"shared/frame.h\"\nlayout(local_size_x = 1) in;\nvoid main() {}\n";
+  const std::string missing =
+      "#version 460\n#include \"shared/particle_render.h\"\nlayout(local_size_x = 1) in;\nvoid main() {}\n";
   auto refused = compiler.compile_compute(missing, "missing");
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().code, ErrorCode::kParse);
-  EXPECT_NE(refused.error().message.find("no embedded source named 'shared/frame.h'"), std::string::npos)
+  EXPECT_NE(refused.error().message.find("no embedded source named 'shared/particle_render.h'"), std::string::npos)
       << refused.error().message;
 
   auto broken = compiler.compile_compute("#version 460\nvoid main() { undeclared = 1; }\n", "broken");

@@ -119,6 +119,9 @@ class ProgramHeap {
 
   const Placement& placement(ProgramHandle handle) const { return slots_[handle.id].placement; }
   const Program& program(ProgramHandle handle) const { return *slots_[handle.id].key; }
+  // The program as its code stands in the image: global imports linked to their offsets (what a
+  // compiled kernel must be translated from; program() is the unlinked key).
+  const Program& linked_program(ProgramHandle handle) const { return slots_[handle.id].linked; }
   uint32_t ref_count(ProgramHandle handle) const { return slots_[handle.id].refs; }
   bool is_live(ProgramHandle handle) const {
     return handle.id < slots_.size() && slots_[handle.id].refs > 0;
@@ -173,6 +176,7 @@ class ProgramHeap {
     const Program* key = nullptr;  // the map's key: stable while the node lives
     uint32_t refs = 0;
     Placement placement;
+    Program linked;  // the code as placed in the image (global imports at their offsets)
   };
   struct Block {
     uint32_t offset = 0;
