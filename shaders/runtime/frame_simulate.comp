@@ -29,9 +29,9 @@ layout(std430, binding = 4) readonly buffer AliveIn { uint alive_in[]; };
 layout(std430, binding = 5) buffer FreeList { uint free_list[]; };
 layout(std430, binding = 6) writeonly buffer AliveOut { uint alive_out[]; };
 layout(std430, binding = 7) buffer Pool { uint pool[]; };
-#ifdef FRAME_COMPILED
+// The same records as 16-byte chunks: freed records are zeroed a chunk at a time, and the
+// compiled build's record window moves through them.
 layout(std430, binding = 7) buffer PoolChunks { uvec4 pool_chunks[]; };
-#endif
 layout(std430, binding = 8) readonly buffer ProgramWords { uint program_words[]; };
 layout(std430, binding = 9) readonly buffer Transforms { TransformChannels transform_channels[]; };
 
@@ -45,7 +45,11 @@ layout(push_constant) uniform Push { FramePush push; };
 
 void free_slot(uint slot) {
   uint base = slot * params.record_words;
-  for (uint w = 0u; w < params.record_words; ++w) pool[base + w] = 0u;
+  if (params.record_words % 4u == 0u) {
+    for (uint c = 0u; c < params.record_words / 4u; ++c) pool_chunks[base / 4u + c] = uvec4(0u);
+  } else {
+    for (uint w = 0u; w < params.record_words; ++w) pool[base + w] = 0u;
+  }
   free_list[atomicAdd(counters.free_count, 1u)] = slot;
 }
 
