@@ -69,7 +69,8 @@ Result<std::unique_ptr<ParticleSystem>> ParticleSystem::create(Context& context,
   s->state_->context = &context;
   MOTE_TRY_ASSIGN(s->state_->system, runtime::ParticleSystem::create(device, {.capacity = desc.capacity,
                                                                              .record_words = desc.record_words,
-                                                                             .max_emitters = desc.max_emitters}));
+                                                                             .max_emitters = desc.max_emitters,
+                                                                             .compiled_simulate = desc.compiled_simulate}));
   if (desc.max_transforms > 0) {
     MOTE_TRY_ASSIGN(s->state_->transforms, runtime::TransformTable::create(device, desc.max_transforms));
     s->state_->has_transforms = true;
