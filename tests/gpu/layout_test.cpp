@@ -51,6 +51,24 @@ TEST(SharedLayout, ReflectionGivesBindingsPushConstantsAndWorkgroupSize) {
   EXPECT_EQ(r->bindings[1].type, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
 }
 
+TEST(SharedLayout, BlocksAliasingOneBindingAreOneDescriptor) {
+  // The simulate pass sees the pool as uint[] and as uvec4[] (binding 7), and reads the alive
+  // list only (binding 4): one descriptor each, writable where any alias writes.
+  const EmbeddedShader* shader = find_embedded_shader("runtime/frame_simulate");
+  ASSERT_NE(shader, nullptr);
+  auto r = reflect_spirv(std::span(shader->words, shader->word_count));
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  for (size_t i = 1; i < r->bindings.size(); ++i)
+    EXPECT_NE(std::pair(r->bindings[i - 1].set, r->bindings[i - 1].binding), std::pair(r->bindings[i].set, r->bindings[i].binding));
+  const ReflectedBinding* pool = r->find_binding(0, 7);
+  ASSERT_NE(pool, nullptr);
+  EXPECT_FALSE(pool->read_only);
+  EXPECT_NE(pool->name.find('|'), std::string::npos) << pool->name << ": both aliases named";
+  const ReflectedBinding* alive_in = r->find_binding(0, 4);
+  ASSERT_NE(alive_in, nullptr);
+  EXPECT_TRUE(alive_in->read_only);
+}
+
 TEST(SharedLayout, MalformedSpirvIsAnError) {
   std::vector<uint32_t> garbage{0x07230203u, 0x00010000u, 0, 1};
   EXPECT_FALSE(reflect_spirv(garbage).ok());

@@ -54,12 +54,13 @@ CompiledEffect make_effect(const char* text, float rate, float life, uint32_t ca
 
 class ParticleSystemTest : public test::GpuTest {
  protected:
-  ParticleSystem make_system(uint32_t capacity, uint32_t serial_word = kSerialWord) {
+  ParticleSystem make_system(uint32_t capacity, uint32_t serial_word = kSerialWord, bool compiled_simulate = true) {
     auto s = ParticleSystem::create(device(), {.capacity = capacity, .record_words = 32, .max_emitters = 16,
-                                               .serial_word = serial_word});
+                                               .serial_word = serial_word, .compiled_simulate = compiled_simulate});
     EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().to_string());
     return s.ok() ? std::move(s).value() : ParticleSystem{};
   }
+  void check_fire_against_reference(bool compiled_simulate);
   uint32_t add(ParticleSystem& s, const CompiledEffect& e, EmitterOptions o = {}) {
     auto r = s.add_emitter(e, o);
     EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().to_string());
@@ -312,13 +313,15 @@ TEST_F(ParticleSystemTest, PoolInvariantHoldsOverHundredsOfFrames) {
 // |d| <= 1e-4 + 1e-4 |ref| per word
 // (the GPU's transcendentals and fused arithmetic differ from the CPU's by a few ulp; nothing in
 // the preset is chaotic enough to amplify that past the bound).
-TEST_F(ParticleSystemTest, FireMatchesTheReferenceSimulation) {
+// The fire preset against the reference simulation, particle by particle, with simulate on the
+// compiled kernel (the default) or on the fast interpreter.
+void ParticleSystemTest::check_fire_against_reference(bool compiled_simulate) {
   const CompiledEffect fire = load_preset("fire.json");
   ASSERT_FALSE(fire.program.update.empty());
   const uint32_t capacity = fire.emission.capacity_hint;
   const uint32_t own = fire.program.particle_record_words();
   ASSERT_LT(own, kSerialWord);
-  ParticleSystem system = make_system(capacity);
+  ParticleSystem system = make_system(capacity, kSerialWord, compiled_simulate);
   const uint32_t row = add(system, fire, {.seed = 7});
   Result<Simulation> sim = Simulation::create(
       fire, {.dt = kDt, .seed = 7, .capacity = capacity, .record_words = 32, .prewarm = false,
@@ -364,8 +367,14 @@ TEST_F(ParticleSystemTest, FireMatchesTheReferenceSimulation) {
     }
   }
   EXPECT_GT(compared, 2500u);  // ~50 checkpoints of ~60 live particles
-  std::cout << "fire parity: " << compared << " particle records compared, worst relative difference " << worst << "\n";
+  // The simulate pass that ran: one compiled kernel for fire's program, or none.
+  EXPECT_EQ(system.compiled_kernel_count(), compiled_simulate ? 1u : 0u);
+  std::cout << "fire parity (" << (compiled_simulate ? "compiled" : "interpreted") << " simulate): " << compared
+            << " particle records compared, worst relative difference " << worst << "\n";
 }
+
+TEST_F(ParticleSystemTest, FireMatchesTheReferenceSimulation) { check_fire_against_reference(true); }
+TEST_F(ParticleSystemTest, FireOnTheInterpreterMatchesTheReferenceSimulation) { check_fire_against_reference(false); }
 
 TEST_F(ParticleSystemTest, MisuseIsAnError) {
   EXPECT_FALSE(ParticleSystem::create(device(), {.capacity = 0}).ok());
