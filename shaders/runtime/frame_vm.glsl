@@ -93,38 +93,12 @@ uvec4 vm_instruction(uint pc) {
 // The opcode shape table opens the program buffer: one uvec4 per opcode, the shape in .x.
 uint vm_op_shape(uint op) { return vm_program_word((op & 63u) * 4u); }
 #ifdef FRAME_COMPILED
-// The record window as in shaders/vm/run_compiled.comp: specialisation constants 1-4 (the
-// pool stride, the window's first chunk, its chunks, the chunks written back), the window in
-// private variables indexed by constants only, so in registers. The includer declares
-// PoolChunks (the pool as uvec4) at the pool's binding.
-layout(constant_id = 1) const uint kRecordWords = 1u;
-layout(constant_id = 2) const uint kWindowFirstChunk = 0u;
-layout(constant_id = 3) const uint kWindowChunks = 0u;
-layout(constant_id = 4) const uint kWindowDirtyMask = 0u;
-uvec4 vm_window[kVmMaxWindowChunks];
-bool vm_in_window(uint word) { return kWindowChunks > 0u && word - kWindowFirstChunk * 4u < kWindowChunks * 4u; }
-float vm_record_read(uint word) {
-  word = min(word, kRecordWords - 1u);
-  if (vm_in_window(word)) return uintBitsToFloat(vm_window[(word >> 2u) - kWindowFirstChunk][word & 3u]);
-  return uintBitsToFloat(pool[vm_record_base + word]);
-}
-void vm_record_write(uint word, float v) {
-  word = min(word, kRecordWords - 1u);
-  if (vm_in_window(word)) vm_window[(word >> 2u) - kWindowFirstChunk][word & 3u] = floatBitsToUint(v);
-  else pool[vm_record_base + word] = floatBitsToUint(v);
-}
-// Chunk indices clamped to the pool (params.capacity records of kRecordWords).
-uint vm_window_chunk(uint c) {
-  return min(vm_record_base / 4u + kWindowFirstChunk + c, params.capacity * (kRecordWords / 4u) - 1u);
-}
-void vm_window_load() {
-  [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c)
-    if (c < kWindowChunks) vm_window[c] = pool_chunks[vm_window_chunk(c)];
-}
-void vm_window_store() {
-  [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c)
-    if (c < kWindowChunks && (kWindowDirtyMask & (1u << c)) != 0u) pool_chunks[vm_window_chunk(c)] = vm_window[c];
-}
+// The record window in registers, over the pool (the includer declares PoolChunks, the pool as
+// uvec4, at the pool's binding).
+#define VM_WINDOW_WORDS pool
+#define VM_WINDOW_CHUNKS pool_chunks
+#define VM_WINDOW_RECORD_COUNT params.capacity
+#include "vm/record_window_registers.glsl"
 void vm_count_ops(uint op, uint times) {}
 #else
 float vm_record_read(uint word) { return uintBitsToFloat(pool[vm_record_base + word]); }

@@ -27,20 +27,11 @@
 
 layout(local_size_x = 64) in;  // kVmWorkgroupSize
 
-// Specialisation (src/vm_jit/glsl_translator.hpp kSpecTrace / kSpecRecordWords): trace every
-// instruction's result (tests only: the benchmarked kernel compiles without the stores), and
-// the record stride, so record offsets and their clamps fold to immediates. Never 0.
+// Specialisation (src/vm_jit/glsl_translator.hpp kSpec*): 0 traces every instruction's result
+// (tests only: the benchmarked kernel compiles without the stores); 1 is the record stride, so
+// record offsets and their clamps fold to immediates (never 0), and 2-4 the record window
+// (both declared in vm/record_window_registers.glsl).
 layout(constant_id = 0) const bool kTrace = false;
-layout(constant_id = 1) const uint kRecordWords = 1u;
-// The record window (src/vm/record_window.hpp) as constants 2-4: its first chunk, its chunk
-// count (0: every field access goes to the record) and the chunks written back. The window
-// lives in private variables indexed by constants only (every field word is an immediate in
-// the translated code), so it stays in registers: one 16-byte load per chunk before the
-// section, one 16-byte store per stored chunk after.
-layout(constant_id = 2) const uint kWindowFirstChunk = 0u;
-layout(constant_id = 3) const uint kWindowChunks = 0u;
-layout(constant_id = 4) const uint kWindowDirtyMask = 0u;
-
 layout(std430, binding = 0) readonly buffer ProgramWords { uint program_words[]; };
 layout(std430, binding = 1) buffer Records { uint records[]; };
 layout(std430, binding = 1) buffer RecordChunks { uvec4 record_chunks[]; };
@@ -56,30 +47,12 @@ uint vm_record_base;
 uint vm_seed;
 
 uint vm_code_word(uint index) { return program_words[min(index, uint(program_words.length()) - 1u)]; }
-uvec4 vm_window[kVmMaxWindowChunks];
-bool vm_in_window(uint word) { return kWindowChunks > 0u && word - kWindowFirstChunk * 4u < kWindowChunks * 4u; }
-float vm_record_read(uint word) {
-  word = min(word, kRecordWords - 1u);
-  if (vm_in_window(word)) return uintBitsToFloat(vm_window[(word >> 2u) - kWindowFirstChunk][word & 3u]);
-  return uintBitsToFloat(records[vm_record_base + word]);
-}
-void vm_record_write(uint word, float v) {
-  word = min(word, kRecordWords - 1u);
-  if (vm_in_window(word)) vm_window[(word >> 2u) - kWindowFirstChunk][word & 3u] = floatBitsToUint(v);
-  else records[vm_record_base + word] = floatBitsToUint(v);
-}
-// Chunk indices clamped to the bound records, as the interpreter's.
-uint vm_window_chunk(uint c) {
-  return min(vm_record_base / 4u + kWindowFirstChunk + c, params.record_capacity * (kRecordWords / 4u) - 1u);
-}
-void vm_window_load() {
-  [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c)
-    if (c < kWindowChunks) vm_window[c] = record_chunks[vm_window_chunk(c)];
-}
-void vm_window_store() {
-  [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c)
-    if (c < kWindowChunks && (kWindowDirtyMask & (1u << c)) != 0u) record_chunks[vm_window_chunk(c)] = vm_window[c];
-}
+// The record window in registers, and the record access through it (kRecordWords, constant 1,
+// and the window's constants 2-4 are declared there).
+#define VM_WINDOW_WORDS records
+#define VM_WINDOW_CHUNKS record_chunks
+#define VM_WINDOW_RECORD_COUNT params.record_capacity
+#include "vm/record_window_registers.glsl"
 VmWindField vm_wind() { return params.wind; }
 void vm_trace(uint pc, vec4 r) {
   if (!kTrace) return;

@@ -1,0 +1,47 @@
+// The record window of a compiled section, in registers (src/vm/record_window.hpp): the chunks
+// of this particle's record that its fields touch, loaded with 16-byte loads before the section
+// and the stored ones written back with 16-byte stores after. The window is private variables
+// indexed by constants only (every field word is an immediate in the translated code), so it
+// stays in registers. Shared by the compiled kernels' harnesses (shaders/vm/run_compiled.comp,
+// shaders/runtime/frame_simulate.comp through frame_vm.glsl). The includer defines, first:
+//   VM_WINDOW_WORDS         the records as uint[] (one particle's record at vm_record_base)
+//   VM_WINDOW_CHUNKS        the same records as uvec4[] (the record stride is a multiple of 4)
+//   VM_WINDOW_RECORD_COUNT  how many records are bound: the bound on every chunk index
+// and declares `uint vm_record_base` (the particle's first word).
+// Specialisation constants 1-4: the record stride, the window's first chunk, its chunk count
+// (0: every field access goes to the record) and the chunks written back.
+layout(constant_id = 1) const uint kRecordWords = 1u;
+layout(constant_id = 2) const uint kWindowFirstChunk = 0u;
+layout(constant_id = 3) const uint kWindowChunks = 0u;
+layout(constant_id = 4) const uint kWindowDirtyMask = 0u;
+
+uvec4 vm_window[kVmMaxWindowChunks];
+
+bool vm_in_window(uint word) { return kWindowChunks > 0u && word - kWindowFirstChunk * 4u < kWindowChunks * 4u; }
+
+// The host contract's record access: the word clamped to the record, then the window or (only
+// for a word the window does not hold) the record itself.
+float vm_record_read(uint word) {
+  word = min(word, kRecordWords - 1u);
+  if (vm_in_window(word)) return uintBitsToFloat(vm_window[(word >> 2u) - kWindowFirstChunk][word & 3u]);
+  return uintBitsToFloat(VM_WINDOW_WORDS[vm_record_base + word]);
+}
+void vm_record_write(uint word, float v) {
+  word = min(word, kRecordWords - 1u);
+  if (vm_in_window(word)) vm_window[(word >> 2u) - kWindowFirstChunk][word & 3u] = floatBitsToUint(v);
+  else VM_WINDOW_WORDS[vm_record_base + word] = floatBitsToUint(v);
+}
+
+// Chunk indices clamped to the bound records (a window past the record still stays inside the
+// buffer).
+uint vm_window_chunk(uint c) {
+  return min(vm_record_base / 4u + kWindowFirstChunk + c, (VM_WINDOW_RECORD_COUNT) * (kRecordWords / 4u) - 1u);
+}
+void vm_window_load() {
+  [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c)
+    if (c < kWindowChunks) vm_window[c] = VM_WINDOW_CHUNKS[vm_window_chunk(c)];
+}
+void vm_window_store() {
+  [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c)
+    if (c < kWindowChunks && (kWindowDirtyMask & (1u << c)) != 0u) VM_WINDOW_CHUNKS[vm_window_chunk(c)] = vm_window[c];
+}
