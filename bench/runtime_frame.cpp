@@ -14,6 +14,8 @@
 //   1  ~1M alive, 1 emitter, steady state        3  ~1M alive over 10,000 emitters, steady state
 //   2  ~16M alive, 1 emitter, steady state       4  ~16M alive over 100,000 emitters, steady state
 //   5  burst: 1M newborns in one frame through burst() into an empty pool (one emitter)
+//   6  16M alive from one burst that lives on: simulate over an alive list in slot order, no
+//      spawns or deaths (what steady state's list order costs, against scenario 2)
 // Steady state: every particle lives exactly `n` frames (life 0.5 s at dt 1/60: the count is
 // taken from the same f32 accumulation the UPDATE does), the rate per emitter is
 // target / (emitters * n * dt), and the pool is warmed for n + 4 frames before measuring.
@@ -49,6 +51,7 @@
 #include "mote/isa.hpp"
 #include "runtime_frame/particle_system.hpp"
 #include "shared/frame.h"
+#include "vm_jit/kernel_cache.hpp"
 
 using namespace mote;
 
@@ -101,6 +104,7 @@ constexpr uint32_t kRecordWords = 32;
 constexpr float kDt = 1.0f / 60.0f;
 constexpr float kLife = 0.5f;
 constexpr float kBurstLife = 0.05f;  // burst particles die in a few frames: the pool drains between repeats
+constexpr float kLongLife = 1000.0f;  // scenario 6: nobody dies while it is measured
 constexpr uint32_t kMaxCapacity = 1u << 24;
 const char* const kPasses[] = {"reset", "tick", "scan", "emit_args", "emit", "simulate", "finish"};
 
@@ -119,6 +123,7 @@ struct Scenario {
   uint64_t target;  // particles alive (steady) or newborns (burst)
   uint32_t emitters;
   bool burst;
+  bool long_lived = false;  // one burst that lives on: simulate over an alive list in slot order
 };
 
 const Scenario kScenarios[] = {
@@ -127,6 +132,7 @@ const Scenario kScenarios[] = {
     {3, "1M_10k_emitters", 1000000, 10000, false},
     {4, "16M_100k_emitters", 16000000, 100000, false},
     {5, "burst_1M_newborns", 1000000, 1, true},
+    {6, "16M_one_burst_in_slot_order", 16000000, 1, true, true},
 };
 
 Options parse(int argc, char** argv) {
@@ -148,13 +154,13 @@ Options parse(int argc, char** argv) {
     else if (a == "--max-particles")
       o.max_particles = std::clamp(uint32_t(std::strtoul(next().c_str(), nullptr, 10)), 64u, kMaxCapacity);
     else {
-      fmt::print(stderr, "usage: bench_runtime_frame [--scenario 0-5] [--frames K] [--device SEL] [--max-particles N] "
+      fmt::print(stderr, "usage: bench_runtime_frame [--scenario 0-6] [--frames K] [--device SEL] [--max-particles N] "
                          "[--interpreted] [--roofline-mib M]\n");
       std::exit(2);
     }
   }
-  if (o.scenario > 5) {
-    fmt::print(stderr, "bench_runtime_frame: --scenario is 0 (all) .. 5\n");
+  if (o.scenario > 6) {
+    fmt::print(stderr, "bench_runtime_frame: --scenario is 0 (all) .. 6\n");
     std::exit(2);
   }
   return o;
@@ -222,7 +228,7 @@ int run_scenario(gpu::Device& device, const Options& opt, const Scenario& sc, co
     capacity = uint32_t(std::min<uint64_t>(std::min<uint64_t>(sc.target + sc.target / 16, cap), kMaxCapacity));
     target = std::min<uint64_t>(sc.target, uint64_t(capacity) - capacity / 32);
   }
-  const float life = sc.burst ? kBurstLife : kLife;
+  const float life = sc.long_lived ? kLongLife : sc.burst ? kBurstLife : kLife;
   const uint32_t n = frames_alive(life, kDt);
   const float rate = sc.burst ? 0.0f : float(double(target) / (double(sc.emitters) * n * kDt));
 
@@ -289,14 +295,20 @@ int run_scenario(gpu::Device& device, const Options& opt, const Scenario& sc, co
     warmup = n + 4 + uint32_t(std::min(240.0, std::ceil(1.0 / slowest_per_frame)));
     if (Status st = run_frames(warmup); !st.ok()) return fail(sc.name, st.error());
   }
+  if (sc.long_lived) {
+    // One burst fills the pool from the fresh free list (slots in order); two frames later the
+    // alive list is that order, compacted only by the survivors' appends.
+    if (Status st = system.burst((*rows)[0], burst_count); !st.ok()) return fail(sc.name, st.error());
+    if (Status st = run_frames(3); !st.ok()) return fail(sc.name, st.error());
+  }
   const double setup_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_setup).count();
   for (FrameSample& s : samples) {
-    if (sc.burst) {
+    if (sc.burst && !sc.long_lived) {
       if (Status st = system.burst((*rows)[0], burst_count); !st.ok()) return fail(sc.name, st.error());
     }
     if (Status st = measure(s); !st.ok()) return fail(sc.name, st.error());
     pool_ok = pool_ok && s.stats.alive + s.stats.free_count == capacity;
-    if (sc.burst) {  // drain: the burst dies within n frames
+    if (sc.burst && !sc.long_lived) {  // drain: the burst dies within n frames
       if (Status st = run_frames(n + 1); !st.ok()) return fail(sc.name, st.error());
     }
   }
@@ -381,6 +393,26 @@ int main(int argc, char** argv) {
              "\"max_particles\":{},\"update_instructions\":{},\"init_instructions\":{}}}\n",
              device.description().name, kRecordWords * 4, kDt, kLife, opt.max_particles,
              effect.program.update.size(), effect.program.init.size());
+  // The simulate pipelines' register counts and sizes, as the driver reports them (when the
+  // device exposes VK_KHR_pipeline_executable_properties): the interpreter build, and this
+  // program's compiled kernel, built from a small system's heap the way every system builds it.
+  auto print_statistics = [&](const char* which, const gpu::ComputePipeline& pipeline) {
+    if (auto stats = pipeline.statistics(); stats.ok())
+      for (const auto& st : *stats)
+        fmt::print("{{\"simulate_pipeline\":\"{}\",\"statistic\":\"{}\",\"value\":\"{}\"}}\n", which, st.name, st.value);
+  };
+  if (auto interpreted = gpu::ComputePipeline::create(device, "runtime/frame_simulate"); interpreted.ok())
+    print_statistics("interpreted", *interpreted);
+  if (auto probe = runtime::ParticleSystem::create(device, {.capacity = 1024, .record_words = kRecordWords}); probe.ok()) {
+    if (auto row = probe->add_emitter(effect); row.ok()) {
+      const runtime::EmitterContext* context = probe->emitter_registry().context(*row);
+      vm_jit::KernelCache kernels(device);
+      auto kernel = kernels.kernel(probe->program_heap().linked_program(context->program), Section::kUpdate,
+                                   {.record_words = kRecordWords, .harness = vm_jit::KernelHarness::kFrameSimulate});
+      if (kernel.ok()) print_statistics("compiled", **kernel);
+    }
+  }
+
   double roofline_gbps = 0.0;
   if (opt.roofline_mib > 0) {
     auto roofline = bench::measure_copy_roofline(device, opt.roofline_mib << 20, 10);
