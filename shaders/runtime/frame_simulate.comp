@@ -43,14 +43,24 @@ layout(std430, binding = 9) readonly buffer Transforms { TransformChannels trans
 
 layout(push_constant) uniform Push { FramePush push; };
 
-void free_slot(uint slot) {
+// Zeroes the record and pushes the slot on the free list. Called by every invocation of the
+// subgroup that frees a slot at this point (the orphan or the kill branch), so the push takes
+// one atomic per subgroup: the freeing lanes fill consecutive entries, in lane order, from the
+// reservation the first of them makes. Returns how many lanes freed (for the counters).
+uint free_slot(uint slot) {
   uint base = slot * params.record_words;
   if (params.record_words % 4u == 0u) {
     for (uint c = 0u; c < params.record_words / 4u; ++c) pool_chunks[base / 4u + c] = uvec4(0u);
   } else {
     for (uint w = 0u; w < params.record_words; ++w) pool[base + w] = 0u;
   }
-  free_list[atomicAdd(counters.free_count, 1u)] = slot;
+  uvec4 freeing = subgroupBallot(true);
+  uint count = subgroupBallotBitCount(freeing);
+  uint first = 0u;
+  if (subgroupElect()) first = atomicAdd(counters.free_count, count);
+  first = subgroupBroadcastFirst(first);
+  free_list[first + subgroupBallotExclusiveBitCount(freeing)] = slot;
+  return count;
 }
 
 void main() {
@@ -81,8 +91,8 @@ void main() {
     }
     if (orphan) {
       if (push.first_dispatch != 0u) {
-        free_slot(slot);
-        atomicAdd(counters.orphaned, 1u);
+        uint freed = free_slot(slot);
+        if (subgroupElect()) atomicAdd(counters.orphaned, freed);
       }
       continue;
     }
@@ -103,8 +113,8 @@ void main() {
     bool dead = vm_run(frame_instructions(vm_emitter.update_length));
 #endif
     if (dead) {
-      free_slot(slot);
-      atomicAdd(counters.killed, 1u);
+      uint freed = free_slot(slot);
+      if (subgroupElect()) atomicAdd(counters.killed, freed);
     } else {
 #ifdef FRAME_COMPILED
       if (kWindowChunks > 0u) vm_window_store();
