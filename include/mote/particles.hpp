@@ -26,17 +26,22 @@ namespace detail {
 struct ContextState;
 struct ParticleSystemState;
 }  // namespace detail
+struct HostVulkanDevice;  // mote/vulkan_interop.hpp
 
 struct ContextOptions {
   bool validation = false;  // the Khronos validation layer (also MOTE_VALIDATION=1)
   std::string device;       // "" = automatic (discrete, integrated, cpu); an index, a type or a name substring
 };
 
-// A Vulkan instance and device Mote creates and owns (lavapipe when there is no GPU). A renderer
-// that draws Mote's particles creates its resources on this device (mote/vulkan_interop.hpp).
+// A Vulkan instance and device Mote creates and owns (lavapipe when there is no GPU), or the host
+// application's own device (Context::adopt, mote/vulkan_interop.hpp). A renderer that draws
+// Mote's particles creates its resources on this device (mote/vulkan_interop.hpp).
 class Context {
  public:
   static Result<std::unique_ptr<Context>> create(const ContextOptions& options = {});
+  // Mote on the host's device and queue, not owned: see HostVulkanDevice for what the host must
+  // have enabled. Destroying the Context destroys what Mote created, never the device.
+  static Result<std::unique_ptr<Context>> adopt(const HostVulkanDevice& host);
   ~Context();
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;

@@ -1,4 +1,5 @@
-// The one public header with Vulkan types: what a renderer needs to draw Mote's particles on
+// The one public header with Vulkan types: Mote on a host application's own device
+// (HostVulkanDevice, Context::adopt), and what a renderer needs to draw Mote's particles on
 // Mote's device. The renderer creates its own pipelines on `device`, reads `pool` (records of
 // `record_words` u32, word 0 = emitter row | generation << 20, fields at the offsets its effects'
 // programs give) through `alive` (u32 slots; the count is u32 word `alive_count_word` of
@@ -15,6 +16,24 @@
 #include "mote/particles.hpp"
 
 namespace mote {
+
+// A host application's device for Context::adopt. Vulkan cannot say which features a device
+// was created with, so the host promises them: API 1.3; the Vulkan 1.3 features
+// synchronization2, maintenance4 and dynamicRendering; the Vulkan 1.2 feature timelineSemaphore;
+// the device extension VK_KHR_push_descriptor; `queue` from `queue_family`, which supports
+// compute (and graphics for Mote's renderer). independentBlend is optional: say whether it is
+// enabled. Mote submits its own command buffers on `queue` (a timeline semaphore orders them):
+// the host must not submit to the same queue from another thread at the same time. Mote checks
+// what it can (the physical device is the instance's and supports all of the above, the queue
+// family computes, vkCmdPushDescriptorSetKHR resolves on the device) and refuses otherwise.
+struct HostVulkanDevice {
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;
+  uint32_t queue_family = 0;
+  bool independent_blend_enabled = false;
+};
 
 struct VulkanContext {
   VkInstance instance = VK_NULL_HANDLE;

@@ -51,6 +51,17 @@ Result<std::unique_ptr<Context>> Context::create(const ContextOptions& options) 
   return c;
 }
 
+Result<std::unique_ptr<Context>> Context::adopt(const HostVulkanDevice& host) {
+  std::unique_ptr<Context> c(new Context());
+  MOTE_TRY_ASSIGN(c->state_->device, gpu::Device::adopt({.instance = host.instance,
+                                                         .physical_device = host.physical_device,
+                                                         .device = host.device,
+                                                         .queue = host.queue,
+                                                         .queue_family = host.queue_family,
+                                                         .independent_blend_enabled = host.independent_blend_enabled}));
+  return c;
+}
+
 std::string Context::device_name() const { return state_->device->description().name; }
 
 VulkanContext vulkan_context(Context& context) {

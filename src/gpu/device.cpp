@@ -77,10 +77,45 @@ Status Device::init(const DeviceOptions& options) {
   info.ppEnabledExtensionNames = extensions.data();
   MOTE_VK_TRY(vkCreateDevice(description_.handle, &info, nullptr, &device_));
   vkGetDeviceQueue(device_, description_.compute_queue_family, 0, &queue_);
+  return init_device_objects();
+}
 
+Result<std::unique_ptr<Device>> Device::adopt(const AdoptedDevice& host) {
+  if (!host.instance || !host.physical_device || !host.device || !host.queue)
+    return make_error(ErrorCode::kInvalidArgument, "an adopted device needs its instance, physical device, device and queue");
+  std::unique_ptr<Device> self(new Device());
+  self->instance_ = Instance::adopt(host.instance, VK_API_VERSION_1_3);
+  MOTE_TRY_ASSIGN(self->all_devices_, enumerate_devices(host.instance));
+  auto found = std::find_if(self->all_devices_.begin(), self->all_devices_.end(),
+                            [&](const PhysicalDeviceDescription& d) { return d.handle == host.physical_device; });
+  if (found == self->all_devices_.end())
+    return make_error(ErrorCode::kInvalidArgument, "the adopted physical device is not one the instance lists");
+  if (!found->suitable) return make_error(ErrorCode::kUnsupported, found->name + ": " + found->unsuitable_reason);
+  uint32_t families = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(host.physical_device, &families, nullptr);
+  std::vector<VkQueueFamilyProperties> family(families);
+  vkGetPhysicalDeviceQueueFamilyProperties(host.physical_device, &families, family.data());
+  if (host.queue_family >= families || !(family[host.queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT))
+    return make_error(ErrorCode::kUnsupported,
+                      "queue family " + std::to_string(host.queue_family) + " of the adopted device has no compute");
+  self->description_ = *found;
+  self->description_.compute_queue_family = host.queue_family;
+  self->description_.queue_has_graphics = (family[host.queue_family].queueFlags & VK_QUEUE_GRAPHICS_BIT) != 0;
+  self->choice_reason_ = "adopted from the host application";
+  vkGetPhysicalDeviceMemoryProperties(host.physical_device, &self->memory_);
+  self->device_ = host.device;
+  self->owns_device_ = false;
+  self->queue_ = host.queue;
+  self->independent_blend_ = host.independent_blend_enabled;
+  MOTE_TRY(self->init_device_objects());
+  return self;
+}
+
+Status Device::init_device_objects() {
   cmd_push_descriptor_set =
       reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(vkGetDeviceProcAddr(device_, "vkCmdPushDescriptorSetKHR"));
-  if (!cmd_push_descriptor_set) return make_error(ErrorCode::kUnsupported, "vkCmdPushDescriptorSetKHR missing");
+  if (!cmd_push_descriptor_set)
+    return make_error(ErrorCode::kUnsupported, "vkCmdPushDescriptorSetKHR missing (VK_KHR_push_descriptor not enabled)");
   if (instance_->debug_utils())
     set_object_name_ = reinterpret_cast<PFN_vkSetDebugUtilsObjectNameEXT>(
         vkGetInstanceProcAddr(instance_->handle(), "vkSetDebugUtilsObjectNameEXT"));
@@ -103,14 +138,23 @@ Status Device::init(const DeviceOptions& options) {
 
 Device::~Device() {
   if (device_ != VK_NULL_HANDLE) {
-    MOTE_VK_CHECK(vkDeviceWaitIdle(device_));
+    if (owns_device_) {
+      MOTE_VK_CHECK(vkDeviceWaitIdle(device_));
+    } else if (timeline_ != VK_NULL_HANDLE) {
+      // The host's device: wait for Mote's own submissions only, not for the host's work.
+      VkSemaphoreWaitInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+      info.semaphoreCount = 1;
+      info.pSemaphores = &timeline_;
+      info.pValues = &submitted_serial_;
+      MOTE_VK_CHECK(vkWaitSemaphores(device_, &info, UINT64_MAX));
+    }
     for (auto& d : deferred_) d.destroy();
     deferred_.clear();
     for (auto& f : in_flight_) vkFreeCommandBuffers(device_, command_pool_, 1, &f.cmd);
     in_flight_.clear();
     if (timeline_) vkDestroySemaphore(device_, timeline_, nullptr);
     if (command_pool_) vkDestroyCommandPool(device_, command_pool_, nullptr);
-    vkDestroyDevice(device_, nullptr);
+    if (owns_device_) vkDestroyDevice(device_, nullptr);
   }
 }
 

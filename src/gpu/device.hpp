@@ -26,10 +26,33 @@ struct DeviceOptions {
   std::string device_selector;    // see physical_device.hpp; "" = MOTE_DEVICE, then automatic
 };
 
+// A host application's Vulkan device for Mote to work on (Device::adopt). Vulkan cannot say which
+// features a VkDevice was created with, so the host states it: it must have created `device`
+// with API 1.3, the Vulkan 1.3 features synchronization2, maintenance4 and dynamicRendering, the
+// Vulkan 1.2 feature timelineSemaphore and the extension VK_KHR_push_descriptor, and `queue`
+// from `queue_family`, which must support compute (and graphics, for the renderer).
+// independentBlend is optional (the raster path's weighted OIT needs it): say whether it is on.
+// Mote submits on `queue`; the host must not submit to it from another thread at the same time.
+struct AdoptedDevice {
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;
+  uint32_t queue_family = 0;
+  bool independent_blend_enabled = false;
+};
+
 class Device {
  public:
   static Result<std::unique_ptr<Device>> create(const DeviceOptions& options = {});
-  ~Device();  // waits for the GPU, runs every deferred destruction, then destroys the device
+  // Works on the host's device and queue without owning them: the destructor waits for Mote's
+  // submissions and destroys what Mote created (its command pool, timeline semaphore, every
+  // buffer, image and pipeline), never the device or the instance. Errors (kInvalidArgument /
+  // kUnsupported): a null handle, a physical device the instance does not list or that lacks
+  // what Mote needs, a queue family without compute, or a device on which
+  // vkCmdPushDescriptorSetKHR does not resolve (the extension was not enabled).
+  static Result<std::unique_ptr<Device>> adopt(const AdoptedDevice& host);
+  ~Device();  // waits for the GPU, runs every deferred destruction, then destroys the device (if owned)
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
 
@@ -81,6 +104,8 @@ class Device {
  private:
   Device() = default;
   Status init(const DeviceOptions& options);
+  // The command pool, the timeline and the extension entry points, once device_ and queue_ are set.
+  Status init_device_objects();
 
   struct Deferred {
     uint64_t serial;
@@ -97,6 +122,7 @@ class Device {
   std::string choice_reason_;
   VkPhysicalDeviceMemoryProperties memory_{};
   VkDevice device_ = VK_NULL_HANDLE;
+  bool owns_device_ = true;
   VkQueue queue_ = VK_NULL_HANDLE;
   VkCommandPool command_pool_ = VK_NULL_HANDLE;
   VkSemaphore timeline_ = VK_NULL_HANDLE;

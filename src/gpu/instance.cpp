@@ -132,13 +132,21 @@ Result<std::unique_ptr<Instance>> Instance::create(bool validation) {
   return self;
 }
 
+std::unique_ptr<Instance> Instance::adopt(VkInstance instance, uint32_t api_version) {
+  std::unique_ptr<Instance> self(new Instance());
+  self->instance_ = instance;
+  self->api_version_ = api_version;
+  self->owned_ = false;
+  return self;
+}
+
 Instance::~Instance() {
   if (messenger_ != VK_NULL_HANDLE) {
     auto destroy_messenger = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
         vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
     if (destroy_messenger) destroy_messenger(instance_, messenger_, nullptr);
   }
-  if (instance_ != VK_NULL_HANDLE) vkDestroyInstance(instance_, nullptr);
+  if (instance_ != VK_NULL_HANDLE && owned_) vkDestroyInstance(instance_, nullptr);
 }
 
 }  // namespace mote::gpu

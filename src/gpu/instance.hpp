@@ -33,6 +33,10 @@ bool validation_requested(bool from_options);
 class Instance {
  public:
   static Result<std::unique_ptr<Instance>> create(bool validation);
+  // A host application's instance, not owned (never destroyed here). Mote installs no debug
+  // messenger on it and names no objects: validation, if the host turned it on, reports to the
+  // host's own messenger.
+  static std::unique_ptr<Instance> adopt(VkInstance instance, uint32_t api_version);
   ~Instance();
   Instance(const Instance&) = delete;
   Instance& operator=(const Instance&) = delete;
@@ -46,6 +50,7 @@ class Instance {
   Instance() = default;
   VkInstance instance_ = VK_NULL_HANDLE;
   VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+  bool owned_ = true;
   bool debug_utils_ = false;
   uint32_t api_version_ = 0;
 };
