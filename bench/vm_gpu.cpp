@@ -3,7 +3,10 @@
 // >= 50% of the copy roofline for 16M particles: the interpreters (fast: private register file,
 // wide: storage-buffer file) and the program compiled to
 // its own kernel (compiled, src/vm_jit/), each with the record window staged (the default) and,
-// as "<name>-direct", with every field access going to the record word by word.
+// as "<name>-direct", with every field access going to the record word by word; and "touch"
+// (shaders/bench/record_window_touch.comp), which moves exactly the staged window's bytes and
+// computes nothing: the most this record layout lets any executor do ("touch-full" reads and
+// writes the whole 128-byte record instead).
 //
 // The GPU is shared and its clocks ramp: every executor is first warmed up together for at least
 // --warmup-ms of GPU time, then the timed rounds interleave the executors (one dispatch each per
@@ -47,7 +50,7 @@ namespace {
 struct Options {
   uint32_t particles = 16u << 20;
   uint32_t repeats = 10;
-  std::string executors = "fast,fast-direct,wide,compiled,compiled-direct";
+  std::string executors = "fast,fast-direct,wide,compiled,compiled-direct,touch,touch-full";
   double warmup_ms = 2000.0;
   std::string device;
   uint32_t body_repeats = 1;  // the UPDATE body repeated: separates per-instruction from per-particle cost
@@ -103,6 +106,7 @@ struct Runner {
   std::optional<gpu::ComputePipeline> owned;  // interpreters; compiled kernels live in the cache
   GpuInterpreter which = GpuInterpreter::kFast;
   bool compiled = false;
+  bool touch = false;  // the memory-only reference: moves the bytes, leaves the records as they are
   GpuProgramImage image;
   gpu::Buffer program_buffer, params_buffer;
   std::vector<double> ms;
@@ -190,7 +194,8 @@ int main(int argc, char** argv) {
   // would when an effect is loaded; the compile cost is reported, not timed.
   vm_jit::KernelCache kernels(device);
   std::vector<std::unique_ptr<Runner>> runners;
-  for (const char* label : {"fast", "fast-direct", "wide", "wide-direct", "compiled", "compiled-direct"}) {
+  for (const char* label :
+       {"fast", "fast-direct", "wide", "wide-direct", "compiled", "compiled-direct", "touch", "touch-full"}) {
     if (("," + opt.executors + ",").find("," + std::string(label) + ",") == std::string::npos) continue;
     auto run = std::make_unique<Runner>();
     run->label = label;
@@ -198,7 +203,13 @@ int main(int argc, char** argv) {
     const bool staged = name.find("-direct") == std::string::npos;
     run->compiled = name.rfind("compiled", 0) == 0;
     run->which = name.rfind("wide", 0) == 0 ? GpuInterpreter::kWide : GpuInterpreter::kFast;
-    if (run->compiled) {
+    run->touch = name.rfind("touch", 0) == 0;
+    if (run->touch) {
+      auto made = gpu::ComputePipeline::create(device, "bench/record_window_touch");
+      if (!made.ok()) return fail(made.error());
+      run->owned = std::move(*made);
+      run->pipeline = &*run->owned;
+    } else if (run->compiled) {
       auto kernel = kernels.kernel(program, Section::kUpdate, {.record_words = kRecordWords, .window = staged});
       if (!kernel.ok()) return fail(kernel.error());
       run->pipeline = *kernel;
@@ -217,6 +228,11 @@ int main(int argc, char** argv) {
       for (const auto& st : *stats)
         fmt::print("{{\"executor\":\"{}\",\"statistic\":\"{}\",\"value\":\"{}\"}}\n", label, st.name, st.value);
     run->image = make_gpu_program_image(input, kRecordWords, run->which, device.limits());
+    if (name == "touch-full") {  // the whole record read and written: its full_record_rw_gbps is the figure
+      run->image.params.window_first_chunk = 0;
+      run->image.params.window_chunks = kRecordWords / 4;
+      run->image.params.window_dirty_mask = (1u << (kRecordWords / 4)) - 1u;
+    }
     auto program_buffer = gpu::Buffer::create(
         device, {.size = run->image.words.size() * 4, .usage = kProgramBufferUsage, .name = "bench.program"});
     auto params_buffer = gpu::Buffer::create(device, {.size = sizeof(shader::VmRunParams), .name = "bench.params"});
@@ -239,7 +255,9 @@ int main(int argc, char** argv) {
   auto record = [&](gpu::ComputeRecorder& rec, Runner& r) {
     rec.bind(*r.pipeline);
     const gpu::Buffer& pb = r.program_buffer;
-    if (r.compiled)
+    if (r.touch)
+      rec.buffers({{1, &*records}, {2, &*killed}, {4, &r.params_buffer}});
+    else if (r.compiled)
       rec.buffers({{0, &pb}, {1, &*records}, {2, &*killed}, {3, &*op_counts}, {4, &r.params_buffer}, {6, &*trace}});
     else if (r.which == GpuInterpreter::kWide)
       rec.buffers({{0, &pb}, {1, &*records}, {2, &*killed}, {3, &*op_counts}, {4, &r.params_buffer}, {5, &*wide_registers},
@@ -263,7 +281,8 @@ int main(int argc, char** argv) {
           profiler.end(cmd);
         }
     }));
-    updates += rounds * uint32_t(runners.size());
+    for (const auto& r : runners)
+      if (!r->touch) updates += rounds;
     return profiler.resolve();
   };
 
