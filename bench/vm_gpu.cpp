@@ -6,7 +6,8 @@
 // as "<name>-direct", with every field access going to the record word by word; and "touch"
 // (shaders/bench/record_window_touch.comp), which moves exactly the staged window's bytes and
 // computes nothing: the most this record layout lets any executor do ("touch-full" reads and
-// writes the whole 128-byte record instead).
+// writes the whole 128-byte record instead; "-coalesced", through shared memory with
+// consecutive lanes on consecutive chunks of one record).
 //
 // The GPU is shared and its clocks ramp: every executor is first warmed up together for at least
 // --warmup-ms of GPU time, then the timed rounds interleave the executors (one dispatch each per
@@ -195,7 +196,8 @@ int main(int argc, char** argv) {
   vm_jit::KernelCache kernels(device);
   std::vector<std::unique_ptr<Runner>> runners;
   for (const char* label :
-       {"fast", "fast-direct", "wide", "wide-direct", "compiled", "compiled-direct", "touch", "touch-full"}) {
+       {"fast", "fast-direct", "wide", "wide-direct", "compiled", "compiled-direct", "touch", "touch-full",
+        "touch-coalesced", "touch-full-coalesced"}) {
     if (("," + opt.executors + ",").find("," + std::string(label) + ",") == std::string::npos) continue;
     auto run = std::make_unique<Runner>();
     run->label = label;
@@ -205,7 +207,9 @@ int main(int argc, char** argv) {
     run->which = name.rfind("wide", 0) == 0 ? GpuInterpreter::kWide : GpuInterpreter::kFast;
     run->touch = name.rfind("touch", 0) == 0;
     if (run->touch) {
-      auto made = gpu::ComputePipeline::create(device, "bench/record_window_touch");
+      auto made = gpu::ComputePipeline::create(device, name.find("coalesced") != std::string::npos
+                                                           ? "bench/record_window_touch_coalesced"
+                                                           : "bench/record_window_touch");
       if (!made.ok()) return fail(made.error());
       run->owned = std::move(*made);
       run->pipeline = &*run->owned;
@@ -228,7 +232,7 @@ int main(int argc, char** argv) {
       for (const auto& st : *stats)
         fmt::print("{{\"executor\":\"{}\",\"statistic\":\"{}\",\"value\":\"{}\"}}\n", label, st.name, st.value);
     run->image = make_gpu_program_image(input, kRecordWords, run->which, device.limits());
-    if (name == "touch-full") {  // the whole record read and written: its full_record_rw_gbps is the figure
+    if (name.rfind("touch-full", 0) == 0) {  // the whole record read and written: its full_record_rw_gbps is the figure
       run->image.params.window_first_chunk = 0;
       run->image.params.window_chunks = kRecordWords / 4;
       run->image.params.window_dirty_mask = (1u << (kRecordWords / 4)) - 1u;

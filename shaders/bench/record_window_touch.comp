@@ -1,9 +1,13 @@
 #version 460
-// bench/vm_gpu's memory-only reference ("touch"): per particle exactly the bytes a compiled
-// kernel with a staged record window moves — the window loaded with 16-byte loads, the chunks
-// the program writes stored back unchanged with 16-byte stores, the 4-byte kill flag written —
-// and no arithmetic. What a kernel takes beyond this is its program's cost; this itself is what
-// the record layout allows the memory system to do (a contiguous copy is the roofline).
+// bench/vm_gpu's memory-only references: per particle exactly the bytes a compiled kernel with
+// a staged record window moves — the window loaded with 16-byte loads, the chunks the program
+// writes stored back unchanged with 16-byte stores, the 4-byte kill flag written — and no
+// arithmetic. What a kernel takes beyond this is its program's cost. Built two ways:
+//   (default)          each invocation loads and stores its own record's chunks, as the
+//                      compiled kernels do: one warp instruction touches 32 records' lines;
+//   TOUCH_COALESCED=1  the workgroup moves its 64 records' windows through shared memory,
+//                      consecutive lanes taking consecutive chunks of one record, so a warp
+//                      instruction covers 8 records' windows contiguously.
 #extension GL_EXT_control_flow_attributes : enable
 #include "shared/vm_gpu.h"
 #include "shared/vm_limits.h"
@@ -14,6 +18,33 @@ layout(std430, binding = 1) buffer RecordChunks { uvec4 record_chunks[]; };
 layout(std430, binding = 2) writeonly buffer Killed { uint killed[]; };
 layout(std430, binding = 4) readonly buffer Params { VmRunParams params; };
 
+#ifdef TOUCH_COALESCED
+shared uvec4 staged[kVmWorkgroupSize * kVmMaxWindowChunks];
+
+void main() {
+  uint count = min(params.count, params.record_capacity);
+  uint chunks_per_record = params.record_words / 4u;
+  uint last = count * chunks_per_record - 1u;
+  uint w = min(params.window_chunks, kVmMaxWindowChunks);
+  uint lid = gl_LocalInvocationID.x;
+  for (uint group_first = gl_WorkGroupID.x * kVmWorkgroupSize; group_first < count;
+       group_first += params.launch_lanes) {
+    uint records = min(kVmWorkgroupSize, count - group_first);
+    for (uint k = lid; k < records * w; k += kVmWorkgroupSize) {
+      uint r = k / w, c = k - r * w;
+      staged[k] = record_chunks[min((group_first + r) * chunks_per_record + params.window_first_chunk + c, last)];
+    }
+    barrier();
+    if (lid < records) killed[group_first + lid] = staged[lid * w].y >> 31u;
+    for (uint k = lid; k < records * w; k += kVmWorkgroupSize) {
+      uint r = k / w, c = k - r * w;
+      if ((params.window_dirty_mask & (1u << c)) != 0u)
+        record_chunks[min((group_first + r) * chunks_per_record + params.window_first_chunk + c, last)] = staged[k];
+    }
+    barrier();
+  }
+}
+#else
 void main() {
   uint count = min(params.count, params.record_capacity);
   uint chunks_per_record = params.record_words / 4u;
@@ -30,3 +61,4 @@ void main() {
     killed[i] = window[0].y >> 31u;
   }
 }
+#endif
