@@ -7,7 +7,8 @@
 // (shaders/bench/record_window_touch.comp), which moves exactly the staged window's bytes and
 // computes nothing: the most this record layout lets any executor do ("touch-full" reads and
 // writes the whole 128-byte record instead; "-coalesced", through shared memory with
-// consecutive lanes on consecutive chunks of one record).
+// consecutive lanes on consecutive chunks of one record; "touch-full-out" stores to a second
+// buffer instead of in place).
 //
 // The GPU is shared and its clocks ramp: every executor is first warmed up together for at least
 // --warmup-ms of GPU time, then the timed rounds interleave the executors (one dispatch each per
@@ -108,6 +109,7 @@ struct Runner {
   GpuInterpreter which = GpuInterpreter::kFast;
   bool compiled = false;
   bool touch = false;  // the memory-only reference: moves the bytes, leaves the records as they are
+  gpu::Buffer records_out;  // touch-full-out: where it stores
   GpuProgramImage image;
   gpu::Buffer program_buffer, params_buffer;
   std::vector<double> ms;
@@ -197,7 +199,7 @@ int main(int argc, char** argv) {
   std::vector<std::unique_ptr<Runner>> runners;
   for (const char* label :
        {"fast", "fast-direct", "wide", "wide-direct", "compiled", "compiled-direct", "touch", "touch-full",
-        "touch-coalesced", "touch-full-coalesced"}) {
+        "touch-coalesced", "touch-full-coalesced", "touch-full-out"}) {
     if (("," + opt.executors + ",").find("," + std::string(label) + ",") == std::string::npos) continue;
     auto run = std::make_unique<Runner>();
     run->label = label;
@@ -207,9 +209,10 @@ int main(int argc, char** argv) {
     run->which = name.rfind("wide", 0) == 0 ? GpuInterpreter::kWide : GpuInterpreter::kFast;
     run->touch = name.rfind("touch", 0) == 0;
     if (run->touch) {
-      auto made = gpu::ComputePipeline::create(device, name.find("coalesced") != std::string::npos
-                                                           ? "bench/record_window_touch_coalesced"
-                                                           : "bench/record_window_touch");
+      const char* shader = name.find("coalesced") != std::string::npos ? "bench/record_window_touch_coalesced"
+                           : name.find("-out") != std::string::npos     ? "bench/record_window_touch_out"
+                                                                          : "bench/record_window_touch";
+      auto made = gpu::ComputePipeline::create(device, shader);
       if (!made.ok()) return fail(made.error());
       run->owned = std::move(*made);
       run->pipeline = &*run->owned;
@@ -232,6 +235,11 @@ int main(int argc, char** argv) {
       for (const auto& st : *stats)
         fmt::print("{{\"executor\":\"{}\",\"statistic\":\"{}\",\"value\":\"{}\"}}\n", label, st.name, st.value);
     run->image = make_gpu_program_image(input, kRecordWords, run->which, device.limits());
+    if (name == "touch-full-out") {
+      auto out = gpu::Buffer::create(device, {.size = VkDeviceSize(opt.particles) * kRecordWords * 4, .name = "bench.records_out"});
+      if (!out.ok()) return fail(out.error());
+      run->records_out = std::move(*out);
+    }
     if (name.rfind("touch-full", 0) == 0) {  // the whole record read and written: its full_record_rw_gbps is the figure
       run->image.params.window_first_chunk = 0;
       run->image.params.window_chunks = kRecordWords / 4;
@@ -259,7 +267,9 @@ int main(int argc, char** argv) {
   auto record = [&](gpu::ComputeRecorder& rec, Runner& r) {
     rec.bind(*r.pipeline);
     const gpu::Buffer& pb = r.program_buffer;
-    if (r.touch)
+    if (r.touch && r.records_out.valid())
+      rec.buffers({{1, &*records}, {2, &*killed}, {3, &r.records_out}, {4, &r.params_buffer}});
+    else if (r.touch)
       rec.buffers({{1, &*records}, {2, &*killed}, {4, &r.params_buffer}});
     else if (r.compiled)
       rec.buffers({{0, &pb}, {1, &*records}, {2, &*killed}, {3, &*op_counts}, {4, &r.params_buffer}, {6, &*trace}});

@@ -7,7 +7,9 @@
 //                      compiled kernels do: one warp instruction touches 32 records' lines;
 //   TOUCH_COALESCED=1  the workgroup moves its 64 records' windows through shared memory,
 //                      consecutive lanes taking consecutive chunks of one record, so a warp
-//                      instruction covers 8 records' windows contiguously.
+//                      instruction covers 8 records' windows contiguously;
+//   TOUCH_OUT=1        per invocation as the default, but the chunks are stored to another
+//                      buffer (binding 3) instead of in place: a ping-ponged pool's traffic.
 #extension GL_EXT_control_flow_attributes : enable
 #include "shared/vm_gpu.h"
 #include "shared/vm_limits.h"
@@ -17,6 +19,12 @@ layout(local_size_x = 64) in;  // kVmWorkgroupSize
 layout(std430, binding = 1) buffer RecordChunks { uvec4 record_chunks[]; };
 layout(std430, binding = 2) writeonly buffer Killed { uint killed[]; };
 layout(std430, binding = 4) readonly buffer Params { VmRunParams params; };
+#ifdef TOUCH_OUT
+layout(std430, binding = 3) writeonly buffer RecordChunksOut { uvec4 record_chunks_out[]; };
+#define TOUCH_STORE record_chunks_out
+#else
+#define TOUCH_STORE record_chunks
+#endif
 
 #ifdef TOUCH_COALESCED
 shared uvec4 staged[kVmWorkgroupSize * kVmMaxWindowChunks];
@@ -56,7 +64,7 @@ void main() {
       if (c < params.window_chunks) window[c] = record_chunks[min(first + c, last)];
     [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c)
       if (c < params.window_chunks && (params.window_dirty_mask & (1u << c)) != 0u)
-        record_chunks[min(first + c, last)] = window[c];
+        TOUCH_STORE[min(first + c, last)] = window[c];
     // The flag depends on the loaded words, as a program's KILL would.
     killed[i] = window[0].y >> 31u;
   }
