@@ -313,6 +313,21 @@ int run_scenario(gpu::Device& device, const Options& opt, const Scenario& sc, co
     }
   }
 
+  // How ordered the alive list (what the next simulate walks) is: the share of entries whose
+  // record lies within 4 KiB (32 records) after the previous entry's, and the share that
+  // continue a run of ascending neighbouring slots (|step| <= 4).
+  double near_share = 0.0, step_share = 0.0;
+  if (auto list = system.read_alive_slots(); list.ok() && list->size() > 1) {
+    size_t near = 0, step = 0;
+    for (size_t i = 1; i < list->size(); ++i) {
+      const int64_t d = int64_t((*list)[i]) - int64_t((*list)[i - 1]);
+      near += (d >= -32 && d <= 32) ? 1 : 0;
+      step += (d >= -4 && d <= 4) ? 1 : 0;
+    }
+    near_share = double(near) / double(list->size() - 1);
+    step_share = double(step) / double(list->size() - 1);
+  }
+
   // Bytes per pass from each frame's own counters, then medians.
   uint32_t read_sectors = 0, written_sectors = 0;
   record_sectors(effect.program, read_sectors, written_sectors);
@@ -363,14 +378,15 @@ int run_scenario(gpu::Device& device, const Options& opt, const Scenario& sc, co
              "\"pass_ms\":{{{}}},\"frame_ms\":{:.4f},\"host_submit_ms\":{:.4f},"
              "\"bytes\":{{{}}},\"frame_bytes\":{:.0f},\"gbps\":{{{}}},\"frame_gbps\":{:.1f},"
              "\"record_sectors_read\":{},\"record_sectors_written\":{},\"add_emitters_s\":{:.3f},\"setup_s\":{:.3f},"
-             "\"simulate\":\"{}\",\"simulate_of_roofline\":{:.4f},\"frame_of_roofline\":{:.4f}}}\n",
+             "\"simulate\":\"{}\",\"simulate_of_roofline\":{:.4f},\"frame_of_roofline\":{:.4f},"
+             "\"alive_list_within_32_slots\":{:.4f},\"alive_list_within_4_slots\":{:.4f}}}\n",
              sc.id, sc.name, capacity, sc.emitters, target, rate, n, warmup, opt.frames, median(alive),
              *std::min_element(alive.begin(), alive.end()), *std::max_element(alive.begin(), alive.end()), median(prev),
              median(newborns), median(killed), median(dropped), pool_ok ? "true" : "false", passes, fm,
              median(host_ms), moved, fb, rates, gbps(fb, fm), read_sectors, written_sectors, add_s, setup_s,
              opt.interpreted ? "interpreted" : "compiled",
              roofline_gbps > 0.0 ? gbps(median(bytes["simulate"]), median(ms["simulate"])) / roofline_gbps : 0.0,
-             roofline_gbps > 0.0 ? gbps(fb, fm) / roofline_gbps : 0.0);
+             roofline_gbps > 0.0 ? gbps(fb, fm) / roofline_gbps : 0.0, near_share, step_share);
   std::fflush(stdout);
   return pool_ok ? 0 : 1;
 }
