@@ -10,7 +10,6 @@
 // program over the fast register file runs in the FRAME_REGISTERS_WIDE build, launched with a
 // fixed number of lanes (the grid stride below walks the rest).
 #extension GL_EXT_control_flow_attributes : enable
-#extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #include "shared/frame.h"
 #include "shared/transform.h"
@@ -59,25 +58,15 @@ void main() {
     uint before = row == 0u ? 0u : spawn_sums[row - 1u];
     vm_spawn_index = g - before;
     vm_spawn_count = spawn_sums[row] - before;
-    // Pop, one atomic per subgroup: the newborns of this subgroup take the top `n` entries of
-    // the free stack in lane order (the stack holds the slots simulate freed, in its order), so
-    // a run of neighbouring records stays a run in the next frame's alive list and the next
-    // simulate walks memory in order. The wrap guard: an exhausted stack had fewer than n (or,
-    // once wrapped by another subgroup's pop, more than the capacity): the lanes past what it
-    // had give their count back and drop the spawn rather than take a garbage slot.
-    uvec4 popping = subgroupBallot(true);
-    uint n = subgroupBallotBitCount(popping);
-    uint rank = subgroupBallotExclusiveBitCount(popping);
-    uint old = 0u;
-    if (subgroupElect()) old = atomicAdd(counters.free_count, 0u - n);
-    old = subgroupBroadcastFirst(old);
-    uint had = old > params.capacity ? 0u : old;
-    if (rank >= had) {
+    // Pop with the wrap guard: an exhausted stack reads 0 (or, once wrapped, more than the
+    // capacity); give the count back and drop the spawn rather than hand out a garbage slot.
+    uint old = atomicAdd(counters.free_count, 0xFFFFFFFFu);
+    if (old == 0u || old > params.capacity) {
       atomicAdd(counters.free_count, 1u);
       atomicAdd(counters.dropped, 1u);
       continue;
     }
-    uint slot = free_list[had - 1u - rank];
+    uint slot = free_list[old - 1u];
     vm_record_base = slot * params.record_words;
     pool[vm_record_base] = (row & kFrameHeaderRowMask) | ((vm_emitter.generation & kFrameHeaderGenerationMask) << kFrameHeaderRowBits);
     for (uint w = 1u; w < params.record_words; ++w) pool[vm_record_base + w] = 0u;
@@ -88,11 +77,6 @@ void main() {
     vm_code_offset = frame_code_offset(vm_emitter.init_offset);
     vm_clear_registers();
     vm_run(frame_instructions(vm_emitter.init_length));  // KILL is refused in INIT by the verifier
-    // Appended one atomic per subgroup, in lane order (as simulate appends its survivors).
-    uvec4 born = subgroupBallot(true);
-    uint first = 0u;
-    if (subgroupElect()) first = atomicAdd(counters.alive_out, subgroupBallotBitCount(born));
-    first = subgroupBroadcastFirst(first);
-    alive_out[first + subgroupBallotExclusiveBitCount(born)] = slot;
+    alive_out[atomicAdd(counters.alive_out, 1u)] = slot;
   }
 }
