@@ -126,6 +126,8 @@ class ParticleSystem {
   Result<TransformId> add_transform(TransformId parent = {});
   Status set_transform(TransformId id, const std::array<float, 3>& position, const std::array<float, 4>& rotation,
                        const std::array<float, 3>& scale = {1.0f, 1.0f, 1.0f});
+  // Refuses (kInvalidArgument) a row with children, or one an emitter stands at or a field
+  // binding reads: move, remove or unbind those first.
   Status remove_transform(TransformId id);
   // Field bindings: every frame the GPU copies the transform's channel into the emitter's field.
   Status bind_field(EmitterId id, std::string_view field, TransformId transform, TransformChannel channel);

@@ -162,6 +162,8 @@ Status ParticleSystem::set_transform(TransformId id, const std::array<float, 3>&
 
 Status ParticleSystem::remove_transform(TransformId id) {
   if (!state_->has_transforms) return make_error(ErrorCode::kInvalidArgument, "the system has no transform table");
+  // A row an emitter stands at or a binding reads is refused, as a row with children is.
+  if (state_->transforms.is_live(id.row)) MOTE_TRY(state_->system.check_transform_row_unused(id.row));
   return state_->transforms.remove_row(id.row);
 }
 

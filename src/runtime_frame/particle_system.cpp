@@ -352,6 +352,7 @@ Result<ParticleSystem::Row> ParticleSystem::make_row(const CompiledEffect& effec
   std::copy_n(options.rotation, 4, e.rotation);
   e.seed = options.seed;
   r.options = options;
+  if (options.transform_row != kNoTransformRow) r.transform_generation = transforms_->generation(options.transform_row);
   return r;
 }
 
@@ -457,7 +458,8 @@ Status ParticleSystem::swap_effect(uint32_t row, const CompiledEffect& effect) {
     if (auto from = find_emitter_field(old_program, f.name); from && from->second == f.width) {
       std::copy_n(old.emitter.field_values.begin() + from->first, f.width, r.emitter.field_values.begin() + offset);
       for (const FieldBinding& b : old.bindings)
-        if (b.field == f.name) r.bindings.push_back({b.field, offset, b.width, b.transform_row, b.channel});
+        if (b.field == f.name)
+          r.bindings.push_back({b.field, offset, b.width, b.transform_row, b.channel, b.transform_generation});
     }
     offset += f.width;
   }
@@ -493,12 +495,59 @@ bool ParticleSystem::uses_transforms() const {
   return false;
 }
 
+Status ParticleSystem::check_transform_row_unused(uint32_t transform_row) const {
+  for (uint32_t row = 0; row < row_count_; ++row) {
+    const Row* r = rows_[row].get();
+    if (!r) continue;
+    if (r->emitter.transform_row == transform_row)
+      return make_error(ErrorCode::kInvalidArgument, "transform row " + std::to_string(transform_row) +
+                                                         " is where the emitter at row " + std::to_string(row) +
+                                                         " stands: remove or move the emitter first");
+    for (const FieldBinding& b : r->bindings)
+      if (b.transform_row == transform_row)
+        return make_error(ErrorCode::kInvalidArgument, "transform row " + std::to_string(transform_row) +
+                                                           " is bound to field '" + b.field + "' of the emitter at row " +
+                                                           std::to_string(row) + ": unbind it first");
+  }
+  for (const auto& [name, b] : global_bindings_)
+    if (b.transform_row == transform_row)
+      return make_error(ErrorCode::kInvalidArgument, "transform row " + std::to_string(transform_row) +
+                                                         " is bound to global '" + name + "': unbind it first");
+  return ok_status();
+}
+
+Status ParticleSystem::check_transform_references() {
+  if (transforms_ == nullptr || transforms_->topology_version() == checked_topology_) return ok_status();
+  auto same = [&](uint32_t transform_row, uint32_t generation) {
+    return transforms_->is_live(transform_row) && transforms_->generation(transform_row) == generation;
+  };
+  auto removed = [](uint32_t transform_row, const std::string& user) {
+    return make_error(ErrorCode::kInvalidArgument, "transform row " + std::to_string(transform_row) +
+                                                       " was removed while " + user +
+                                                       " used it; the frame did not run (remove, move or unbind first)");
+  };
+  for (uint32_t row = 0; row < row_count_; ++row) {
+    const Row* r = rows_[row].get();
+    if (!r) continue;
+    if (r->emitter.transform_row != kNoTransformRow && !same(r->emitter.transform_row, r->transform_generation))
+      return removed(r->emitter.transform_row, "the emitter at row " + std::to_string(row));
+    for (const FieldBinding& b : r->bindings)
+      if (!same(b.transform_row, b.transform_generation))
+        return removed(b.transform_row, "field '" + b.field + "' of the emitter at row " + std::to_string(row));
+  }
+  for (const auto& [name, b] : global_bindings_)
+    if (!same(b.transform_row, b.transform_generation)) return removed(b.transform_row, "global '" + name + "'");
+  checked_topology_ = transforms_->topology_version();
+  return ok_status();
+}
+
 Status ParticleSystem::set_transforms(TransformTable* table) {
   if (table != transforms_ && uses_transforms())
     return make_error(ErrorCode::kInvalidArgument,
                       "emitters are placed at, or fields bound to, rows of the current transforms table: remove or "
                       "unbind them first");
   transforms_ = table;
+  checked_topology_ = UINT64_MAX;
   return ok_status();
 }
 
@@ -524,7 +573,8 @@ Status ParticleSystem::bind_field(uint32_t row, std::string_view emitter_field, 
     return make_error(ErrorCode::kInvalidArgument,
                       "emitter field '" + std::string(emitter_field) + "' has " + std::to_string(field->second) +
                           " components; " + channel_name(channel) + " has " + std::to_string(channel_width(channel)));
-  const FieldBinding binding{std::string(emitter_field), field->first, field->second, transform_row, channel};
+  const FieldBinding binding{std::string(emitter_field), field->first, field->second, transform_row, channel,
+                             transforms_->generation(transform_row)};
   auto same = std::find_if(r.bindings.begin(), r.bindings.end(), [&](const FieldBinding& b) { return b.field == emitter_field; });
   if (same != r.bindings.end()) {
     *same = binding;
@@ -567,7 +617,8 @@ Status ParticleSystem::bind_global(std::string_view global, uint32_t transform_r
     return make_error(ErrorCode::kInvalidArgument, "global field '" + std::string(global) + "' was set with " +
                                                        std::to_string(set->second.size()) + " components; " +
                                                        channel_name(channel) + " has " + std::to_string(width));
-  global_bindings_.insert_or_assign(std::string(global), GlobalBinding{transform_row, channel});
+  global_bindings_.insert_or_assign(std::string(global),
+                                    GlobalBinding{transform_row, channel, transforms_->generation(transform_row)});
   bindings_dirty_ = true;
   return ok_status();
 }
@@ -750,6 +801,7 @@ Status ParticleSystem::execute(float dt) {
   gpu::Device& device = *device_;
   // The emitters' edits into the heap (blocks) and the table (records) first.
   MOTE_TRY(flush_registry());
+  MOTE_TRY(check_transform_references());
   const uint32_t rows = row_count_;
   std::vector<uint32_t> commands;
   for (const auto& [row, count] : pending_bursts_) {

@@ -171,6 +171,11 @@ class ParticleSystem {
   // Refused (kInvalidArgument) while a live emitter is placed at a row, or a field or global is
   // bound to one, and `table` differs from the current one.
   Status set_transforms(TransformTable* table);
+  // Whether any emitter stands at `transform_row` or any field or global binding reads it: a
+  // host removing the row asks first (the public API's remove_transform does). kInvalidArgument
+  // names the first user; an unused row is ok. A row removed while in use anyway (straight on
+  // the TransformTable) stops execute(), which names the user, until it is moved or unbound.
+  Status check_transform_row_unused(uint32_t transform_row) const;
   TransformTable* transforms() const { return transforms_; }
 
   // Field bindings (the seed's "Transform bindings"): every frame, right after the transforms'
@@ -279,10 +284,12 @@ class ParticleSystem {
     uint32_t width = 0;
     uint32_t transform_row = 0;
     Channel channel = Channel::kPosition;
+    uint32_t transform_generation = 0;  // TransformTable::generation at bind time
   };
   struct GlobalBinding {
     uint32_t transform_row = 0;
     Channel channel = Channel::kPosition;
+    uint32_t transform_generation = 0;
   };
   // A live emitter: the registry's authoring data (the registry holds its address, so a Row is
   // allocated once and never moved) and what only the frame keeps.
@@ -292,6 +299,7 @@ class ParticleSystem {
     std::vector<FieldBinding> bindings;
     shader::FrameBurst bursts[shader::kFrameMaxBursts]{};  // unused entries: count 0
     uint64_t serial = 0;     // which emitter this is (a swap keeps it, a re-add does not)
+    uint32_t transform_generation = 0;  // of options.transform_row, when the emitter was placed there
   };
 
   Result<Row> make_row(const CompiledEffect& effect, const EmitterOptions& options);
@@ -307,6 +315,11 @@ class ParticleSystem {
   void edited(Emitter& emitter, uint32_t row);
   bool uses_transforms() const;
   Status check_transform_row(uint32_t transform_row) const;
+  // After the transforms table's topology moved: every row an emitter stands at or a binding
+  // reads must still be the row it was given (live, same generation); else kInvalidArgument
+  // naming the user, and the frame is not run.
+  Status check_transform_references();
+  uint64_t checked_topology_ = UINT64_MAX;
   // Where a row of the bindings table lands in the host copies: the emitter (by row and serial)
   // and the field or global it writes, by name, so a value read back still finds its field after
   // the emitter's block moved or its program was swapped.

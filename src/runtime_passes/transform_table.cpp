@@ -63,6 +63,8 @@ Result<uint32_t> TransformTable::add_row(uint32_t parent) {
   }
   locals_[row] = identity_local(parent);
   live_[row] = 1;
+  if (generations_.size() <= row) generations_.resize(capacity(), 0u);
+  ++generations_[row];
   child_count_[row] = 0;
   if (parent != kNoParent) ++child_count_[parent];
   ++live_count_;

@@ -38,6 +38,9 @@ class TransformTable {
   uint32_t capacity() const { return uint32_t(locals_.size()); }
   uint32_t live_rows() const { return live_count_; }
   bool is_live(uint32_t row) const { return row < live_.size() && live_[row]; }
+  // Which occupant of the row this is: bumped each time add_row hands the row out, so a holder
+  // of (row, generation) can tell the row it took from a later one reusing the index.
+  uint32_t generation(uint32_t row) const { return row < generations_.size() ? generations_[row] : 0u; }
   uint32_t parent(uint32_t row) const { return locals_[row].parent; }
   // Bumped by every add, remove and reparent: the depth levels are rebuilt when it moves.
   uint64_t topology_version() const { return topology_version_; }
@@ -63,6 +66,7 @@ class TransformTable {
   gpu::Device* device_ = nullptr;
   std::vector<shader::TransformLocal> locals_;
   std::vector<uint8_t> live_;
+  std::vector<uint32_t> generations_;
   std::vector<uint32_t> child_count_;
   std::vector<uint32_t> free_rows_;  // a stack; rows never used are handed out after it empties
   uint32_t next_unused_ = 0;

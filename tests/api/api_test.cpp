@@ -114,6 +114,14 @@ TEST_F(ApiTest, EmittersStandAtTransformsAndDrawBuffersAreExposed) {
   ASSERT_EQ(vkGetSemaphoreCounterValue(vk.device, vk.timeline, &reached), VK_SUCCESS);
   EXPECT_GE(reached, buffers.frame_serial);
   EXPECT_FALSE(system.remove_transform(parent.value()).ok());  // it still has a child
+  // The child is where the emitter stands: refused, with the reason, until the emitter goes.
+  auto refused = system.remove_transform(child.value());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("stands"), std::string::npos) << refused.error().message;
+  ASSERT_TRUE(system.remove_emitter(id.value()).ok());
+  EXPECT_TRUE(system.remove_transform(child.value()).ok());
+  EXPECT_TRUE(system.remove_transform(parent.value()).ok());
+  EXPECT_TRUE(system.execute(1.0f / 60.0f).ok());
 }
 
 TEST_F(ApiTest, BadDescriptionsAreErrors) {

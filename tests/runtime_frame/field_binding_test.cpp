@@ -441,6 +441,54 @@ TEST_F(FieldBindingTest, RemovingTheEmitterDropsItsBindings) {
   }
 }
 
+TEST_F(FieldBindingTest, ATransformRowRemovedWhileUsedStopsTheFrameUntilItsUsersLetGo) {
+  const uint32_t bound = add_row(kNoParent, {});
+  const uint32_t stand = add_row(kNoParent, {});
+  const uint32_t global_row = add_row(kNoParent, {});
+  const uint32_t e = add(effect_);
+  const uint32_t placed = add(effect_, {.transform_row = stand});
+  ASSERT_TRUE(system_.bind_field(e, "target", bound, Channel::kPosition).ok());
+  ASSERT_TRUE(system_.bind_global("anchor", global_row, Channel::kPosition).ok());
+  run_frame({e, placed});
+
+  // Asking first: each use is named.
+  auto message = [](const Status& st) { return st.ok() ? std::string() : st.error().message; };
+  Status st = system_.check_transform_row_unused(bound);
+  EXPECT_NE(message(st).find("field 'target'"), std::string::npos) << message(st);
+  st = system_.check_transform_row_unused(stand);
+  EXPECT_NE(message(st).find("stands"), std::string::npos) << message(st);
+  st = system_.check_transform_row_unused(global_row);
+  EXPECT_NE(message(st).find("global 'anchor'"), std::string::npos) << message(st);
+  const uint32_t unused = add_row(kNoParent, {});
+  EXPECT_TRUE(system_.check_transform_row_unused(unused).ok());
+
+  // Removed anyway, straight on the table, and the index handed out again: the frame refuses to
+  // run (the binding would read a stranger's pose) and says why, however often it is asked.
+  ASSERT_TRUE(table_.remove_row(bound).ok());
+  ASSERT_EQ(table_.add_row(kNoParent).value(), bound) << "the table reuses the index";
+  ASSERT_TRUE(device().wait_idle().ok());
+  ASSERT_TRUE(table_.upload().ok());
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    st = system_.execute(kDt);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().code, ErrorCode::kInvalidArgument);
+    EXPECT_NE(message(st).find("transform row " + std::to_string(bound) + " was removed"), std::string::npos) << message(st);
+    EXPECT_NE(message(st).find("field 'target'"), std::string::npos) << message(st);
+  }
+  // Unbinding lets the frame run; then the emitter standing at a removed row stops it too.
+  ASSERT_TRUE(system_.unbind_field(e, "target").ok());
+  run_frame({e, placed});
+  ASSERT_TRUE(table_.remove_row(stand).ok());
+  st = system_.execute(kDt);
+  EXPECT_NE(message(st).find("the emitter at row " + std::to_string(placed)), std::string::npos) << message(st);
+  ASSERT_TRUE(system_.remove_emitter(placed).ok());
+  ASSERT_TRUE(table_.remove_row(global_row).ok());
+  st = system_.execute(kDt);
+  EXPECT_NE(message(st).find("global 'anchor'"), std::string::npos) << message(st);
+  ASSERT_TRUE(system_.unbind_global("anchor").ok());
+  run_frame({e});
+}
+
 TEST_F(FieldBindingTest, SwapEffectKeepsBindingsOfFieldsTheNewProgramDeclares) {
   const uint32_t row = add_row(kNoParent, {});
   const uint32_t e = add(effect_);
