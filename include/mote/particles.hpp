@@ -85,10 +85,12 @@ struct ParticleSystemDesc {
   uint32_t record_words = 32;    // pool stride; every effect's record must fit
   uint32_t max_emitters = 64;
   uint32_t max_transforms = 256;  // 0 = no transform hierarchy
-  // Simulate each effect's UPDATE as its own compiled kernel (built when a frame first runs the
-  // effect, tens of milliseconds once per effect) instead of the bytecode interpreter: 1.5x
-  // faster frames at 16M particles on an H200 (docs/PERFORMANCE.md).
+  // Simulate each effect's UPDATE as its own compiled kernel instead of the bytecode
+  // interpreter: 1.5x faster frames at 16M particles on an H200 (docs/PERFORMANCE.md). A kernel
+  // takes tens of milliseconds to build, once per effect; with compile_in_background a worker
+  // thread builds it while the effect runs on the interpreter, so no frame waits for it.
   bool compiled_simulate = true;
+  bool compile_in_background = true;
 };
 
 struct ParticleStats {
@@ -138,6 +140,8 @@ class ParticleSystem {
   Status execute(float dt);
   // Submits nothing; waits until every submitted frame has completed.
   Status wait_idle();
+  // Waits for the kernels compiling in the background (tools and tests; frames never need to).
+  Status wait_for_kernels();
 
   // The counters as the last completed frame left them (waits for it).
   Result<ParticleStats> read_stats();

@@ -81,7 +81,9 @@ Result<std::unique_ptr<ParticleSystem>> ParticleSystem::create(Context& context,
   MOTE_TRY_ASSIGN(s->state_->system, runtime::ParticleSystem::create(device, {.capacity = desc.capacity,
                                                                              .record_words = desc.record_words,
                                                                              .max_emitters = desc.max_emitters,
-                                                                             .compiled_simulate = desc.compiled_simulate}));
+                                                                             .compiled_simulate = desc.compiled_simulate,
+                                                                             .compile_in_background =
+                                                                                 desc.compile_in_background}));
   if (desc.max_transforms > 0) {
     MOTE_TRY_ASSIGN(s->state_->transforms, runtime::TransformTable::create(device, desc.max_transforms));
     s->state_->has_transforms = true;
@@ -189,6 +191,8 @@ Status ParticleSystem::execute(float dt) {
 }
 
 Status ParticleSystem::wait_idle() { return state_->context->state().device->wait_idle(); }
+
+Status ParticleSystem::wait_for_kernels() { return state_->system.wait_for_kernels(); }
 
 Result<ParticleStats> ParticleSystem::read_stats() {
   MOTE_TRY_ASSIGN(runtime::FrameStats s, state_->system.read_stats());

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -495,6 +496,45 @@ bool ParticleSystem::uses_transforms() const {
   return false;
 }
 
+Result<const gpu::ComputePipeline*> ParticleSystem::simulate_kernel(const Program& linked) {
+  const vm_jit::KernelCache::Variant variant{.record_words = options_.record_words,
+                                             .harness = vm_jit::KernelHarness::kFrameSimulate};
+  if (!options_.compile_in_background) return kernels_->kernel(linked, Section::kUpdate, variant);
+  MOTE_TRY(collect_kernels(false));
+  if (const gpu::ComputePipeline* ready = kernels_->find(linked, Section::kUpdate, variant)) return ready;
+  const bool started = std::any_of(kernel_jobs_.begin(), kernel_jobs_.end(),
+                                   [&](const KernelJob& job) { return job.program == linked; });
+  if (!started) {
+    // The worker gets its own copy of the program and the device, which outlives the system;
+    // a job still running when the system goes is waited for by its future's destructor.
+    gpu::Device& device = *device_;
+    kernel_jobs_.push_back({linked, std::async(std::launch::async, [&device, linked, variant] {
+                              return vm_jit::KernelCache::build(device, linked, Section::kUpdate, variant);
+                            })});
+  }
+  return nullptr;  // the interpreter runs this program until its kernel is ready
+}
+
+Status ParticleSystem::collect_kernels(bool wait) {
+  for (size_t i = 0; i < kernel_jobs_.size();) {
+    KernelJob& job = kernel_jobs_[i];
+    if (!wait && job.built.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+      ++i;
+      continue;
+    }
+    Result<vm_jit::KernelCache::Built> built = job.built.get();
+    kernel_jobs_.erase(kernel_jobs_.begin() + std::ptrdiff_t(i));
+    if (!built.ok()) return built.take_error();
+    kernels_->insert(std::move(built).value());
+  }
+  return ok_status();
+}
+
+Status ParticleSystem::wait_for_kernels() {
+  if (!kernels_) return ok_status();
+  return collect_kernels(true);
+}
+
 Status ParticleSystem::check_transform_row_unused(uint32_t transform_row) const {
   for (uint32_t row = 0; row < row_count_; ++row) {
     const Row* r = rows_[row].get();
@@ -823,12 +863,10 @@ Status ParticleSystem::execute(float dt) {
     if (!heap_->is_live(ProgramHandle{id})) continue;
     const Program& program = heap_->program(ProgramHandle{id});
     Dispatch d{id, is_wide(program)};
-    // Compiled on the first frame that runs the program (cached by content afterwards), from
-    // the code as linked into the image: its global reads name their offsets.
+    // Compiled for the first frame that runs the program (or, in the background, for a later
+    // one), from the code as linked into the image: its global reads name their offsets.
     if (kernels_ && !d.wide) {
-      MOTE_TRY_ASSIGN(d.compiled, kernels_->kernel(heap_->linked_program(ProgramHandle{id}), Section::kUpdate,
-                                                   {.record_words = options_.record_words,
-                                                    .harness = vm_jit::KernelHarness::kFrameSimulate}));
+      MOTE_TRY_ASSIGN(d.compiled, simulate_kernel(heap_->linked_program(ProgramHandle{id})));
     }
     programs.push_back(d);
   }

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <future>
 #include <map>
 #include <memory>
 #include <optional>
@@ -64,6 +65,12 @@ struct ParticleSystemOptions {
   // over kVmFastRegisterSlots registers stay on the wide interpreter; emit (INIT) is always
   // interpreted. Off: every program is interpreted.
   bool compiled_simulate = true;
+  // With compiled_simulate: a new program's kernel is translated, compiled and its pipeline
+  // created on a worker thread while its particles keep running on the interpreter, and the
+  // first execute() after it is ready switches over — no frame waits for a compile. Off (the
+  // default here: frames are reproducible run to run), execute() compiles before it records.
+  // The public API (mote::ParticleSystemDesc) turns it on.
+  bool compile_in_background = false;
 };
 
 // Bytes the host wrote into the frame's GPU buffers since create() (tests and tools: a set-up
@@ -269,6 +276,11 @@ class ParticleSystem {
   // Compiled simulate kernels this system has built (one per program content it simulated with
   // compiled_simulate on; kept after the program's release).
   uint32_t compiled_kernel_count() const { return kernels_ ? uint32_t(kernels_->size()) : 0u; }
+  // Kernels being compiled in the background (compile_in_background), and a wait for all of
+  // them: afterwards every program simulated so far runs compiled from the next execute() on
+  // (tests and tools; a compile error, a Mote bug, is returned).
+  uint32_t pending_kernel_count() const { return uint32_t(kernel_jobs_.size()); }
+  Status wait_for_kernels();
   const UploadStats& upload_stats() const { return uploads_; }
   // The bookkeeping (tests and tools): placements, repacks, the CPU image and table.
   const ProgramHeap& program_heap() const { return *heap_; }
@@ -384,6 +396,17 @@ class ParticleSystem {
   gpu::ComputePipeline finish_;
   gpu::ComputePipeline field_bind_;
   std::unique_ptr<vm_jit::KernelCache> kernels_;  // compiled simulate kernels (compiled_simulate)
+  // A kernel compiling on a worker thread (compile_in_background), by the linked program.
+  struct KernelJob {
+    Program program;
+    std::future<Result<vm_jit::KernelCache::Built>> built;
+  };
+  std::vector<KernelJob> kernel_jobs_;
+  // The compiled simulate kernel of a linked program if it is ready (compiling it first, or
+  // starting its background compile and returning null meanwhile).
+  Result<const gpu::ComputePipeline*> simulate_kernel(const Program& linked);
+  // Takes every finished background compile into the cache (`wait`: waits for all).
+  Status collect_kernels(bool wait);
   gpu::Buffer field_bindings_;  // FrameFieldBinding rows, written by execute() when changed
   std::vector<Staging> staging_;
 

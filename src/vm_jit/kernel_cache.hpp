@@ -63,6 +63,27 @@ class KernelCache {
   // Errors: kInvalidArgument for a stride out of range, the translator's and the compiler's
   // errors, Vulkan errors.
   Result<const gpu::ComputePipeline*> kernel(const Program& program, Section section, const Variant& variant);
+  // A kernel built apart from any cache: what kernel() builds on a miss, as a value.
+  struct Built {
+    uint64_t hash = 0;
+    Section section = Section::kUpdate;
+    Variant variant;
+    std::vector<uint32_t> identity;
+    std::vector<uint32_t> spirv;
+    gpu::ComputePipeline pipeline;
+    KernelCacheStats stats;  // this build's times (translations and pipelines 1)
+  };
+  // Translates, compiles and creates the pipeline without touching a cache: safe to call from
+  // any thread while the device is otherwise in use (glslang compiles are thread-safe; the
+  // pipeline is created without a pipeline cache). For compiling in the background.
+  static Result<Built> build(gpu::Device& device, const Program& program, Section section, const Variant& variant,
+                             const GlslCompileOptions& options = {});
+  // The cached pipeline for (program, section, variant), or null: never compiles.
+  const gpu::ComputePipeline* find(const Program& program, Section section, const Variant& variant);
+  // Takes a kernel built by build() into the cache and returns its pipeline (a kernel already
+  // cached for the same key wins, and `built` is dropped).
+  const gpu::ComputePipeline* insert(Built built);
+
   // The run-one-program harness (kRunProgram) with the window staged.
   Result<const gpu::ComputePipeline*> kernel(const Program& program, Section section, uint32_t record_words,
                                              bool trace = false) {

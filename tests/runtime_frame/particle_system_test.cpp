@@ -54,13 +54,18 @@ CompiledEffect make_effect(const char* text, float rate, float life, uint32_t ca
 
 class ParticleSystemTest : public test::GpuTest {
  protected:
-  ParticleSystem make_system(uint32_t capacity, uint32_t serial_word = kSerialWord, bool compiled_simulate = true) {
+  ParticleSystem make_system(uint32_t capacity, uint32_t serial_word = kSerialWord, bool compiled_simulate = true,
+                             bool compile_in_background = false) {
     auto s = ParticleSystem::create(device(), {.capacity = capacity, .record_words = 32, .max_emitters = 16,
-                                               .serial_word = serial_word, .compiled_simulate = compiled_simulate});
+                                               .serial_word = serial_word, .compiled_simulate = compiled_simulate,
+                                               .compile_in_background = compile_in_background});
     EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().to_string());
     return s.ok() ? std::move(s).value() : ParticleSystem{};
   }
-  void check_fire_against_reference(bool compiled_simulate);
+  // Simulate on the fast interpreter, on the compiled kernel, or on the interpreter until the
+  // kernel built in the background arrives.
+  enum class Simulate { kInterpreted, kCompiled, kCompiledInBackground };
+  void check_fire_against_reference(Simulate simulate);
   uint32_t add(ParticleSystem& s, const CompiledEffect& e, EmitterOptions o = {}) {
     auto r = s.add_emitter(e, o);
     EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().to_string());
@@ -315,13 +320,15 @@ TEST_F(ParticleSystemTest, PoolInvariantHoldsOverHundredsOfFrames) {
 // the preset is chaotic enough to amplify that past the bound).
 // The fire preset against the reference simulation, particle by particle, with simulate on the
 // compiled kernel (the default) or on the fast interpreter.
-void ParticleSystemTest::check_fire_against_reference(bool compiled_simulate) {
+void ParticleSystemTest::check_fire_against_reference(Simulate simulate) {
+  const bool compiled_simulate = simulate != Simulate::kInterpreted;
   const CompiledEffect fire = load_preset("fire.json");
   ASSERT_FALSE(fire.program.update.empty());
   const uint32_t capacity = fire.emission.capacity_hint;
   const uint32_t own = fire.program.particle_record_words();
   ASSERT_LT(own, kSerialWord);
-  ParticleSystem system = make_system(capacity, kSerialWord, compiled_simulate);
+  ParticleSystem system =
+      make_system(capacity, kSerialWord, compiled_simulate, simulate == Simulate::kCompiledInBackground);
   const uint32_t row = add(system, fire, {.seed = 7});
   Result<Simulation> sim = Simulation::create(
       fire, {.dt = kDt, .seed = 7, .capacity = capacity, .record_words = 32, .prewarm = false,
@@ -332,6 +339,12 @@ void ParticleSystemTest::check_fire_against_reference(bool compiled_simulate) {
   double worst = 0.0;
   uint32_t compared = 0;
   for (int f = 0; f < 150; ++f) {
+    // In the background case the kernel arrives whenever its worker is done; halfway through,
+    // the test waits for it, so the frames after run compiled whatever the machine's speed.
+    if (f == 75 && simulate == Simulate::kCompiledInBackground) {
+      ASSERT_TRUE(system.wait_for_kernels().ok());
+      EXPECT_EQ(system.pending_kernel_count(), 0u);
+    }
     const FrameStats g = step(system);
     const FrameReport r = sim.value().step().value();
     ASSERT_EQ(g.alive, r.alive) << "frame " << f;
@@ -369,12 +382,17 @@ void ParticleSystemTest::check_fire_against_reference(bool compiled_simulate) {
   EXPECT_GT(compared, 2500u);  // ~50 checkpoints of ~60 live particles
   // The simulate pass that ran: one compiled kernel for fire's program, or none.
   EXPECT_EQ(system.compiled_kernel_count(), compiled_simulate ? 1u : 0u);
-  std::cout << "fire parity (" << (compiled_simulate ? "compiled" : "interpreted") << " simulate): " << compared
+  std::cout << "fire parity (" << (simulate == Simulate::kInterpreted ? "interpreted" : simulate == Simulate::kCompiled ? "compiled" : "background-compiled") << " simulate): " << compared
             << " particle records compared, worst relative difference " << worst << "\n";
 }
 
-TEST_F(ParticleSystemTest, FireMatchesTheReferenceSimulation) { check_fire_against_reference(true); }
-TEST_F(ParticleSystemTest, FireOnTheInterpreterMatchesTheReferenceSimulation) { check_fire_against_reference(false); }
+TEST_F(ParticleSystemTest, FireMatchesTheReferenceSimulation) { check_fire_against_reference(Simulate::kCompiled); }
+TEST_F(ParticleSystemTest, FireOnTheInterpreterMatchesTheReferenceSimulation) {
+  check_fire_against_reference(Simulate::kInterpreted);
+}
+TEST_F(ParticleSystemTest, FireMatchesTheReferenceAcrossTheSwitchToAKernelBuiltInTheBackground) {
+  check_fire_against_reference(Simulate::kCompiledInBackground);
+}
 
 TEST_F(ParticleSystemTest, MisuseIsAnError) {
   EXPECT_FALSE(ParticleSystem::create(device(), {.capacity = 0}).ok());
