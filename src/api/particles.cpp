@@ -53,12 +53,7 @@ Result<std::unique_ptr<Context>> Context::create(const ContextOptions& options) 
 
 Result<std::unique_ptr<Context>> Context::adopt(const HostVulkanDevice& host) {
   std::unique_ptr<Context> c(new Context());
-  MOTE_TRY_ASSIGN(c->state_->device, gpu::Device::adopt({.instance = host.instance,
-                                                         .physical_device = host.physical_device,
-                                                         .device = host.device,
-                                                         .queue = host.queue,
-                                                         .queue_family = host.queue_family,
-                                                         .independent_blend_enabled = host.independent_blend_enabled}));
+  MOTE_TRY_ASSIGN(c->state_->device, gpu::Device::adopt(host));
   return c;
 }
 

@@ -17,6 +17,7 @@
 
 #include "gpu/instance.hpp"
 #include "gpu/physical_device.hpp"
+#include "mote/host_vulkan_device.hpp"
 #include "mote/result.hpp"
 
 namespace mote::gpu {
@@ -26,21 +27,9 @@ struct DeviceOptions {
   std::string device_selector;    // see physical_device.hpp; "" = MOTE_DEVICE, then automatic
 };
 
-// A host application's Vulkan device for Mote to work on (Device::adopt). Vulkan cannot say which
-// features a VkDevice was created with, so the host states it: it must have created `device`
-// with API 1.3, the Vulkan 1.3 features synchronization2, maintenance4 and dynamicRendering, the
-// Vulkan 1.2 feature timelineSemaphore and the extension VK_KHR_push_descriptor, and `queue`
-// from `queue_family`, which must support compute (and graphics, for the renderer).
-// independentBlend is optional (the raster path's weighted OIT needs it): say whether it is on.
-// Mote submits on `queue`; the host must not submit to it from another thread at the same time.
-struct AdoptedDevice {
-  VkInstance instance = VK_NULL_HANDLE;
-  VkPhysicalDevice physical_device = VK_NULL_HANDLE;
-  VkDevice device = VK_NULL_HANDLE;
-  VkQueue queue = VK_NULL_HANDLE;
-  uint32_t queue_family = 0;
-  bool independent_blend_enabled = false;
-};
+// A host application's Vulkan device for Mote to work on (Device::adopt): what the host must
+// have enabled is stated with the struct (include/mote/host_vulkan_device.hpp).
+using AdoptedDevice = HostVulkanDevice;
 
 class Device {
  public:
