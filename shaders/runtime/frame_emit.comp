@@ -8,7 +8,11 @@
 // returns) and the frame-INIT random stream; appends the slot to this frame's alive list.
 // One dispatch per live program (FramePush.program): newborns of other programs skip. A
 // program over the fast register file runs in the FRAME_REGISTERS_WIDE build, launched with a
-// fixed number of lanes (the grid stride below walks the rest).
+// fixed number of lanes (the grid stride below walks the rest). At run time the file is also
+// built with FRAME_COMPILED and one program's INIT translated in (src/vm_jit/,
+// KernelHarness::kFrameEmit): the record is built in registers where INIT's window covers it
+// (zeros, the header, the serial, INIT's fields) and written with 16-byte stores, the rest
+// zeroed a chunk at a time.
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_KHR_shader_subgroup_ballot : require
 #include "shared/frame.h"
@@ -24,10 +28,15 @@ layout(std430, binding = 4) readonly buffer SpawnSums { uint spawn_sums[]; };
 layout(std430, binding = 5) readonly buffer FreeList { uint free_list[]; };
 layout(std430, binding = 6) writeonly buffer AliveOut { uint alive_out[]; };
 layout(std430, binding = 7) buffer Pool { uint pool[]; };
+layout(std430, binding = 7) buffer PoolChunks { uvec4 pool_chunks[]; };
 layout(std430, binding = 8) readonly buffer ProgramWords { uint program_words[]; };
 layout(std430, binding = 9) readonly buffer Transforms { TransformChannels transform_channels[]; };
 
 #include "runtime/frame_vm.glsl"
+#ifdef FRAME_COMPILED
+// bool vm_compiled_run(): the INIT section, translated.
+#include "vm/compiled_section.glsl"
+#endif
 
 layout(push_constant) uniform Push { FramePush push; };
 
@@ -68,15 +77,35 @@ void main() {
     }
     uint slot = free_list[old - 1u];
     vm_record_base = slot * params.record_words;
-    pool[vm_record_base] = (row & kFrameHeaderRowMask) | ((vm_emitter.generation & kFrameHeaderGenerationMask) << kFrameHeaderRowBits);
-    for (uint w = 1u; w < params.record_words; ++w) pool[vm_record_base + w] = 0u;
+    uint header = (row & kFrameHeaderRowMask) | ((vm_emitter.generation & kFrameHeaderGenerationMask) << kFrameHeaderRowBits);
     uint serial = vm_state.spawn_first + vm_spawn_index;
-    if (params.serial_word != 0u && params.serial_word < params.record_words) pool[vm_record_base + params.serial_word] = serial;
+    bool has_serial = params.serial_word != 0u && params.serial_word < params.record_words;
     vm_particle_index = serial;
     vm_seed = vm_particle_seed(frame_rng_base(vm_emitter.seed, vm_state.tick, kFrameRngInit), serial);
+#ifdef FRAME_COMPILED
+    if (kWindowChunks > 0u) {
+      // Chunks outside the window are zeroed in place; the window starts as zeros in registers.
+      for (uint c = 0u; c < kRecordWords / 4u; ++c)
+        if (c - kWindowFirstChunk >= kWindowChunks)
+          pool_chunks[min(vm_record_base / 4u + c, params.capacity * (kRecordWords / 4u) - 1u)] = uvec4(0u);
+      [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c) vm_window[c] = uvec4(0u);
+    } else {
+      for (uint w = 0u; w < kRecordWords; ++w) pool[vm_record_base + w] = 0u;
+    }
+    vm_record_write_bits(0u, header);
+    if (has_serial) vm_record_write_bits(params.serial_word, serial);
+    vm_compiled_run();  // KILL is refused in INIT by the verifier
+    // A newborn's window is all new: every chunk of it is written.
+    [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c)
+      if (c < kWindowChunks) pool_chunks[vm_window_chunk(c)] = vm_window[c];
+#else
+    pool[vm_record_base] = header;
+    for (uint w = 1u; w < params.record_words; ++w) pool[vm_record_base + w] = 0u;
+    if (has_serial) pool[vm_record_base + params.serial_word] = serial;
     vm_code_offset = frame_code_offset(vm_emitter.init_offset);
     vm_clear_registers();
     vm_run(frame_instructions(vm_emitter.init_length));  // KILL is refused in INIT by the verifier
+#endif
     alive_out[atomicAdd(counters.alive_out, 1u)] = slot;
   }
 }

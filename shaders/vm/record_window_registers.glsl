@@ -32,6 +32,13 @@ void vm_record_write(uint word, float v) {
   else VM_WINDOW_WORDS[vm_record_base + word] = floatBitsToUint(v);
 }
 
+// A raw word (a header, a serial) written as the record access writes it.
+void vm_record_write_bits(uint word, uint bits) {
+  word = min(word, kRecordWords - 1u);
+  if (vm_in_window(word)) vm_window[(word >> 2u) - kWindowFirstChunk][word & 3u] = bits;
+  else VM_WINDOW_WORDS[vm_record_base + word] = bits;
+}
+
 // Chunk indices clamped to the bound records (a window past the record still stays inside the
 // buffer).
 uint vm_window_chunk(uint c) {

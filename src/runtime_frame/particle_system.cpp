@@ -496,23 +496,24 @@ bool ParticleSystem::uses_transforms() const {
   return false;
 }
 
-Result<const gpu::ComputePipeline*> ParticleSystem::simulate_kernel(const Program& linked) {
-  const vm_jit::KernelCache::Variant variant{.record_words = options_.record_words,
-                                             .harness = vm_jit::KernelHarness::kFrameSimulate};
-  if (!options_.compile_in_background) return kernels_->kernel(linked, Section::kUpdate, variant);
+Result<const gpu::ComputePipeline*> ParticleSystem::frame_kernel(const Program& linked, vm_jit::KernelHarness harness) {
+  const Section section = harness == vm_jit::KernelHarness::kFrameEmit ? Section::kInit : Section::kUpdate;
+  const vm_jit::KernelCache::Variant variant{.record_words = options_.record_words, .harness = harness};
+  if (!options_.compile_in_background) return kernels_->kernel(linked, section, variant);
   MOTE_TRY(collect_kernels(false));
-  if (const gpu::ComputePipeline* ready = kernels_->find(linked, Section::kUpdate, variant)) return ready;
-  const bool started = std::any_of(kernel_jobs_.begin(), kernel_jobs_.end(),
-                                   [&](const KernelJob& job) { return job.program == linked; });
+  if (const gpu::ComputePipeline* ready = kernels_->find(linked, section, variant)) return ready;
+  const bool started = std::any_of(kernel_jobs_.begin(), kernel_jobs_.end(), [&](const KernelJob& job) {
+    return job.harness == harness && job.program == linked;
+  });
   if (!started) {
     // The worker gets its own copy of the program and the device, which outlives the system;
     // a job still running when the system goes is waited for by its future's destructor.
     gpu::Device& device = *device_;
-    kernel_jobs_.push_back({linked, std::async(std::launch::async, [&device, linked, variant] {
-                              return vm_jit::KernelCache::build(device, linked, Section::kUpdate, variant);
+    kernel_jobs_.push_back({linked, harness, std::async(std::launch::async, [&device, linked, section, variant] {
+                              return vm_jit::KernelCache::build(device, linked, section, variant);
                             })});
   }
-  return nullptr;  // the interpreter runs this program until its kernel is ready
+  return nullptr;  // the interpreter runs this section until its kernel is ready
 }
 
 Status ParticleSystem::collect_kernels(bool wait) {
@@ -856,7 +857,8 @@ Status ParticleSystem::execute(float dt) {
   struct Dispatch {
     uint32_t program;
     bool wide;
-    const gpu::ComputePipeline* compiled = nullptr;  // its compiled simulate kernel, if any
+    const gpu::ComputePipeline* compiled = nullptr;       // its compiled simulate kernel, if any
+    const gpu::ComputePipeline* compiled_emit = nullptr;  // its compiled emit kernel, if any
   };
   std::vector<Dispatch> programs;
   for (uint32_t id = 0; id < heap_->program_id_capacity(); ++id) {
@@ -866,7 +868,11 @@ Status ParticleSystem::execute(float dt) {
     // Compiled for the first frame that runs the program (or, in the background, for a later
     // one), from the code as linked into the image: its global reads name their offsets.
     if (kernels_ && !d.wide) {
-      MOTE_TRY_ASSIGN(d.compiled, simulate_kernel(heap_->linked_program(ProgramHandle{id})));
+      const Program& linked = heap_->linked_program(ProgramHandle{id});
+      MOTE_TRY_ASSIGN(d.compiled, frame_kernel(linked, vm_jit::KernelHarness::kFrameSimulate));
+      if (!linked.init.empty()) {
+        MOTE_TRY_ASSIGN(d.compiled_emit, frame_kernel(linked, vm_jit::KernelHarness::kFrameEmit));
+      }
     }
     programs.push_back(d);
   }
@@ -1082,7 +1088,7 @@ Status ParticleSystem::execute(float dt) {
               .push(push)
               .dispatch(wide_groups);
         } else {
-          rec.bind(emit_)
+          rec.bind(d.compiled_emit ? *d.compiled_emit : emit_)
               .buffers({{0, &params_}, {1, &counters_}, {2, &emitters_}, {3, &states_}, {4, &spawn_sums_},
                         {5, &free_list_}, {6, &alive_out}, {7, &pool_}, {8, &program_}, {9, &channels}})
               .push(push)

@@ -57,13 +57,13 @@ struct ParticleSystemOptions {
   // register file holds kVmMaxRegisters slots per lane (4 MiB at 4096 lanes), allocated when the
   // first program over kVmFastRegisterSlots registers is added.
   uint32_t wide_lanes = 4096;
-  // Simulate runs each program's UPDATE section as its own compiled kernel (src/vm_jit/,
-  // KernelHarness::kFrameSimulate: straight-line code, the record window in registers) instead
-  // of the fast interpreter — 3.7x faster for a typical 25-instruction program on the H200
-  // (docs/PERFORMANCE.md). A program is translated and compiled when a frame first runs it
-  // (tens of milliseconds of glslang and driver work, once per content per system). Programs
-  // over kVmFastRegisterSlots registers stay on the wide interpreter; emit (INIT) is always
-  // interpreted. Off: every program is interpreted.
+  // Simulate and emit run each program's UPDATE and INIT sections as their own compiled
+  // kernels (src/vm_jit/, KernelHarness::kFrameSimulate / kFrameEmit: straight-line code, the
+  // record window in registers) instead of the fast interpreter — 3.7x faster for a typical
+  // 25-instruction program on the H200 (docs/PERFORMANCE.md). A program is translated and
+  // compiled when a frame first runs it (tens of milliseconds of glslang and driver work, once
+  // per content per system). Programs over kVmFastRegisterSlots registers stay on the wide
+  // interpreter. Off: every program is interpreted.
   bool compiled_simulate = true;
   // With compiled_simulate: a new program's kernel is translated, compiled and its pipeline
   // created on a worker thread while its particles keep running on the interpreter, and the
@@ -273,8 +273,8 @@ class ParticleSystem {
   uint32_t placed_program_count() const { return heap_ ? uint32_t(heap_->live_program_count()) : 0u; }
   // Of those, the programs that run on the wide interpreter (over kVmFastRegisterSlots registers).
   uint32_t wide_program_count() const;
-  // Compiled simulate kernels this system has built (one per program content it simulated with
-  // compiled_simulate on; kept after the program's release).
+  // Compiled kernels this system has built: per program content it ran with compiled_simulate
+  // on, its simulate (UPDATE) and its emit (INIT) kernel; kept after the program's release.
   uint32_t compiled_kernel_count() const { return kernels_ ? uint32_t(kernels_->size()) : 0u; }
   // Kernels being compiled in the background (compile_in_background), and a wait for all of
   // them: afterwards every program simulated so far runs compiled from the next execute() on
@@ -399,12 +399,13 @@ class ParticleSystem {
   // A kernel compiling on a worker thread (compile_in_background), by the linked program.
   struct KernelJob {
     Program program;
+    vm_jit::KernelHarness harness;
     std::future<Result<vm_jit::KernelCache::Built>> built;
   };
   std::vector<KernelJob> kernel_jobs_;
-  // The compiled simulate kernel of a linked program if it is ready (compiling it first, or
-  // starting its background compile and returning null meanwhile).
-  Result<const gpu::ComputePipeline*> simulate_kernel(const Program& linked);
+  // The compiled emit (INIT) or simulate (UPDATE) kernel of a linked program if it is ready
+  // (compiling it first, or starting its background compile and returning null meanwhile).
+  Result<const gpu::ComputePipeline*> frame_kernel(const Program& linked, vm_jit::KernelHarness harness);
   // Takes every finished background compile into the cache (`wait`: waits for all).
   Status collect_kernels(bool wait);
   gpu::Buffer field_bindings_;  // FrameFieldBinding rows, written by execute() when changed

@@ -17,6 +17,7 @@ namespace {
 
 constexpr std::string_view kHarness = "vm/run_compiled.comp";
 constexpr std::string_view kFrameSimulateHarness = "runtime/frame_simulate.comp";
+constexpr std::string_view kFrameEmitHarness = "runtime/frame_emit.comp";
 constexpr std::string_view kSectionInclude = "#include \"vm/compiled_section.glsl\"";
 
 std::string reg(uint32_t slot) { return "r" + std::to_string(slot & (shader::kVmMaxRegisters - 1u)); }
@@ -109,7 +110,9 @@ Result<std::string> translate_section(const Program& program, Section section) {
 
 Result<std::string> translate_to_glsl(const Program& program, Section section, KernelHarness harness) {
   MOTE_TRY_ASSIGN(std::string function, translate_section(program, section));
-  const std::string_view name = harness == KernelHarness::kFrameSimulate ? kFrameSimulateHarness : kHarness;
+  const std::string_view name = harness == KernelHarness::kFrameSimulate ? kFrameSimulateHarness
+                                : harness == KernelHarness::kFrameEmit   ? kFrameEmitHarness
+                                                                         : kHarness;
   const std::optional<std::string_view> source = find_shader_source(name);
   if (!source) return make_error(ErrorCode::kInternal, "the compiled kernels' harness was not embedded", std::string(name));
   std::string kernel(*source);
@@ -117,8 +120,8 @@ Result<std::string> translate_to_glsl(const Program& program, Section section, K
   if (at == std::string::npos)
     return make_error(ErrorCode::kInternal, "the harness does not include vm/compiled_section.glsl", std::string(name));
   kernel.replace(at, kSectionInclude.size(), function);
-  if (harness == KernelHarness::kFrameSimulate) {
-    // The frame's pass is also built as the interpreter (at build time, without the define):
+  if (harness != KernelHarness::kRunProgram) {
+    // The frame's passes are also built as the interpreter (at build time, without the define):
     // the define, right after #version, selects the compiled path.
     const size_t line_end = kernel.find('\n');
     if (kernel.compare(0, 8, "#version") != 0 || line_end == std::string::npos)

@@ -56,7 +56,9 @@ Result<std::string> translate_section(const Program& program, Section section);
 //                   frame's simulate pass (src/runtime_frame/), which supplies the host contract
 //                   from the frame's buffers (shaders/runtime/frame_vm.glsl). Specialisation
 //                   constants 1-4 as above; no trace.
-enum class KernelHarness : uint32_t { kRunProgram, kFrameSimulate };
+//   kFrameEmit      shaders/runtime/frame_emit.comp built with FRAME_COMPILED: the frame's
+//                   emit pass, for a program's INIT section.
+enum class KernelHarness : uint32_t { kRunProgram, kFrameSimulate, kFrameEmit };
 
 // The complete compute shader: the harness with the section in it. Errors: translate_section's.
 Result<std::string> translate_to_glsl(const Program& program, Section section,

@@ -39,21 +39,22 @@ Status check_stride(uint32_t record_words) {
 }
 
 std::string kernel_name(uint64_t hash, Section section, const KernelCache::Variant& variant, bool with_variant) {
-  const bool frame = variant.harness == KernelHarness::kFrameSimulate;
+  const bool frame = variant.harness != KernelHarness::kRunProgram;
   char name[112];
   if (with_variant)
     std::snprintf(name, sizeof(name), "vm_jit/%016" PRIx64 "/%s%s/stride%u%s%s", hash, section_name(section),
-                  frame ? "/frame" : "", variant.record_words, variant.trace ? "/trace" : "",
+                  variant.harness == KernelHarness::kFrameEmit ? "/emit" : frame ? "/frame" : "", variant.record_words, variant.trace ? "/trace" : "",
                   variant.window ? "" : "/direct");
   else
-    std::snprintf(name, sizeof(name), "vm_jit/%016" PRIx64 "/%s%s", hash, section_name(section), frame ? "/frame" : "");
+    std::snprintf(name, sizeof(name), "vm_jit/%016" PRIx64 "/%s%s", hash, section_name(section),
+                  variant.harness == KernelHarness::kFrameEmit ? "/emit" : frame ? "/frame" : "");
   return name;
 }
 
 // The pipeline of `variant` specialised from `spirv`.
 Result<gpu::ComputePipeline> specialise(gpu::Device& device, const Program& program, Section section, uint64_t hash,
                                         const KernelCache::Variant& variant, std::span<const uint32_t> spirv) {
-  const bool frame = variant.harness == KernelHarness::kFrameSimulate;
+  const bool frame = variant.harness != KernelHarness::kRunProgram;
   const RecordWindow staged = variant.window ? record_window(program, section, variant.record_words) : RecordWindow{};
   const gpu::SpecializationConstant spec[] = {{kSpecTrace, variant.trace && !frame ? 1u : 0u},
                                               {kSpecRecordWords, variant.record_words},
