@@ -159,9 +159,11 @@ Status TransformTable::upload() {
   if (!device_) return make_error(ErrorCode::kInvalidArgument, "transforms table used before create()");
   if (levels_version_ != topology_version_) rebuild_levels();
   auto* bytes = static_cast<uint8_t*>(staging_.mapped());
-  std::memcpy(bytes, locals_.data(), size_t(next_unused_) * sizeof(shader::TransformLocal));
+  if (next_unused_ > 0) std::memcpy(bytes, locals_.data(), size_t(next_unused_) * sizeof(shader::TransformLocal));
   if (staged_levels_version_ != levels_version_) {
-    std::memcpy(bytes + locals_.size() * sizeof(shader::TransformLocal), order_.data(), order_.size() * 4);
+    // (An empty order has no data pointer to copy from: memcpy's arguments must not be null.)
+    if (!order_.empty())
+      std::memcpy(bytes + locals_.size() * sizeof(shader::TransformLocal), order_.data(), order_.size() * 4);
     staged_levels_version_ = levels_version_;
   }
   return staging_.flush();
