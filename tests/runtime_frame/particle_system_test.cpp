@@ -252,6 +252,40 @@ TEST_F(ParticleSystemTest, FullPoolDropsSpawnsWithoutWrappingAndMatchesTheRefere
   }
 }
 
+TEST_F(ParticleSystemTest, ManyEmittersShareAShortBudgetAcrossWorkgroupsWithoutWrapping) {
+  // 600 emitters (three of the tick's 256-row workgroups) burst 10 each into 1,000 free slots,
+  // and one asks for 2^30 more (a workgroup total past the tick's 2^30 saturation): the budget
+  // goes out exactly, the rest is dropped and counted, and the lists stay consistent.
+  const CompiledEffect effect = make_effect(kProgram, 0.0f, 10.0f, 1000);
+  auto created = ParticleSystem::create(device(), {.capacity = 1000, .record_words = 32, .max_emitters = 600});
+  ASSERT_TRUE(created.ok()) << created.error().to_string();
+  ParticleSystem system = std::move(created).value();
+  std::vector<EmitterOptions> options(600);
+  for (uint32_t i = 0; i < 600; ++i) options[i].seed = i + 1;
+  auto rows = system.add_emitters(effect, options);
+  ASSERT_TRUE(rows.ok()) << rows.error().to_string();
+  for (uint32_t row : *rows) ASSERT_TRUE(system.burst(row, 10).ok());
+  ASSERT_TRUE(system.burst((*rows)[300], 1u << 30).ok());
+  const FrameStats g = step(system);
+  EXPECT_EQ(g.newborns, 1000u);
+  EXPECT_EQ(g.alive, 1000u);
+  EXPECT_EQ(g.free_count, 0u);
+  EXPECT_EQ(g.budget_left, 0u);
+  // Row 300 asked 2^30 + 10 (the tick takes at most 2^25 of it into the workgroup's total; the
+  // drop count is what was asked less what was taken); every other row 10.
+  EXPECT_EQ(g.dropped, 600u * 10u + (1u << 30) - 1000u);
+  auto alive = system.read_alive_slots();
+  ASSERT_TRUE(alive.ok());
+  std::set<uint32_t> distinct(alive->begin(), alive->end());
+  EXPECT_EQ(distinct.size(), 1000u);
+  EXPECT_LT(*distinct.rbegin(), 1000u);
+  // Next frame nobody asks: nothing is born, nothing is dropped.
+  const FrameStats h = step(system);
+  EXPECT_EQ(h.newborns, 0u);
+  EXPECT_EQ(h.dropped, 0u);
+  EXPECT_EQ(h.alive + h.free_count, 1000u);
+}
+
 TEST_F(ParticleSystemTest, RemovingAnEmitterKillsItsParticlesNextFrame) {
   const CompiledEffect a = make_effect(kProgram, 120.0f, 100.0f);
   const CompiledEffect b = make_effect(kRandomLifeProgram, 60.0f, 100.0f);
