@@ -1,5 +1,6 @@
 #version 460
-// Last pass of a frame: next frame's simulate walks this frame's alive list, so its indirect
+// Last pass of a frame: this frame's alive count (emit's newborns plus the survivors
+// frame_compact placed); next frame's simulate walks this frame's alive list, so its indirect
 // dispatch is written here from the GPU's own count (sizing it from a readback would orphan or
 // double-free slots: meep "Particle storage").
 #include "shared/frame.h"
@@ -7,9 +8,15 @@
 layout(local_size_x = 1) in;
 
 layout(std430, binding = 0) buffer Counters { FrameCounters counters; };
+layout(std140, binding = 1) uniform Params { FrameParams params; };
+layout(std430, binding = 2) readonly buffer Sums { uint sums[]; };  // simulate's keep flags, scanned
 
 void main() {
-  uint n = counters.alive_out;
+  // The survivors frame_compact placed after the newborns: the scan's last sum.
+  uint walked = min(counters.alive_in, params.capacity);
+  uint kept = walked == 0u ? 0u : sums[walked - 1u];
+  uint n = min(counters.alive_out + kept, params.capacity);
+  counters.alive_out = n;
   counters.simulate_groups_x = min((n + kFrameWorkgroupSize - 1u) / kFrameWorkgroupSize, kFrameMaxGroups);
   counters.simulate_groups_y = 1u;
   counters.simulate_groups_z = 1u;

@@ -4,7 +4,8 @@
 // advanced in their birth frame. A particle whose header generation is not its row's current
 // one is an orphan (removed or replaced emitter) and is freed without running. Otherwise UPDATE
 // runs with PARTICLE_INDEX = slot and the frame-UPDATE random stream; a KILL zeroes the record
-// and pushes the slot on the free list, a survivor is appended to this frame's alive list.
+// and pushes the slot on the free list, a survivor is flagged for frame_compact.comp to place
+// in this frame's alive list.
 // One dispatch per live program (the wide build for programs over the fast register file);
 // orphans are freed by the first dispatch only.
 //
@@ -27,7 +28,11 @@ layout(std430, binding = 2) readonly buffer Emitters { EmitterRecord emitters[];
 layout(std430, binding = 3) readonly buffer State { FrameEmitterState states[]; };
 layout(std430, binding = 4) readonly buffer AliveIn { uint alive_in[]; };
 layout(std430, binding = 5) buffer FreeList { uint free_list[]; };
-layout(std430, binding = 6) writeonly buffer AliveOut { uint alive_out[]; };
+// Survivors are not appended here: each entry t of last frame's list gets keep[t] = 1 (it lives
+// on) or 0, and frame_compact.comp places the survivors after this frame's newborns in the
+// order of last frame's list (a scan of these flags), so the list keeps the order the records
+// were born in and the next simulate walks memory in runs.
+layout(std430, binding = 6) writeonly buffer Keep { uint keep[]; };
 layout(std430, binding = 7) buffer Pool { uint pool[]; };
 // The same records as 16-byte chunks: freed records are zeroed a chunk at a time, and the
 // compiled build's record window moves through them.
@@ -71,7 +76,10 @@ void main() {
   frame_wide_begin();
   for (uint t = gl_GlobalInvocationID.x; t < n; t += stride) {
     uint slot = alive_in[t];
-    if (slot >= params.capacity) continue;
+    if (slot >= params.capacity) {
+      keep[t] = 0u;
+      continue;
+    }
 #ifdef FRAME_COMPILED
     // A window that starts at the record's first chunk holds the header: loaded first, with the
     // rest of the window, it is one trip to memory per particle instead of two in a row.
@@ -93,6 +101,7 @@ void main() {
       if (push.first_dispatch != 0u) {
         uint freed = free_slot(slot);
         if (subgroupElect()) atomicAdd(counters.orphaned, freed);
+        keep[t] = 0u;
       }
       continue;
     }
@@ -115,18 +124,12 @@ void main() {
     if (dead) {
       uint freed = free_slot(slot);
       if (subgroupElect()) atomicAdd(counters.killed, freed);
+      keep[t] = 0u;
     } else {
 #ifdef FRAME_COMPILED
       if (kWindowChunks > 0u) vm_window_store();
 #endif
-      // One atomic per subgroup rather than per survivor: the survivors of this iteration take
-      // consecutive entries, in lane order, from the reservation the first of them makes (the
-      // list's order across subgroups was never fixed: it follows the atomics).
-      uvec4 survivors = subgroupBallot(true);
-      uint first = 0u;
-      if (subgroupElect()) first = atomicAdd(counters.alive_out, subgroupBallotBitCount(survivors));
-      first = subgroupBroadcastFirst(first);
-      alive_out[first + subgroupBallotExclusiveBitCount(survivors)] = slot;
+      keep[t] = 1u;
     }
   }
 }

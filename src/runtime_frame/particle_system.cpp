@@ -186,6 +186,9 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
   MOTE_TRY_ASSIGN(s.no_transforms_, make_buffer(device, sizeof(shader::TransformChannels), kStorage,
                                                 "mote.frame.no_transforms"));
   MOTE_TRY_ASSIGN(s.scan_, PrefixScan::create(device, options.max_emitters));
+  MOTE_TRY_ASSIGN(s.keep_, make_buffer(device, VkDeviceSize(options.capacity) * 4, kStorage, "mote.frame.keep"));
+  MOTE_TRY_ASSIGN(s.keep_scan_, PrefixScan::create(device, options.capacity));
+  MOTE_TRY_ASSIGN(s.compact_, gpu::ComputePipeline::create(device, "runtime/frame_compact"));
   MOTE_TRY_ASSIGN(s.init_, gpu::ComputePipeline::create(device, "runtime/frame_init"));
   MOTE_TRY_ASSIGN(s.reset_, gpu::ComputePipeline::create(device, "runtime/frame_reset"));
   MOTE_TRY_ASSIGN(s.tick_, gpu::ComputePipeline::create(device, "runtime/frame_tick"));
@@ -1112,7 +1115,7 @@ Status ParticleSystem::execute(float dt) {
       if (d.wide) {
         rec.bind(simulate_wide_)
             .buffers({{0, &params_}, {1, &counters_}, {2, &emitters_}, {3, &states_}, {4, &alive_in},
-                      {5, &free_list_}, {6, &alive_out}, {7, &pool_}, {8, &program_}, {9, &channels},
+                      {5, &free_list_}, {6, &keep_}, {7, &pool_}, {8, &program_}, {9, &channels},
                       {10, &wide_registers_}})
             .push(push)
             .dispatch(wide_groups);
@@ -1120,16 +1123,28 @@ Status ParticleSystem::execute(float dt) {
       } else {
         rec.bind(d.compiled ? *d.compiled : simulate_)
             .buffers({{0, &params_}, {1, &counters_}, {2, &emitters_}, {3, &states_}, {4, &alive_in},
-                      {5, &free_list_}, {6, &alive_out}, {7, &pool_}, {8, &program_}, {9, &channels}})
+                      {5, &free_list_}, {6, &keep_}, {7, &pool_}, {8, &program_}, {9, &channels}})
             .push(push)
             .dispatch_indirect(counters_, shader::kFrameSimulateArgsOffset);
       }
     }
     gpu::compute_to_compute(cmd);
+    // (6b) the survivors into this frame's list after the newborns, in last frame's order: the
+    // keep flags scanned in place over last frame's count, then placed (frame_compact.comp).
+    // Timed with simulate: it is simulate's append.
+    if (Status st = keep_scan_.record(cmd, keep_, keep_, ScanCount::from_buffer(counters_, 0), ScanKind::kInclusive);
+        !st.ok() && scan_status.ok())
+      scan_status = st;
+    gpu::compute_to_compute(cmd);
+    gpu::ComputeRecorder(device, cmd)
+        .bind(compact_)
+        .buffers({{0, &params_}, {1, &counters_}, {2, &keep_}, {3, &alive_in}, {4, &alive_out}})
+        .dispatch_indirect(counters_, shader::kFrameSimulateArgsOffset);
+    gpu::compute_to_compute(cmd);
     pass_end();
     pass("finish");
-    // (7) next frame's simulate dispatch from this frame's alive count.
-    gpu::ComputeRecorder(device, cmd).bind(finish_).buffers({{0, &counters_}}).dispatch(1);
+    // (7) this frame's alive count (newborns + survivors) and next frame's simulate dispatch.
+    gpu::ComputeRecorder(device, cmd).bind(finish_).buffers({{0, &counters_}, {1, &params_}, {2, &keep_}}).dispatch(1);
     frame_end_barrier(cmd);
     pass_end();
   }));

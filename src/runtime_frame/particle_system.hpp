@@ -385,6 +385,10 @@ class ParticleSystem {
   gpu::Buffer wide_registers_;  // the wide interpreter's register file (made with the first wide program)
   TransformTable* transforms_ = nullptr;
   PrefixScan scan_;
+  // Simulate's keep flags over last frame's list, scanned in place (inclusive) for frame_compact.
+  gpu::Buffer keep_;
+  PrefixScan keep_scan_;
+  gpu::ComputePipeline compact_;
   gpu::ComputePipeline init_;
   gpu::ComputePipeline reset_;
   gpu::ComputePipeline tick_;
