@@ -286,6 +286,34 @@ TEST_F(ParticleSystemTest, ManyEmittersShareAShortBudgetAcrossWorkgroupsWithoutW
   EXPECT_EQ(h.alive + h.free_count, 1000u);
 }
 
+TEST_F(ParticleSystemTest, SurvivorsKeepLastFramesOrderAfterTheNewborns) {
+  // Steady spawning and dying: each frame's list is its newborns, then last frame's survivors in
+  // last frame's order (frame_compact), whatever order the GPU ran them in.
+  const CompiledEffect effect = make_effect(kProgram, 3000.0f, 0.2f, 2048);
+  ParticleSystem system = make_system(2048);
+  add(system, effect, {.seed = 4});
+  std::vector<uint32_t> last;
+  uint32_t checked = 0;
+  for (int f = 0; f < 40; ++f) {
+    const FrameStats g = step(system);
+    auto alive = system.read_alive_slots();
+    ASSERT_TRUE(alive.ok());
+    ASSERT_EQ(alive->size(), g.alive);
+    ASSERT_LE(g.newborns, g.alive);
+    if (!last.empty()) {
+      const std::set<uint32_t> now(alive->begin() + g.newborns, alive->end());
+      std::vector<uint32_t> expected;
+      for (uint32_t slot : last)
+        if (now.contains(slot)) expected.push_back(slot);
+      const std::vector<uint32_t> survivors(alive->begin() + g.newborns, alive->end());
+      ASSERT_EQ(survivors, expected) << "frame " << f;
+      checked += uint32_t(survivors.size());
+    }
+    last = *alive;
+  }
+  EXPECT_GT(checked, 5000u);
+}
+
 TEST_F(ParticleSystemTest, RemovingAnEmitterKillsItsParticlesNextFrame) {
   const CompiledEffect a = make_effect(kProgram, 120.0f, 100.0f);
   const CompiledEffect b = make_effect(kRandomLifeProgram, 60.0f, 100.0f);
