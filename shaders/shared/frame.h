@@ -45,7 +45,7 @@ MOTE_ASSERT_OFFSET(FrameParams, pad2, 44);
 // the system's lifetime: nothing here is sized from a CPU readback.
 struct FrameCounters {
   uint alive_in;      // last frame's alive list length: what simulate walks
-  uint alive_out;     // this frame's alive list (newborns + survivors), appended atomically
+  uint alive_out;     // this frame's alive list: emit's newborns (atomic appends), then frame_finish adds the survivors
   uint free_count;    // free-list stack height
   uint budget;        // spawn budget, seeded from free_count; the tick debits it
   uint newborns;      // this frame's spawn total (the scan's last inclusive sum)
