@@ -123,36 +123,23 @@ const gpu::ComputePipeline* KernelCache::insert(Built built) {
 
 Result<const gpu::ComputePipeline*> KernelCache::kernel(const Program& program, Section section, const Variant& variant) {
   MOTE_TRY(check_stride(variant.record_words));
-  const uint64_t hash = program.hash();
-  std::vector<uint32_t> identity = identity_of(program, section);
-  std::list<Entry>& bucket = entries_[{hash, section, variant.harness}];
-  auto found = bucket.begin();
-  while (found != bucket.end() && found->identity != identity) ++found;
-  if (found == bucket.end()) {
-    auto start = std::chrono::steady_clock::now();
-    MOTE_TRY_ASSIGN(std::string glsl, translate_to_glsl(program, section, variant.harness));
-    stats_.translate_ms += ms_since(start);
-    start = std::chrono::steady_clock::now();
-    MOTE_TRY_ASSIGN(std::vector<uint32_t> spirv,
-                    compiler_.compile_compute(glsl, kernel_name(hash, section, variant, false), options_));
-    stats_.compile_ms += ms_since(start);
-    ++stats_.translations;
-    Entry entry;
-    entry.identity = std::move(identity);
-    entry.spirv = std::move(spirv);
-    found = bucket.insert(bucket.end(), std::move(entry));
-  }
-  Entry& entry = *found;
-  auto pipeline = entry.pipelines.find(variant);
-  if (pipeline != entry.pipelines.end()) {
+  if (const gpu::ComputePipeline* cached = find(program, section, variant)) {
     ++stats_.hits;
-    return &pipeline->second;
+    return cached;
   }
-  const auto start = std::chrono::steady_clock::now();
-  MOTE_TRY_ASSIGN(gpu::ComputePipeline created, specialise(device_, program, section, hash, variant, entry.spirv));
-  stats_.pipeline_ms += ms_since(start);
-  ++stats_.pipelines;
-  return &entry.pipelines.emplace(variant, std::move(created)).first->second;
+  // A section already compiled for another variant: only a new specialisation of its SPIR-V.
+  const uint64_t hash = program.hash();
+  const std::vector<uint32_t> identity = identity_of(program, section);
+  for (Entry& entry : entries_[{hash, section, variant.harness}]) {
+    if (entry.identity != identity) continue;
+    const auto start = std::chrono::steady_clock::now();
+    MOTE_TRY_ASSIGN(gpu::ComputePipeline created, specialise(device_, program, section, hash, variant, entry.spirv));
+    stats_.pipeline_ms += ms_since(start);
+    ++stats_.pipelines;
+    return &entry.pipelines.emplace(variant, std::move(created)).first->second;
+  }
+  MOTE_TRY_ASSIGN(Built built, build(device_, program, section, variant, options_));
+  return insert(std::move(built));
 }
 
 size_t KernelCache::size() const {

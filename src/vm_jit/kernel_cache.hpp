@@ -103,7 +103,6 @@ class KernelCache {
 
   gpu::Device& device_;
   GlslCompileOptions options_;
-  GlslCompiler compiler_;
   // Usually one entry per key; more only after a hash collision (list: entries never move).
   std::map<std::tuple<uint64_t, Section, KernelHarness>, std::list<Entry>> entries_;
   KernelCacheStats stats_;
