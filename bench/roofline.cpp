@@ -2,7 +2,10 @@
 // copy kernel through Mote's own Vulkan layer, reporting GB/s counting read + write, for buffer
 // sizes from 1 MiB to 4 GiB (or what the device can hold). Output: one JSON object per line.
 //
-//   roofline [--max-mib N] [--repeats R] [--device SEL]
+//   roofline [--max-mib N] [--repeats R] [--device SEL] [--in-place]
+//
+// --in-place binds one buffer as both the source and the destination: the same kernel then reads
+// and rewrites every vec4 where it lies, the traffic of a pass that updates records in place.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -28,6 +31,7 @@ struct Options {
   uint64_t max_mib = 4096;
   uint32_t repeats = 10;
   std::string device;
+  bool in_place = false;
 };
 
 Options parse(int argc, char** argv) {
@@ -44,8 +48,9 @@ Options parse(int argc, char** argv) {
     if (a == "--max-mib") o.max_mib = std::strtoull(next(), nullptr, 10);
     else if (a == "--repeats") o.repeats = uint32_t(std::strtoul(next(), nullptr, 10));
     else if (a == "--device") o.device = next();
+    else if (a == "--in-place") o.in_place = true;
     else {
-      fmt::print(stderr, "usage: roofline [--max-mib N] [--repeats R] [--device SEL]\n");
+      fmt::print(stderr, "usage: roofline [--max-mib N] [--repeats R] [--device SEL] [--in-place]\n");
       std::exit(2);
     }
   }
@@ -90,8 +95,8 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "roofline: {}\n", (!pipeline.ok() ? pipeline.error() : profiler.error()).to_string());
     return 1;
   }
-  fmt::print("{{\"bench\":\"roofline\",\"device\":\"{}\",\"driver\":\"{}\",\"repeats\":{}}}\n",
-             device.description().name, device.description().driver_info, opt.repeats);
+  fmt::print("{{\"bench\":\"roofline\",\"device\":\"{}\",\"driver\":\"{}\",\"repeats\":{},\"in_place\":{}}}\n",
+             device.description().name, device.description().driver_info, opt.repeats, opt.in_place);
 
   // Two buffers of the largest size, reused for every smaller one: half the device memory at most.
   uint64_t max_bytes = opt.max_mib << 20;
@@ -112,12 +117,12 @@ int main(int argc, char** argv) {
       vkCmdFillBuffer(cmd, src->handle(), 0, bytes, 0x3F800000u);
       transfer_to_compute(cmd);
       profiler->begin(cmd, "warmup");
-      record_copy(device, cmd, *pipeline, *src, *dst, bytes);
+      record_copy(device, cmd, *pipeline, *src, opt.in_place ? *src : *dst, bytes);
       profiler->end(cmd);
       for (uint32_t r = 0; r < opt.repeats; ++r) {
         compute_to_compute(cmd);
         profiler->begin(cmd, "copy");
-        record_copy(device, cmd, *pipeline, *src, *dst, bytes);
+        record_copy(device, cmd, *pipeline, *src, opt.in_place ? *src : *dst, bytes);
         profiler->end(cmd);
       }
     });
