@@ -2,10 +2,14 @@
 // copy kernel through Mote's own Vulkan layer, reporting GB/s counting read + write, for buffer
 // sizes from 1 MiB to 4 GiB (or what the device can hold). Output: one JSON object per line.
 //
-//   roofline [--max-mib N] [--repeats R] [--device SEL] [--in-place]
+//   roofline [--max-mib N] [--repeats R] [--device SEL] [--in-place] [--records VEC4S]
 //
 // --in-place binds one buffer as both the source and the destination: the same kernel then reads
 // and rewrites every vec4 where it lies, the traffic of a pass that updates records in place.
+// --records VEC4S then times whole records of VEC4S vec4s read and written back at the largest
+// size (shaders/bench/record_access.comp): per invocation (each invocation its own record, as
+// the VM's kernels) or per subgroup (contiguous runs), in place or to the other buffer, in
+// workgroups of 64 and 256 — each after its own warm-up, so no pattern starts on idle clocks.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -32,6 +36,7 @@ struct Options {
   uint32_t repeats = 10;
   std::string device;
   bool in_place = false;
+  uint32_t record_vec4 = 0;  // 0: no record patterns
 };
 
 Options parse(int argc, char** argv) {
@@ -49,8 +54,9 @@ Options parse(int argc, char** argv) {
     else if (a == "--repeats") o.repeats = uint32_t(std::strtoul(next(), nullptr, 10));
     else if (a == "--device") o.device = next();
     else if (a == "--in-place") o.in_place = true;
+    else if (a == "--records") o.record_vec4 = uint32_t(std::strtoul(next(), nullptr, 10));
     else {
-      fmt::print(stderr, "usage: roofline [--max-mib N] [--repeats R] [--device SEL] [--in-place]\n");
+      fmt::print(stderr, "usage: roofline [--max-mib N] [--repeats R] [--device SEL] [--in-place] [--records VEC4S]\n");
       std::exit(2);
     }
   }
@@ -76,6 +82,57 @@ void record_copy(Device& device, VkCommandBuffer cmd, const ComputePipeline& pip
         .push(params)
         .dispatch(uint32_t((chunk + per_group - 1) / per_group));
   }
+}
+
+// The record patterns of --records over `bytes` of each buffer, one JSON line each.
+Status time_record_patterns(Device& device, const Options& opt, const Buffer& src, const Buffer& dst, uint64_t bytes,
+                            double roofline_gbps) {
+  constexpr uint32_t kWarmupDispatches = 100;
+  const uint64_t record_bytes = uint64_t(opt.record_vec4) * 16;
+  const uint64_t records = std::min<uint64_t>(bytes / record_bytes, device.limits().maxStorageBufferRange / record_bytes);
+  MOTE_TRY_ASSIGN(GpuProfiler profiler, GpuProfiler::create(device, opt.repeats));
+  for (const char* group : {"64", "256"})
+    for (uint32_t mode : {0u, 1u})
+      for (bool in_place : {true, false}) {
+        MOTE_TRY_ASSIGN(ComputePipeline pipeline,
+                        ComputePipeline::create(device, fmt::format("bench/record_access_{}", group),
+                                                std::vector<SpecializationConstant>{{0, opt.record_vec4}, {1, mode}}));
+        const uint64_t per_group = mode == 0 ? pipeline.local_size_x() : pipeline.local_size_x() * opt.record_vec4;
+        const uint64_t units = mode == 0 ? records : records * opt.record_vec4;
+        const uint32_t groups = uint32_t((units + per_group - 1) / per_group);
+        const Buffer& out = in_place ? src : dst;
+        auto dispatch = [&](VkCommandBuffer cmd) {
+          ComputeRecorder rec(device, cmd);
+          rec.bind(pipeline);
+          rec.buffers({{0, &src, 0, records * record_bytes}, {1, &out, 0, records * record_bytes}})
+              .push(shader::RecordAccessParams{uint32_t(records), 0, 0, 0})
+              .dispatch(groups);
+        };
+        MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) {
+          profiler.reset(cmd);
+          for (uint32_t w = 0; w < kWarmupDispatches; ++w) {
+            dispatch(cmd);
+            compute_to_compute(cmd);
+          }
+          for (uint32_t r = 0; r < opt.repeats; ++r) {
+            compute_to_compute(cmd);
+            profiler.begin(cmd, "records");
+            dispatch(cmd);
+            profiler.end(cmd);
+          }
+        }));
+        MOTE_TRY_ASSIGN(std::vector<PassTime> times, profiler.resolve());
+        std::vector<double> ms;
+        for (const PassTime& t : times) ms.push_back(t.ms);
+        std::sort(ms.begin(), ms.end());
+        const double moved = 2.0 * double(records * record_bytes);
+        const double gbps = moved / (ms[ms.size() / 2] * 1e-3) / 1e9;
+        fmt::print("{{\"records\":{},\"record_bytes\":{},\"pattern\":\"{}\",\"workgroup\":{},\"in_place\":{},"
+                   "\"median_ms\":{:.4f},\"best_ms\":{:.4f},\"gbps\":{:.1f},\"of_copy\":{:.3f}}}\n",
+                   records, record_bytes, mode == 0 ? "per-invocation" : "per-subgroup", group, in_place, ms[ms.size() / 2],
+                   ms.front(), gbps, roofline_gbps > 0.0 ? gbps / roofline_gbps : 0.0);
+      }
+  return {};
 }
 
 }  // namespace
@@ -145,5 +202,11 @@ int main(int argc, char** argv) {
     if (bytes < max_bytes && bytes * 4 > max_bytes) bytes = max_bytes / 4;  // end exactly at max_bytes
   }
   fmt::print("{{\"roofline_gbps\":{:.1f},\"at_bytes\":{}}}\n", roofline_gbps, max_bytes);
+  if (opt.record_vec4 > 0) {
+    if (auto status = time_record_patterns(device, opt, *src, *dst, max_bytes, roofline_gbps); !status.ok()) {
+      fmt::print(stderr, "roofline: {}\n", status.error().to_string());
+      return 1;
+    }
+  }
   return 0;
 }

@@ -300,6 +300,20 @@ int main(int argc, char** argv) {
     return profiler.resolve();
   };
 
+  double roofline_gbps = 0.0;
+  auto measure_roofline = [&](const char* when) -> Status {
+    if (opt.roofline_mib == 0) return {};
+    MOTE_TRY_ASSIGN(bench::CopyRoofline roofline, bench::measure_copy_roofline(device, opt.roofline_mib << 20, 10));
+    roofline_gbps = std::max(roofline_gbps, roofline.gbps);
+    fmt::print("{{\"roofline\":\"copy\",\"when\":\"{}\",\"bytes_each_way\":{},\"median_ms\":{:.4f},\"gbps\":{:.1f}}}\n", when,
+               roofline.bytes, roofline.median_ms, roofline.gbps);
+    return {};
+  };
+  // The copy is checked by reading its whole destination back: the GPU idles for that long, its
+  // clocks drop, and the first kernels after it ran 4x slow on the H200 (2026-11-30). So the
+  // "before" copy comes first and the warm-up runs right before the timed rounds.
+  if (auto st = measure_roofline("before"); !st.ok()) return fail(st.error());
+
   // Warm-up: rounds until the GPU has spent --warmup-ms in them (clocks up, caches and TLBs warm).
   const uint32_t kWarmRounds = 4;
   auto warm_profiler = gpu::GpuProfiler::create(device, kWarmRounds * uint32_t(runners.size()));
@@ -313,17 +327,6 @@ int main(int argc, char** argv) {
     ++warm_batches;
   }
   fmt::print("{{\"warmup_gpu_ms\":{:.1f},\"warmup_rounds\":{}}}\n", warmed_ms, warm_batches * kWarmRounds);
-
-  double roofline_gbps = 0.0;
-  auto measure_roofline = [&](const char* when) -> Status {
-    if (opt.roofline_mib == 0) return {};
-    MOTE_TRY_ASSIGN(bench::CopyRoofline roofline, bench::measure_copy_roofline(device, opt.roofline_mib << 20, 10));
-    roofline_gbps = std::max(roofline_gbps, roofline.gbps);
-    fmt::print("{{\"roofline\":\"copy\",\"when\":\"{}\",\"bytes_each_way\":{},\"median_ms\":{:.4f},\"gbps\":{:.1f}}}\n", when,
-               roofline.bytes, roofline.median_ms, roofline.gbps);
-    return {};
-  };
-  if (auto st = measure_roofline("before"); !st.ok()) return fail(st.error());
 
   auto profiler = gpu::GpuProfiler::create(device, opt.repeats * uint32_t(runners.size()));
   if (!profiler.ok()) return fail(profiler.error());

@@ -51,5 +51,18 @@ MOTE_ASSERT_SIZE(RooflineParams, 16);
 MOTE_ASSERT_OFFSET(RooflineParams, first_vec4, 0);
 MOTE_ASSERT_OFFSET(RooflineParams, count_vec4, 4);
 
+// Push constants of bench/record_access: records [0, record_count) of record_vec4 vec4s each.
+// `salt` is XORed into every stored word: zero at run time, but the compiler cannot know it, so a
+// store of what was just loaded is never elided.
+struct RecordAccessParams {
+  uint record_count;
+  uint salt;
+  uint pad0;
+  uint pad1;
+};
+MOTE_ASSERT_SIZE(RecordAccessParams, 16);
+MOTE_ASSERT_OFFSET(RecordAccessParams, record_count, 0);
+MOTE_ASSERT_OFFSET(RecordAccessParams, salt, 4);
+
 MOTE_SHARED_END
 #endif
