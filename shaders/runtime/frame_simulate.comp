@@ -68,68 +68,78 @@ uint free_slot(uint slot) {
   return count;
 }
 
+// Everything before UPDATE for entry t of last frame's list: the slot, the orphan check (an
+// orphan is freed here), the program check and the VM's per-particle state. True when UPDATE is
+// to run for it in this dispatch.
+bool prepare_entry(uint t, uint n) {
+  if (t >= n) return false;
+  uint slot = alive_in[t];
+  if (slot >= params.capacity) {
+    keep[t] = 0u;
+    return false;
+  }
+  uint header = pool[slot * params.record_words];
+  uint row = header & kFrameHeaderRowMask;
+  uint generation = header >> kFrameHeaderRowBits;
+  bool orphan = row >= params.row_count;
+  if (!orphan) {
+    vm_emitter = emitters[row];
+    orphan = vm_emitter.generation == 0u || (vm_emitter.generation & kFrameHeaderGenerationMask) != generation;
+  }
+  if (orphan) {
+    if (push.first_dispatch != 0u) {
+      uint freed = free_slot(slot);
+      if (subgroupElect()) atomicAdd(counters.orphaned, freed);
+      keep[t] = 0u;
+    }
+    return false;
+  }
+  if (vm_emitter.program_id != push.program) return false;
+  frame_place_emitter();
+  vm_state = states[row];
+  vm_record_base = slot * params.record_words;
+  vm_particle_index = slot;
+  vm_spawn_index = 0u;
+  vm_spawn_count = 0u;
+  vm_seed = vm_particle_seed(frame_rng_base(vm_emitter.seed, vm_state.tick, kFrameRngUpdate), slot);
+  vm_code_offset = frame_code_offset(vm_emitter.update_offset);
+  return true;
+}
+
+// UPDATE for a prepared entry; a KILL frees the slot. True when it lives on.
+bool update_entry(uint t) {
+#ifdef FRAME_COMPILED
+  bool dead = vm_compiled_run();
+#else
+  vm_clear_registers();
+  bool dead = vm_run(frame_instructions(vm_emitter.update_length));
+#endif
+  if (dead) {
+    uint freed = free_slot(vm_particle_index);
+    if (subgroupElect()) atomicAdd(counters.killed, freed);
+  }
+  keep[t] = dead ? 0u : 1u;
+  return !dead;
+}
+
 void main() {
   uint n = min(counters.alive_in, params.capacity);
   uint stride = gl_NumWorkGroups.x * kFrameWorkgroupSize;
   vm_record_words = max(params.record_words, 1u);
   vm_dt = params.dt;
   frame_wide_begin();
-  for (uint t = gl_GlobalInvocationID.x; t < n; t += stride) {
-    uint slot = alive_in[t];
-    if (slot >= params.capacity) {
-      keep[t] = 0u;
-      continue;
-    }
+  // The workgroup walks the list 64 entries at a time, all its invocations together (n and the
+  // stride are the same for all of them), so the compiled build's record window moves through
+  // the group load and store (vm/record_window_registers.glsl) in uniform control flow.
+  for (uint first = gl_WorkGroupID.x * kFrameWorkgroupSize; first < n; first += stride) {
+    uint t = first + gl_LocalInvocationIndex;
+    bool run = prepare_entry(t, n);
 #ifdef FRAME_COMPILED
-    // A window that starts at the record's first chunk holds the header: loaded first, with the
-    // rest of the window, it is one trip to memory per particle instead of two in a row.
-    vm_record_base = slot * params.record_words;
-    const bool header_in_window = kWindowChunks > 0u && kWindowFirstChunk == 0u;
-    if (header_in_window) vm_window_load();
-    uint header = header_in_window ? vm_window[0].x : pool[slot * params.record_words];
-#else
-    uint header = pool[slot * params.record_words];
+    if (kWindowChunks > 0u) vm_window_load_group(run);
 #endif
-    uint row = header & kFrameHeaderRowMask;
-    uint generation = header >> kFrameHeaderRowBits;
-    bool orphan = row >= params.row_count;
-    if (!orphan) {
-      vm_emitter = emitters[row];
-      orphan = vm_emitter.generation == 0u || (vm_emitter.generation & kFrameHeaderGenerationMask) != generation;
-    }
-    if (orphan) {
-      if (push.first_dispatch != 0u) {
-        uint freed = free_slot(slot);
-        if (subgroupElect()) atomicAdd(counters.orphaned, freed);
-        keep[t] = 0u;
-      }
-      continue;
-    }
-    if (vm_emitter.program_id != push.program) continue;
-    frame_place_emitter();
-    vm_state = states[row];
-    vm_record_base = slot * params.record_words;
-    vm_particle_index = slot;
-    vm_spawn_index = 0u;
-    vm_spawn_count = 0u;
-    vm_seed = vm_particle_seed(frame_rng_base(vm_emitter.seed, vm_state.tick, kFrameRngUpdate), slot);
-    vm_code_offset = frame_code_offset(vm_emitter.update_offset);
+    bool lives = run && update_entry(t);
 #ifdef FRAME_COMPILED
-    if (kWindowChunks > 0u && !header_in_window) vm_window_load();
-    bool dead = vm_compiled_run();
-#else
-    vm_clear_registers();
-    bool dead = vm_run(frame_instructions(vm_emitter.update_length));
+    if (kWindowChunks > 0u) vm_window_store_group(lives);
 #endif
-    if (dead) {
-      uint freed = free_slot(slot);
-      if (subgroupElect()) atomicAdd(counters.killed, freed);
-      keep[t] = 0u;
-    } else {
-#ifdef FRAME_COMPILED
-      if (kWindowChunks > 0u) vm_window_store();
-#endif
-      keep[t] = 1u;
-    }
   }
 }

@@ -7,7 +7,8 @@
 //   VM_WINDOW_WORDS         the records as uint[] (one particle's record at vm_record_base)
 //   VM_WINDOW_CHUNKS        the same records as uvec4[] (the record stride is a multiple of 4)
 //   VM_WINDOW_RECORD_COUNT  how many records are bound: the bound on every chunk index
-// and declares `uint vm_record_base` (the particle's first word).
+// and declares `uint vm_record_base` (the particle's first word). The group load and store at
+// the end need a workgroup of kVmWorkgroupSize invocations.
 // Specialisation constants 1-4: the record stride, the window's first chunk, its chunk count
 // (0: every field access goes to the record) and the chunks written back.
 layout(constant_id = 1) const uint kRecordWords = 1u;
@@ -51,4 +52,59 @@ void vm_window_load() {
 void vm_window_store() {
   [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c)
     if (c < kWindowChunks && (kWindowDirtyMask & (1u << c)) != 0u) VM_WINDOW_CHUNKS[vm_window_chunk(c)] = vm_window[c];
+}
+
+// The same load and store done by the workgroup together, which is how the window should move:
+// one warp instruction per 512 contiguous bytes of windows (the chunks of consecutive particles'
+// windows, consecutive lanes on consecutive chunks), staged in shared memory and handed to each
+// invocation's registers. Moving a 128-byte record per invocation, every warp instruction
+// touches 16 bytes of 32 lines, and on the H200 that reaches 44-46% of the copy roofline where
+// the same bytes in contiguous runs reach 97% (bench/roofline --records 8, 2026-11-30).
+// Every invocation of the workgroup calls these, in the same order, in uniform control flow (they
+// contain barriers); `present` says whether this invocation has a record at vm_record_base.
+// The staging rows are an odd number of chunks apart, so the per-invocation 16-byte reads and
+// writes of shared memory do not conflict.
+const uint kWindowStride = kWindowChunks | 1u;
+shared uvec4 vm_window_staged[kVmWorkgroupSize * kWindowStride];
+shared uint vm_window_first_chunk[kVmWorkgroupSize];  // ~0u: no record (load) or nothing to store
+
+uint vm_window_group_chunk(uint first, uint c) {
+  return min(first + c, (VM_WINDOW_RECORD_COUNT) * (kRecordWords / 4u) - 1u);
+}
+void vm_window_load_group(bool present) {
+  uint me = gl_LocalInvocationIndex;
+  vm_window_first_chunk[me] = present ? vm_record_base / 4u + kWindowFirstChunk : ~0u;
+  barrier();
+  [[unroll]] for (uint k = 0u; k < kVmMaxWindowChunks; ++k) {
+    if (k < kWindowChunks) {
+      uint j = k * kVmWorkgroupSize + me;
+      uint p = j / kWindowChunks;
+      uint c = j - p * kWindowChunks;
+      uint first = vm_window_first_chunk[p];
+      vm_window_staged[p * kWindowStride + c] = first != ~0u ? VM_WINDOW_CHUNKS[vm_window_group_chunk(first, c)] : uvec4(0u);
+    }
+  }
+  barrier();
+  [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c)
+    if (c < kWindowChunks) vm_window[c] = vm_window_staged[me * kWindowStride + c];
+}
+// Stores the written chunks of every invocation with `store` set. Ends with a barrier, so the
+// staging can be reused by the next load.
+void vm_window_store_group(bool store) {
+  uint me = gl_LocalInvocationIndex;
+  vm_window_first_chunk[me] = store ? vm_record_base / 4u + kWindowFirstChunk : ~0u;
+  [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c)
+    if (c < kWindowChunks && (kWindowDirtyMask & (1u << c)) != 0u) vm_window_staged[me * kWindowStride + c] = vm_window[c];
+  barrier();
+  [[unroll]] for (uint k = 0u; k < kVmMaxWindowChunks; ++k) {
+    if (k < kWindowChunks) {
+      uint j = k * kVmWorkgroupSize + me;
+      uint p = j / kWindowChunks;
+      uint c = j - p * kWindowChunks;
+      uint first = vm_window_first_chunk[p];
+      if ((kWindowDirtyMask & (1u << c)) != 0u && first != ~0u)
+        VM_WINDOW_CHUNKS[vm_window_group_chunk(first, c)] = vm_window_staged[p * kWindowStride + c];
+    }
+  }
+  barrier();
 }

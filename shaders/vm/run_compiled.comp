@@ -69,14 +69,22 @@ void vm_count_ops(uint op, uint times) {
 #include "vm/compiled_section.glsl"
 
 void main() {
+  // The loop runs the workgroup's 64 particles together (the launch is a whole number of
+  // workgroups), so the window moves through the group load and store in uniform control flow.
   uint count = min(params.count, params.record_capacity);
-  for (uint i = gl_GlobalInvocationID.x; i < count; i += params.launch_lanes) {
+  uint stride = max(params.launch_lanes, kVmWorkgroupSize);
+  for (uint first = gl_WorkGroupID.x * kVmWorkgroupSize; first < count; first += stride) {
+    uint i = first + gl_LocalInvocationIndex;
+    bool present = i < count;
     vm_particle = i;
-    vm_record_base = i * kRecordWords;
-    vm_seed = vm_particle_seed(params.rng_base, params.first_particle_index + i);
-    if (kWindowChunks > 0u) vm_window_load();
-    bool dead = vm_compiled_run();
-    if (kWindowChunks > 0u) vm_window_store();
-    killed[min(i, uint(killed.length()) - 1u)] = dead ? 1u : 0u;
+    vm_record_base = present ? i * kRecordWords : 0u;
+    if (kWindowChunks > 0u) vm_window_load_group(present);
+    bool dead = false;
+    if (present) {
+      vm_seed = vm_particle_seed(params.rng_base, params.first_particle_index + i);
+      dead = vm_compiled_run();
+    }
+    if (kWindowChunks > 0u) vm_window_store_group(present);
+    if (present) killed[min(i, uint(killed.length()) - 1u)] = dead ? 1u : 0u;
   }
 }
