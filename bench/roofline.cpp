@@ -2,7 +2,8 @@
 // copy kernel through Mote's own Vulkan layer, reporting GB/s counting read + write, for buffer
 // sizes from 1 MiB to 4 GiB (or what the device can hold). Output: one JSON object per line.
 //
-//   roofline [--max-mib N] [--repeats R] [--device SEL] [--in-place] [--records VEC4S]
+//   roofline [--max-mib N] [--repeats R] [--device SEL] [--in-place]
+//            [--records VEC4S [--window W] [--write-mask M]]
 //
 // --in-place binds one buffer as both the source and the destination: the same kernel then reads
 // and rewrites every vec4 where it lies, the traffic of a pass that updates records in place.
@@ -10,6 +11,8 @@
 // size (shaders/bench/record_access.comp): per invocation (each invocation its own record, as
 // the VM's kernels) or per subgroup (contiguous runs), in place or to the other buffer, in
 // workgroups of 64 and 256 — each after its own warm-up, so no pattern starts on idle clocks.
+// --window W moves only each record's first W vec4s, and --write-mask M stores only the window's
+// vec4s whose bits are set (a pass that reads some fields and writes fewer).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -37,6 +40,8 @@ struct Options {
   std::string device;
   bool in_place = false;
   uint32_t record_vec4 = 0;  // 0: no record patterns
+  uint32_t window_vec4 = 0;  // 0: the whole record
+  uint32_t write_mask = 0xFFFFFFFFu;
 };
 
 Options parse(int argc, char** argv) {
@@ -55,8 +60,10 @@ Options parse(int argc, char** argv) {
     else if (a == "--device") o.device = next();
     else if (a == "--in-place") o.in_place = true;
     else if (a == "--records") o.record_vec4 = uint32_t(std::strtoul(next(), nullptr, 10));
+    else if (a == "--window") o.window_vec4 = uint32_t(std::strtoul(next(), nullptr, 10));
+    else if (a == "--write-mask") o.write_mask = uint32_t(std::strtoul(next(), nullptr, 0));
     else {
-      fmt::print(stderr, "usage: roofline [--max-mib N] [--repeats R] [--device SEL] [--in-place] [--records VEC4S]\n");
+      fmt::print(stderr, "usage: roofline [--max-mib N] [--repeats R] [--device SEL] [--in-place] [--records VEC4S [--window W] [--write-mask M]]\n");
       std::exit(2);
     }
   }
@@ -89,6 +96,9 @@ Status time_record_patterns(Device& device, const Options& opt, const Buffer& sr
                             double roofline_gbps) {
   constexpr uint32_t kWarmupDispatches = 100;
   const uint64_t record_bytes = uint64_t(opt.record_vec4) * 16;
+  const uint32_t window = opt.window_vec4 == 0 ? opt.record_vec4 : std::min(opt.window_vec4, opt.record_vec4);
+  uint32_t written = 0;
+  for (uint32_t c = 0; c < window; ++c) written += (opt.write_mask >> c) & 1u;
   const uint64_t records = std::min<uint64_t>(bytes / record_bytes, device.limits().maxStorageBufferRange / record_bytes);
   MOTE_TRY_ASSIGN(GpuProfiler profiler, GpuProfiler::create(device, opt.repeats));
   for (const char* group : {"64", "256"})
@@ -96,10 +106,9 @@ Status time_record_patterns(Device& device, const Options& opt, const Buffer& sr
       for (bool in_place : {true, false}) {
         MOTE_TRY_ASSIGN(ComputePipeline pipeline,
                         ComputePipeline::create(device, fmt::format("bench/record_access_{}", group),
-                                                std::vector<SpecializationConstant>{{0, opt.record_vec4}, {1, mode}}));
-        const uint64_t per_group = mode == 0 ? pipeline.local_size_x() : pipeline.local_size_x() * opt.record_vec4;
-        const uint64_t units = mode == 0 ? records : records * opt.record_vec4;
-        const uint32_t groups = uint32_t((units + per_group - 1) / per_group);
+                                                std::vector<SpecializationConstant>{
+                                                    {0, opt.record_vec4}, {1, mode}, {2, window}, {3, opt.write_mask}}));
+        const uint32_t groups = uint32_t((records + pipeline.local_size_x() - 1) / pipeline.local_size_x());
         const Buffer& out = in_place ? src : dst;
         auto dispatch = [&](VkCommandBuffer cmd) {
           ComputeRecorder rec(device, cmd);
@@ -125,11 +134,11 @@ Status time_record_patterns(Device& device, const Options& opt, const Buffer& sr
         std::vector<double> ms;
         for (const PassTime& t : times) ms.push_back(t.ms);
         std::sort(ms.begin(), ms.end());
-        const double moved = 2.0 * double(records * record_bytes);
+        const double moved = double(records) * (window + written) * 16.0;
         const double gbps = moved / (ms[ms.size() / 2] * 1e-3) / 1e9;
-        fmt::print("{{\"records\":{},\"record_bytes\":{},\"pattern\":\"{}\",\"workgroup\":{},\"in_place\":{},"
+        fmt::print("{{\"records\":{},\"record_bytes\":{},\"window_bytes\":{},\"written_bytes\":{},\"pattern\":\"{}\",\"workgroup\":{},\"in_place\":{},"
                    "\"median_ms\":{:.4f},\"best_ms\":{:.4f},\"gbps\":{:.1f},\"of_copy\":{:.3f}}}\n",
-                   records, record_bytes, mode == 0 ? "per-invocation" : "per-subgroup", group, in_place, ms[ms.size() / 2],
+                   records, record_bytes, window * 16, written * 16, mode == 0 ? "per-invocation" : "per-subgroup", group, in_place, ms[ms.size() / 2],
                    ms.front(), gbps, roofline_gbps > 0.0 ? gbps / roofline_gbps : 0.0);
       }
   return {};
