@@ -68,17 +68,10 @@ uint free_slot(uint slot) {
   return count;
 }
 
-// Everything before UPDATE for entry t of last frame's list: the slot, the orphan check (an
-// orphan is freed here), the program check and the VM's per-particle state. True when UPDATE is
-// to run for it in this dispatch.
-bool prepare_entry(uint t, uint n) {
-  if (t >= n) return false;
-  uint slot = alive_in[t];
-  if (slot >= params.capacity) {
-    keep[t] = 0u;
-    return false;
-  }
-  uint header = pool[slot * params.record_words];
+// Everything before UPDATE for the listed slot at entry t of last frame's list, given its header:
+// the orphan check (an orphan is freed here), the program check and the VM's per-particle state.
+// True when UPDATE is to run for it in this dispatch.
+bool prepare_entry(uint t, uint slot, uint header) {
   uint row = header & kFrameHeaderRowMask;
   uint generation = header >> kFrameHeaderRowBits;
   bool orphan = row >= params.row_count;
@@ -133,9 +126,25 @@ void main() {
   // the group load and store (vm/record_window_registers.glsl) in uniform control flow.
   for (uint first = gl_WorkGroupID.x * kFrameWorkgroupSize; first < n; first += stride) {
     uint t = first + gl_LocalInvocationIndex;
-    bool run = prepare_entry(t, n);
+    uint slot = t < n ? alive_in[t] : ~0u;
+    bool listed = slot < params.capacity;
+    if (t < n && !listed) keep[t] = 0u;
 #ifdef FRAME_COMPILED
-    if (kWindowChunks > 0u) vm_window_load_group(run);
+    // When every listed particle runs this program (or is an orphan) and the window starts at
+    // the header, the window is loaded first and the header read from it: one trip to memory
+    // per particle. Otherwise the header decides whose window is loaded.
+    const bool header_in_window = kWindowChunks > 0u && kWindowFirstChunk == 0u && push.only_dispatch != 0u;
+    if (header_in_window) {
+      vm_record_base = listed ? slot * params.record_words : 0u;
+      vm_window_load_group(listed);
+    }
+    uint header = !listed ? 0u : header_in_window ? vm_window[0].x : pool[slot * params.record_words];
+#else
+    uint header = listed ? pool[slot * params.record_words] : 0u;
+#endif
+    bool run = listed && prepare_entry(t, slot, header);
+#ifdef FRAME_COMPILED
+    if (kWindowChunks > 0u && !header_in_window) vm_window_load_group(run);
 #endif
     bool lives = run && update_entry(t);
 #ifdef FRAME_COMPILED

@@ -122,17 +122,19 @@ MOTE_ASSERT_OFFSET(FrameEmitterState, spawn_count, 28);
 
 // Push constants of emit and simulate: which program this dispatch runs (one per live program,
 // so every wave runs one program: the interpreter's decode is wave-uniform) and whether it is
-// the first dispatch (the one that frees orphans).
+// the first dispatch (the one that frees orphans) and the only one (every listed particle then
+// runs this program or is an orphan, so compiled simulate loads each record's window before
+// reading its header from it).
 struct FramePush {
   uint program;
   uint first_dispatch;
-  uint pad0;
+  uint only_dispatch;
   uint pad1;
 };
 MOTE_ASSERT_SIZE(FramePush, 16);
 MOTE_ASSERT_OFFSET(FramePush, program, 0);
 MOTE_ASSERT_OFFSET(FramePush, first_dispatch, 4);
-MOTE_ASSERT_OFFSET(FramePush, pad0, 8);
+MOTE_ASSERT_OFFSET(FramePush, only_dispatch, 8);
 MOTE_ASSERT_OFFSET(FramePush, pad1, 12);
 
 // One row of the field-bindings table (the seed's `field_bindings`): the bind pass copies

@@ -1110,7 +1110,7 @@ Status ParticleSystem::execute(float dt) {
     const std::vector<Dispatch> dispatches = programs.empty() ? std::vector<Dispatch>{{0xFFFFFFFFu, false}} : programs;
     for (size_t i = 0; i < dispatches.size(); ++i) {
       const Dispatch& d = dispatches[i];
-      const FramePush push{d.program, i == 0 ? 1u : 0u, 0u, 0u};
+      const FramePush push{d.program, i == 0 ? 1u : 0u, dispatches.size() == 1 ? 1u : 0u, 0u};
       gpu::ComputeRecorder rec(device, cmd);
       if (d.wide) {
         rec.bind(simulate_wide_)
