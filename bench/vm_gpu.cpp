@@ -3,7 +3,8 @@
 // >= 50% of the copy roofline for 16M particles: the interpreters (fast: private register file,
 // wide: storage-buffer file) and the program compiled to
 // its own kernel (compiled, src/vm_jit/), each with the record window staged (the default) and,
-// as "<name>-direct", with every field access going to the record word by word; and "touch"
+// as "<name>-direct", with every field access going to the record word by word ("fast-ops": the
+// fast interpreter specialised to the program's opcodes); and "touch"
 // (shaders/bench/record_window_touch.comp), which moves exactly the staged window's bytes and
 // computes nothing: the most this record layout lets any executor do ("touch-full" reads and
 // writes the whole 128-byte record instead; "-coalesced", through shared memory with
@@ -198,7 +199,7 @@ int main(int argc, char** argv) {
   vm_jit::KernelCache kernels(device);
   std::vector<std::unique_ptr<Runner>> runners;
   for (const char* label :
-       {"fast", "fast-direct", "wide", "wide-direct", "compiled", "compiled-direct", "touch", "touch-full",
+       {"fast", "fast-direct", "fast-ops", "wide", "wide-direct", "compiled", "compiled-direct", "touch", "touch-full",
         "touch-coalesced", "touch-full-coalesced", "touch-full-out"}) {
     if (("," + opt.executors + ",").find("," + std::string(label) + ",") == std::string::npos) continue;
     auto run = std::make_unique<Runner>();
@@ -226,7 +227,7 @@ int main(int argc, char** argv) {
     } else {
       auto made = create_gpu_interpreter(
           device, run->which,
-          gpu_interpreter_specialization(program, Section::kUpdate, kRecordWords, staged));
+          gpu_interpreter_specialization(program, Section::kUpdate, kRecordWords, staged, name.ends_with("-ops")));
       if (!made.ok()) return fail(made.error());
       run->owned = std::move(*made);
       run->pipeline = &*run->owned;

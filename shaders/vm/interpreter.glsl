@@ -28,6 +28,13 @@
 uint vm_seed;
 uint vm_record_words;
 
+// Whether the build runs opcode `op` (a constant): an includer that knows which opcodes its
+// programs use defines this over specialisation constants, and the driver drops the others'
+// bodies from the switch. Disabled opcodes do nothing, as NOP.
+#ifndef VM_OP_ENABLED
+#define VM_OP_ENABLED(op) true
+#endif
+
 // Source `s` (0..2) of an instruction: `width` components (rest 0), REG through the swizzle,
 // IMM splatted, NONE as zero. Written without dynamic vec4 component indexing (which NVIDIA's
 // compiler lowers to local-memory spills). Only the `width` components are read from the
@@ -83,74 +90,78 @@ bool vm_run(uint length) {
     // across a wave (one program per dispatch or per coherence bucket), so it never diverges.
     switch (op) {
       case VM_OP_NOP: break;
-      case VM_OP_MOV: r = a; break;
-      case VM_OP_ADD: r = vm_add(a, b); break;
-      case VM_OP_SUB: r = vm_sub(a, b); break;
-      case VM_OP_MUL: r = vm_mul(a, b); break;
-      case VM_OP_DIV: r = vm_div(a, b); break;
-      case VM_OP_FMA: r = vm_fma(a, b, c); break;
-      case VM_OP_MIN: r = vm_min(a, b); break;
-      case VM_OP_MAX: r = vm_max(a, b); break;
-      case VM_OP_CLAMP: r = vm_clamp(a, b, c); break;
-      case VM_OP_ABS: r = vm_abs(a); break;
-      case VM_OP_SIGN: r = vm_sign(a); break;
-      case VM_OP_FLOOR: r = vm_floor(a); break;
-      case VM_OP_CEIL: r = vm_ceil(a); break;
-      case VM_OP_FRACT: r = vm_fract(a); break;
-      case VM_OP_MOD: r = vm_mod(a, b); break;
-      case VM_OP_SQRT: r = vm_sqrt(a); break;
-      case VM_OP_RSQRT: r = vm_rsqrt(a); break;
-      case VM_OP_EXP: r = vm_exp(a); break;
-      case VM_OP_LOG: r = vm_log(a); break;
-      case VM_OP_POW: r = vm_pow(a, b); break;
-      case VM_OP_SIN: r = vm_sin(a); break;
-      case VM_OP_COS: r = vm_cos(a); break;
-      case VM_OP_TAN: r = vm_tan(a); break;
-      case VM_OP_ASIN: r = vm_asin(a); break;
-      case VM_OP_ACOS: r = vm_acos(a); break;
-      case VM_OP_ATAN2: r = vm_atan2(a, b); break;
-      case VM_OP_DOT: r.x = vm_dot(a, b); break;
-      case VM_OP_CROSS: r = vm_cross(a, b); break;
-      case VM_OP_LENGTH: r.x = vm_length(a); break;
-      case VM_OP_NORMALIZE: r = vm_normalize(a); break;
-      case VM_OP_DISTANCE: r.x = vm_distance(a, b); break;
-      case VM_OP_MIX: r = vm_mix(a, b, c); break;
-      case VM_OP_STEP: r = vm_step(a, b); break;
-      case VM_OP_SMOOTHSTEP: r = vm_smoothstep(a, b, c); break;
-      case VM_OP_CMP: r = vm_cmp(a, b, s2); break;
-      case VM_OP_SELECT: r = vm_select(a, b, c); break;
-      case VM_OP_AND: r = vm_and(a, b); break;
-      case VM_OP_OR: r = vm_or(a, b); break;
-      case VM_OP_NOT: r = vm_not(a); break;
+      case VM_OP_MOV: if (VM_OP_ENABLED(VM_OP_MOV)) { r = a; } break;
+      case VM_OP_ADD: if (VM_OP_ENABLED(VM_OP_ADD)) { r = vm_add(a, b); } break;
+      case VM_OP_SUB: if (VM_OP_ENABLED(VM_OP_SUB)) { r = vm_sub(a, b); } break;
+      case VM_OP_MUL: if (VM_OP_ENABLED(VM_OP_MUL)) { r = vm_mul(a, b); } break;
+      case VM_OP_DIV: if (VM_OP_ENABLED(VM_OP_DIV)) { r = vm_div(a, b); } break;
+      case VM_OP_FMA: if (VM_OP_ENABLED(VM_OP_FMA)) { r = vm_fma(a, b, c); } break;
+      case VM_OP_MIN: if (VM_OP_ENABLED(VM_OP_MIN)) { r = vm_min(a, b); } break;
+      case VM_OP_MAX: if (VM_OP_ENABLED(VM_OP_MAX)) { r = vm_max(a, b); } break;
+      case VM_OP_CLAMP: if (VM_OP_ENABLED(VM_OP_CLAMP)) { r = vm_clamp(a, b, c); } break;
+      case VM_OP_ABS: if (VM_OP_ENABLED(VM_OP_ABS)) { r = vm_abs(a); } break;
+      case VM_OP_SIGN: if (VM_OP_ENABLED(VM_OP_SIGN)) { r = vm_sign(a); } break;
+      case VM_OP_FLOOR: if (VM_OP_ENABLED(VM_OP_FLOOR)) { r = vm_floor(a); } break;
+      case VM_OP_CEIL: if (VM_OP_ENABLED(VM_OP_CEIL)) { r = vm_ceil(a); } break;
+      case VM_OP_FRACT: if (VM_OP_ENABLED(VM_OP_FRACT)) { r = vm_fract(a); } break;
+      case VM_OP_MOD: if (VM_OP_ENABLED(VM_OP_MOD)) { r = vm_mod(a, b); } break;
+      case VM_OP_SQRT: if (VM_OP_ENABLED(VM_OP_SQRT)) { r = vm_sqrt(a); } break;
+      case VM_OP_RSQRT: if (VM_OP_ENABLED(VM_OP_RSQRT)) { r = vm_rsqrt(a); } break;
+      case VM_OP_EXP: if (VM_OP_ENABLED(VM_OP_EXP)) { r = vm_exp(a); } break;
+      case VM_OP_LOG: if (VM_OP_ENABLED(VM_OP_LOG)) { r = vm_log(a); } break;
+      case VM_OP_POW: if (VM_OP_ENABLED(VM_OP_POW)) { r = vm_pow(a, b); } break;
+      case VM_OP_SIN: if (VM_OP_ENABLED(VM_OP_SIN)) { r = vm_sin(a); } break;
+      case VM_OP_COS: if (VM_OP_ENABLED(VM_OP_COS)) { r = vm_cos(a); } break;
+      case VM_OP_TAN: if (VM_OP_ENABLED(VM_OP_TAN)) { r = vm_tan(a); } break;
+      case VM_OP_ASIN: if (VM_OP_ENABLED(VM_OP_ASIN)) { r = vm_asin(a); } break;
+      case VM_OP_ACOS: if (VM_OP_ENABLED(VM_OP_ACOS)) { r = vm_acos(a); } break;
+      case VM_OP_ATAN2: if (VM_OP_ENABLED(VM_OP_ATAN2)) { r = vm_atan2(a, b); } break;
+      case VM_OP_DOT: if (VM_OP_ENABLED(VM_OP_DOT)) { r.x = vm_dot(a, b); } break;
+      case VM_OP_CROSS: if (VM_OP_ENABLED(VM_OP_CROSS)) { r = vm_cross(a, b); } break;
+      case VM_OP_LENGTH: if (VM_OP_ENABLED(VM_OP_LENGTH)) { r.x = vm_length(a); } break;
+      case VM_OP_NORMALIZE: if (VM_OP_ENABLED(VM_OP_NORMALIZE)) { r = vm_normalize(a); } break;
+      case VM_OP_DISTANCE: if (VM_OP_ENABLED(VM_OP_DISTANCE)) { r.x = vm_distance(a, b); } break;
+      case VM_OP_MIX: if (VM_OP_ENABLED(VM_OP_MIX)) { r = vm_mix(a, b, c); } break;
+      case VM_OP_STEP: if (VM_OP_ENABLED(VM_OP_STEP)) { r = vm_step(a, b); } break;
+      case VM_OP_SMOOTHSTEP: if (VM_OP_ENABLED(VM_OP_SMOOTHSTEP)) { r = vm_smoothstep(a, b, c); } break;
+      case VM_OP_CMP: if (VM_OP_ENABLED(VM_OP_CMP)) { r = vm_cmp(a, b, s2); } break;
+      case VM_OP_SELECT: if (VM_OP_ENABLED(VM_OP_SELECT)) { r = vm_select(a, b, c); } break;
+      case VM_OP_AND: if (VM_OP_ENABLED(VM_OP_AND)) { r = vm_and(a, b); } break;
+      case VM_OP_OR: if (VM_OP_ENABLED(VM_OP_OR)) { r = vm_or(a, b); } break;
+      case VM_OP_NOT: if (VM_OP_ENABLED(VM_OP_NOT)) { r = vm_not(a); } break;
       case VM_OP_LOAD_FIELD:
+        if (!VM_OP_ENABLED(VM_OP_LOAD_FIELD)) break;
         r.x = vm_record_read(vm_record_word(s0));
         if (lanes > 1u) r.y = vm_record_read(vm_record_word(s0 + 1u));
         if (lanes > 2u) r.z = vm_record_read(vm_record_word(s0 + 2u));
         if (lanes > 3u) r.w = vm_record_read(vm_record_word(s0 + 3u));
         break;
       case VM_OP_STORE_FIELD:
+        if (!VM_OP_ENABLED(VM_OP_STORE_FIELD)) break;
         vm_record_write(vm_record_word(s0), b.x);
         if (lanes > 1u) vm_record_write(vm_record_word(s0 + 1u), b.y);
         if (lanes > 2u) vm_record_write(vm_record_word(s0 + 2u), b.z);
         if (lanes > 3u) vm_record_write(vm_record_word(s0 + 3u), b.w);
         break;
       case VM_OP_LOAD_CONST:
+        if (!VM_OP_ENABLED(VM_OP_LOAD_CONST)) break;
         r = vec4(vm_load_constant(s0), lanes > 1u ? vm_load_constant(s0 + 1u) : 0.0f,
                  lanes > 2u ? vm_load_constant(s0 + 2u) : 0.0f, lanes > 3u ? vm_load_constant(s0 + 3u) : 0.0f);
         break;
-      case VM_OP_LOAD_BUILTIN: r = vm_load_builtin(s0, lanes); break;
+      case VM_OP_LOAD_BUILTIN: if (VM_OP_ENABLED(VM_OP_LOAD_BUILTIN)) { r = vm_load_builtin(s0, lanes); } break;
       case VM_OP_RAND:
+        if (!VM_OP_ENABLED(VM_OP_RAND)) break;
         r = vec4(vm_rand(vm_seed, s0, 0u), lanes > 1u ? vm_rand(vm_seed, s0, 1u) : 0.0f,
                  lanes > 2u ? vm_rand(vm_seed, s0, 2u) : 0.0f, lanes > 3u ? vm_rand(vm_seed, s0, 3u) : 0.0f);
         break;
-      case VM_OP_QMUL: r = vm_qmul(a, b); break;
-      case VM_OP_QROTATE: r = vec4(vm_qrotate(a, b.xyz), 0.0f); break;
-      case VM_OP_QFROM_AXIS_ANGLE: r = vm_qfrom_axis_angle(a.xyz, b.x); break;
-      case VM_OP_QINTEGRATE: r = vm_qintegrate(a, b.xyz, c.x); break;
-      case VM_OP_NOISE3: r.x = vm_noise3(a.xyz); break;
-      case VM_OP_CURL3: r = vec4(vm_curl3(a.xyz), 0.0f); break;
-      case VM_OP_SAMPLE_WIND: r = vec4(vm_sample_wind(vm_wind(), a.xyz), 0.0f); break;
-      case VM_OP_KILL: killed = killed || a.x != 0.0f; break;
+      case VM_OP_QMUL: if (VM_OP_ENABLED(VM_OP_QMUL)) { r = vm_qmul(a, b); } break;
+      case VM_OP_QROTATE: if (VM_OP_ENABLED(VM_OP_QROTATE)) { r = vec4(vm_qrotate(a, b.xyz), 0.0f); } break;
+      case VM_OP_QFROM_AXIS_ANGLE: if (VM_OP_ENABLED(VM_OP_QFROM_AXIS_ANGLE)) { r = vm_qfrom_axis_angle(a.xyz, b.x); } break;
+      case VM_OP_QINTEGRATE: if (VM_OP_ENABLED(VM_OP_QINTEGRATE)) { r = vm_qintegrate(a, b.xyz, c.x); } break;
+      case VM_OP_NOISE3: if (VM_OP_ENABLED(VM_OP_NOISE3)) { r.x = vm_noise3(a.xyz); } break;
+      case VM_OP_CURL3: if (VM_OP_ENABLED(VM_OP_CURL3)) { r = vec4(vm_curl3(a.xyz), 0.0f); } break;
+      case VM_OP_SAMPLE_WIND: if (VM_OP_ENABLED(VM_OP_SAMPLE_WIND)) { r = vec4(vm_sample_wind(vm_wind(), a.xyz), 0.0f); } break;
+      case VM_OP_KILL: if (VM_OP_ENABLED(VM_OP_KILL)) { killed = killed || a.x != 0.0f; } break;
       default: break;
     }
 

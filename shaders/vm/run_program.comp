@@ -11,7 +11,9 @@
 // Specialization constant 1 is the record window's chunk count: with it, each particle's
 // window (src/vm/record_window.hpp, VmRunParams.window_*) is staged in shared memory with
 // 16-byte loads before the section and its stored chunks written back with 16-byte stores
-// after; 0 sends every field access straight to the record.
+// after; 0 sends every field access straight to the record. Constants 2 and 3 are the opcodes the
+// build runs (bits 0-31 and 32-63; every one by default): the others' bodies drop out of the
+// switch (GpuInterpreterSpecialization).
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_KHR_shader_subgroup_ballot : require
 #include "generated/vm_isa.glsl"
@@ -127,6 +129,11 @@ void vm_trace(uint pc, vec4 r) {
   trace[min(base + 2u, last)] = floatBitsToUint(r.z);
   trace[min(base + 3u, last)] = floatBitsToUint(r.w);
 }
+
+layout(constant_id = 2) const uint kOpcodesLow = 0xFFFFFFFFu;
+layout(constant_id = 3) const uint kOpcodesHigh = 0xFFFFFFFFu;
+#define VM_OP_ENABLED(op) \
+  ((((((op) < 32u ? kOpcodesLow : 0u) | ((op) >= 32u ? kOpcodesHigh : 0u)) >> ((op) & 31u)) & 1u) != 0u)
 
 // vm_field_word and vm_load_builtin over VmRunParams (shared with the compiled kernels'
 // harness, run_compiled.comp).

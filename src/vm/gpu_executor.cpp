@@ -162,15 +162,21 @@ const char* gpu_interpreter_shader(GpuInterpreter which) {
 }
 
 GpuInterpreterSpecialization gpu_interpreter_specialization(const Program& program, Section section,
-                                                            uint32_t record_words, bool stage_window) {
+                                                            uint32_t record_words, bool stage_window,
+                                                            bool only_its_opcodes) {
   GpuInterpreterSpecialization spec;
   if (stage_window) spec.window_chunks = record_window(program, section, record_words).chunks;
+  if (only_its_opcodes) {
+    spec.opcodes = 0;
+    for (const Instruction& ins : program.code(section)) spec.opcodes |= uint64_t(1) << (shader::vm_op(ins.words[0]) & 63u);
+  }
   return spec;
 }
 
 Result<gpu::ComputePipeline> create_gpu_interpreter(gpu::Device& device, GpuInterpreter which,
                                                     const GpuInterpreterSpecialization& spec) {
-  const gpu::SpecializationConstant constants[] = {{1, spec.window_chunks}};
+  const gpu::SpecializationConstant constants[] = {
+      {1, spec.window_chunks}, {2, uint32_t(spec.opcodes)}, {3, uint32_t(spec.opcodes >> 32)}};
   return gpu::ComputePipeline::create(device, gpu_interpreter_shader(which), constants);
 }
 

@@ -88,14 +88,20 @@ Result<RunOutput> run_gpu_harness(gpu::Device& device, const RunInput& input, Gp
 // The embedded shader of an interpreter ("vm/run_program_fast" / "vm/run_program_wide").
 const char* gpu_interpreter_shader(GpuInterpreter which);
 
-// How an interpreter pipeline is specialised for one program section: the record window's chunk
-// count (0: no staging; src/vm/record_window.hpp).
+// How an interpreter pipeline is specialised: the record window's chunk count (0: no staging;
+// src/vm/record_window.hpp) and the opcodes it runs (bit op of the mask; the default, every
+// opcode, runs any program — a narrower set lets the driver drop the other opcodes' bodies from
+// the interpreter's switch, and an opcode outside it does nothing).
 struct GpuInterpreterSpecialization {
   uint32_t window_chunks = 0;
+  uint64_t opcodes = ~uint64_t(0);
   auto operator<=>(const GpuInterpreterSpecialization&) const = default;
 };
+// stage_window: the section's window (else none); only_its_opcodes: the section's opcode set
+// (else every opcode).
 GpuInterpreterSpecialization gpu_interpreter_specialization(const Program& program, Section section,
-                                                            uint32_t record_words, bool stage_window = true);
+                                                            uint32_t record_words, bool stage_window = true,
+                                                            bool only_its_opcodes = false);
 Result<gpu::ComputePipeline> create_gpu_interpreter(gpu::Device& device, GpuInterpreter which,
                                                     const GpuInterpreterSpecialization& specialization);
 
