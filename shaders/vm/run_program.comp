@@ -47,7 +47,10 @@ layout(constant_id = 1) const uint kWindowChunks = 0u;
 const uint kWindowSlots = kWindowChunks * 4u * kVmWorkgroupSize + 1u;
 shared uint vm_window[kWindowSlots];  // word (w - first) * 64 + invocation
 
-#ifdef VM_REGISTERS_FAST
+#if defined(VM_REGISTERS_SWITCH)
+#define VM_REGISTERS_READ4 1
+#include "vm/registers_in_registers.glsl"
+#elif defined(VM_REGISTERS_FAST)
 float vm_fast_registers[kVmFastRegisterSlots];
 float vm_reg_read(uint slot) { return vm_fast_registers[slot & (kVmFastRegisterSlots - 1u)]; }
 void vm_reg_write(uint slot, float v) { vm_fast_registers[slot & (kVmFastRegisterSlots - 1u)] = v; }
