@@ -199,7 +199,7 @@ int main(int argc, char** argv) {
   vm_jit::KernelCache kernels(device);
   std::vector<std::unique_ptr<Runner>> runners;
   for (const char* label :
-       {"fast", "fast-direct", "fast-ops", "fast-switch", "fast-switch-ops", "wide", "wide-direct", "compiled", "compiled-direct", "touch", "touch-full",
+       {"fast", "fast-direct", "fast-ops", "wide", "wide-direct", "compiled", "compiled-direct", "touch", "touch-full",
         "touch-coalesced", "touch-full-coalesced", "touch-full-out"}) {
     if (("," + opt.executors + ",").find("," + std::string(label) + ",") == std::string::npos) continue;
     auto run = std::make_unique<Runner>();
@@ -227,13 +227,7 @@ int main(int argc, char** argv) {
     } else {
       const GpuInterpreterSpecialization spec =
           gpu_interpreter_specialization(program, Section::kUpdate, kRecordWords, staged, name.ends_with("-ops"));
-      auto made = name.rfind("fast-switch", 0) == 0
-                      ? gpu::ComputePipeline::create(device, "vm/run_program_switch",
-                                                     std::vector<gpu::SpecializationConstant>{
-                                                         {1, spec.window_chunks},
-                                                         {2, uint32_t(spec.opcodes)},
-                                                         {3, uint32_t(spec.opcodes >> 32)}})
-                      : create_gpu_interpreter(device, run->which, spec);
+      auto made = create_gpu_interpreter(device, run->which, spec);
       if (!made.ok()) return fail(made.error());
       run->owned = std::move(*made);
       run->pipeline = &*run->owned;

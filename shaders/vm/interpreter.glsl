@@ -1,8 +1,7 @@
 // The particle VM interpreter, shared by every GPU pass that runs programs. The including
 // shader defines, before including this file:
-//   float vm_reg_read(uint slot) / void vm_reg_write(uint slot, float v)  -- the register file;
-//     or, with VM_REGISTERS_READ4 defined, vec4 vm_reg_read4(uint base) (slots base..base+3) and
-//     void vm_reg_write4(uint dst, vec4 v, uint count) (shaders/vm/registers_in_registers.glsl)
+//   float vm_reg_read(uint slot) / void vm_reg_write(uint slot, float v)  -- the register file
+//     (private memory or a storage buffer); slot is already masked
 //   uvec4 vm_instruction(uint pc)       -- the section's instruction pc (clamped by the caller)
 //   float vm_record_read(uint word) / void vm_record_write(uint word, float v)  -- this
 //     particle's record, word < record_words (clamped here)
@@ -42,26 +41,15 @@ uint vm_record_words;
 // register file: kind and width are wave-uniform, so the branches cost no divergence, and a
 // scalar operand reads one slot instead of four (the register file's traffic is most of an
 // interpreted instruction's cost).
-// Lane `i` (wave-uniform) of q, with selects: a dynamic component index would go to local memory.
-float vm_lane_of(vec4 q, uint i) { return i == 0u ? q.x : (i == 1u ? q.y : (i == 2u ? q.z : q.w)); }
-
 vec4 vm_read_source(uint w0, uint word, uint s, uint width) {
   uint kind = vm_kind(w0, s);
   vec4 v = vec4(0.0f);
   if (kind == kVmKindReg) {
     uint base = word & 0xFFu;
-#ifdef VM_REGISTERS_READ4
-    vec4 q = vm_reg_read4(base);
-    if (width > 0u) v.x = vm_lane_of(q, (word >> 8u) & 3u);
-    if (width > 1u) v.y = vm_lane_of(q, (word >> 10u) & 3u);
-    if (width > 2u) v.z = vm_lane_of(q, (word >> 12u) & 3u);
-    if (width > 3u) v.w = vm_lane_of(q, (word >> 14u) & 3u);
-#else
     if (width > 0u) v.x = vm_reg_read(base + ((word >> 8u) & 3u));
     if (width > 1u) v.y = vm_reg_read(base + ((word >> 10u) & 3u));
     if (width > 2u) v.z = vm_reg_read(base + ((word >> 12u) & 3u));
     if (width > 3u) v.w = vm_reg_read(base + ((word >> 14u) & 3u));
-#endif
   } else if (kind == kVmKindImm) {
     float f = uintBitsToFloat(word);
     v = vec4(f, width > 1u ? f : 0.0f, width > 2u ? f : 0.0f, width > 3u ? f : 0.0f);
@@ -181,14 +169,10 @@ bool vm_run(uint length) {
     uint dst_rule = (shape >> 9u) & 3u;
     uint written = dst_rule == 0u ? lanes : (dst_rule == 1u ? 1u : 0u);
     uint dst = vm_dst(w0);
-#ifdef VM_REGISTERS_READ4
-    if (written > 0u) vm_reg_write4(dst, r, written);
-#else
     if (written > 0u) vm_reg_write(dst, r.x);
     if (written > 1u) vm_reg_write(dst + 1u, r.y);
     if (written > 2u) vm_reg_write(dst + 2u, r.z);
     if (written > 3u) vm_reg_write(dst + 3u, r.w);
-#endif
   }
   return killed;
 }

@@ -6,8 +6,10 @@
 //   VM_REGISTERS_WIDE  register file in a storage buffer, slot-major (slot * lanes + lane),
 //                      kVmWideLaunchLanes invocations walking the work (the seed's "Two
 //                      interpreters").
-// (A third file, in workgroup shared memory sized to the program, was measured 2.5x slower
-// than the private one on the H200 and dropped: docs/PERFORMANCE.md.)
+// (Two other files were measured on the H200 and dropped, docs/PERFORMANCE.md: in workgroup
+// shared memory sized to the program, 2.5x slower than the private one; in 64 named registers
+// behind wave-uniform switches on the slot, 2x slower — the indirect branches cost more than
+// the local-memory traffic they save.)
 // Specialization constant 1 is the record window's chunk count: with it, each particle's
 // window (src/vm/record_window.hpp, VmRunParams.window_*) is staged in shared memory with
 // 16-byte loads before the section and its stored chunks written back with 16-byte stores
@@ -47,10 +49,7 @@ layout(constant_id = 1) const uint kWindowChunks = 0u;
 const uint kWindowSlots = kWindowChunks * 4u * kVmWorkgroupSize + 1u;
 shared uint vm_window[kWindowSlots];  // word (w - first) * 64 + invocation
 
-#if defined(VM_REGISTERS_SWITCH)
-#define VM_REGISTERS_READ4 1
-#include "vm/registers_in_registers.glsl"
-#elif defined(VM_REGISTERS_FAST)
+#ifdef VM_REGISTERS_FAST
 float vm_fast_registers[kVmFastRegisterSlots];
 float vm_reg_read(uint slot) { return vm_fast_registers[slot & (kVmFastRegisterSlots - 1u)]; }
 void vm_reg_write(uint slot, float v) { vm_fast_registers[slot & (kVmFastRegisterSlots - 1u)] = v; }
