@@ -30,7 +30,7 @@ uint vm_record_words;
 
 // Whether the build runs opcode `op` (a constant): an includer that knows which opcodes its
 // programs use defines this over specialisation constants, and the driver drops the others'
-// bodies from the switch. Disabled opcodes do nothing, as NOP.
+// bodies from the switch. A disabled opcode computes nothing: its destination lanes get zeros.
 #ifndef VM_OP_ENABLED
 #define VM_OP_ENABLED(op) true
 #endif

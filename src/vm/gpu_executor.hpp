@@ -91,7 +91,7 @@ const char* gpu_interpreter_shader(GpuInterpreter which);
 // How an interpreter pipeline is specialised: the record window's chunk count (0: no staging;
 // src/vm/record_window.hpp) and the opcodes it runs (bit op of the mask; the default, every
 // opcode, runs any program — a narrower set lets the driver drop the other opcodes' bodies from
-// the interpreter's switch, and an opcode outside it does nothing).
+// the interpreter's switch, and an opcode outside it computes nothing: its destination gets zeros).
 struct GpuInterpreterSpecialization {
   uint32_t window_chunks = 0;
   uint64_t opcodes = ~uint64_t(0);

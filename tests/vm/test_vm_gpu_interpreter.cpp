@@ -56,6 +56,47 @@ TEST_F(GpuTest, FastInterpreterRefusesAProgramBeyondItsRegisterFile) {
   for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(u2f(ok->records[i * 2 + 1]), 5.0f);
 }
 
+// One run of the fast interpreter built with `spec` (what GpuExecutor does with its own).
+Result<RunOutput> run_specialised(gpu::Device& device, const RunInput& input, const GpuInterpreterSpecialization& spec) {
+  MOTE_TRY_ASSIGN(gpu::ComputePipeline pipeline, create_gpu_interpreter(device, GpuInterpreter::kFast, spec));
+  const uint32_t words = effective_record_words(input);
+  GpuProgramImage image = make_gpu_program_image(input, words, GpuInterpreter::kFast, device.limits());
+  return run_gpu_harness(device, input, image, nullptr, [&](gpu::ComputeRecorder& rec, const GpuRunBuffers& b) {
+    rec.bind(pipeline)
+        .buffers({{0, &b.program}, {1, &b.records}, {2, &b.killed}, {3, &b.op_counts}, {4, &b.params}, {6, &b.trace},
+                  code_view(image, b.program), shapes_view(image, b.program)})
+        .dispatch(image.groups);
+  });
+}
+
+TEST_F(GpuTest, InterpreterSpecialisedToAnOpcodeSetRunsItsOpcodesOnly) {
+  // b = (a + 1) * 2
+  using shader::kVmKindImm, shader::kVmKindNone, shader::kVmKindReg;
+  Program p;
+  p.register_count = 4;
+  p.particle_fields = {{"a", 1}, {"b", 1}};
+  p.update.push_back({{word0(isa::Op::LOAD_FIELD, 1, kVmKindNone, kVmKindNone, kVmKindNone, 0), 1, 0, 0}});
+  p.update.push_back({{word0(isa::Op::ADD, 1, kVmKindReg, kVmKindImm, kVmKindNone, 1), reg(0), f2u(1.0f), 0}});
+  p.update.push_back({{word0(isa::Op::MUL, 1, kVmKindReg, kVmKindImm, kVmKindNone, 2), reg(1), f2u(2.0f), 0}});
+  p.update.push_back({{word0(isa::Op::STORE_FIELD, 1, kVmKindNone, kVmKindReg, kVmKindNone, 0), 2, reg(2), 0}});
+  RunInput input = input_for(p, 100, 3);
+  for (uint32_t i = 0; i < 100; ++i) input.records[i * 3 + 1] = f2u(float(i));
+
+  const GpuInterpreterSpecialization own = gpu_interpreter_specialization(p, Section::kUpdate, 3, true, true);
+  const auto bit = [](isa::Op op) { return uint64_t(1) << uint32_t(op); };
+  EXPECT_EQ(own.opcodes, bit(isa::Op::LOAD_FIELD) | bit(isa::Op::ADD) | bit(isa::Op::MUL) | bit(isa::Op::STORE_FIELD));
+  auto ran = run_specialised(device(), input, own);
+  ASSERT_TRUE(ran.ok()) << ran.error().to_string();
+  for (uint32_t i = 0; i < 100; ++i) EXPECT_EQ(u2f(ran->records[i * 3 + 2]), (float(i) + 1.0f) * 2.0f) << i;
+
+  // Built without MUL, the MUL does nothing but write zeros: b = 0.
+  GpuInterpreterSpecialization without_mul = own;
+  without_mul.opcodes &= ~bit(isa::Op::MUL);
+  auto skipped = run_specialised(device(), input, without_mul);
+  ASSERT_TRUE(skipped.ok()) << skipped.error().to_string();
+  for (uint32_t i = 0; i < 100; ++i) EXPECT_EQ(u2f(skipped->records[i * 3 + 2]), 0.0f) << i;
+}
+
 TEST_F(GpuTest, UnverifiedProgramsStayInsideTheirBuffers) {
   // Everything here is what the verifier rejects: a register slot past register_count, a
   // field offset past the record, a constant index past the pool, a global offset past the
