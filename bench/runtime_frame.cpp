@@ -4,11 +4,12 @@
 // the measured frames.
 //
 //   bench_runtime_frame [--scenario N] [--frames K] [--device SEL] [--max-particles N]
-//                       [--interpreted] [--roofline-mib M]
+//                       [--interpreted] [--roofline-mib M] [--record-bytes B]
 // --interpreted runs simulate on the fast interpreter (ParticleSystemOptions::compiled_simulate
 // off) instead of each program's compiled kernel. The copy roofline (bench/copy_roofline.hpp)
 // is measured first in the same run (--roofline-mib 0 skips it) and every scenario line carries
-// simulate's and the frame's fraction of it.
+// simulate's and the frame's fraction of it. --record-bytes sets the pool stride (default 128,
+// the VM issue's typical record; the effect needs 64).
 //
 // Scenarios (N = 0 runs all):
 //   1  ~1M alive, 1 emitter, steady state        3  ~1M alive over 10,000 emitters, steady state
@@ -23,9 +24,10 @@
 //
 // Bytes model (what the frame must move through DRAM at least; 32-byte sectors):
 //   simulate: per entry of last frame's alive list 4 B (alive_in) + the record sectors UPDATE
-//     reads (the header's sector 0 and every LOAD_FIELD sector); a survivor also writes its
-//     STORE_FIELD sectors and appends 4 B to alive_out; a killed particle writes its whole record
-//     (zeroed) and pushes 4 B onto the free list.
+//     reads (the header's sector 0 and every LOAD_FIELD sector) + its 4 B keep flag; a survivor
+//     also writes its STORE_FIELD sectors; a killed particle writes its whole record (zeroed) and
+//     pushes 4 B onto the free list.
+//   compact: per entry the keep flag and alive_in read again, per survivor 4 B to alive_out.
 //   emit: per newborn 4 B free-list pop + the whole record written (zeroed + header + INIT) + 4 B
 //     alive_out append (the spawn sums' binary search and the emitter rows are taken as cached).
 //   tick: per row the record's generation and rate (8 B), the FrameEmitterState read and written, the 4 B count.
@@ -100,13 +102,12 @@ constexpr const char* kProgram = R"(
   KILL r16.x
 )";
 
-constexpr uint32_t kRecordWords = 32;
 constexpr float kDt = 1.0f / 60.0f;
 constexpr float kLife = 0.5f;
 constexpr float kBurstLife = 0.05f;  // burst particles die in a few frames: the pool drains between repeats
 constexpr float kLongLife = 1000.0f;  // scenario 6: nobody dies while it is measured
 constexpr uint32_t kMaxCapacity = 1u << 24;
-const char* const kPasses[] = {"reset", "tick", "scan", "emit_args", "emit", "simulate", "finish"};
+const char* const kPasses[] = {"reset", "tick", "scan", "emit_args", "emit", "simulate", "compact", "finish"};
 
 struct Options {
   uint32_t scenario = 0;
@@ -115,6 +116,7 @@ struct Options {
   uint32_t max_particles = kMaxCapacity;
   bool interpreted = false;
   uint64_t roofline_mib = 1024;
+  uint32_t record_words = 32;
 };
 
 struct Scenario {
@@ -151,11 +153,13 @@ Options parse(int argc, char** argv) {
     else if (a == "--device") o.device = next();
     else if (a == "--interpreted") o.interpreted = true;
     else if (a == "--roofline-mib") o.roofline_mib = std::strtoull(next().c_str(), nullptr, 10);
+    else if (a == "--record-bytes")
+      o.record_words = std::clamp(uint32_t(std::strtoul(next().c_str(), nullptr, 10)) / 16u * 4u, 4u, 256u);
     else if (a == "--max-particles")
       o.max_particles = std::clamp(uint32_t(std::strtoul(next().c_str(), nullptr, 10)), 64u, kMaxCapacity);
     else {
       fmt::print(stderr, "usage: bench_runtime_frame [--scenario 0-6] [--frames K] [--device SEL] [--max-particles N] "
-                         "[--interpreted] [--roofline-mib M]\n");
+                         "[--interpreted] [--roofline-mib M] [--record-bytes B]\n");
       std::exit(2);
     }
   }
@@ -234,7 +238,7 @@ int run_scenario(gpu::Device& device, const Options& opt, const Scenario& sc, co
 
   auto created = runtime::ParticleSystem::create(
       device, {.capacity = capacity,
-               .record_words = kRecordWords,
+               .record_words = opt.record_words,
                .max_emitters = sc.emitters,
                .compiled_simulate = !opt.interpreted});
   if (!created.ok()) return fail(sc.name, created.error());
@@ -331,7 +335,7 @@ int run_scenario(gpu::Device& device, const Options& opt, const Scenario& sc, co
   // Bytes per pass from each frame's own counters, then medians.
   uint32_t read_sectors = 0, written_sectors = 0;
   record_sectors(effect.program, read_sectors, written_sectors);
-  const double record_bytes = kRecordWords * 4.0;
+  const double record_bytes = opt.record_words * 4.0;
   const double rows_n = sc.emitters;
   std::map<std::string, std::vector<double>> ms, bytes;
   std::vector<double> frame_ms, host_ms, frame_bytes;
@@ -345,8 +349,12 @@ int run_scenario(gpu::Device& device, const Options& opt, const Scenario& sc, co
     b["scan"] = rows_n * 8.0;
     b["emit_args"] = 0.0;
     b["emit"] = double(k.newborns) * (4.0 + record_bytes + 4.0);
-    b["simulate"] = walked * (4.0 + 32.0 * read_sectors) + survivors * (32.0 * written_sectors + 4.0) +
+    // simulate: the list entry, the sectors UPDATE reads, the keep flag; the sectors a survivor
+    // stores; a dead record zeroed and its slot pushed. compact: the flag and the entry read
+    // again, a survivor's entry written to this frame's list.
+    b["simulate"] = walked * (4.0 + 32.0 * read_sectors + 4.0) + survivors * 32.0 * written_sectors +
                     (dead + k.orphaned) * (record_bytes + 4.0);
+    b["compact"] = walked * 8.0 + survivors * 4.0;
     b["finish"] = 0.0;
     double total = 0.0;
     for (const char* p : kPasses) {
@@ -407,7 +415,7 @@ int main(int argc, char** argv) {
 
   fmt::print("{{\"bench\":\"runtime_frame\",\"device\":\"{}\",\"record_bytes\":{},\"dt\":{:.6f},\"life_s\":{},"
              "\"max_particles\":{},\"update_instructions\":{},\"init_instructions\":{}}}\n",
-             device.description().name, kRecordWords * 4, kDt, kLife, opt.max_particles,
+             device.description().name, opt.record_words * 4, kDt, kLife, opt.max_particles,
              effect.program.update.size(), effect.program.init.size());
   // The simulate pipelines' register counts and sizes, as the driver reports them (when the
   // device exposes VK_KHR_pipeline_executable_properties): the interpreter build, and this
@@ -419,12 +427,12 @@ int main(int argc, char** argv) {
   };
   if (auto interpreted = gpu::ComputePipeline::create(device, "runtime/frame_simulate"); interpreted.ok())
     print_statistics("interpreted", *interpreted);
-  if (auto probe = runtime::ParticleSystem::create(device, {.capacity = 1024, .record_words = kRecordWords}); probe.ok()) {
+  if (auto probe = runtime::ParticleSystem::create(device, {.capacity = 1024, .record_words = opt.record_words}); probe.ok()) {
     if (auto row = probe->add_emitter(effect); row.ok()) {
       const runtime::EmitterContext* context = probe->emitter_registry().context(*row);
       vm_jit::KernelCache kernels(device);
       auto kernel = kernels.kernel(probe->program_heap().linked_program(context->program), Section::kUpdate,
-                                   {.record_words = kRecordWords, .harness = vm_jit::KernelHarness::kFrameSimulate});
+                                   {.record_words = opt.record_words, .harness = vm_jit::KernelHarness::kFrameSimulate});
       if (kernel.ok()) print_statistics("compiled", **kernel);
     }
   }

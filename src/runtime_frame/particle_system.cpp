@@ -1129,9 +1129,10 @@ Status ParticleSystem::execute(float dt) {
       }
     }
     gpu::compute_to_compute(cmd);
+    pass_end();
+    pass("compact");
     // (6b) the survivors into this frame's list after the newborns, in last frame's order: the
     // keep flags scanned in place over last frame's count, then placed (frame_compact.comp).
-    // Timed with simulate: it is simulate's append.
     if (Status st = keep_scan_.record(cmd, keep_, keep_, ScanCount::from_buffer(counters_, 0), ScanKind::kInclusive);
         !st.ok() && scan_status.ok())
       scan_status = st;

@@ -226,11 +226,12 @@ class ParticleSystem {
   Status execute(float dt);
 
   // When set (default: none), execute() resets the profiler and records GPU timestamps around
-  // its passes: "reset", "tick", "scan", "emit_args", "emit", "simulate", "finish" (tick .. emit
-  // only when rows are live; emit and simulate span all their per-program dispatches; "reset"
-  // also spans the frame's buffer updates and, when recorded, the transforms' compose pass and
-  // the field-bind pass). Each pass includes the barrier that follows it. Resolve after the frame
-  // completed. Needs max_passes >= 7. The profiler must outlive its use; pass nullptr to stop.
+  // its passes: "reset", "tick", "scan", "emit_args", "emit", "simulate", "compact", "finish"
+  // (tick .. emit only when rows are live; emit and simulate span all their per-program
+  // dispatches; "compact" is the survivors' keep-flag scan and placement; "reset" also spans the
+  // frame's buffer updates and, when recorded, the transforms' compose pass and the field-bind
+  // pass). Each pass includes the barrier that follows it. Resolve after the frame completed.
+  // Needs max_passes >= 8. The profiler must outlive its use; pass nullptr to stop.
   void set_profiler(gpu::GpuProfiler* profiler) { profiler_ = profiler; }
 
   // The buffers a draw reads after execute() recorded a frame (the renderer's ParticleInputs):
