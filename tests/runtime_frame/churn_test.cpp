@@ -4,7 +4,7 @@
 // the global bound to animated transforms and unbound — into a pool of 2048 that is often full.
 // After every frame the lists are read back: alive + free == capacity, every slot below the
 // capacity, no slot twice in one list or in both, every alive slot's header names a live row
-// with that row's generation, every free slot's header is 0, and the bindings table has one row
+// with that row's generation, every free slot's record is zero, and the bindings table has one row
 // per bound field and per live reader of the bound global.
 #include <gtest/gtest.h>
 
@@ -285,6 +285,9 @@ TEST_F(ChurnTest, PoolListsStayConsistentOverThousandsOfFramesOfChurn) {
       ASSERT_EQ(seen[slot]++, 0) << "slot " << slot << (seen[slot] > 1 ? " in both lists or free twice" : "")
                                  << ", frame " << frame;
       ASSERT_EQ((*pool)[size_t(slot) * kWords], 0u) << "free slot " << slot << " with a header, frame " << frame;
+      // Freed records are zeroed whole (simulate's zero_freed_records), not just their header.
+      for (uint32_t w = 1; w < kWords; ++w)
+        ASSERT_EQ((*pool)[size_t(slot) * kWords + w], 0u) << "free slot " << slot << " word " << w << ", frame " << frame;
     }
     uint32_t expected_bindings = 0;
     for (const auto& [row, fields] : bound_fields) expected_bindings += uint32_t(fields.size());
