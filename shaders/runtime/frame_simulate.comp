@@ -3,9 +3,9 @@
 // last frame's finish pass, bound-checked against the alive_in snapshot), so newborns are not
 // advanced in their birth frame. A particle whose header generation is not its row's current
 // one is an orphan (removed or replaced emitter) and is freed without running. Otherwise UPDATE
-// runs with PARTICLE_INDEX = slot and the frame-UPDATE random stream; a KILL frees the slot (its
-// record zeroed with the workgroup's other freed records, the slot pushed on the free list), a
-// survivor is flagged for frame_compact.comp to place in this frame's alive list.
+// runs with PARTICLE_INDEX = slot and the frame-UPDATE random stream; a KILL zeroes the record
+// and pushes the slot on the free list, a survivor is flagged for frame_compact.comp to place
+// in this frame's alive list.
 // One dispatch per live program (the wide build for programs over the fast register file);
 // orphans are freed by the first dispatch only.
 //
@@ -48,12 +48,17 @@ layout(std430, binding = 9) readonly buffer Transforms { TransformChannels trans
 
 layout(push_constant) uniform Push { FramePush push; };
 
-// Pushes the slot on the free list (its record is zeroed by zero_freed_records, with the
-// workgroup's other freed records). Called by every invocation of the subgroup that frees a slot
-// at this point (the orphan or the kill branch), so the push takes one atomic per subgroup: the
-// freeing lanes fill consecutive entries, in lane order, from the reservation the first of them
-// makes. Returns how many lanes freed (for the counters).
+// Zeroes the record and pushes the slot on the free list. Called by every invocation of the
+// subgroup that frees a slot at this point (the orphan or the kill branch), so the push takes
+// one atomic per subgroup: the freeing lanes fill consecutive entries, in lane order, from the
+// reservation the first of them makes. Returns how many lanes freed (for the counters).
 uint free_slot(uint slot) {
+  uint base = slot * params.record_words;
+  if (params.record_words % 4u == 0u) {
+    for (uint c = 0u; c < params.record_words / 4u; ++c) pool_chunks[base / 4u + c] = uvec4(0u);
+  } else {
+    for (uint w = 0u; w < params.record_words; ++w) pool[base + w] = 0u;
+  }
   uvec4 freeing = subgroupBallot(true);
   uint count = subgroupBallotBitCount(freeing);
   uint first = 0u;
@@ -63,38 +68,9 @@ uint free_slot(uint slot) {
   return count;
 }
 
-// Zeroes the records the workgroup freed in this step, all its invocations together (call in
-// uniform control flow): consecutive invocations on consecutive chunks of one record. Particles
-// born together die together and the list keeps birth order, so the freed records come in runs;
-// zeroed by their own invocations, 16 bytes of 32 lines per warp instruction, a frame's 533k
-// deaths at 16M took about 0.07 ms of simulate on the H200.
-shared uint freed_first_word[kFrameWorkgroupSize];  // a freed record's first word, or ~0u
-void zero_freed_records(bool freed, uint slot) {
-  uint me = gl_LocalInvocationIndex;
-  freed_first_word[me] = freed ? slot * params.record_words : ~0u;
-  barrier();
-  if (params.record_words % 4u == 0u) {
-    uint chunks = params.record_words / 4u;
-    for (uint j = me; j < kFrameWorkgroupSize * chunks; j += kFrameWorkgroupSize) {
-      uint p = j / chunks;
-      uint first = freed_first_word[p];
-      if (first != ~0u) pool_chunks[first / 4u + (j - p * chunks)] = uvec4(0u);
-    }
-  } else {
-    uint words = params.record_words;
-    for (uint j = me; j < kFrameWorkgroupSize * words; j += kFrameWorkgroupSize) {
-      uint p = j / words;
-      uint first = freed_first_word[p];
-      if (first != ~0u) pool[first + (j - p * words)] = 0u;
-    }
-  }
-  barrier();
-}
-
 // Everything before UPDATE for the listed slot at entry t of last frame's list, given its header:
 // the orphan check (an orphan is freed here), the program check and the VM's per-particle state.
 // True when UPDATE is to run for it in this dispatch.
-bool entry_freed;  // this step freed the entry's slot (orphan or KILL): zero_freed_records zeroes it
 bool prepare_entry(uint t, uint slot, uint header) {
   uint row = header & kFrameHeaderRowMask;
   uint generation = header >> kFrameHeaderRowBits;
@@ -108,7 +84,6 @@ bool prepare_entry(uint t, uint slot, uint header) {
       uint freed = free_slot(slot);
       if (subgroupElect()) atomicAdd(counters.orphaned, freed);
       keep[t] = 0u;
-      entry_freed = true;
     }
     return false;
   }
@@ -135,7 +110,6 @@ bool update_entry(uint t) {
   if (dead) {
     uint freed = free_slot(vm_particle_index);
     if (subgroupElect()) atomicAdd(counters.killed, freed);
-    entry_freed = true;
   }
   keep[t] = dead ? 0u : 1u;
   return !dead;
@@ -155,7 +129,6 @@ void main() {
     uint slot = t < n ? alive_in[t] : ~0u;
     bool listed = slot < params.capacity;
     if (t < n && !listed) keep[t] = 0u;
-    entry_freed = false;
 #ifdef FRAME_COMPILED
     // When every listed particle runs this program (or is an orphan) and the window starts at
     // the header, the window is loaded first and the header read from it: one trip to memory
@@ -177,6 +150,5 @@ void main() {
 #ifdef FRAME_COMPILED
     if (kWindowChunks > 0u) vm_window_store_group(lives);
 #endif
-    zero_freed_records(entry_freed, slot);
   }
 }
