@@ -69,10 +69,9 @@ struct CopyKernel {
   }
 };
 
-// Copies until the GPU has spent `ms` of its own time on them (batches of 16, GPU timestamps).
-inline Status warm_gpu(gpu::Device& device, double ms, uint64_t bytes = 256ull << 20) {
+// Runs `copy` until the GPU has spent `ms` of its own time on it (batches of 16, GPU timestamps).
+inline Status warm_with(gpu::Device& device, const CopyKernel& copy, double ms) {
   constexpr uint32_t kBatch = 16;
-  MOTE_TRY_ASSIGN(CopyKernel copy, CopyKernel::create(device, bytes));
   MOTE_TRY_ASSIGN(gpu::GpuProfiler profiler, gpu::GpuProfiler::create(device, 1));
   double spent = 0.0;
   for (uint32_t batch = 0; spent < ms && batch < 10000; ++batch) {
@@ -92,9 +91,15 @@ inline Status warm_gpu(gpu::Device& device, double ms, uint64_t bytes = 256ull <
   return ok_status();
 }
 
+// Copies 256 MiB until the GPU has spent `ms` of its own time on it.
+inline Status warm_gpu(gpu::Device& device, double ms) {
+  MOTE_TRY_ASSIGN(CopyKernel copy, CopyKernel::create(device, 256ull << 20));
+  return warm_with(device, copy, ms);
+}
+
 inline Result<CopyRoofline> measure_copy_roofline(gpu::Device& device, uint64_t bytes, uint32_t repeats) {
-  MOTE_TRY(warm_gpu(device, 300.0));
   MOTE_TRY_ASSIGN(CopyKernel copy, CopyKernel::create(device, bytes));
+  MOTE_TRY(warm_with(device, copy, 300.0));
   bytes = copy.bytes;
   const gpu::Buffer& dst = copy.dst;
   MOTE_TRY_ASSIGN(gpu::GpuProfiler profiler, gpu::GpuProfiler::create(device, repeats + 1));
