@@ -2,10 +2,10 @@
 // Emit (meep "Spawning is the GPU's decision", step 5): one invocation per newborn of the
 // frame, dispatched indirectly from the scan's total, walking it with a grid stride. A newborn
 // finds its row by binary search over the inclusive sums and its index in the row's batch from
-// the sum before; pops a slot (the wrap guard drops the spawn if the stack was exhausted, which
-// the budget already prevents); writes a zeroed record with the header row | generation << 20;
+// the sum before; takes the slot frame_emit_args set aside for it (the g-th from the top of the
+// free list; what the stack could not hold was dropped there); writes a zeroed record with the header row | generation << 20;
 // runs INIT with PARTICLE_INDEX = the birth serial (deterministic, unlike the slot an atomic pop
-// returns) and the frame-INIT random stream; appends the slot to this frame's alive list.
+// returns) and the frame-INIT random stream; puts the slot at place g of this frame's alive list.
 // One dispatch per live program (FramePush.program): newborns of other programs skip. A
 // program over the fast register file runs in the FRAME_REGISTERS_WIDE build, launched with a
 // fixed number of lanes (the grid stride below walks the rest). At run time the file is also
@@ -21,7 +21,7 @@
 layout(local_size_x = 64) in;  // kFrameWorkgroupSize
 
 layout(std140, binding = 0) uniform Params { FrameParams params; };
-layout(std430, binding = 1) buffer Counters { FrameCounters counters; };
+layout(std430, binding = 1) readonly buffer Counters { FrameCounters counters; };
 layout(std430, binding = 2) readonly buffer Emitters { EmitterRecord emitters[]; };
 layout(std430, binding = 3) readonly buffer State { FrameEmitterState states[]; };
 layout(std430, binding = 4) readonly buffer SpawnSums { uint spawn_sums[]; };
@@ -52,7 +52,9 @@ uint find_row(uint g, uint rows) {
 }
 
 void main() {
-  uint total = counters.newborns;
+  uint total = counters.newborns;  // the newborns that have slots (frame_emit_args)
+  uint first_free = min(counters.free_count, params.capacity);
+  uint first_place = counters.alive_out - total;
   uint stride = gl_NumWorkGroups.x * kFrameWorkgroupSize;
   vm_record_words = max(params.record_words, 1u);
   vm_dt = params.dt;
@@ -67,15 +69,12 @@ void main() {
     uint before = row == 0u ? 0u : spawn_sums[row - 1u];
     vm_spawn_index = g - before;
     vm_spawn_count = spawn_sums[row] - before;
-    // Pop with the wrap guard: an exhausted stack reads 0 (or, once wrapped, more than the
-    // capacity); give the count back and drop the spawn rather than hand out a garbage slot.
-    uint old = atomicAdd(counters.free_count, 0xFFFFFFFFu);
-    if (old == 0u || old > params.capacity) {
-      atomicAdd(counters.free_count, 1u);
-      atomicAdd(counters.dropped, 1u);
-      continue;
-    }
-    uint slot = free_list[old - 1u];
+    uint slot = free_list[min(first_free + total - 1u - g, params.capacity - 1u)];
+    uint place = min(first_place + g, params.capacity - 1u);
+    // A slot outside the pool (only a corrupted list holds one) is passed on, never written:
+    // simulate drops the entry next frame.
+    alive_out[place] = slot;
+    if (slot >= params.capacity) continue;
     vm_record_base = slot * params.record_words;
     uint header = (row & kFrameHeaderRowMask) | ((vm_emitter.generation & kFrameHeaderGenerationMask) << kFrameHeaderRowBits);
     uint serial = vm_state.spawn_first + vm_spawn_index;
@@ -106,6 +105,5 @@ void main() {
     vm_clear_registers();
     vm_run(frame_instructions(vm_emitter.init_length));  // KILL is refused in INIT by the verifier
 #endif
-    alive_out[atomicAdd(counters.alive_out, 1u)] = slot;
   }
 }

@@ -1,6 +1,6 @@
 #version 460
 // Last pass of a frame: this frame's alive count (emit's newborns plus the survivors
-// frame_compact placed); next frame's simulate walks this frame's alive list, so its indirect
+// frame_compact placed) and the free list's height (plus the slots it pushed); next frame's simulate walks this frame's alive list, so its indirect
 // dispatch is written here from the GPU's own count (sizing it from a readback would orphan or
 // double-free slots: meep "Particle storage").
 #include "shared/frame.h"
@@ -15,6 +15,8 @@ void main() {
   // The survivors frame_compact placed after the newborns: the scan's last sum.
   uint walked = min(counters.alive_in, params.capacity);
   uint kept = walked == 0u ? 0u : sums[walked - 1u];
+  // The slots frame_compact pushed: every entry of last frame's list that was not kept.
+  counters.free_count = min(counters.free_count + (walked - kept), params.capacity);
   uint n = min(counters.alive_out + kept, params.capacity);
   counters.alive_out = n;
   counters.simulate_groups_x = min((n + kFrameWorkgroupSize - 1u) / kFrameWorkgroupSize, kFrameMaxGroups);

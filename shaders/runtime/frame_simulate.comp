@@ -3,9 +3,10 @@
 // last frame's finish pass, bound-checked against the alive_in snapshot), so newborns are not
 // advanced in their birth frame. A particle whose header generation is not its row's current
 // one is an orphan (removed or replaced emitter) and is freed without running. Otherwise UPDATE
-// runs with PARTICLE_INDEX = slot and the frame-UPDATE random stream; a KILL zeroes the record
-// and pushes the slot on the free list, a survivor is flagged for frame_compact.comp to place
-// in this frame's alive list.
+// runs with PARTICLE_INDEX = slot and the frame-UPDATE random stream; a KILL zeroes the record.
+// Every entry gets a keep flag: 1 lives on, 0 was freed (or was no slot); frame_compact.comp
+// places the survivors in this frame's alive list and pushes the freed slots on the free list,
+// both in the order of last frame's list.
 // One dispatch per live program (the wide build for programs over the fast register file);
 // orphans are freed by the first dispatch only.
 //
@@ -27,11 +28,12 @@ layout(std430, binding = 1) buffer Counters { FrameCounters counters; };
 layout(std430, binding = 2) readonly buffer Emitters { EmitterRecord emitters[]; };
 layout(std430, binding = 3) readonly buffer State { FrameEmitterState states[]; };
 layout(std430, binding = 4) readonly buffer AliveIn { uint alive_in[]; };
-layout(std430, binding = 5) buffer FreeList { uint free_list[]; };
-// Survivors are not appended here: each entry t of last frame's list gets keep[t] = 1 (it lives
-// on) or 0, and frame_compact.comp places the survivors after this frame's newborns in the
-// order of last frame's list (a scan of these flags), so the list keeps the order the records
-// were born in and the next simulate walks memory in runs.
+// Survivors are not appended and freed slots not pushed here: each entry t of last frame's list
+// gets keep[t] = 1 (it lives on) or 0, and frame_compact.comp places the survivors after this
+// frame's newborns and pushes the others' slots, both in the order of last frame's list (a scan
+// of these flags): the list keeps the order the records were born in, the free list the order
+// they died in, the next newborns take their slots in that order, and simulate walks memory in
+// runs.
 layout(std430, binding = 6) writeonly buffer Keep { uint keep[]; };
 layout(std430, binding = 7) buffer Pool { uint pool[]; };
 // The same records as 16-byte chunks: freed records are zeroed a chunk at a time, and the
@@ -48,10 +50,10 @@ layout(std430, binding = 9) readonly buffer Transforms { TransformChannels trans
 
 layout(push_constant) uniform Push { FramePush push; };
 
-// Zeroes the record and pushes the slot on the free list. Called by every invocation of the
-// subgroup that frees a slot at this point (the orphan or the kill branch), so the push takes
-// one atomic per subgroup: the freeing lanes fill consecutive entries, in lane order, from the
-// reservation the first of them makes. Returns how many lanes freed (for the counters).
+// Zeroes the record of a slot this step frees (an orphan or a KILL). Its keep flag stays 0, and
+// frame_compact.comp pushes it on the free list in the order of last frame's list. Called by
+// every invocation of the subgroup that frees at this point; returns how many did (for the
+// counters).
 uint free_slot(uint slot) {
   uint base = slot * params.record_words;
   if (params.record_words % 4u == 0u) {
@@ -59,13 +61,7 @@ uint free_slot(uint slot) {
   } else {
     for (uint w = 0u; w < params.record_words; ++w) pool[base + w] = 0u;
   }
-  uvec4 freeing = subgroupBallot(true);
-  uint count = subgroupBallotBitCount(freeing);
-  uint first = 0u;
-  if (subgroupElect()) first = atomicAdd(counters.free_count, count);
-  first = subgroupBroadcastFirst(first);
-  free_list[first + subgroupBallotExclusiveBitCount(freeing)] = slot;
-  return count;
+  return subgroupBallotBitCount(subgroupBallot(true));
 }
 
 // Everything before UPDATE for the listed slot at entry t of last frame's list, given its header:

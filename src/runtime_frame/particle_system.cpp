@@ -1100,7 +1100,7 @@ Status ParticleSystem::execute(float dt) {
         // Wide dispatches share one register file: each waits for the one before.
         if (d.wide) gpu::compute_to_compute(cmd);
       }
-      // Emit pops the free list; simulate pushes onto it.
+      // Emit takes slots off the free list; compact pushes the freed ones back.
       gpu::compute_to_compute(cmd);
       pass_end();
     }
@@ -1115,7 +1115,7 @@ Status ParticleSystem::execute(float dt) {
       if (d.wide) {
         rec.bind(simulate_wide_)
             .buffers({{0, &params_}, {1, &counters_}, {2, &emitters_}, {3, &states_}, {4, &alive_in},
-                      {5, &free_list_}, {6, &keep_}, {7, &pool_}, {8, &program_}, {9, &channels},
+                      {6, &keep_}, {7, &pool_}, {8, &program_}, {9, &channels},
                       {10, &wide_registers_}})
             .push(push)
             .dispatch(wide_groups);
@@ -1123,7 +1123,7 @@ Status ParticleSystem::execute(float dt) {
       } else {
         rec.bind(d.compiled ? *d.compiled : simulate_)
             .buffers({{0, &params_}, {1, &counters_}, {2, &emitters_}, {3, &states_}, {4, &alive_in},
-                      {5, &free_list_}, {6, &keep_}, {7, &pool_}, {8, &program_}, {9, &channels}})
+                      {6, &keep_}, {7, &pool_}, {8, &program_}, {9, &channels}})
             .push(push)
             .dispatch_indirect(counters_, shader::kFrameSimulateArgsOffset);
       }
@@ -1131,15 +1131,16 @@ Status ParticleSystem::execute(float dt) {
     gpu::compute_to_compute(cmd);
     pass_end();
     pass("compact");
-    // (6b) the survivors into this frame's list after the newborns, in last frame's order: the
-    // keep flags scanned in place over last frame's count, then placed (frame_compact.comp).
+    // (6b) the survivors into this frame's list after the newborns, and the freed slots onto the
+    // free list, both in last frame's order: the keep flags scanned in place over last frame's
+    // count, then placed (frame_compact.comp).
     if (Status st = keep_scan_.record(cmd, keep_, keep_, ScanCount::from_buffer(counters_, 0), ScanKind::kInclusive);
         !st.ok() && scan_status.ok())
       scan_status = st;
     gpu::compute_to_compute(cmd);
     gpu::ComputeRecorder(device, cmd)
         .bind(compact_)
-        .buffers({{0, &params_}, {1, &counters_}, {2, &keep_}, {3, &alive_in}, {4, &alive_out}})
+        .buffers({{0, &params_}, {1, &counters_}, {2, &keep_}, {3, &alive_in}, {4, &alive_out}, {5, &free_list_}})
         .dispatch_indirect(counters_, shader::kFrameSimulateArgsOffset);
     gpu::compute_to_compute(cmd);
     pass_end();

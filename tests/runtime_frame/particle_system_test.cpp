@@ -288,23 +288,30 @@ TEST_F(ParticleSystemTest, ManyEmittersShareAShortBudgetAcrossWorkgroupsWithoutW
 
 TEST_F(ParticleSystemTest, SurvivorsKeepLastFramesOrderAfterTheNewborns) {
   // Steady spawning and dying: each frame's list is its newborns, then last frame's survivors in
-  // last frame's order (frame_compact), whatever order the GPU ran them in.
+  // last frame's order (frame_compact), whatever order the GPU ran them in; and the newborns
+  // take the slots freed in the frame before, first the first freed, in the order of the list
+  // they died from (frame_compact pushes them so, emit takes the stack from the top).
   const CompiledEffect effect = make_effect(kProgram, 3000.0f, 0.2f, 2048);
   ParticleSystem system = make_system(2048);
   add(system, effect, {.seed = 4});
-  std::vector<uint32_t> last;
-  uint32_t checked = 0;
+  std::vector<uint32_t> last, freed_last_frame;
+  uint32_t checked = 0, reused = 0;
   for (int f = 0; f < 40; ++f) {
     const FrameStats g = step(system);
     auto alive = system.read_alive_slots();
     ASSERT_TRUE(alive.ok());
     ASSERT_EQ(alive->size(), g.alive);
     ASSERT_LE(g.newborns, g.alive);
+    const size_t take = std::min<size_t>(g.newborns, freed_last_frame.size());
+    ASSERT_EQ(std::vector<uint32_t>(alive->begin(), alive->begin() + take),
+              std::vector<uint32_t>(freed_last_frame.begin(), freed_last_frame.begin() + take))
+        << "frame " << f;
+    reused += uint32_t(take);
+    const std::set<uint32_t> now(alive->begin() + g.newborns, alive->end());
+    freed_last_frame.clear();
     if (!last.empty()) {
-      const std::set<uint32_t> now(alive->begin() + g.newborns, alive->end());
       std::vector<uint32_t> expected;
-      for (uint32_t slot : last)
-        if (now.contains(slot)) expected.push_back(slot);
+      for (uint32_t slot : last) (now.contains(slot) ? expected : freed_last_frame).push_back(slot);
       const std::vector<uint32_t> survivors(alive->begin() + g.newborns, alive->end());
       ASSERT_EQ(survivors, expected) << "frame " << f;
       checked += uint32_t(survivors.size());
@@ -312,6 +319,7 @@ TEST_F(ParticleSystemTest, SurvivorsKeepLastFramesOrderAfterTheNewborns) {
     last = *alive;
   }
   EXPECT_GT(checked, 5000u);
+  EXPECT_GT(reused, 1000u);
 }
 
 TEST_F(ParticleSystemTest, RemovingAnEmitterKillsItsParticlesNextFrame) {
