@@ -68,8 +68,16 @@ const uint kWindowStride = kWindowChunks | 1u;
 shared uvec4 vm_window_staged[kVmWorkgroupSize * kWindowStride];
 shared uint vm_window_first_chunk[kVmWorkgroupSize];  // ~0u: no record (load) or nothing to store
 
-uint vm_window_group_chunk(uint first, uint c) {
-  return min(first + c, (VM_WINDOW_RECORD_COUNT) * (kRecordWords / 4u) - 1u);
+// This invocation's k-th chunk of the workgroup's run: chunk `c` of particle p's window, staged at
+// `staged`; returns its index in the records (clamped to the bound ones), or ~0u when particle p
+// has no record (load) or nothing to store.
+uint vm_window_run_chunk(uint k, out uint staged, out uint c) {
+  uint j = k * kVmWorkgroupSize + gl_LocalInvocationIndex;
+  uint p = j / kWindowChunks;
+  c = j - p * kWindowChunks;
+  staged = p * kWindowStride + c;
+  uint first = vm_window_first_chunk[p];
+  return first == ~0u ? ~0u : min(first + c, (VM_WINDOW_RECORD_COUNT) * (kRecordWords / 4u) - 1u);
 }
 void vm_window_load_group(bool present) {
   uint me = gl_LocalInvocationIndex;
@@ -77,11 +85,9 @@ void vm_window_load_group(bool present) {
   barrier();
   [[unroll]] for (uint k = 0u; k < kVmMaxWindowChunks; ++k) {
     if (k < kWindowChunks) {
-      uint j = k * kVmWorkgroupSize + me;
-      uint p = j / kWindowChunks;
-      uint c = j - p * kWindowChunks;
-      uint first = vm_window_first_chunk[p];
-      vm_window_staged[p * kWindowStride + c] = first != ~0u ? VM_WINDOW_CHUNKS[vm_window_group_chunk(first, c)] : uvec4(0u);
+      uint staged, c;
+      uint chunk = vm_window_run_chunk(k, staged, c);
+      vm_window_staged[staged] = chunk != ~0u ? VM_WINDOW_CHUNKS[chunk] : uvec4(0u);
     }
   }
   barrier();
@@ -98,12 +104,9 @@ void vm_window_store_group(bool store) {
   barrier();
   [[unroll]] for (uint k = 0u; k < kVmMaxWindowChunks; ++k) {
     if (k < kWindowChunks) {
-      uint j = k * kVmWorkgroupSize + me;
-      uint p = j / kWindowChunks;
-      uint c = j - p * kWindowChunks;
-      uint first = vm_window_first_chunk[p];
-      if ((kWindowDirtyMask & (1u << c)) != 0u && first != ~0u)
-        VM_WINDOW_CHUNKS[vm_window_group_chunk(first, c)] = vm_window_staged[p * kWindowStride + c];
+      uint staged, c;
+      uint chunk = vm_window_run_chunk(k, staged, c);
+      if ((kWindowDirtyMask & (1u << c)) != 0u && chunk != ~0u) VM_WINDOW_CHUNKS[chunk] = vm_window_staged[staged];
     }
   }
   barrier();
