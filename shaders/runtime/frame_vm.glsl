@@ -118,10 +118,7 @@ VmWindField vm_wind() { return VmWindField(vec4(0.0f), vec4(0.0f)); }
 void vm_count_op(uint op) {}
 void vm_trace(uint pc, vec4 r) {}
 
-float vm_field_word(uint offset, uint words, uint index) {
-  if (words == 0u) return 0.0f;
-  return uintBitsToFloat(vm_program_word(offset + min(index, words - 1u)));
-}
+#include "vm/field_builtins.glsl"
 
 vec4 vm_load_builtin(uint id, uint lanes) {
   uint space = id >> kVmBuiltinSpaceShift;
@@ -131,9 +128,7 @@ vec4 vm_load_builtin(uint id, uint lanes) {
     bool emitter = space == kVmSpaceEmitterField;
     uint offset = params.field_base + (emitter ? vm_emitter.field_offset : vm_emitter.global_offset);
     uint words = emitter ? vm_emitter.field_words : vm_emitter.global_words;
-    return vec4(vm_field_word(offset, words, index), lanes > 1u ? vm_field_word(offset, words, index + 1u) : 0.0f,
-                lanes > 2u ? vm_field_word(offset, words, index + 2u) : 0.0f,
-                lanes > 3u ? vm_field_word(offset, words, index + 3u) : 0.0f);
+    return vm_field_lanes(offset, words, index, lanes);
   }
   if (space != kVmSpaceEngine) return v;
   if (index == VM_BUILTIN_DT) v.x = vm_dt;

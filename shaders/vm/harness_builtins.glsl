@@ -2,12 +2,8 @@
 // and run_compiled.comp, the compiled kernels'): engine builtins from VmRunParams, emitter and
 // global fields from the program buffer, every index clamped to its section. The including
 // shader declares `params` (VmRunParams), `vm_particle` (the particle's index in the run) and
-// `uint vm_code_word(uint index)` (a program-buffer word, clamped to the buffer).
-
-float vm_field_word(uint offset, uint words, uint index) {
-  if (words == 0u) return 0.0f;
-  return uintBitsToFloat(vm_code_word(offset + min(index, words - 1u)));
-}
+// `uint vm_program_word(uint index)` (a program-buffer word, clamped to the buffer).
+#include "vm/field_builtins.glsl"
 
 vec4 vm_load_builtin(uint id, uint lanes) {
   uint space = id >> kVmBuiltinSpaceShift;
@@ -17,9 +13,7 @@ vec4 vm_load_builtin(uint id, uint lanes) {
     bool emitter = space == kVmSpaceEmitterField;
     uint offset = emitter ? params.emitter_fields_offset : params.globals_offset;
     uint words = emitter ? params.emitter_fields_words : params.globals_words;
-    return vec4(vm_field_word(offset, words, index), lanes > 1u ? vm_field_word(offset, words, index + 1u) : 0.0f,
-                lanes > 2u ? vm_field_word(offset, words, index + 2u) : 0.0f,
-                lanes > 3u ? vm_field_word(offset, words, index + 3u) : 0.0f);
+    return vm_field_lanes(offset, words, index, lanes);
   }
   if (space != kVmSpaceEngine) return v;
   if (index == VM_BUILTIN_DT) v.x = params.dt;

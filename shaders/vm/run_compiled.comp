@@ -46,7 +46,7 @@ uint vm_particle;  // index in the run
 uint vm_record_base;
 uint vm_seed;
 
-uint vm_code_word(uint index) { return program_words[min(index, uint(program_words.length()) - 1u)]; }
+uint vm_program_word(uint index) { return program_words[min(index, uint(program_words.length()) - 1u)]; }
 // The record window in registers, and the record access through it (kRecordWords, constant 1,
 // and the window's constants 2-4 are declared there).
 #define VM_WINDOW_WORDS records

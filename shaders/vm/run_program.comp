@@ -70,7 +70,7 @@ void vm_clear_registers() {
 }
 #endif
 
-uint vm_code_word(uint index) { return program_words[min(index, uint(program_words.length()) - 1u)]; }
+uint vm_program_word(uint index) { return program_words[min(index, uint(program_words.length()) - 1u)]; }
 // A word inside the staged window is read and written there; any other goes to the record (the
 // window holds every word the section can name, so that is only a guard).
 uint vm_window_word(uint word) {
@@ -113,7 +113,7 @@ void vm_window_store() {
 }
 float vm_load_constant(uint index) {
   if (params.constants_words == 0u) return 0.0f;
-  return uintBitsToFloat(vm_code_word(params.constants_offset + min(index, params.constants_words - 1u)));
+  return uintBitsToFloat(vm_program_word(params.constants_offset + min(index, params.constants_words - 1u)));
 }
 VmWindField vm_wind() { return params.wind; }
 uint vm_op_shape(uint op) { return op_shapes[op & 63u].x; }
