@@ -859,7 +859,7 @@ Status ParticleSystem::execute(float dt) {
   // of the live emitters: the last one's removal released it).
   struct Dispatch {
     uint32_t program;
-    bool wide;
+    bool wide;  // over the fast file's 64 registers: the wide interpreter until its kernels exist
     const gpu::ComputePipeline* compiled = nullptr;       // its compiled simulate kernel, if any
     const gpu::ComputePipeline* compiled_emit = nullptr;  // its compiled emit kernel, if any
   };
@@ -869,8 +869,10 @@ Status ParticleSystem::execute(float dt) {
     const Program& program = heap_->program(ProgramHandle{id});
     Dispatch d{id, is_wide(program)};
     // Compiled for the first frame that runs the program (or, in the background, for a later
-    // one), from the code as linked into the image: its global reads name their offsets.
-    if (kernels_ && !d.wide) {
+    // one), from the code as linked into the image: its global reads name their offsets. A
+    // program over 64 registers is compiled too (its registers are the kernel's variables, so
+    // the count does not matter there); the wide interpreter runs it until its kernels exist.
+    if (kernels_) {
       const Program& linked = heap_->linked_program(ProgramHandle{id});
       MOTE_TRY_ASSIGN(d.compiled, frame_kernel(linked, vm_jit::KernelHarness::kFrameSimulate));
       if (!linked.init.empty()) {
@@ -1083,7 +1085,8 @@ Status ParticleSystem::execute(float dt) {
       for (const Dispatch& d : programs) {
         const FramePush push{d.program, 0u, 0u, 0u};
         gpu::ComputeRecorder rec(device, cmd);
-        if (d.wide) {
+        const bool wide = d.wide && !d.compiled_emit;
+        if (wide) {
           rec.bind(emit_wide_)
               .buffers({{0, &params_}, {1, &counters_}, {2, &emitters_}, {3, &states_}, {4, &spawn_sums_},
                         {5, &free_list_}, {6, &alive_out}, {7, &pool_}, {8, &program_}, {9, &channels},
@@ -1098,7 +1101,7 @@ Status ParticleSystem::execute(float dt) {
               .dispatch_indirect(counters_, shader::kFrameEmitArgsOffset);
         }
         // Wide dispatches share one register file: each waits for the one before.
-        if (d.wide) gpu::compute_to_compute(cmd);
+        if (wide) gpu::compute_to_compute(cmd);
       }
       // Emit takes slots off the free list; compact pushes the freed ones back.
       gpu::compute_to_compute(cmd);
@@ -1112,7 +1115,7 @@ Status ParticleSystem::execute(float dt) {
       const Dispatch& d = dispatches[i];
       const FramePush push{d.program, i == 0 ? 1u : 0u, dispatches.size() == 1 ? 1u : 0u, 0u};
       gpu::ComputeRecorder rec(device, cmd);
-      if (d.wide) {
+      if (d.wide && !d.compiled) {
         rec.bind(simulate_wide_)
             .buffers({{0, &params_}, {1, &counters_}, {2, &emitters_}, {3, &states_}, {4, &alive_in},
                       {6, &keep_}, {7, &pool_}, {8, &program_}, {9, &channels},

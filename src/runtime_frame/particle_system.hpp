@@ -272,7 +272,8 @@ class ParticleSystem {
   // Programs placed in the heap: one per distinct program among the live emitters, and so the
   // emit and simulate dispatches a frame records (each).
   uint32_t placed_program_count() const { return heap_ ? uint32_t(heap_->live_program_count()) : 0u; }
-  // Of those, the programs that run on the wide interpreter (over kVmFastRegisterSlots registers).
+  // Of those, the programs over kVmFastRegisterSlots registers: they run on the wide interpreter
+  // when simulate is not compiled, or until their kernels are built.
   uint32_t wide_program_count() const;
   // Compiled kernels this system has built: per program content it ran with compiled_simulate
   // on, its simulate (UPDATE) and its emit (INIT) kernel; kept after the program's release.

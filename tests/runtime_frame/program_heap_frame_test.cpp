@@ -138,6 +138,7 @@ std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> live_by_serial(Pa
 
 class ProgramHeapFrameTest : public test::GpuTest {
  protected:
+  void check_wide_programs_against_the_reference(bool compiled);
   ParticleSystem make_system(ParticleSystemOptions o) {
     auto s = ParticleSystem::create(device(), o);
     EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().to_string());
@@ -578,11 +579,15 @@ CompiledEffect generated_effect(uint64_t seed, float rate) {
   return e;
 }
 
-// (d) Programs over the fast file's 64 registers run on the wide interpreter, beside a fast one
-// in the same frame: counts equal the reference every frame, every live record (matched by birth
-// serial) within the VM parity suite's program tolerance, with 64 wide lanes walking hundreds of
-// particles (the grid stride).
+// (d) Programs over the fast file's 64 registers, beside a fast one in the same frame, on the
+// wide interpreter and (the default) compiled: counts equal the reference every frame, every live
+// record (matched by birth serial) within the VM parity suite's program tolerance; on the wide
+// interpreter with 64 wide lanes walking hundreds of particles (the grid stride).
 TEST_F(ProgramHeapFrameTest, ProgramsOverSixtyFourRegistersRunOnTheWideInterpreter) {
+  check_wide_programs_against_the_reference(false);
+}
+TEST_F(ProgramHeapFrameTest, ProgramsOverSixtyFourRegistersRunCompiled) { check_wide_programs_against_the_reference(true); }
+void ProgramHeapFrameTest::check_wide_programs_against_the_reference(bool compiled) {
   constexpr uint32_t kRecord = 40, kSerial = 39, kCapacity = 4096;
   const CompiledEffect probe = probe_effect(60.0f, 0.3f);
   for (uint64_t seed : {3u, 17u, 40u}) {
@@ -590,7 +595,7 @@ TEST_F(ProgramHeapFrameTest, ProgramsOverSixtyFourRegistersRunOnTheWideInterpret
     ASSERT_GT(wide.program.register_count, shader::kVmFastRegisterSlots);
     ASSERT_TRUE(verify_program(wide.program).ok()) << verify_program(wide.program).error().to_string();
     ParticleSystem system = make_system({.capacity = kCapacity, .record_words = kRecord, .max_emitters = 4,
-                                         .serial_word = kSerial, .wide_lanes = 64});
+                                         .serial_word = kSerial, .wide_lanes = 64, .compiled_simulate = compiled});
     const uint32_t fast_row = add(system, probe, {.seed = 1});
     const uint32_t row = add(system, wide, {.seed = 9});
     if (HasFatalFailure()) return;
@@ -643,6 +648,8 @@ TEST_F(ProgramHeapFrameTest, ProgramsOverSixtyFourRegistersRunOnTheWideInterpret
     }
     EXPECT_GT(peak, 64u) << "the 64 wide lanes never had to stride";  // newborns or survivors
     EXPECT_GT(compared, 500u);
+    // Compiled: both programs' UPDATE and INIT ran as kernels, the wide one's included.
+    EXPECT_EQ(system.compiled_kernel_count(), compiled ? 4u : 0u);
     // Removing the wide emitter leaves only the fast program.
     ASSERT_TRUE(system.remove_emitter(row).ok());
     EXPECT_EQ(system.wide_program_count(), 0u);
