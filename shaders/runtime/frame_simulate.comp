@@ -4,9 +4,9 @@
 // advanced in their birth frame. A particle whose header generation is not its row's current
 // one is an orphan (removed or replaced emitter) and is freed without running. Otherwise UPDATE
 // runs with PARTICLE_INDEX = slot and the frame-UPDATE random stream; a KILL zeroes the record.
-// Every entry gets a keep flag: 1 lives on, 0 was freed (or was no slot); frame_compact.comp
-// places the survivors in this frame's alive list and pushes the freed slots on the free list,
-// both in the order of last frame's list.
+// Survivors are counted and flagged per tile of 64 entries; frame_compact.comp places them in
+// this frame's alive list and pushes every other entry's slot on the free list, both in the
+// order of last frame's list.
 // One dispatch per live program (the wide build for programs over the fast register file);
 // orphans are freed by the first dispatch only.
 //
@@ -18,6 +18,7 @@
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
 #include "shared/frame.h"
 #include "shared/transform.h"
 
@@ -28,13 +29,15 @@ layout(std430, binding = 1) buffer Counters { FrameCounters counters; };
 layout(std430, binding = 2) readonly buffer Emitters { EmitterRecord emitters[]; };
 layout(std430, binding = 3) readonly buffer State { FrameEmitterState states[]; };
 layout(std430, binding = 4) readonly buffer AliveIn { uint alive_in[]; };
-// Survivors are not appended and freed slots not pushed here: each entry t of last frame's list
-// gets keep[t] = 1 (it lives on) or 0, and frame_compact.comp places the survivors after this
-// frame's newborns and pushes the others' slots, both in the order of last frame's list (a scan
-// of these flags): the list keeps the order the records were born in, the free list the order
-// they died in, the next newborns take their slots in that order, and simulate walks memory in
-// runs.
-layout(std430, binding = 6) writeonly buffer Keep { uint keep[]; };
+// Survivors are not appended and freed slots not pushed here: each tile of 64 entries of last
+// frame's list gets its survivor count and a bit per survivor (kFrameKeepWordsPerTile: counts in
+// [0, T), masks in [T, 3T); cleared before simulate; each program's dispatch adds its own
+// survivors with a few atomics per subgroup), and frame_compact.comp places the survivors after
+// this frame's newborns and pushes the others' slots, both in the order of last frame's list (a
+// scan of the tile counts and the bits within a tile): the list keeps the order the records were
+// born in, the free list the order they died in, the next newborns take their slots in that
+// order, and simulate walks memory in runs.
+layout(std430, binding = 6) buffer Keep { uint keep_words[]; };
 layout(std430, binding = 7) buffer Pool { uint pool[]; };
 // The same records as 16-byte chunks: freed records are zeroed a chunk at a time, and the
 // compiled build's record window moves through them.
@@ -64,10 +67,29 @@ uint free_slot(uint slot) {
   return subgroupBallotBitCount(subgroupBallot(true));
 }
 
-// Everything before UPDATE for the listed slot at entry t of last frame's list, given its header:
+// Adds this invocation's survivor (if it lives on) to its tile's count and mask, with one atomic
+// per word per subgroup. Call in uniform control flow (every invocation of the workgroup, the
+// same tile). The masks are reduced with subgroupOr whatever the subgroup size or how
+// invocations fall into subgroups: each invocation sets its own bit, gl_LocalInvocationIndex.
+void record_survivors(uint tile, bool lives) {
+  uint tiles = (params.capacity + kFrameWorkgroupSize - 1u) / kFrameWorkgroupSize;
+  tile = min(tile, tiles - 1u);
+  uint me = gl_LocalInvocationIndex;
+  uint bit = lives ? 1u << (me & 31u) : 0u;
+  uint low = subgroupOr(me < 32u ? bit : 0u);
+  uint high = subgroupOr(me >= 32u ? bit : 0u);
+  uint count = subgroupAdd(lives ? 1u : 0u);
+  if (subgroupElect()) {
+    if (count != 0u) atomicAdd(keep_words[tile], count);
+    if (low != 0u) atomicOr(keep_words[tiles + 2u * tile], low);
+    if (high != 0u) atomicOr(keep_words[tiles + 2u * tile + 1u], high);
+  }
+}
+
+// Everything before UPDATE for a listed slot of last frame's list, given its header:
 // the orphan check (an orphan is freed here), the program check and the VM's per-particle state.
 // True when UPDATE is to run for it in this dispatch.
-bool prepare_entry(uint t, uint slot, uint header) {
+bool prepare_entry(uint slot, uint header) {
   uint row = header & kFrameHeaderRowMask;
   uint generation = header >> kFrameHeaderRowBits;
   bool orphan = row >= params.row_count;
@@ -79,7 +101,6 @@ bool prepare_entry(uint t, uint slot, uint header) {
     if (push.first_dispatch != 0u) {
       uint freed = free_slot(slot);
       if (subgroupElect()) atomicAdd(counters.orphaned, freed);
-      keep[t] = 0u;
     }
     return false;
   }
@@ -96,7 +117,7 @@ bool prepare_entry(uint t, uint slot, uint header) {
 }
 
 // UPDATE for a prepared entry; a KILL frees the slot. True when it lives on.
-bool update_entry(uint t) {
+bool update_entry() {
 #ifdef FRAME_COMPILED
   bool dead = vm_compiled_run();
 #else
@@ -107,7 +128,6 @@ bool update_entry(uint t) {
     uint freed = free_slot(vm_particle_index);
     if (subgroupElect()) atomicAdd(counters.killed, freed);
   }
-  keep[t] = dead ? 0u : 1u;
   return !dead;
 }
 
@@ -124,7 +144,6 @@ void main() {
     uint t = first + gl_LocalInvocationIndex;
     uint slot = t < n ? alive_in[t] : ~0u;
     bool listed = slot < params.capacity;
-    if (t < n && !listed) keep[t] = 0u;
 #ifdef FRAME_COMPILED
     // When every listed particle runs this program (or is an orphan) and the window starts at
     // the header, the window is loaded first and the header read from it: one trip to memory
@@ -138,13 +157,14 @@ void main() {
 #else
     uint header = listed ? pool[slot * params.record_words] : 0u;
 #endif
-    bool run = listed && prepare_entry(t, slot, header);
+    bool run = listed && prepare_entry(slot, header);
 #ifdef FRAME_COMPILED
     if (kWindowChunks > 0u && !header_in_window) vm_window_load_group(run);
 #endif
-    bool lives = run && update_entry(t);
+    bool lives = run && update_entry();
 #ifdef FRAME_COMPILED
     if (kWindowChunks > 0u) vm_window_store_group(lives);
 #endif
+    record_survivors(first / kFrameWorkgroupSize, lives);
   }
 }

@@ -173,6 +173,11 @@ MOTE_CONSTANT(uint, kFrameChannelUp, 2u);
 MOTE_CONSTANT(uint, kFrameChannelOrientation, 3u);
 
 MOTE_CONSTANT(uint, kFrameWorkgroupSize, 64u);
+// Simulate's keep flags, per tile of kFrameWorkgroupSize entries of last frame's list: the keep
+// buffer holds, for T = ceil(capacity / 64) tiles, the tiles' survivor counts in words [0, T)
+// (scanned in place into inclusive sums for frame_compact) and two 32-bit survivor masks per
+// tile in words [T, 3T). Cleared before simulate each frame.
+MOTE_CONSTANT(uint, kFrameKeepWordsPerTile, 3u);
 // EmitterRecord::transform_row of an emitter placed by its own constant pose.
 MOTE_CONSTANT(uint, kFrameNoTransform, kEmitterNoTransform);
 // The program buffer opens with the opcode shape table (64 uvec4s, the shape in .x: what

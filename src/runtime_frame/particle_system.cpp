@@ -186,8 +186,11 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
   MOTE_TRY_ASSIGN(s.no_transforms_, make_buffer(device, sizeof(shader::TransformChannels), kStorage,
                                                 "mote.frame.no_transforms"));
   MOTE_TRY_ASSIGN(s.scan_, PrefixScan::create(device, options.max_emitters));
-  MOTE_TRY_ASSIGN(s.keep_, make_buffer(device, VkDeviceSize(options.capacity) * 4, kStorage, "mote.frame.keep"));
-  MOTE_TRY_ASSIGN(s.keep_scan_, PrefixScan::create(device, options.capacity));
+  // Simulate's survivors per tile of 64 list entries (shared/frame.h, kFrameKeepWordsPerTile).
+  const uint32_t tiles = (options.capacity + shader::kFrameWorkgroupSize - 1) / shader::kFrameWorkgroupSize;
+  MOTE_TRY_ASSIGN(s.keep_, make_buffer(device, VkDeviceSize(tiles) * shader::kFrameKeepWordsPerTile * 4, kStorage,
+                                       "mote.frame.keep"));
+  MOTE_TRY_ASSIGN(s.keep_scan_, PrefixScan::create(device, tiles));
   MOTE_TRY_ASSIGN(s.compact_, gpu::ComputePipeline::create(device, "runtime/frame_compact"));
   MOTE_TRY_ASSIGN(s.init_, gpu::ComputePipeline::create(device, "runtime/frame_init"));
   MOTE_TRY_ASSIGN(s.reset_, gpu::ComputePipeline::create(device, "runtime/frame_reset"));
@@ -1110,6 +1113,9 @@ Status ParticleSystem::execute(float dt) {
     pass("simulate");
     // (6) simulate last frame's alive list, one dispatch per live program; the first frees the
     // orphans (it runs even with no live program, so removed emitters' particles still die).
+    // Each dispatch adds its survivors to the cleared per-tile counts and masks.
+    vkCmdFillBuffer(cmd, keep_.handle(), 0, VK_WHOLE_SIZE, 0u);
+    gpu::transfer_to_compute(cmd);
     const std::vector<Dispatch> dispatches = programs.empty() ? std::vector<Dispatch>{{0xFFFFFFFFu, false}} : programs;
     for (size_t i = 0; i < dispatches.size(); ++i) {
       const Dispatch& d = dispatches[i];
@@ -1135,9 +1141,10 @@ Status ParticleSystem::execute(float dt) {
     pass_end();
     pass("compact");
     // (6b) the survivors into this frame's list after the newborns, and the freed slots onto the
-    // free list, both in last frame's order: the keep flags scanned in place over last frame's
-    // count, then placed (frame_compact.comp).
-    if (Status st = keep_scan_.record(cmd, keep_, keep_, ScanCount::from_buffer(counters_, 0), ScanKind::kInclusive);
+    // free list, both in last frame's order: the tiles' survivor counts scanned in place (every
+    // tile of the capacity: a few hundred thousand words at most, zero past the list), then
+    // placed (frame_compact.comp) from the sums and the tiles' bits.
+    if (Status st = keep_scan_.record(cmd, keep_, keep_, ScanCount::host(keep_scan_.capacity()), ScanKind::kInclusive);
         !st.ok() && scan_status.ok())
       scan_status = st;
     gpu::compute_to_compute(cmd);
