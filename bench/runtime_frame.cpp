@@ -24,10 +24,11 @@
 //
 // Bytes model (what the frame must move through DRAM at least; 32-byte sectors):
 //   simulate: per entry of last frame's alive list 4 B (alive_in) + the record sectors UPDATE
-//     reads (the header's sector 0 and every LOAD_FIELD sector) + its 4 B keep flag; a survivor
-//     also writes its STORE_FIELD sectors; a killed particle writes its whole record (zeroed) and
-//     pushes 4 B onto the free list.
-//   compact: per entry the keep flag and alive_in read again, per survivor 4 B to alive_out.
+//     reads (the header's sector 0 and every LOAD_FIELD sector); a survivor also writes its
+//     STORE_FIELD sectors; a killed particle writes its whole record (zeroed). (The survivor
+//     bits and tile counts, 1/8 B per entry, are not counted.)
+//   compact: per entry alive_in read again and 4 B written, to alive_out (a survivor) or to the
+//     free list (the others); the tile sums and bits are not counted.
 //   emit: per newborn 4 B free-list pop + the whole record written (zeroed + header + INIT) + 4 B
 //     alive_out append (the spawn sums' binary search and the emitter rows are taken as cached).
 //   tick: per row the record's generation and rate (8 B), the FrameEmitterState read and written, the 4 B count.
@@ -353,12 +354,12 @@ int run_scenario(gpu::Device& device, const Options& opt, const Scenario& sc, co
     b["scan"] = rows_n * 8.0;
     b["emit_args"] = 0.0;
     b["emit"] = double(k.newborns) * (4.0 + record_bytes + 4.0);
-    // simulate: the list entry, the sectors UPDATE reads, the keep flag; the sectors a survivor
-    // stores; a dead record zeroed and its slot pushed. compact: the flag and the entry read
-    // again, a survivor's entry written to this frame's list.
-    b["simulate"] = walked * (4.0 + 32.0 * read_sectors + 4.0) + survivors * 32.0 * written_sectors +
-                    (dead + k.orphaned) * (record_bytes + 4.0);
-    b["compact"] = walked * 8.0 + survivors * 4.0;
+    // simulate: the list entry, the sectors UPDATE reads; the sectors a survivor stores; a dead
+    // record zeroed. compact: the entry read again and written to this frame's list or the free
+    // list.
+    b["simulate"] = walked * (4.0 + 32.0 * read_sectors) + survivors * 32.0 * written_sectors +
+                    (dead + k.orphaned) * record_bytes;
+    b["compact"] = walked * 8.0;
     b["finish"] = 0.0;
     double total = 0.0;
     for (const char* p : kPasses) {
