@@ -11,8 +11,8 @@
 // fixed number of lanes (the grid stride below walks the rest). At run time the file is also
 // built with FRAME_COMPILED and one program's INIT translated in (src/vm_jit/,
 // KernelHarness::kFrameEmit): the record is built in registers where INIT's window covers it
-// (zeros, the header, the serial, INIT's fields) and written with 16-byte stores, the rest
-// zeroed a chunk at a time.
+// (zeros, the header, the serial, INIT's fields) and written with the rest zeroed, by the whole
+// workgroup in contiguous runs of 16-byte chunks.
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_KHR_shader_subgroup_ballot : require
 #include "shared/frame.h"
@@ -51,6 +51,85 @@ uint find_row(uint g, uint rows) {
   return lo;
 }
 
+// Everything before INIT for newborn g: its row (this dispatch's program only), its slot (put
+// at place g of this frame's list whatever happens next), its header and birth serial and the
+// VM's per-particle state. True when this dispatch writes its record.
+bool prepare_newborn(uint g, uint total, uint first_free, uint first_place, out uint header, out uint serial) {
+  header = 0u;
+  serial = 0u;
+  if (g >= total) return false;
+  uint row = find_row(g, params.row_count);
+  if (row >= params.row_count) return false;
+  vm_emitter = emitters[row];
+  if (vm_emitter.program_id != push.program) return false;
+  frame_place_emitter();
+  vm_state = states[row];
+  uint before = row == 0u ? 0u : spawn_sums[row - 1u];
+  vm_spawn_index = g - before;
+  vm_spawn_count = spawn_sums[row] - before;
+  uint slot = free_list[min(first_free + total - 1u - g, params.capacity - 1u)];
+  // A slot outside the pool (only a corrupted list holds one) is passed on, never written:
+  // simulate drops the entry next frame.
+  alive_out[min(first_place + g, params.capacity - 1u)] = slot;
+  if (slot >= params.capacity) return false;
+  vm_record_base = slot * params.record_words;
+  header = (row & kFrameHeaderRowMask) | ((vm_emitter.generation & kFrameHeaderGenerationMask) << kFrameHeaderRowBits);
+  serial = vm_state.spawn_first + vm_spawn_index;
+  vm_particle_index = serial;
+  vm_seed = vm_particle_seed(frame_rng_base(vm_emitter.seed, vm_state.tick, kFrameRngInit), serial);
+  return true;
+}
+
+#ifdef FRAME_COMPILED
+// The compiled build writes a newborn's record with the whole workgroup: the chunks outside the
+// window are zeroed by consecutive lanes on consecutive chunks of one record (newborns take
+// free-list runs, so their records are runs of the pool), except the header's and the serial's
+// chunks outside the window, which their own invocation writes whole (write_outside_chunks);
+// the window goes out through vm_window_store_group. Moving a record per invocation touches 16
+// bytes of 32 lines per warp instruction (docs/design/vm.md, "The window moves through the
+// workgroup").
+const uint kRecordChunks = kRecordWords / 4u;
+shared uint newborn_first_chunk[kFrameWorkgroupSize];  // ~0u: no record written by this dispatch
+
+bool in_window_chunk(uint c) { return c - kWindowFirstChunk < kWindowChunks; }
+// The chunk of the serial word that its invocation writes itself (~0u: none).
+uint serial_chunk_outside() {
+  bool has_serial = params.serial_word != 0u && params.serial_word < kRecordWords;
+  uint c = params.serial_word / 4u;
+  return has_serial && !in_window_chunk(c) ? c : ~0u;
+}
+void zero_outside_chunks_group(bool present) {
+  uint me = gl_LocalInvocationIndex;
+  newborn_first_chunk[me] = present ? vm_record_base / 4u : ~0u;
+  barrier();
+  uint serial_c = serial_chunk_outside();
+  for (uint j = me; j < kFrameWorkgroupSize * kRecordChunks; j += kFrameWorkgroupSize) {
+    uint p = j / kRecordChunks;
+    uint c = j - p * kRecordChunks;
+    uint first = newborn_first_chunk[p];
+    if (first == ~0u || in_window_chunk(c) || c == 0u || c == serial_c) continue;
+    pool_chunks[min(first + c, params.capacity * kRecordChunks - 1u)] = uvec4(0u);
+  }
+  barrier();  // the array is the next newborns' before vm_window_store_group rewrites the staging
+}
+// The header's chunk when the window does not hold it, and the serial's chunk when the window
+// does not hold it, written whole by the newborn's own invocation.
+void write_outside_chunks(uint header, uint serial) {
+  uint serial_c = serial_chunk_outside();
+  uvec4 v = uvec4(0u);
+  if (!in_window_chunk(0u)) {
+    v.x = header;
+    if (serial_c == 0u) v[params.serial_word & 3u] = serial;
+    pool_chunks[vm_record_base / 4u] = v;
+  }
+  if (serial_c != ~0u && serial_c != 0u) {
+    v = uvec4(0u);
+    v[params.serial_word & 3u] = serial;
+    pool_chunks[vm_record_base / 4u + serial_c] = v;
+  }
+}
+#endif
+
 void main() {
   uint total = counters.newborns;  // the newborns that have slots (frame_emit_args)
   uint first_free = min(counters.free_count, params.capacity);
@@ -59,45 +138,33 @@ void main() {
   vm_record_words = max(params.record_words, 1u);
   vm_dt = params.dt;
   frame_wide_begin();
-  for (uint g = gl_GlobalInvocationID.x; g < total; g += stride) {
-    uint row = find_row(g, params.row_count);
-    if (row >= params.row_count) continue;
-    vm_emitter = emitters[row];
-    if (vm_emitter.program_id != push.program) continue;
-    frame_place_emitter();
-    vm_state = states[row];
-    uint before = row == 0u ? 0u : spawn_sums[row - 1u];
-    vm_spawn_index = g - before;
-    vm_spawn_count = spawn_sums[row] - before;
-    uint slot = free_list[min(first_free + total - 1u - g, params.capacity - 1u)];
-    uint place = min(first_place + g, params.capacity - 1u);
-    // A slot outside the pool (only a corrupted list holds one) is passed on, never written:
-    // simulate drops the entry next frame.
-    alive_out[place] = slot;
-    if (slot >= params.capacity) continue;
-    vm_record_base = slot * params.record_words;
-    uint header = (row & kFrameHeaderRowMask) | ((vm_emitter.generation & kFrameHeaderGenerationMask) << kFrameHeaderRowBits);
-    uint serial = vm_state.spawn_first + vm_spawn_index;
-    bool has_serial = params.serial_word != 0u && params.serial_word < params.record_words;
-    vm_particle_index = serial;
-    vm_seed = vm_particle_seed(frame_rng_base(vm_emitter.seed, vm_state.tick, kFrameRngInit), serial);
+  bool has_serial = params.serial_word != 0u && params.serial_word < params.record_words;
+  // The workgroup walks the newborns 64 at a time, all its invocations together (total and the
+  // stride are the same for all of them), for the compiled build's group stores.
+  for (uint first = gl_WorkGroupID.x * kFrameWorkgroupSize; first < total; first += stride) {
+    uint header, serial;
+    bool present = prepare_newborn(first + gl_LocalInvocationIndex, total, first_free, first_place, header, serial);
 #ifdef FRAME_COMPILED
     if (kWindowChunks > 0u) {
-      // Chunks outside the window are zeroed in place; the window starts as zeros in registers.
-      for (uint c = 0u; c < kRecordWords / 4u; ++c)
-        if (c - kWindowFirstChunk >= kWindowChunks)
-          pool_chunks[min(vm_record_base / 4u + c, params.capacity * (kRecordWords / 4u) - 1u)] = uvec4(0u);
-      [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c) vm_window[c] = uvec4(0u);
-    } else {
+      zero_outside_chunks_group(present);
+      if (present) {
+        // The window starts as zeros in registers, with the header and serial where it holds them.
+        [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c) vm_window[c] = uvec4(0u);
+        write_outside_chunks(header, serial);
+        if (in_window_chunk(0u)) vm_record_write_bits(0u, header);
+        if (has_serial && in_window_chunk(params.serial_word / 4u)) vm_record_write_bits(params.serial_word, serial);
+        vm_compiled_run();  // KILL is refused in INIT by the verifier
+      }
+      // A newborn's window is all new: every chunk of it is written.
+      vm_window_store_group(present, ~0u);
+    } else if (present) {
       for (uint w = 0u; w < kRecordWords; ++w) pool[vm_record_base + w] = 0u;
+      vm_record_write_bits(0u, header);
+      if (has_serial) vm_record_write_bits(params.serial_word, serial);
+      vm_compiled_run();
     }
-    vm_record_write_bits(0u, header);
-    if (has_serial) vm_record_write_bits(params.serial_word, serial);
-    vm_compiled_run();  // KILL is refused in INIT by the verifier
-    // A newborn's window is all new: every chunk of it is written.
-    [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c)
-      if (c < kWindowChunks) pool_chunks[vm_window_chunk(c)] = vm_window[c];
 #else
+    if (!present) continue;
     pool[vm_record_base] = header;
     for (uint w = 1u; w < params.record_words; ++w) pool[vm_record_base + w] = 0u;
     if (has_serial) pool[vm_record_base + params.serial_word] = serial;

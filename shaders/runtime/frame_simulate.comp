@@ -163,7 +163,7 @@ void main() {
 #endif
     bool lives = run && update_entry();
 #ifdef FRAME_COMPILED
-    if (kWindowChunks > 0u) vm_window_store_group(lives);
+    if (kWindowChunks > 0u) vm_window_store_group(lives, kWindowDirtyMask);
 #endif
     record_survivors(first / kFrameWorkgroupSize, lives);
   }

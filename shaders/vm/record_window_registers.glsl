@@ -1,6 +1,6 @@
 // The record window of a compiled section, in registers (src/vm/record_window.hpp): the chunks
 // of this particle's record that its fields touch, loaded with 16-byte loads before the section
-// and the stored ones written back with 16-byte stores after. The window is private variables
+// and the stored ones written back with 16-byte stores after, by the whole workgroup (below). The window is private variables
 // indexed by constants only (every field word is an immediate in the translated code), so it
 // stays in registers. Shared by the compiled kernels' harnesses (shaders/vm/run_compiled.comp,
 // shaders/runtime/frame_simulate.comp through frame_vm.glsl). The includer defines, first:
@@ -38,20 +38,6 @@ void vm_record_write_bits(uint word, uint bits) {
   word = min(word, kRecordWords - 1u);
   if (vm_in_window(word)) vm_window[(word >> 2u) - kWindowFirstChunk][word & 3u] = bits;
   else VM_WINDOW_WORDS[vm_record_base + word] = bits;
-}
-
-// Chunk indices clamped to the bound records (a window past the record still stays inside the
-// buffer).
-uint vm_window_chunk(uint c) {
-  return min(vm_record_base / 4u + kWindowFirstChunk + c, (VM_WINDOW_RECORD_COUNT) * (kRecordWords / 4u) - 1u);
-}
-void vm_window_load() {
-  [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c)
-    if (c < kWindowChunks) vm_window[c] = VM_WINDOW_CHUNKS[vm_window_chunk(c)];
-}
-void vm_window_store() {
-  [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c)
-    if (c < kWindowChunks && (kWindowDirtyMask & (1u << c)) != 0u) VM_WINDOW_CHUNKS[vm_window_chunk(c)] = vm_window[c];
 }
 
 // The same load and store done by the workgroup together, which is how the window should move:
@@ -94,19 +80,20 @@ void vm_window_load_group(bool present) {
   [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c)
     if (c < kWindowChunks) vm_window[c] = vm_window_staged[me * kWindowStride + c];
 }
-// Stores the written chunks of every invocation with `store` set. Ends with a barrier, so the
-// staging can be reused by the next load.
-void vm_window_store_group(bool store) {
+// Stores the window chunks in `chunks` (a mask: the section's written ones, kWindowDirtyMask, or
+// every one for a newborn's new record) of every invocation with `store` set. Ends with a
+// barrier, so the staging can be reused by the next load.
+void vm_window_store_group(bool store, uint chunks) {
   uint me = gl_LocalInvocationIndex;
   vm_window_first_chunk[me] = store ? vm_record_base / 4u + kWindowFirstChunk : ~0u;
   [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c)
-    if (c < kWindowChunks && (kWindowDirtyMask & (1u << c)) != 0u) vm_window_staged[me * kWindowStride + c] = vm_window[c];
+    if (c < kWindowChunks && (chunks & (1u << c)) != 0u) vm_window_staged[me * kWindowStride + c] = vm_window[c];
   barrier();
   [[unroll]] for (uint k = 0u; k < kVmMaxWindowChunks; ++k) {
     if (k < kWindowChunks) {
       uint staged, c;
       uint chunk = vm_window_run_chunk(k, staged, c);
-      if ((kWindowDirtyMask & (1u << c)) != 0u && chunk != ~0u) VM_WINDOW_CHUNKS[chunk] = vm_window_staged[staged];
+      if ((chunks & (1u << c)) != 0u && chunk != ~0u) VM_WINDOW_CHUNKS[chunk] = vm_window_staged[staged];
     }
   }
   barrier();

@@ -84,7 +84,7 @@ void main() {
       vm_seed = vm_particle_seed(params.rng_base, params.first_particle_index + i);
       dead = vm_compiled_run();
     }
-    if (kWindowChunks > 0u) vm_window_store_group(present);
+    if (kWindowChunks > 0u) vm_window_store_group(present, kWindowDirtyMask);
     if (present) killed[min(i, uint(killed.length()) - 1u)] = dead ? 1u : 0u;
   }
 }

@@ -160,6 +160,50 @@ TEST_F(ParticleSystemTest, SpawnBuiltinsAndBirthSerials) {
   EXPECT_EQ(serials, (std::set<uint32_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}));
 }
 
+// INIT writes only a field at words 4..5 (chunk 1), so the compiled emit's window holds neither
+// the header (chunk 0) nor the serial (word 9, chunk 2): their invocations write those chunks
+// whole, and the rest of the record is zero.
+TEST_F(ParticleSystemTest, NewbornRecordsWhenTheWindowHoldsNeitherHeaderNorSerial) {
+  const CompiledEffect effect = make_effect(R"(
+.registers 4
+.particle pad 3
+.particle value 2
+.emitter life 1
+.emitter rate 1
+
+.init
+  LOAD_BUILTIN r0.x, SPAWN_INDEX
+  ADD r1.x, r0.x, 100.0
+  STORE_FIELD @value, r0.xy
+
+.update
+  LOAD_FIELD r1.xy, @value
+  ADD r1.x, r1.x, 1.0
+  STORE_FIELD @value, r1.xy
+)",
+                                            0.0f, 100.0f);
+  for (bool compiled : {true, false}) {
+    ParticleSystem system = make_system(256, /*serial_word=*/9, compiled);
+    const uint32_t row = add(system, effect);
+    ASSERT_TRUE(system.burst(row, 70).ok());  // more than one workgroup of newborns
+    const FrameStats g = step(system);
+    ASSERT_EQ(g.newborns, 70u);
+    auto pool = system.read_pool().value();
+    auto alive = system.read_alive_slots().value();
+    ASSERT_EQ(alive.size(), 70u);
+    for (uint32_t slot : alive) {
+      const uint32_t* rec = pool.data() + size_t(slot) * 32;
+      const uint32_t serial = rec[9];
+      ASSERT_LT(serial, 70u);
+      EXPECT_EQ(rec[0], encode_particle_header(row, system.generation(row))) << "slot " << slot;
+      EXPECT_EQ(std::bit_cast<float>(rec[4]), float(serial)) << "slot " << slot;
+      EXPECT_EQ(std::bit_cast<float>(rec[5]), float(serial) + 100.0f) << "slot " << slot;
+      for (uint32_t w : {1u, 2u, 3u, 6u, 7u, 8u, 10u, 11u, 12u, 20u, 31u}) EXPECT_EQ(rec[w], 0u) << "slot " << slot << " word " << w;
+    }
+    EXPECT_EQ(system.compiled_kernel_count(), compiled ? 2u : 0u);
+  }
+}
+
 TEST_F(ParticleSystemTest, BurstAddsToTheRateThroughTheSameBudget) {
   const CompiledEffect effect = make_effect(kProgram, 60.0f, 100.0f);  // 1 a frame
   ParticleSystem system = make_system(128);
