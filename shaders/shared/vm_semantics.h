@@ -43,8 +43,15 @@ using glm::sqrt;
 using glm::tan;
 }  // namespace mote::shader
 #define VM_INLINE inline
+#define VM_PRECISE
 #else
 #define VM_INLINE
+// The sums of products below are evaluated as written, product by product, on the GPU too: the
+// C++ executors are built with -ffp-contract=off, and NVIDIA's compiler otherwise fuses
+// a * b - c * d into fma(a, b, -c * d), which turns an exact 0 (CROSS of parallel vectors) into
+// +-1 ulp — and FRACT, FLOOR or a comparison after it into a different answer (found on the
+// H200: a generated INIT's CROSS then FRACT gave 0.99999988 where the reference gives 0).
+#define VM_PRECISE precise
 #endif
 
 MOTE_SHARED_BEGIN
@@ -206,7 +213,10 @@ VM_INLINE vec4 vm_cmp(vec4 a, vec4 b, uint code) {
 // Geometry. Sources narrower than 4 lanes arrive zero-padded (the executors fill unused
 // components with 0), so these always work on 4 components; the sums run x, y, z, w in order.
 
-VM_INLINE float vm_dot(vec4 a, vec4 b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
+VM_INLINE float vm_dot(vec4 a, vec4 b) {
+  VM_PRECISE float r = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+  return r;
+}
 VM_INLINE float vm_length(vec4 a) { return sqrt(vm_dot(a, a)); }
 VM_INLINE float vm_distance(vec4 a, vec4 b) { return vm_length(a - b); }
 // NORMALIZE: 0 where the length is 0.
@@ -215,7 +225,8 @@ VM_INLINE vec4 vm_normalize(vec4 a) {
   return len == 0.0f ? vec4(0.0f) : a / (len == 0.0f ? 1.0f : len);
 }
 VM_INLINE vec3 vm_cross(vec3 a, vec3 b) {
-  return vec3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+  VM_PRECISE vec3 r = vec3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+  return r;
 }
 VM_INLINE vec4 vm_cross(vec4 a, vec4 b) { return vec4(vm_cross(vec3(a), vec3(b)), 0.0f); }
 
@@ -223,10 +234,11 @@ VM_INLINE vec4 vm_cross(vec4 a, vec4 b) { return vec4(vm_cross(vec3(a), vec3(b))
 // Quaternions: xyzw, w the scalar part, Hamilton convention (q * p applies p first).
 
 VM_INLINE vec4 vm_qmul(vec4 a, vec4 b) {
-  return vec4(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-              a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-              a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
-              a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z);
+  VM_PRECISE vec4 r = vec4(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+                           a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                           a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
+                           a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z);
+  return r;
 }
 // v' = v + 2w (q x v) + 2 q x (q x v), evaluated as t = 2 (q x v); v + w t + q x t
 // (the form of van Waveren 2005 / Giesen's "faster quaternion-vector multiplication").
