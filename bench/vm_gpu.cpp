@@ -4,7 +4,9 @@
 // wide: storage-buffer file) and the program compiled to
 // its own kernel (compiled, src/vm_jit/), each with the record window staged (the default) and,
 // as "<name>-direct", with every field access going to the record word by word ("fast-ops": the
-// fast interpreter specialised to the program's opcodes); and "touch"
+// fast interpreter specialised to the program's opcodes; "fast-instrumented": built with the
+// per-opcode counts and the trace, as the parity suite runs it, where the others leave them
+// out); and "touch"
 // (shaders/bench/record_window_touch.comp), which moves exactly the staged window's bytes and
 // computes nothing: the most this record layout lets any executor do ("touch-full" reads and
 // writes the whole 128-byte record instead; "-coalesced", through shared memory with
@@ -199,7 +201,7 @@ int main(int argc, char** argv) {
   vm_jit::KernelCache kernels(device);
   std::vector<std::unique_ptr<Runner>> runners;
   for (const char* label :
-       {"fast", "fast-direct", "fast-ops", "wide", "wide-direct", "compiled", "compiled-direct", "touch", "touch-full",
+       {"fast", "fast-instrumented", "fast-direct", "fast-ops", "wide", "wide-direct", "compiled", "compiled-direct", "touch", "touch-full",
         "touch-coalesced", "touch-full-coalesced", "touch-full-out"}) {
     if (("," + opt.executors + ",").find("," + std::string(label) + ",") == std::string::npos) continue;
     auto run = std::make_unique<Runner>();
@@ -225,8 +227,11 @@ int main(int argc, char** argv) {
       fmt::print("{{\"executor\":\"{}\",\"translate_ms\":{:.2f},\"compile_ms\":{:.2f},\"pipeline_ms\":{:.2f}}}\n", label,
                  st.translate_ms, st.compile_ms, st.pipeline_ms);
     } else {
-      const GpuInterpreterSpecialization spec =
+      GpuInterpreterSpecialization spec =
           gpu_interpreter_specialization(program, Section::kUpdate, kRecordWords, staged, name.ends_with("-ops"));
+      // "-instrumented": with the per-opcode counts and the trace compiled in, as the executor
+      // builds it for the parity suite (the counters stay off: flags is 0).
+      spec.instrumented = name.find("-instrumented") != std::string::npos;
       auto made = create_gpu_interpreter(device, run->which, spec);
       if (!made.ok()) return fail(made.error());
       run->owned = std::move(*made);
@@ -248,7 +253,7 @@ int main(int argc, char** argv) {
     }
     auto program_buffer = gpu::Buffer::create(
         device, {.size = run->image.words.size() * 4, .usage = kProgramBufferUsage, .name = "bench.program"});
-    auto params_buffer = gpu::Buffer::create(device, {.size = sizeof(shader::VmRunParams), .name = "bench.params"});
+    auto params_buffer = gpu::Buffer::create(device, {.size = sizeof(shader::VmRunParams), .usage = kParamsBufferUsage, .name = "bench.params"});
     if (!program_buffer.ok()) return fail(program_buffer.error());
     if (!params_buffer.ok()) return fail(params_buffer.error());
     run->program_buffer = std::move(*program_buffer);

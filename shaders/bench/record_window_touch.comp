@@ -18,7 +18,10 @@ layout(local_size_x = 64) in;  // kVmWorkgroupSize
 
 layout(std430, binding = 1) buffer RecordChunks { uvec4 record_chunks[]; };
 layout(std430, binding = 2) writeonly buffer Killed { uint killed[]; };
-layout(std430, binding = 4) readonly buffer Params { VmRunParams params; };
+// A uniform buffer: read-only by definition, so the compiler may keep what it loaded in
+// registers across the records' stores (a storage buffer might alias them and be reloaded
+// after each), and the loads are wave-uniform, through the constant cache.
+layout(std140, binding = 4) uniform Params { VmRunParams params; };
 #ifdef TOUCH_OUT
 layout(std430, binding = 3) writeonly buffer RecordChunksOut { uvec4 record_chunks_out[]; };
 #define TOUCH_STORE record_chunks_out

@@ -37,7 +37,8 @@ layout(std430, binding = 1) buffer Records { uint records[]; };
 layout(std430, binding = 1) buffer RecordChunks { uvec4 record_chunks[]; };
 layout(std430, binding = 2) buffer Killed { uint killed[]; };
 layout(std430, binding = 3) buffer OpCounts { uint op_counts[]; };
-layout(std430, binding = 4) readonly buffer Params { VmRunParams params; };
+// A uniform buffer, as in run_program.comp (read-only by definition: loads may stay in registers).
+layout(std140, binding = 4) uniform Params { VmRunParams params; };
 // The trace as whole vec4s (the interpreters' uint layout, 16 bytes per result): one store per
 // instruction rather than four, which keeps traced kernels quick to compile on lavapipe.
 layout(std430, binding = 6) writeonly buffer Trace { uvec4 trace[]; };

@@ -6,16 +6,18 @@
 //   VM_REGISTERS_WIDE  register file in a storage buffer, slot-major (slot * lanes + lane),
 //                      kVmWideLaunchLanes invocations walking the work (the seed's "Two
 //                      interpreters").
-// (Two other files were measured on the H200 and dropped, docs/PERFORMANCE.md: in workgroup
-// shared memory sized to the program, 2.5x slower than the private one; in 64 named registers
-// behind wave-uniform switches on the slot, 2x slower — the indirect branches cost more than
-// the local-memory traffic they save.)
-// Specialization constant 1 is the record window's chunk count: with it, each particle's
-// window (src/vm/record_window.hpp, VmRunParams.window_*) is staged in shared memory with
-// 16-byte loads before the section and its stored chunks written back with 16-byte stores
-// after; 0 sends every field access straight to the record. Constants 2 and 3 are the opcodes the
-// build runs (bits 0-31 and 32-63; every one by default): the others' bodies drop out of the
-// switch (GpuInterpreterSpecialization).
+// (Other designs were measured on the H200 and dropped, docs/PERFORMANCE.md: the file in
+// workgroup shared memory, 2.5-3x slower than the private one; in 64 named registers behind
+// wave-uniform switches on the slot, 2x slower; several particles per invocation sharing each
+// decode, slower at every batch size tried; the common arithmetic taken out of the switch.)
+// The workgroup runs a block of 64 consecutive records at a time, the whole workgroup together.
+// Specialization constant 1 is the record window's chunk count: with it, the block's windows
+// (src/vm/record_window.hpp, VmRunParams.window_*) are staged in shared memory by the whole
+// workgroup, consecutive lanes on consecutive 16-byte chunks, before the section, and the
+// written chunks go back the same way after; 0 sends every field access straight to the
+// record. Constants 2 and 3 are the opcodes the build runs (bits 0-31 and 32-63; every one by
+// default): the others' bodies drop out of the switch (GpuInterpreterSpecialization). Constant 5
+// compiles in the per-opcode counts and the trace (the executor's runs; benchmarks leave them out).
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_KHR_shader_subgroup_ballot : require
 #include "generated/vm_isa.glsl"
@@ -31,7 +33,10 @@ layout(std430, binding = 1) buffer Records { uint records[]; };
 layout(std430, binding = 1) buffer RecordChunks { uvec4 record_chunks[]; };
 layout(std430, binding = 2) buffer Killed { uint killed[]; };
 layout(std430, binding = 3) buffer OpCounts { uint op_counts[]; };
-layout(std430, binding = 4) readonly buffer Params { VmRunParams params; };
+// A uniform buffer: read-only by definition, so the compiler may keep what it loaded in
+// registers across the records' stores (a storage buffer might alias them and be reloaded
+// after each), and the loads are wave-uniform, through the constant cache.
+layout(std140, binding = 4) uniform Params { VmRunParams params; };
 layout(std430, binding = 6) writeonly buffer Trace { uint trace[]; };
 #ifdef VM_REGISTERS_WIDE
 layout(std430, binding = 5) buffer WideRegisters { float wide_registers[]; };
@@ -44,10 +49,13 @@ layout(std140, binding = 7) uniform SectionCode { uvec4 section_code[kVmMaxSecti
 layout(std140, binding = 8) uniform OpShapes { uvec4 op_shapes[64]; };
 
 uint vm_record_base;
+bool vm_present;  // this invocation's particle is in the run (the last block's tail may not be)
 
+// The block's windows: record p of the block at row p, an odd number of words apart, so the
+// invocations' reads of one word fall in different banks.
 layout(constant_id = 1) const uint kWindowChunks = 0u;
-const uint kWindowSlots = kWindowChunks * 4u * kVmWorkgroupSize + 1u;
-shared uint vm_window[kWindowSlots];  // word (w - first) * 64 + invocation
+const uint kWindowRow = kWindowChunks * 4u + 1u;
+shared uint vm_window[kVmWorkgroupSize * kWindowRow];
 
 #ifdef VM_REGISTERS_FAST
 float vm_fast_registers[kVmFastRegisterSlots];
@@ -72,10 +80,11 @@ void vm_clear_registers() {
 
 uint vm_program_word(uint index) { return program_words[min(index, uint(program_words.length()) - 1u)]; }
 // A word inside the staged window is read and written there; any other goes to the record (the
-// window holds every word the section can name, so that is only a guard).
+// window holds every word the section can name, so that is only a guard). A particle past the
+// run's end reads zeros from its staged window and writes nowhere.
 uint vm_window_word(uint word) {
   uint rel = word - params.window_first_chunk * 4u;
-  return (kWindowChunks > 0u && rel < kWindowChunks * 4u) ? rel * kVmWorkgroupSize + gl_LocalInvocationIndex : ~0u;
+  return (kWindowChunks > 0u && rel < kWindowChunks * 4u) ? gl_LocalInvocationIndex * kWindowRow + rel : ~0u;
 }
 float vm_record_read(uint word) {
   uint at = vm_window_word(word);
@@ -85,31 +94,43 @@ float vm_record_read(uint word) {
 void vm_record_write(uint word, float v) {
   uint at = vm_window_word(word);
   if (at != ~0u) vm_window[at] = floatBitsToUint(v);
-  else records[vm_record_base + word] = floatBitsToUint(v);
+  else if (vm_present) records[vm_record_base + word] = floatBitsToUint(v);
 }
-// The chunk index clamped to the bound records (a host that set a window past the record
-// still stays inside the buffer).
-uint vm_window_chunk(uint c) {
-  uint last = params.record_capacity * (params.record_words / 4u) - 1u;
-  return min(vm_record_base / 4u + params.window_first_chunk + c, last);
+// The block's windows move as one run of chunks: the j-th chunk of the run is chunk j % chunks of
+// block record j / chunks, consecutive lanes on consecutive chunks (docs/design/vm.md, "The
+// window moves through the workgroup"). Returns the chunk's index in the records (clamped to the
+// bound ones) and its first staged word; ~0u past the run's end.
+uint vm_block_chunk(uint first, uint count, uint j, out uint staged, out uint c) {
+  uint p = j / kWindowChunks;
+  c = j - p * kWindowChunks;
+  staged = p * kWindowRow + c * 4u;
+  uint i = first + p;
+  uint chunks_per_record = params.record_words / 4u;
+  uint last = params.record_capacity * chunks_per_record - 1u;
+  return i < count ? min(i * chunks_per_record + params.window_first_chunk + c, last) : ~0u;
 }
-void vm_window_load() {
-  for (uint c = 0u; c < kWindowChunks; ++c) {
-    uvec4 v = record_chunks[vm_window_chunk(c)];
-    uint at = c * 4u * kVmWorkgroupSize + gl_LocalInvocationIndex;
-    vm_window[at] = v.x;
-    vm_window[at + kVmWorkgroupSize] = v.y;
-    vm_window[at + 2u * kVmWorkgroupSize] = v.z;
-    vm_window[at + 3u * kVmWorkgroupSize] = v.w;
+// Both are called by every invocation, in uniform control flow: they contain barriers.
+void vm_window_load_block(uint first, uint count) {
+  for (uint j = gl_LocalInvocationIndex; j < kVmWorkgroupSize * kWindowChunks; j += kVmWorkgroupSize) {
+    uint staged, c;
+    uint chunk = vm_block_chunk(first, count, j, staged, c);
+    uvec4 v = chunk != ~0u ? record_chunks[chunk] : uvec4(0u);
+    vm_window[staged] = v.x;
+    vm_window[staged + 1u] = v.y;
+    vm_window[staged + 2u] = v.z;
+    vm_window[staged + 3u] = v.w;
   }
+  barrier();
 }
-void vm_window_store() {
-  for (uint c = 0u; c < kWindowChunks; ++c) {
-    if ((params.window_dirty_mask & (1u << c)) == 0u) continue;
-    uint at = c * 4u * kVmWorkgroupSize + gl_LocalInvocationIndex;
-    record_chunks[vm_window_chunk(c)] = uvec4(vm_window[at], vm_window[at + kVmWorkgroupSize], vm_window[at + 2u * kVmWorkgroupSize],
-                                     vm_window[at + 3u * kVmWorkgroupSize]);
+void vm_window_store_block(uint first, uint count) {
+  barrier();
+  for (uint j = gl_LocalInvocationIndex; j < kVmWorkgroupSize * kWindowChunks; j += kVmWorkgroupSize) {
+    uint staged, c;
+    uint chunk = vm_block_chunk(first, count, j, staged, c);
+    if (chunk != ~0u && (params.window_dirty_mask & (1u << c)) != 0u)
+      record_chunks[chunk] = uvec4(vm_window[staged], vm_window[staged + 1u], vm_window[staged + 2u], vm_window[staged + 3u]);
   }
+  barrier();
 }
 float vm_load_constant(uint index) {
   if (params.constants_words == 0u) return 0.0f;
@@ -118,12 +139,13 @@ float vm_load_constant(uint index) {
 VmWindField vm_wind() { return params.wind; }
 uint vm_op_shape(uint op) { return op_shapes[op & 63u].x; }
 uvec4 vm_instruction(uint pc) { return section_code[min(pc, kVmMaxSectionInstructions - 1u)]; }
+layout(constant_id = 5) const bool kInstrumented = true;
 void vm_count_op(uint op) {
-  if ((params.flags & kVmRunCountOps) != 0u) atomicAdd(op_counts[op], 1u);
+  if (kInstrumented && (params.flags & kVmRunCountOps) != 0u) atomicAdd(op_counts[op], 1u);
 }
 uint vm_particle;  // index in the run
 void vm_trace(uint pc, vec4 r) {
-  if ((params.flags & kVmRunTrace) == 0u) return;
+  if (!kInstrumented || (params.flags & kVmRunTrace) == 0u) return;
   uint base = (vm_particle * params.code_length + pc) * 4u;
   uint last = uint(trace.length()) - 1u;
   trace[min(base, last)] = floatBitsToUint(r.x);
@@ -141,24 +163,34 @@ layout(constant_id = 3) const uint kOpcodesHigh = 0xFFFFFFFFu;
 // harness, run_compiled.comp).
 #include "vm/harness_builtins.glsl"
 
+// The section's code and the shapes come from uniform buffers at wave-uniform indices (the loop
+// counter, and the opcode read from the code), so the compiler already knows every decoded field
+// is uniform: the interpreter's subgroupBroadcastFirst would only add shuffles (6% of the time
+// on the H200, docs/PERFORMANCE.md).
+#define VM_FETCH_IS_UNIFORM
 #include "vm/interpreter.glsl"
 
 void main() {
-  uint stride = params.launch_lanes;
 #ifdef VM_REGISTERS_WIDE
-  vm_lane = gl_GlobalInvocationID.x;
-  if (vm_lane >= kVmWideLaunchLanes) return;
+  vm_lane = min(gl_GlobalInvocationID.x, kVmWideLaunchLanes - 1u);  // the host launches exactly that many
 #endif
   vm_record_words = max(params.record_words, 1u);
   uint count = min(params.count, params.record_capacity);
-  for (uint i = gl_GlobalInvocationID.x; i < count; i += stride) {
+  // Workgroup-uniform: every invocation takes every block, so the window's barriers are reached
+  // in uniform control flow.
+  uint stride = max(params.launch_lanes, kVmWorkgroupSize);
+  for (uint first = gl_WorkGroupID.x * kVmWorkgroupSize; first < count; first += stride) {
+    if (kWindowChunks > 0u) vm_window_load_block(first, count);
+    uint i = first + gl_LocalInvocationIndex;
+    vm_present = i < count;
     vm_particle = i;
     vm_record_base = i * vm_record_words;
-    vm_seed = vm_particle_seed(params.rng_base, params.first_particle_index + i);
-    vm_clear_registers();
-    if (kWindowChunks > 0u) vm_window_load();
-    bool dead = vm_run(params.code_length);
-    if (kWindowChunks > 0u) vm_window_store();
-    killed[min(i, uint(killed.length()) - 1u)] = dead ? 1u : 0u;
+    if (vm_present) {
+      vm_seed = vm_particle_seed(params.rng_base, params.first_particle_index + i);
+      vm_clear_registers();
+      bool dead = vm_run(params.code_length);
+      killed[min(i, uint(killed.length()) - 1u)] = dead ? 1u : 0u;
+    }
+    if (kWindowChunks > 0u) vm_window_store_block(first, count);
   }
 }

@@ -119,7 +119,7 @@ Result<RunOutput> run_gpu_harness(gpu::Device& device, const RunInput& input, Gp
   MOTE_TRY_ASSIGN(b.killed, gpu::Buffer::create(device, {.size = VkDeviceSize(input.count) * 4, .name = "vm.killed"}));
   MOTE_TRY_ASSIGN(b.op_counts, gpu::Buffer::create(device, {.size = 256 * 4, .name = "vm.op_counts"}));
   MOTE_TRY_ASSIGN(b.trace, gpu::Buffer::create(device, {.size = trace_words * 4, .name = "vm.trace"}));
-  MOTE_TRY_ASSIGN(b.params, gpu::Buffer::create(device, {.size = sizeof(params), .name = "vm.params"}));
+  MOTE_TRY_ASSIGN(b.params, gpu::Buffer::create(device, {.size = sizeof(params), .usage = kParamsBufferUsage, .name = "vm.params"}));
   MOTE_TRY(gpu::upload_span<uint32_t>(device, b.program, image.words));
   MOTE_TRY(gpu::upload_span<uint32_t>(device, b.records, input.records));
   MOTE_TRY(gpu::upload(device, b.params, std::span(reinterpret_cast<const uint8_t*>(&params), sizeof(params))));
@@ -175,8 +175,13 @@ GpuInterpreterSpecialization gpu_interpreter_specialization(const Program& progr
 
 Result<gpu::ComputePipeline> create_gpu_interpreter(gpu::Device& device, GpuInterpreter which,
                                                     const GpuInterpreterSpecialization& spec) {
-  const gpu::SpecializationConstant constants[] = {
-      {1, spec.window_chunks}, {2, uint32_t(spec.opcodes)}, {3, uint32_t(spec.opcodes >> 32)}};
+  // The block's staged windows take 64 * (8 * 4 + 1) words at most (8.4 KiB), inside the 16 KiB
+  // of workgroup memory every Vulkan device has.
+  static_assert(shader::kVmWorkgroupSize * (shader::kVmMaxWindowChunks * 4 + 1) * 4 <= 16384);
+  const gpu::SpecializationConstant constants[] = {{1, spec.window_chunks},
+                                                   {2, uint32_t(spec.opcodes)},
+                                                   {3, uint32_t(spec.opcodes >> 32)},
+                                                   {5, spec.instrumented ? 1u : 0u}};
   return gpu::ComputePipeline::create(device, gpu_interpreter_shader(which), constants);
 }
 

@@ -65,6 +65,9 @@ struct GpuProgramImage {
 inline constexpr VkBufferUsageFlags kProgramBufferUsage =
     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
     VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+// The run parameters' buffer (VmRunParams), a uniform buffer at binding 4.
+inline constexpr VkBufferUsageFlags kParamsBufferUsage =
+    VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
 // The uniform views the interpreter binds on the program buffer: the section's code
 // (binding 7) and the opcode shapes (binding 8).
 gpu::BufferBinding code_view(const GpuProgramImage& image, const gpu::Buffer& program_buffer);
@@ -95,6 +98,9 @@ const char* gpu_interpreter_shader(GpuInterpreter which);
 struct GpuInterpreterSpecialization {
   uint32_t window_chunks = 0;
   uint64_t opcodes = ~uint64_t(0);
+  // Per-opcode counts and the trace compiled in (what the executor's runs report); benchmarks
+  // build without them.
+  bool instrumented = true;
   auto operator<=>(const GpuInterpreterSpecialization&) const = default;
 };
 // stage_window: the section's window (else none); only_its_opcodes: the section's opcode set

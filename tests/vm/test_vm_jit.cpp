@@ -105,7 +105,8 @@ TEST(VmJitTranslator, SectionIsOneFunctionOverTheInterpretersHostContract) {
 
 TEST(VmJitTranslator, KernelKeepsTheHarnessInterface) {
   // A generated program using every kind of source: the kernel's reflected interface must be
-  // run_program.comp's (bindings 0-4 and 6, no push constants, 64-wide workgroups).
+  // run_program.comp's (storage buffers at bindings 0-3 and 6, the run parameters' uniform
+  // buffer at 4, no push constants, 64-wide workgroups).
   const Program program = generate_random_program(7, {});
   for (Section section : {Section::kInit, Section::kUpdate}) {
     auto glsl = vm_jit::translate_to_glsl(program, section);
@@ -120,7 +121,8 @@ TEST(VmJitTranslator, KernelKeepsTheHarnessInterface) {
     const uint32_t expected[] = {0, 1, 2, 3, 4, 6};
     for (size_t i = 0; i < 6; ++i) {
       EXPECT_EQ(reflection->bindings[i].binding, expected[i]);
-      EXPECT_EQ(reflection->bindings[i].type, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+      EXPECT_EQ(reflection->bindings[i].type,
+                expected[i] == 4 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
     }
   }
 }
