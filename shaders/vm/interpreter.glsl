@@ -13,7 +13,9 @@
 //   uint  vm_op_shape(uint op)          -- mote::isa::op_shape of a known opcode
 // and the globals vm_seed (the particle's RNG seed) and vm_record_words.
 //
-// The including shader enables GL_KHR_shader_subgroup_ballot (subgroupBroadcastFirst).
+// The including shader enables GL_KHR_shader_subgroup_ballot (subgroupBroadcastFirst: the
+// fetched instruction and its shape are broadcast from the first active lane, unless the includer
+// defines VM_FETCH_IS_UNIFORM because its vm_instruction and vm_op_shape are visibly uniform).
 // Opcode semantics come from shared/vm_semantics.h, the same functions the C++ executors call;
 // opcode numbers and operand shapes from the generated vm_isa.glsl. There are no jumps: the loop
 // runs the section's instructions once, in order, bounded by kVmMaxSectionInstructions.
@@ -71,7 +73,11 @@ bool vm_run(uint length) {
     // coherence bucket in the runtime), so the instruction is wave-uniform: broadcasting it
     // tells the compiler so, and the decode and the dispatch below run on the scalar/uniform
     // datapath instead of once per lane (the seed's "wave-uniform section decode").
+#ifdef VM_FETCH_IS_UNIFORM
+    uvec4 ins = vm_instruction(pc);
+#else
     uvec4 ins = subgroupBroadcastFirst(vm_instruction(pc));
+#endif
     uint w0 = ins.x;
     uint s0 = ins.y;
     uint s1 = ins.z;
@@ -79,7 +85,11 @@ bool vm_run(uint length) {
     uint op = vm_op(w0);
     if (op >= VM_OP_COUNT) op = VM_OP_NOP;  // unknown opcodes do nothing
     uint lanes = clamp(vm_lanes(w0), 1u, 4u);
+#ifdef VM_FETCH_IS_UNIFORM
+    uint shape = vm_op_shape(op);
+#else
     uint shape = subgroupBroadcastFirst(vm_op_shape(op));
+#endif
     vec4 a = vm_read_source(w0, s0, 0u, vm_shape_width(shape & 7u, lanes));
     vec4 b = vm_read_source(w0, s1, 1u, vm_shape_width((shape >> 3u) & 7u, lanes));
     vec4 c = vm_read_source(w0, s2, 2u, vm_shape_width((shape >> 6u) & 7u, lanes));
