@@ -2,6 +2,7 @@
 // limit, and the clamps that keep a program which slipped past the verifier inside its buffers.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -56,11 +57,17 @@ TEST_F(GpuTest, FastInterpreterRefusesAProgramBeyondItsRegisterFile) {
   for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(u2f(ok->records[i * 2 + 1]), 5.0f);
 }
 
-// One run of the fast interpreter built with `spec` (what GpuExecutor does with its own).
-Result<RunOutput> run_specialised(gpu::Device& device, const RunInput& input, const GpuInterpreterSpecialization& spec) {
+// One run of the fast interpreter built with `spec` (what GpuExecutor does with its own);
+// `groups`, when not 0, replaces the launch the executor would make.
+Result<RunOutput> run_specialised(gpu::Device& device, const RunInput& input, const GpuInterpreterSpecialization& spec,
+                                  uint32_t groups = 0) {
   MOTE_TRY_ASSIGN(gpu::ComputePipeline pipeline, create_gpu_interpreter(device, GpuInterpreter::kFast, spec));
   const uint32_t words = effective_record_words(input);
   GpuProgramImage image = make_gpu_program_image(input, words, GpuInterpreter::kFast, device.limits());
+  if (groups != 0) {
+    image.groups = groups;
+    image.params.launch_lanes = groups * shader::kVmWorkgroupSize;
+  }
   return run_gpu_harness(device, input, image, nullptr, [&](gpu::ComputeRecorder& rec, const GpuRunBuffers& b) {
     rec.bind(pipeline)
         .buffers({{0, &b.program}, {1, &b.records}, {2, &b.killed}, {3, &b.op_counts}, {4, &b.params}, {6, &b.trace},
@@ -95,6 +102,71 @@ TEST_F(GpuTest, InterpreterSpecialisedToAnOpcodeSetRunsItsOpcodesOnly) {
   auto skipped = run_specialised(device(), input, without_mul);
   ASSERT_TRUE(skipped.ok()) << skipped.error().to_string();
   for (uint32_t i = 0; i < 100; ++i) EXPECT_EQ(u2f(skipped->records[i * 3 + 2]), 0.0f) << i;
+}
+
+// The interpreter's workgroup runs blocks of 64 consecutive records together (their windows move
+// through shared memory as one run): every particle of full blocks, of a tail block that is
+// partly past the end, and of blocks reached by the grid-stride loop of a launch too small for
+// the run must come out as the reference computes it, each counted once; and the build without
+// the counters and the trace (what benchmarks time) must compute the same records.
+TEST_F(GpuTest, InterpreterBlocksMatchTheReferenceAcrossTheTailAndTheGridStride) {
+  using isa::Op;
+  using test::builtin_word, test::imm, test::make_ins, test::raw;
+  Program p;
+  p.register_count = 8;
+  p.particle_fields = {{"a", 1}, {"b", 1}, {"c", 2}};
+  p.update = {
+      make_ins(Op::LOAD_FIELD, 1, 0, raw(1)),
+      make_ins(Op::LOAD_BUILTIN, 1, 1, raw(builtin_word(shader::kVmSpaceEngine, uint32_t(isa::Builtin::PARTICLE_INDEX)))),
+      make_ins(Op::RAND, 2, 2, raw(3)),
+      make_ins(Op::FMA, 1, 4, test::reg(0), imm(2.0f), test::reg(1)),
+      make_ins(Op::ADD, 2, 5, test::reg(2), test::reg(4, {0, 0, 2, 3})),
+      make_ins(Op::STORE_FIELD, 1, 0, raw(2), test::reg(4)),
+      make_ins(Op::STORE_FIELD, 2, 0, raw(3), test::reg(5)),
+      make_ins(Op::CMP, 1, 7, test::reg(0), imm(150.0f), raw(shader::kVmCmpGt)),
+      make_ins(Op::KILL, 1, 0, test::reg(7)),
+  };
+  const uint32_t count = 3 * shader::kVmWorkgroupSize + 6;  // the tail block holds 6
+  const uint32_t record_words = 8;
+  RunInput input = input_for(p, count, record_words);
+  for (uint32_t i = 0; i < count; ++i) input.records[size_t(i) * record_words + 1] = f2u(float(i));
+  input.rng_base = 77;
+  input.first_particle_index = 1000;
+
+  auto reference = make_reference_executor()->run(input);
+  ASSERT_TRUE(reference.ok()) << reference.error().to_string();
+  ASSERT_GT(std::count(reference->killed.begin(), reference->killed.end(), 1), 0);
+
+  const GpuInterpreterSpecialization staged = gpu_interpreter_specialization(p, Section::kUpdate, record_words);
+  ASSERT_GT(staged.window_chunks, 0u);
+  GpuInterpreterSpecialization direct = staged;
+  direct.window_chunks = 0;
+  GpuInterpreterSpecialization uninstrumented = staged;
+  uninstrumented.instrumented = false;
+  struct Case {
+    const char* name;
+    GpuInterpreterSpecialization spec;
+    uint32_t groups;
+  };
+  for (const Case& c : {Case{"window staged", staged, 0}, Case{"fields direct", direct, 0},
+                        Case{"one workgroup walking every block", staged, 1},
+                        Case{"without counters and trace", uninstrumented, 2}}) {
+    SCOPED_TRACE(c.name);
+    auto ran = run_specialised(device(), input, c.spec, c.groups);
+    ASSERT_TRUE(ran.ok()) << ran.error().to_string();
+    ASSERT_EQ(ran->records.size(), reference->records.size());
+    for (size_t w = 0; w < ran->records.size(); ++w)
+      ASSERT_EQ(ran->records[w], reference->records[w]) << "particle " << w / record_words << " word " << w % record_words;
+    EXPECT_EQ(ran->killed, reference->killed);
+    if (!c.spec.instrumented) {
+      for (uint64_t n : ran->op_executions) EXPECT_EQ(n, 0u) << "an uninstrumented build counted";
+      continue;
+    }
+    for (const Instruction& ins : p.update) {
+      const uint32_t op = shader::vm_op(ins.words[0]);
+      EXPECT_EQ(ran->op_executions[op], reference->op_executions[op]) << isa::op_info(isa::Op(op)).mnemonic;
+    }
+  }
 }
 
 TEST_F(GpuTest, UnverifiedProgramsStayInsideTheirBuffers) {
