@@ -284,7 +284,7 @@ int main(int argc, char** argv) {
                    {6, &*trace}, code_view(r.image, pb), shapes_view(r.image, pb)});
     else
       rec.buffers({{0, &pb}, {1, &*records}, {2, &*killed}, {3, &*op_counts}, {4, &r.params_buffer}, {6, &*trace},
-                   code_view(r.image, pb), shapes_view(r.image, pb)});
+                   code_view(r.image, pb), immediates_view(r.image, pb)});
     rec.dispatch(r.image.groups);
   };
   uint32_t updates = 0;  // how many times the records were advanced

@@ -12,6 +12,10 @@
 //   void  vm_trace(uint pc, vec4 result) -- per-instruction result tracing (may do nothing)
 //   uint  vm_op_shape(uint op)          -- mote::isa::op_shape of a known opcode
 // and the globals vm_seed (the particle's RNG seed) and vm_record_words.
+// An includer that defines VM_FAST_OPERANDS hands over code in the fast operand form
+// (shared/vm_fast_operands.h: swizzles, widths and immediates resolved by the host into slot
+// bytes), reads any slot its file holds through vm_reg_read, and keeps vm_reg_write to the
+// program's registers; vm_op_shape is then not called.
 //
 // The including shader enables GL_KHR_shader_subgroup_ballot (subgroupBroadcastFirst: the
 // fetched instruction and its shape are broadcast from the first active lane, unless the includer
@@ -60,6 +64,25 @@ vec4 vm_read_source(uint w0, uint word, uint s, uint width) {
   return v;
 }
 
+#ifdef VM_FAST_OPERANDS
+#include "shared/vm_fast_operands.h"
+// Source `s` in the fast operand form: the class says scalar, vector or nothing, and the word
+// holds the slot of each component (a component the source does not read names the zero slot,
+// an immediate names its own slot). Masking the bytes keeps every read inside the file.
+vec4 vm_read_operand(uint w0, uint word, uint s) {
+  uint operand_class = (w0 >> (kVmFastClassShift + 2u * s)) & 3u;
+  uint slots = word & kVmFastSlotMask;
+  vec4 v = vec4(0.0f);
+  if (operand_class == kVmOperandScalar) {
+    v.x = vm_reg_read(slots & 0xFFu);
+  } else if (operand_class == kVmOperandVector) {
+    v = vec4(vm_reg_read(slots & 0xFFu), vm_reg_read((slots >> 8u) & 0xFFu), vm_reg_read((slots >> 16u) & 0xFFu),
+             vm_reg_read(slots >> 24u));
+  }
+  return v;
+}
+#endif
+
 uint vm_shape_width(uint code, uint lanes) { return code == VM_SHAPE_WIDTH_LANES ? lanes : code; }
 
 uint vm_record_word(uint word) { return min(word, vm_record_words - 1u); }
@@ -84,6 +107,12 @@ bool vm_run(uint length) {
     uint s2 = ins.w;
     uint op = vm_op(w0);
     if (op >= VM_OP_COUNT) op = VM_OP_NOP;  // unknown opcodes do nothing
+#ifdef VM_FAST_OPERANDS
+    uint lanes = vm_lanes(w0);  // 1..4, from the host's rewrite (only ever a count, never an index)
+    vec4 a = vm_read_operand(w0, s0, 0u);
+    vec4 b = vm_read_operand(w0, s1, 1u);
+    vec4 c = vm_read_operand(w0, s2, 2u);
+#else
     uint lanes = clamp(vm_lanes(w0), 1u, 4u);
 #ifdef VM_FETCH_IS_UNIFORM
     uint shape = vm_op_shape(op);
@@ -93,6 +122,7 @@ bool vm_run(uint length) {
     vec4 a = vm_read_source(w0, s0, 0u, vm_shape_width(shape & 7u, lanes));
     vec4 b = vm_read_source(w0, s1, 1u, vm_shape_width((shape >> 3u) & 7u, lanes));
     vec4 c = vm_read_source(w0, s2, 2u, vm_shape_width((shape >> 6u) & 7u, lanes));
+#endif
     vec4 r = vec4(0.0f);
     vm_count_op(op);
 
@@ -176,6 +206,21 @@ bool vm_run(uint length) {
     }
 
     vm_trace(pc, r);
+#ifdef VM_FAST_OPERANDS
+    // A vector result goes to consecutive slots from dst; the base is clamped so that every
+    // lane lands in the program's registers (a verified program's always do: unchanged).
+    uint write_rule = (w0 >> kVmFastWriteRuleShift) & 3u;
+    uint dst = vm_dst(w0);
+    if (write_rule == 1u || (write_rule == 0u && lanes == 1u)) {
+      vm_reg_write(dst, r.x);
+    } else if (write_rule == 0u) {
+      uint base = min(dst, kVmFastRegisterSlots - min(lanes, 4u));
+      vm_reg_write(base, r.x);
+      vm_reg_write(base + 1u, r.y);
+      if (lanes > 2u) vm_reg_write(base + 2u, r.z);
+      if (lanes > 3u) vm_reg_write(base + 3u, r.w);
+    }
+#else
     uint dst_rule = (shape >> 9u) & 3u;
     uint written = dst_rule == 0u ? lanes : (dst_rule == 1u ? 1u : 0u);
     uint dst = vm_dst(w0);
@@ -183,6 +228,7 @@ bool vm_run(uint length) {
     if (written > 1u) vm_reg_write(dst + 1u, r.y);
     if (written > 2u) vm_reg_write(dst + 2u, r.z);
     if (written > 3u) vm_reg_write(dst + 3u, r.w);
+#endif
   }
   return killed;
 }

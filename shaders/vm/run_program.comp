@@ -1,8 +1,10 @@
 #version 460
 // Runs one section of one program over `count` particle records: the GPU executor behind the
 // parity suite, `mote run-program --executor gpu-fast|gpu-wide` and bench/vm_gpu. Built twice:
-//   VM_REGISTERS_FAST  register file in private memory (kVmFastRegisterSlots), one particle per
-//                      invocation of a grid-stride launch;
+//   VM_REGISTERS_FAST  register file in private memory (kVmFastRegisterSlots, plus the zero slot
+//                      and the section's immediates), one particle per invocation of a
+//                      grid-stride launch, running code the host rewrote into the fast operand
+//                      form (shared/vm_fast_operands.h, src/vm/fast_operands.hpp);
 //   VM_REGISTERS_WIDE  register file in a storage buffer, slot-major (slot * lanes + lane),
 //                      kVmWideLaunchLanes invocations walking the work (the seed's "Two
 //                      interpreters").
@@ -46,7 +48,9 @@ layout(std430, binding = 5) buffer WideRegisters { float wide_registers[]; };
 // and register traffic for L1 (4% faster than storage-buffer fetch on the H200; see
 // docs/PERFORMANCE.md for what was measured and what was not the bottleneck).
 layout(std140, binding = 7) uniform SectionCode { uvec4 section_code[kVmMaxSectionInstructions]; };
+#ifndef VM_REGISTERS_FAST  // the fast interpreter's code comes with its operand shapes resolved
 layout(std140, binding = 8) uniform OpShapes { uvec4 op_shapes[64]; };
+#endif
 
 uint vm_record_base;
 bool vm_present;  // this invocation's particle is in the run (the last block's tail may not be)
@@ -58,13 +62,27 @@ const uint kWindowRow = kWindowChunks * 4u + 1u;
 shared uint vm_window[kVmWorkgroupSize * kWindowRow];
 
 #ifdef VM_REGISTERS_FAST
-float vm_fast_registers[kVmFastRegisterSlots];
-float vm_reg_read(uint slot) { return vm_fast_registers[slot & (kVmFastRegisterSlots - 1u)]; }
+// The fast file (shared/vm_fast_operands.h): the program's registers, the zero slot, then the
+// section's immediates, which the host lists in binding 9. Operands name any slot (masked to
+// the file); results go only to the program's registers.
+#include "shared/vm_fast_operands.h"
+#define VM_FAST_OPERANDS
+layout(std140, binding = 9) uniform Immediates {
+  uvec4 vm_immediate_count;  // .x
+  uvec4 vm_immediates[kVmFastMaxImmediates / 4u + 1u];
+};
+float vm_fast_registers[kVmFastFileSlots];
+float vm_reg_read(uint slot) { return vm_fast_registers[slot & (kVmFastFileSlots - 1u)]; }
 void vm_reg_write(uint slot, float v) { vm_fast_registers[slot & (kVmFastRegisterSlots - 1u)] = v; }
-// Registers start at zero, as in the reference: only the program's own slots need it.
+// Registers start at zero, as in the reference: only the program's own slots need it. Then the
+// zero slot and the immediates.
 void vm_clear_registers() {
   uint n = min(params.register_count, kVmFastRegisterSlots);
   for (uint i = 0u; i < n; ++i) vm_fast_registers[i] = 0.0f;
+  vm_fast_registers[kVmFastZeroSlot] = 0.0f;
+  uint immediates = min(vm_immediate_count.x, kVmFastMaxImmediates);
+  for (uint i = 0u; i < immediates; ++i)
+    vm_fast_registers[kVmFastFirstImmediateSlot + i] = uintBitsToFloat(vm_immediates[i >> 2u][i & 3u]);
 }
 #else
 uint vm_lane;
@@ -137,7 +155,9 @@ float vm_load_constant(uint index) {
   return uintBitsToFloat(vm_program_word(params.constants_offset + min(index, params.constants_words - 1u)));
 }
 VmWindField vm_wind() { return params.wind; }
+#ifndef VM_REGISTERS_FAST
 uint vm_op_shape(uint op) { return op_shapes[op & 63u].x; }
+#endif
 uvec4 vm_instruction(uint pc) { return section_code[min(pc, kVmMaxSectionInstructions - 1u)]; }
 layout(constant_id = 5) const bool kInstrumented = true;
 void vm_count_op(uint op) {

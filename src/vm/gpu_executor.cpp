@@ -75,6 +75,10 @@ Result<RunOutput> GpuExecutor::run_traced(const RunInput& input, std::vector<uin
     return make_error(ErrorCode::kUnsupported,
                       "program needs " + std::to_string(program.register_count) + " registers; the fast interpreter has " +
                           std::to_string(shader::kVmFastRegisterSlots) + " (use gpu-wide or gpu)");
+  if (which == GpuInterpreter::kFast && !fits_fast_interpreter(program))
+    return make_error(ErrorCode::kUnsupported,
+                      "a section holds more than " + std::to_string(shader::kVmFastMaxImmediates) +
+                          " distinct immediates, the fast interpreter's file holds that many (use gpu-wide or gpu)");
   MOTE_TRY_ASSIGN(const gpu::ComputePipeline* pass,
                   pipeline(which, gpu_interpreter_specialization(program, input.section, record_words)));
   if (which == GpuInterpreter::kWide && !wide_registers_.valid()) {
@@ -90,7 +94,7 @@ Result<RunOutput> GpuExecutor::run_traced(const RunInput& input, std::vector<uin
                    {6, &b.trace}, code_view(image, b.program), shapes_view(image, b.program)});
     else
       rec.buffers({{0, &b.program}, {1, &b.records}, {2, &b.killed}, {3, &b.op_counts}, {4, &b.params}, {6, &b.trace},
-                   code_view(image, b.program), shapes_view(image, b.program)});
+                   code_view(image, b.program), immediates_view(image, b.program)});
     rec.dispatch(image.groups);
   });
 }
@@ -157,6 +161,10 @@ gpu::BufferBinding shapes_view(const GpuProgramImage& image, const gpu::Buffer& 
   return {8, &program_buffer, VkDeviceSize(image.params.shapes_offset) * 4, 64 * 16};
 }
 
+gpu::BufferBinding immediates_view(const GpuProgramImage& image, const gpu::Buffer& program_buffer) {
+  return {9, &program_buffer, VkDeviceSize(image.immediates_offset) * 4, kImmediatesViewBytes};
+}
+
 const char* gpu_interpreter_shader(GpuInterpreter which) {
   return which == GpuInterpreter::kWide ? "vm/run_program_wide" : "vm/run_program_fast";
 }
@@ -202,11 +210,38 @@ GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_wo
   params.constants_words = uint32_t(program.constants.size());
   words.insert(words.end(), program.constants.begin(), program.constants.end());
   align();
+  // The fast interpreter runs the sections in the fast operand form (src/vm/fast_operands.hpp)
+  // and reads the run's section's immediates from their own uniform view; the wide one runs
+  // the instructions as they are. (A section whose immediates do not fit stays as it is: the
+  // executor never runs the fast interpreter on it, and the compiled kernels read no code.)
+  std::optional<FastOperandSection> fast[2];
+  if (which == GpuInterpreter::kFast) {
+    fast[0] = fast_operand_section(program.init);
+    fast[1] = fast_operand_section(program.update);
+  }
+  auto insert_section = [&](const std::vector<Instruction>& code, const std::optional<FastOperandSection>& rewritten) {
+    if (rewritten) {
+      words.insert(words.end(), rewritten->code.begin(), rewritten->code.end());
+      return;
+    }
+    for (const Instruction& ins : code) words.insert(words.end(), ins.words.begin(), ins.words.end());
+  };
   const uint32_t init_offset = uint32_t(words.size());
-  for (const Instruction& ins : program.init) words.insert(words.end(), ins.words.begin(), ins.words.end());
+  insert_section(program.init, fast[0]);
   align();
   const uint32_t update_offset = uint32_t(words.size());
-  for (const Instruction& ins : program.update) words.insert(words.end(), ins.words.begin(), ins.words.end());
+  insert_section(program.update, fast[1]);
+  align();
+  // The immediates block (run_program.comp, binding 9): the count, then the bit patterns.
+  image.immediates_offset = uint32_t(words.size());
+  {
+    const std::optional<FastOperandSection>& run = fast[input.section == Section::kInit ? 0 : 1];
+    const std::vector<uint32_t> none;
+    const std::vector<uint32_t>& imm = run ? run->immediates : none;
+    words.resize(words.size() + kImmediatesViewBytes / 4, 0);
+    words[image.immediates_offset] = uint32_t(imm.size());
+    std::copy(imm.begin(), imm.end(), words.begin() + image.immediates_offset + 4);
+  }
   params.emitter_fields_offset = uint32_t(words.size());
   params.emitter_fields_words = uint32_t(input.emitter_fields.size());
   words.insert(words.end(), input.emitter_fields.begin(), input.emitter_fields.end());
@@ -259,7 +294,7 @@ Result<GpuTracedRun> run_gpu_traced(Executor& executor, const RunInput& input) {
 }
 
 GpuInterpreter choose_gpu_interpreter(const Program& program) {
-  return program.register_count <= shader::kVmFastRegisterSlots ? GpuInterpreter::kFast : GpuInterpreter::kWide;
+  return fits_fast_interpreter(program) ? GpuInterpreter::kFast : GpuInterpreter::kWide;
 }
 
 std::unique_ptr<Executor> make_gpu_executor(gpu::Device& device, GpuInterpreter interpreter) {

@@ -2,7 +2,8 @@
 // run on a Vulkan device through shaders/vm/run_program.comp. (The per-program compiled
 // kernels, "gpu-compiled", keep the same harness interface: src/vm_jit/.)
 //
-//   kFast  register file in private memory: programs with register_count <= 64
+//   kFast  register file in private memory: programs with register_count <= 64 and at most 63
+//          distinct immediates per section (src/vm/fast_operands.hpp)
 //   kWide  register file in a storage buffer (64 MiB, bounded grid-stride launch): any program
 //   kAuto  kFast when the program fits it, else kWide (the seed's rule: the register count picks
 //          the interpreter, never the author)
@@ -16,7 +17,9 @@
 #include "gpu/device.hpp"
 #include "mote/vm.hpp"
 #include "shared/vm_gpu.h"
+#include "shared/vm_fast_operands.h"
 #include "shared/vm_limits.h"
+#include "vm/fast_operands.hpp"
 
 namespace mote {
 
@@ -60,7 +63,11 @@ struct GpuProgramImage {
   shader::VmRunParams params{};
   uint32_t groups = 0;
   uint32_t code_view_words = 0;  // the section-code uniform view's size
+  uint32_t immediates_offset = 0;  // the fast interpreter's immediates block (binding 9), in words
 };
+// The immediates block: a uvec4 holding the count, then kVmFastMaxImmediates bit patterns as
+// std140 uvec4s (run_program.comp's `Immediates`).
+inline constexpr VkDeviceSize kImmediatesViewBytes = (1 + shader::kVmFastMaxImmediates / 4 + 1) * 16;
 // The program buffer's usage: storage (fields, constants) and uniform (code, shapes).
 inline constexpr VkBufferUsageFlags kProgramBufferUsage =
     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
@@ -72,6 +79,8 @@ inline constexpr VkBufferUsageFlags kParamsBufferUsage =
 // (binding 7) and the opcode shapes (binding 8).
 gpu::BufferBinding code_view(const GpuProgramImage& image, const gpu::Buffer& program_buffer);
 gpu::BufferBinding shapes_view(const GpuProgramImage& image, const gpu::Buffer& program_buffer);
+// The fast interpreter's immediates (binding 9; the wide interpreter reads the shapes instead).
+gpu::BufferBinding immediates_view(const GpuProgramImage& image, const gpu::Buffer& program_buffer);
 GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_words, GpuInterpreter which,
                                        const VkPhysicalDeviceLimits& limits);
 // The buffers of one harness run, bound at run_program.comp's bindings: 0 program, 1 records,

@@ -44,6 +44,39 @@ TEST(GpuInterpreterChoice, RegisterCountPicksTheInterpreter) {
   EXPECT_EQ(choose_gpu_interpreter(p), GpuInterpreter::kWide);
 }
 
+// r0 = sum of `n` distinct immediates (1, 2, ..., n), stored to the record's word 1.
+Program immediate_sum_program(uint32_t n) {
+  using shader::kVmKindImm, shader::kVmKindNone, shader::kVmKindReg;
+  Program p;
+  p.register_count = 1;
+  p.particle_fields = {{"value", 1}};
+  p.update.push_back({{word0(isa::Op::MOV, 1, kVmKindImm, kVmKindNone, kVmKindNone, 0), f2u(1.0f), 0, 0}});
+  for (uint32_t i = 2; i <= n; ++i)
+    p.update.push_back({{word0(isa::Op::ADD, 1, kVmKindReg, kVmKindImm, kVmKindNone, 0), reg(0), f2u(float(i)), 0}});
+  p.update.push_back({{word0(isa::Op::STORE_FIELD, 1, kVmKindNone, kVmKindReg, kVmKindNone, 0), 1, reg(0), 0}});
+  return p;
+}
+
+TEST(GpuInterpreterChoice, ImmediatesBeyondTheFastFilePickTheWideInterpreter) {
+  EXPECT_EQ(choose_gpu_interpreter(immediate_sum_program(shader::kVmFastMaxImmediates)), GpuInterpreter::kFast);
+  EXPECT_EQ(choose_gpu_interpreter(immediate_sum_program(shader::kVmFastMaxImmediates + 1)), GpuInterpreter::kWide);
+}
+
+TEST_F(GpuTest, FastInterpreterRunsAFullImmediateFileAndRefusesOneMore) {
+  const uint32_t full = shader::kVmFastMaxImmediates;
+  auto fast = make_gpu_executor(device(), GpuInterpreter::kFast);
+  auto ran = fast->run(input_for(immediate_sum_program(full), 70, 2));
+  ASSERT_TRUE(ran.ok()) << ran.error().to_string();
+  for (uint32_t i = 0; i < 70; ++i) EXPECT_EQ(u2f(ran->records[i * 2 + 1]), float(full * (full + 1) / 2)) << i;
+  auto refused = fast->run(input_for(immediate_sum_program(full + 1), 4, 2));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, ErrorCode::kUnsupported);
+  auto automatic = make_gpu_executor(device(), GpuInterpreter::kAuto);
+  auto wide = automatic->run(input_for(immediate_sum_program(full + 1), 4, 2));
+  ASSERT_TRUE(wide.ok()) << wide.error().to_string();
+  for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(u2f(wide->records[i * 2 + 1]), float((full + 1) * (full + 2) / 2));
+}
+
 TEST_F(GpuTest, FastInterpreterRefusesAProgramBeyondItsRegisterFile) {
   Program p = store_constant_program(100, 90);
   auto fast = make_gpu_executor(device(), GpuInterpreter::kFast);
@@ -71,7 +104,7 @@ Result<RunOutput> run_specialised(gpu::Device& device, const RunInput& input, co
   return run_gpu_harness(device, input, image, nullptr, [&](gpu::ComputeRecorder& rec, const GpuRunBuffers& b) {
     rec.bind(pipeline)
         .buffers({{0, &b.program}, {1, &b.records}, {2, &b.killed}, {3, &b.op_counts}, {4, &b.params}, {6, &b.trace},
-                  code_view(image, b.program), shapes_view(image, b.program)})
+                  code_view(image, b.program), immediates_view(image, b.program)})
         .dispatch(image.groups);
   });
 }

@@ -1,0 +1,34 @@
+// The fast interpreter's operand form, shared by C++ (src/vm/fast_operands.cpp writes it) and
+// GLSL (shaders/vm/interpreter.glsl reads it under VM_FAST_OPERANDS). The executor rewrites a
+// section once, on the host, so the interpreter does almost no operand decoding per instruction:
+//   word 0: op (bits 0..7) | lanes (bits 8..10, already 1..4) | write rule (bits 11..12: 0 `lanes`
+//           slots, 1 one slot, 2 none) | operand class (bits 16..21, 2 bits per source, src0
+//           lowest) | dst (bits 24..31), the same places as the instruction word;
+//   words 1..3: a source of class kVmOperandScalar or kVmOperandVector is four slot bytes,
+//           component c in byte c, every swizzle and width already applied: a component the
+//           source does not read names the zero slot. A source of class kVmOperandNone keeps
+//           its instruction word (the raw field the opcode reads: a field word, a builtin id...).
+// Immediates live in the register file too: each distinct bit pattern of a section gets a slot
+// after the zero slot, filled before the section runs. So every operand is a register read,
+// and the only per-source decision left is scalar or vector (docs/design/vm.md, "The fast
+// interpreter's operands"; the measurements that led here are in docs/PERFORMANCE.md).
+#ifndef MOTE_SHADERS_SHARED_VM_FAST_OPERANDS_H
+#define MOTE_SHADERS_SHARED_VM_FAST_OPERANDS_H
+#include "shared/interop.h"
+MOTE_SHARED_BEGIN
+
+MOTE_CONSTANT(uint, kVmOperandNone, 0u);    // reads nothing: the source is zero
+MOTE_CONSTANT(uint, kVmOperandScalar, 1u);  // reads byte 0's slot into x; y, z, w are zero
+MOTE_CONSTANT(uint, kVmOperandVector, 2u);  // reads all four bytes' slots
+MOTE_CONSTANT(uint, kVmFastWriteRuleShift, 11u);
+MOTE_CONSTANT(uint, kVmFastClassShift, 16u);
+// The fast file: the program's registers (kVmFastRegisterSlots), then the zero slot, then the
+// section's immediates. A slot byte is masked to the file, so no operand word can reach past it.
+MOTE_CONSTANT(uint, kVmFastZeroSlot, 64u);
+MOTE_CONSTANT(uint, kVmFastFirstImmediateSlot, 65u);
+MOTE_CONSTANT(uint, kVmFastMaxImmediates, 63u);
+MOTE_CONSTANT(uint, kVmFastFileSlots, 128u);
+MOTE_CONSTANT(uint, kVmFastSlotMask, 0x7F7F7F7Fu);
+
+MOTE_SHARED_END
+#endif

@@ -1,0 +1,91 @@
+#include "vm/fast_operands.hpp"
+
+#include <algorithm>
+
+#include "mote/isa.hpp"
+#include "shared/isa_encoding.h"
+#include "shared/vm_fast_operands.h"
+#include "shared/vm_limits.h"
+
+namespace mote {
+namespace {
+
+// What the GPU interpreter makes of an instruction word before it reads a source: the opcode
+// (an unknown one is NOP), the lane count clamped to 1..4 and the opcode's operand rules.
+struct Decoded {
+  const isa::OpInfo* op;
+  uint32_t lanes;
+};
+Decoded decode(uint32_t w0) {
+  const isa::OpInfo* op = isa::op_info(shader::vm_op(w0));
+  if (!op) op = &isa::op_info(isa::Op::NOP);
+  return {op, std::clamp(shader::vm_lanes(w0), 1u, 4u)};
+}
+
+// The components source `s` reads, 0 when it reads none (a raw field, an unused source, or a
+// kind the interpreter reads as zero).
+uint32_t source_width(const Decoded& d, uint32_t w0, uint32_t s) {
+  uint32_t kind = shader::vm_kind(w0, s);
+  if (kind != shader::kVmKindReg && kind != shader::kVmKindImm) return 0;
+  return isa::source_width(d.op->src[s], d.lanes);
+}
+
+}  // namespace
+
+uint32_t distinct_immediates(std::span<const Instruction> code) {
+  std::vector<uint32_t> seen;
+  for (const Instruction& ins : code) {
+    Decoded d = decode(ins.words[0]);
+    for (uint32_t s = 0; s < 3; ++s)
+      if (shader::vm_kind(ins.words[0], s) == shader::kVmKindImm && source_width(d, ins.words[0], s) > 0 &&
+          std::find(seen.begin(), seen.end(), ins.words[1 + s]) == seen.end())
+        seen.push_back(ins.words[1 + s]);
+  }
+  return uint32_t(seen.size());
+}
+
+std::optional<FastOperandSection> fast_operand_section(std::span<const Instruction> code) {
+  FastOperandSection out;
+  out.code.reserve(code.size() * 4);
+  for (const Instruction& ins : code) {
+    const uint32_t w0 = ins.words[0];
+    const Decoded d = decode(w0);
+    const uint32_t write_rule = d.op->dst == isa::DstRule::kDstLanes ? 0u : d.op->dst == isa::DstRule::kDstScalar ? 1u : 2u;
+    uint32_t word0 = d.op->number | (d.lanes << 8) | (write_rule << shader::kVmFastWriteRuleShift) |
+                     (shader::vm_dst(w0) << 24);
+    std::array<uint32_t, 3> operands{ins.words[1], ins.words[2], ins.words[3]};
+    for (uint32_t s = 0; s < 3; ++s) {
+      const uint32_t width = source_width(d, w0, s);
+      if (width == 0) continue;  // class kVmOperandNone: the word stays, for the opcode to read
+      const uint32_t word = ins.words[1 + s];
+      uint32_t slots[4];
+      if (shader::vm_kind(w0, s) == shader::kVmKindReg) {
+        for (uint32_t c = 0; c < 4; ++c)
+          slots[c] = ((word & 0xFFu) + ((word >> (8 + 2 * c)) & 3u)) & (shader::kVmFastRegisterSlots - 1u);
+      } else {
+        auto found = std::find(out.immediates.begin(), out.immediates.end(), word);
+        if (found == out.immediates.end()) {
+          if (out.immediates.size() == shader::kVmFastMaxImmediates) return std::nullopt;
+          found = out.immediates.insert(out.immediates.end(), word);
+        }
+        const uint32_t slot = shader::kVmFastFirstImmediateSlot + uint32_t(found - out.immediates.begin());
+        std::fill(std::begin(slots), std::end(slots), slot);
+      }
+      uint32_t packed = 0;
+      for (uint32_t c = 0; c < 4; ++c) packed |= (c < width ? slots[c] : shader::kVmFastZeroSlot) << (8 * c);
+      operands[s] = packed;
+      word0 |= (width == 1 ? shader::kVmOperandScalar : shader::kVmOperandVector) << (shader::kVmFastClassShift + 2 * s);
+    }
+    out.code.push_back(word0);
+    out.code.insert(out.code.end(), operands.begin(), operands.end());
+  }
+  return out;
+}
+
+bool fits_fast_interpreter(const Program& program) {
+  return program.register_count <= shader::kVmFastRegisterSlots &&
+         distinct_immediates(program.init) <= shader::kVmFastMaxImmediates &&
+         distinct_immediates(program.update) <= shader::kVmFastMaxImmediates;
+}
+
+}  // namespace mote
