@@ -1,9 +1,10 @@
 // The fast interpreter's operand form, shared by C++ (src/vm/fast_operands.cpp writes it) and
 // GLSL (shaders/vm/interpreter.glsl reads it under VM_FAST_OPERANDS). The executor rewrites a
 // section once, on the host, so the interpreter does almost no operand decoding per instruction:
-//   word 0: op (bits 0..7) | lanes (bits 8..10, already 1..4) | write rule (bits 11..12: 0 `lanes`
-//           slots, 1 one slot, 2 none) | operand class (bits 16..21, 2 bits per source, src0
-//           lowest) | dst (bits 24..31), the same places as the instruction word;
+//   word 0: op (bits 0..7) | lanes (bits 8..10, already 1..4) | slots written (bits 11..13, 0..4,
+//           from the opcode's destination rule) | operand class (bits 16..21, 2 bits per source,
+//           src0 lowest) | dst (bits 24..31, masked to the 64 registers), the same places as
+//           the instruction word;
 //   words 1..3: a source of class kVmOperandScalar or kVmOperandVector is four slot bytes,
 //           component c in byte c, every swizzle and width already applied: a component the
 //           source does not read names the zero slot. A source of class kVmOperandNone keeps
@@ -20,7 +21,7 @@ MOTE_SHARED_BEGIN
 MOTE_CONSTANT(uint, kVmOperandNone, 0u);    // reads nothing: the source is zero
 MOTE_CONSTANT(uint, kVmOperandScalar, 1u);  // reads byte 0's slot into x; y, z, w are zero
 MOTE_CONSTANT(uint, kVmOperandVector, 2u);  // reads all four bytes' slots
-MOTE_CONSTANT(uint, kVmFastWriteRuleShift, 11u);
+MOTE_CONSTANT(uint, kVmFastWrittenShift, 11u);
 MOTE_CONSTANT(uint, kVmFastClassShift, 16u);
 // The fast file: the program's registers (kVmFastRegisterSlots), then the zero slot, then the
 // section's immediates. A slot byte is masked to the file, so no operand word can reach past it.

@@ -14,8 +14,9 @@
 // and the globals vm_seed (the particle's RNG seed) and vm_record_words.
 // An includer that defines VM_FAST_OPERANDS hands over code in the fast operand form
 // (shared/vm_fast_operands.h: swizzles, widths and immediates resolved by the host into slot
-// bytes), reads any slot its file holds through vm_reg_read, and keeps vm_reg_write to the
-// program's registers; vm_op_shape is then not called.
+// bytes), reads any slot its file holds through vm_reg_read, and supplies
+// vm_reg_write_run(base, v, n) (v's first n components to slots base..base+n-1, base + n <= 64)
+// instead of vm_reg_write; vm_op_shape is then not called.
 //
 // The including shader enables GL_KHR_shader_subgroup_ballot (subgroupBroadcastFirst: the
 // fetched instruction and its shape are broadcast from the first active lane, unless the includer
@@ -207,19 +208,10 @@ bool vm_run(uint length) {
 
     vm_trace(pc, r);
 #ifdef VM_FAST_OPERANDS
-    // A vector result goes to consecutive slots from dst; the base is clamped so that every
-    // lane lands in the program's registers (a verified program's always do: unchanged).
-    uint write_rule = (w0 >> kVmFastWriteRuleShift) & 3u;
-    uint dst = vm_dst(w0);
-    if (write_rule == 1u || (write_rule == 0u && lanes == 1u)) {
-      vm_reg_write(dst, r.x);
-    } else if (write_rule == 0u) {
-      uint base = min(dst, kVmFastRegisterSlots - min(lanes, 4u));
-      vm_reg_write(base, r.x);
-      vm_reg_write(base + 1u, r.y);
-      if (lanes > 2u) vm_reg_write(base + 2u, r.z);
-      if (lanes > 3u) vm_reg_write(base + 3u, r.w);
-    }
+    // The result goes to `written` consecutive slots from dst, in one run: the base is clamped so
+    // that every lane lands in the program's registers (a verified program's always do).
+    uint written = (w0 >> kVmFastWrittenShift) & 7u;
+    if (written > 0u) vm_reg_write_run(min(vm_dst(w0), kVmFastRegisterSlots - min(written, 4u)), r, written);
 #else
     uint dst_rule = (shape >> 9u) & 3u;
     uint written = dst_rule == 0u ? lanes : (dst_rule == 1u ? 1u : 0u);

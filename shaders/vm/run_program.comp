@@ -73,7 +73,14 @@ layout(std140, binding = 9) uniform Immediates {
 };
 float vm_fast_registers[kVmFastFileSlots];
 float vm_reg_read(uint slot) { return vm_fast_registers[slot & (kVmFastFileSlots - 1u)]; }
-void vm_reg_write(uint slot, float v) { vm_fast_registers[slot & (kVmFastRegisterSlots - 1u)] = v; }
+// n (1..4) consecutive slots from base, base + n <= kVmFastRegisterSlots (the interpreter clamps
+// base): one address for the run, the lanes at fixed offsets from it.
+void vm_reg_write_run(uint base, vec4 v, uint n) {
+  vm_fast_registers[base] = v.x;
+  if (n > 1u) vm_fast_registers[base + 1u] = v.y;
+  if (n > 2u) vm_fast_registers[base + 2u] = v.z;
+  if (n > 3u) vm_fast_registers[base + 3u] = v.w;
+}
 // Registers start at zero, as in the reference: only the program's own slots need it. Then the
 // zero slot and the immediates.
 void vm_clear_registers() {

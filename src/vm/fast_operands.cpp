@@ -50,9 +50,9 @@ std::optional<FastOperandSection> fast_operand_section(std::span<const Instructi
   for (const Instruction& ins : code) {
     const uint32_t w0 = ins.words[0];
     const Decoded d = decode(w0);
-    const uint32_t write_rule = d.op->dst == isa::DstRule::kDstLanes ? 0u : d.op->dst == isa::DstRule::kDstScalar ? 1u : 2u;
-    uint32_t word0 = d.op->number | (d.lanes << 8) | (write_rule << shader::kVmFastWriteRuleShift) |
-                     (shader::vm_dst(w0) << 24);
+    const uint32_t written = d.op->dst == isa::DstRule::kDstLanes ? d.lanes : d.op->dst == isa::DstRule::kDstScalar ? 1u : 0u;
+    uint32_t word0 = d.op->number | (d.lanes << 8) | (written << shader::kVmFastWrittenShift) |
+                     ((shader::vm_dst(w0) & (shader::kVmFastRegisterSlots - 1u)) << 24);
     std::array<uint32_t, 3> operands{ins.words[1], ins.words[2], ins.words[3]};
     for (uint32_t s = 0; s < 3; ++s) {
       const uint32_t width = source_width(d, w0, s);

@@ -25,7 +25,7 @@ uint32_t swizzled(uint32_t base, uint32_t x, uint32_t y, uint32_t z, uint32_t w)
 }
 uint32_t bytes(uint32_t b0, uint32_t b1, uint32_t b2, uint32_t b3) { return b0 | b1 << 8 | b2 << 16 | b3 << 24; }
 uint32_t operand_class(uint32_t w0, uint32_t s) { return (w0 >> (shader::kVmFastClassShift + 2 * s)) & 3u; }
-uint32_t write_rule(uint32_t w0) { return (w0 >> shader::kVmFastWriteRuleShift) & 3u; }
+uint32_t written(uint32_t w0) { return (w0 >> shader::kVmFastWrittenShift) & 7u; }
 
 TEST(FastOperands, SwizzlesWidthsAndImmediatesBecomeSlotBytes) {
   const std::vector<Instruction> code = {
@@ -53,7 +53,7 @@ TEST(FastOperands, SwizzlesWidthsAndImmediatesBecomeSlotBytes) {
   EXPECT_EQ(shader::vm_op(at(0, 0)), uint32_t(isa::Op::FMA));
   EXPECT_EQ(shader::vm_lanes(at(0, 0)), 3u);
   EXPECT_EQ(shader::vm_dst(at(0, 0)), 4u);
-  EXPECT_EQ(write_rule(at(0, 0)), 0u);
+  EXPECT_EQ(written(at(0, 0)), 3u);
   for (uint32_t s = 0; s < 3; ++s) EXPECT_EQ(operand_class(at(0, 0), s), shader::kVmOperandVector) << s;
   EXPECT_EQ(at(0, 1), bytes(12, 13, 14, zero));
   EXPECT_EQ(at(0, 2), bytes(7, 7, 7, zero));
@@ -66,7 +66,7 @@ TEST(FastOperands, SwizzlesWidthsAndImmediatesBecomeSlotBytes) {
   EXPECT_EQ(at(1, 2), bytes(imm0, zero, zero, zero));
   // DOT.3: three components, the fourth zero (DOT sums all four: the padding must be a real
   // zero); a scalar result.
-  EXPECT_EQ(write_rule(at(2, 0)), 1u);
+  EXPECT_EQ(written(at(2, 0)), 1u);
   EXPECT_EQ(at(2, 1), bytes(3, 2, 1, zero));
   EXPECT_EQ(at(2, 2), bytes(imm1, imm1, imm1, zero));
   // STORE_FIELD: the raw field word is kept for the opcode; slot 62 + 2 wraps to 0 as the
@@ -74,7 +74,7 @@ TEST(FastOperands, SwizzlesWidthsAndImmediatesBecomeSlotBytes) {
   EXPECT_EQ(operand_class(at(3, 0), 0), shader::kVmOperandNone);
   EXPECT_EQ(at(3, 1), 5u);
   EXPECT_EQ(at(3, 2), bytes(62, 63, zero, zero));
-  EXPECT_EQ(write_rule(at(3, 0)), 2u);
+  EXPECT_EQ(written(at(3, 0)), 0u);
   // CMP keeps its compare code.
   EXPECT_EQ(at(4, 3), shader::kVmCmpGt);
 }
@@ -84,15 +84,21 @@ TEST(FastOperands, UnknownOpcodesAndOddLaneCountsReadAsTheInterpreterReadsThem) 
       {{0xFFu | (2u << 8) | (kVmKindReg << 16), swizzled(1, 0, 1, 2, 3), 0, 0}},  // opcode 255: a NOP
       {{word0(isa::Op::MOV, 0, kVmKindReg, kVmKindNone, kVmKindNone, 3), swizzled(1, 0, 1, 2, 3), 0, 0}},  // lanes 0 -> 1
       {{word0(isa::Op::MOV, 7, kVmKindReg, kVmKindNone, kVmKindNone, 3), swizzled(1, 0, 1, 2, 3), 0, 0}},  // lanes 7 -> 4
+      {{word0(isa::Op::MOV, 1, kVmKindReg, kVmKindNone, kVmKindNone, 200), swizzled(200, 0, 1, 2, 3), 0, 0}},  // slot 200 -> 8
   };
   auto rewritten = fast_operand_section(code);
   ASSERT_TRUE(rewritten.has_value());
   EXPECT_EQ(shader::vm_op(rewritten->code[0]), uint32_t(isa::Op::NOP));
   EXPECT_EQ(operand_class(rewritten->code[0], 0), shader::kVmOperandNone);
-  EXPECT_EQ(write_rule(rewritten->code[0]), 2u);
+  EXPECT_EQ(written(rewritten->code[0]), 0u);
   EXPECT_EQ(shader::vm_lanes(rewritten->code[4]), 1u);
   EXPECT_EQ(operand_class(rewritten->code[4], 0), shader::kVmOperandScalar);
+  EXPECT_EQ(written(rewritten->code[4]), 1u);
   EXPECT_EQ(shader::vm_lanes(rewritten->code[8]), 4u);
+  EXPECT_EQ(written(rewritten->code[8]), 4u);
+  // Slots are masked into the 64 registers, destination and sources alike, as the interpreter did.
+  EXPECT_EQ(shader::vm_dst(rewritten->code[12]), 8u);
+  EXPECT_EQ(rewritten->code[13], bytes(8, kVmFastZeroSlot, kVmFastZeroSlot, kVmFastZeroSlot));
   EXPECT_EQ(rewritten->code[9], bytes(1, 2, 3, 4));
 }
 
