@@ -1,0 +1,379 @@
+// A CUDA twin of the fast interpreter (shaders/vm/run_program.comp), for profiling only. Nsight
+// Compute cannot profile Vulkan, so this port of the same loop (same instruction encoding, the
+// same 25-instruction UPDATE program as bench/update_program.hpp, the same record window staged
+// by the workgroup) is what showed where an interpreted instruction's issue slots go
+// (docs/PERFORMANCE.md, "The fast interpreter's operand form"). It is not part of the build and
+// not a benchmark of record: every figure of record comes from bench/vm_gpu. Built and run by
+// hand on the H200 (CUDA is on the device machine, not a dependency of Mote):
+//   nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo -o vm_interpreter_twin bench/profiling/vm_interpreter_twin.cu
+//   ./vm_interpreter_twin
+//   ncu --kernel-name-base mangled -k 'regex:_Z6interpILi[04]' --launch-count 2 --section SpeedOfLight \
+//       --section SchedulerStats --metrics smsp__inst_executed.sum ./vm_interpreter_twin --profile
+//   ncu ... --section SourceCounters --page source --print-source sass --csv   (per-instruction counts)
+// MODE 0 is the interpreter as it was (per-source swizzle decode), MODE 4 the operand form the
+// fast interpreter now runs (src/vm/fast_operands.hpp; immediates there are still decoded per
+// source, which the GLSL version moved into the file as well).
+#include <cstdio>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+#include <algorithm>
+#include <cuda_runtime.h>
+#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("%s: %s\n", #x, cudaGetErrorString(e)); exit(1);} } while (0)
+
+enum : uint32_t { NOP, MOV, ADD, SUB, MUL, DIV, FMA, MIN, MAX, CLAMP, ABS, SIGN, FLOOR, CEIL, FRACT, MOD, SQRT, RSQRT,
+  EXP, LOG, POW, SIN, COS, TAN, ASIN, ACOS, ATAN2, DOT, CROSS, LENGTH, NORMALIZE, DISTANCE, MIX, STEP, SMOOTHSTEP,
+  CMP, SELECT, AND, OR, NOT, LOAD_FIELD, STORE_FIELD, LOAD_CONST, LOAD_BUILTIN, RAND, QMUL, QROTATE, QFAA, QINT,
+  NOISE3, CURL3, WIND, KILL, OPCOUNT };
+constexpr uint32_t L = 5;  // width = lanes
+constexpr uint32_t shape(uint32_t a, uint32_t b, uint32_t c, uint32_t d) { return a | b << 3 | c << 6 | d << 9; }
+
+__constant__ uint4 c_code[64];
+__constant__ uint4 c_code4[64];
+__constant__ uint32_t c_shapes[64];
+__constant__ float c_consts[64];
+struct Params { uint32_t count, record_words, code_length, regs; float dt; uint32_t launch_lanes; };
+__constant__ Params c_p;
+
+constexpr uint32_t WG = 64, CHUNKS = 4, ROW = CHUNKS * 4 + 1, SLOTS = 64;
+
+__device__ __forceinline__ float fmin_(float a, float b) { return a < b ? a : b; }
+__device__ __forceinline__ float fmax_(float a, float b) { return a > b ? a : b; }
+__device__ __forceinline__ float clamp_(float a, float l, float h) { return fmin_(fmax_(a, l), h); }
+__device__ __forceinline__ float div_(float a, float b) { return b == 0.f ? 0.f : a / (b == 0.f ? 1.f : b); }
+__device__ __forceinline__ float ss_(float e0, float e1, float x) {
+  float s = e1 - e0; float t = clamp_((x - e0) / (s == 0.f ? 1.f : s), 0.f, 1.f);
+  return e0 == e1 ? (x < e0 ? 0.f : 1.f) : t * t * (3.f - 2.f * t);
+}
+__device__ __forceinline__ float cmp_(float a, float b, uint32_t c) {
+  bool r = false; if (c == 0) r = a < b; if (c == 1) r = a <= b; if (c == 2) r = a == b; if (c == 3) r = a != b;
+  if (c == 4) r = a >= b; if (c == 5) r = a > b; return r ? 1.f : 0.f;
+}
+__device__ __forceinline__ uint32_t hash3(uint32_t a, uint32_t b, uint32_t c) {
+  uint32_t x = a * 1664525u + 1013904223u, y = b * 1664525u + 1013904223u, z = c * 1664525u + 1013904223u;
+  x += y * z; y += z * x; z += x * y; x ^= x >> 16; y ^= y >> 16; z ^= z >> 16; x += y * z; return x;
+}
+__device__ float noise3(float px, float py, float pz) {
+  float fx = floorf(px), fy = floorf(py), fz = floorf(pz); float r = 0.f;
+  for (int i = 0; i < 8; ++i) {
+    float ox = i & 1, oy = (i >> 1) & 1, oz = (i >> 2) & 1;
+    uint32_t h = hash3(uint32_t(int(fx + ox)), uint32_t(int(fy + oy)), uint32_t(int(fz + oz)));
+    float gx = (h & 1) ? 1.f : -1.f, gy = (h & 2) ? 1.f : -1.f, gz = (h & 4) ? 1.f : -1.f;
+    float dx = px - fx - ox, dy = py - fy - oy, dz = pz - fz - oz;
+    float w = (1.f - fabsf(dx)) * (1.f - fabsf(dy)) * (1.f - fabsf(dz));
+    r += w * (gx * dx + gy * dy + gz * dz);
+  }
+  return r;
+}
+#define LW1(f) make_float4(f(a.x), f(a.y), f(a.z), f(a.w))
+#define LW2(f) make_float4(f(a.x, b.x), f(a.y, b.y), f(a.z, b.z), f(a.w, b.w))
+#define LW3(f) make_float4(f(a.x, b.x, c.x), f(a.y, b.y, c.y), f(a.z, b.z, c.z), f(a.w, b.w, c.w))
+__device__ __forceinline__ float add_(float a, float b) { return a + b; }
+__device__ __forceinline__ float sub_(float a, float b) { return a - b; }
+__device__ __forceinline__ float mul_(float a, float b) { return a * b; }
+__device__ __forceinline__ float fma_(float a, float b, float c) { return a * b + c; }
+__device__ __forceinline__ float mix_(float a, float b, float t) { return a + (b - a) * t; }
+__device__ __forceinline__ float sel_(float m, float a, float b) { return m != 0.f ? a : b; }
+__device__ __forceinline__ float mod_(float a, float b) { float d = b == 0.f ? 1.f : b; return b == 0.f ? 0.f : a - d * floorf(a / d); }
+__device__ __forceinline__ float fr_(float a) { return a - floorf(a); }
+__device__ __forceinline__ float sgn_(float a) { return a > 0.f ? 1.f : (a < 0.f ? -1.f : 0.f); }
+__device__ __forceinline__ float sqrt_(float a) { return sqrtf(fmax_(a, 0.f)); }
+__device__ __forceinline__ float rsq_(float a) { return a > 0.f ? rsqrtf(a) : 0.f; }
+__device__ __forceinline__ float log_(float a) { return a > 0.f ? logf(a) : 0.f; }
+__device__ __forceinline__ float pow_(float a, float b) { return a > 0.f ? powf(a, b) : 0.f; }
+__device__ __forceinline__ float asin_(float a) { return asinf(clamp_(a, -1.f, 1.f)); }
+__device__ __forceinline__ float acos_(float a) { return acosf(clamp_(a, -1.f, 1.f)); }
+__device__ __forceinline__ float at2_(float y, float x) { return (y == 0.f && x == 0.f) ? 0.f : atan2f(y, x); }
+__device__ __forceinline__ float step_(float e, float x) { return x < e ? 0.f : 1.f; }
+__device__ __forceinline__ float and_(float a, float b) { return (a != 0.f && b != 0.f) ? 1.f : 0.f; }
+__device__ __forceinline__ float or_(float a, float b) { return (a != 0.f || b != 0.f) ? 1.f : 0.f; }
+__device__ __forceinline__ float not_(float a) { return a == 0.f ? 1.f : 0.f; }
+
+// MODE 0: scalar slots in a private array (local memory), as run_program.comp.
+// MODE 1: scalar slots in shared memory, slot-major (the "shared file" variant).
+// MODE 2: as 0, the switch holding only the program's opcodes (as "fast-ops").
+// MODE 3: as 0, vec4 slots (float4 file[16]): one 16-byte access per aligned identity operand.
+template <int MODE>
+__global__ void __launch_bounds__(64) interp(uint32_t* __restrict__ records, uint32_t* __restrict__ killed) {
+  __shared__ uint32_t win[WG * ROW];
+  __shared__ float sfile[MODE == 1 ? SLOTS * WG : 1];
+  float file[MODE == 1 ? 1 : (MODE == 4 ? 128 : SLOTS)];
+  const uint32_t me = threadIdx.x;
+  auto rd = [&](uint32_t s) -> float { s &= SLOTS - 1; if (MODE == 1) return sfile[s * WG + me]; return file[s]; };
+  auto wr = [&](uint32_t s, float v) { s &= SLOTS - 1; if (MODE == 1) sfile[s * WG + me] = v; else file[s] = v; };
+  uint32_t count = c_p.count, rw = c_p.record_words;
+  uint32_t stride = c_p.launch_lanes;
+  for (uint32_t first = blockIdx.x * WG; first < count; first += stride) {
+    for (uint32_t j = me; j < WG * CHUNKS; j += WG) {
+      uint32_t p = j / CHUNKS, c = j - p * CHUNKS, i = first + p;
+      uint4 v = i < count ? reinterpret_cast<const uint4*>(records)[i * (rw / 4) + c] : make_uint4(0, 0, 0, 0);
+      uint32_t st = p * ROW + c * 4; win[st] = v.x; win[st + 1] = v.y; win[st + 2] = v.z; win[st + 3] = v.w;
+    }
+    __syncthreads();
+    uint32_t i = first + me;
+    if (i < count) {
+      for (uint32_t r = 0; r < c_p.regs; ++r) wr(r, 0.f);
+      if (MODE == 4) file[64] = 0.f;
+      uint32_t seed = hash3(7u, i, 0x9E3779B9u);
+      bool dead = false;
+      uint32_t n = c_p.code_length;
+      for (uint32_t pc = 0; pc < n; ++pc) {
+        uint4 ins = MODE == 4 ? c_code4[pc] : c_code[pc];
+        uint32_t w0 = ins.x, op = w0 & 0xFF; if (op >= OPCOUNT) op = NOP;
+        uint32_t lanes = min(max((w0 >> 8) & 7, 1u), 4u);
+        uint32_t sh = c_shapes[op];
+        uint32_t words[3] = {ins.y, ins.z, ins.w};
+        float4 src[3];
+        if (MODE == 4) {
+          // Predecoded: a REG source word holds its 4 component slots as bytes (unused ones name
+          // the zero slot, 64); w0 bits 11..13 say which sources are scalar.
+#pragma unroll
+          for (int s = 0; s < 3; ++s) {
+            uint32_t kind = (w0 >> (16 + 2 * s)) & 3, word = words[s];
+            float4 v = make_float4(0, 0, 0, 0);
+            if (kind == 1) {
+              uint32_t m = word & 0x7F7F7F7Fu;
+              if ((w0 >> (11 + s)) & 1) v.x = file[m & 0xFF];
+              else v = make_float4(file[m & 0xFF], file[(m >> 8) & 0xFF], file[(m >> 16) & 0xFF], file[m >> 24]);
+            } else if (kind == 2) {
+              uint32_t code = (sh >> (3 * s)) & 7, width = code == L ? lanes : code;
+              float f = __uint_as_float(word);
+              v = make_float4(width > 0 ? f : 0.f, width > 1 ? f : 0.f, width > 2 ? f : 0.f, width > 3 ? f : 0.f);
+            }
+            src[s] = v;
+          }
+        } else {
+#pragma unroll
+        for (int s = 0; s < 3; ++s) {
+          uint32_t code = (sh >> (3 * s)) & 7, width = code == L ? lanes : code;
+          uint32_t kind = (w0 >> (16 + 2 * s)) & 3, word = words[s];
+          float4 v = make_float4(0, 0, 0, 0);
+          if (kind == 1) {
+            uint32_t base = word & 0xFF;
+            if (width > 0) v.x = rd(base + ((word >> 8) & 3));
+            if (width > 1) v.y = rd(base + ((word >> 10) & 3));
+            if (width > 2) v.z = rd(base + ((word >> 12) & 3));
+            if (width > 3) v.w = rd(base + ((word >> 14) & 3));
+          } else if (kind == 2) {
+            float f = __uint_as_float(word);
+            v = make_float4(f, width > 1 ? f : 0.f, width > 2 ? f : 0.f, width > 3 ? f : 0.f);
+            if (width == 0) v.x = 0.f;
+          }
+          src[s] = v;
+        }
+        }
+        float4 a = src[0], b = src[1], c = src[2], r = make_float4(0, 0, 0, 0);
+        uint32_t s0 = ins.y;
+#define EN(o) (MODE != 2 || o == LOAD_FIELD || o == STORE_FIELD || o == LOAD_CONST || o == LOAD_BUILTIN || o == FMA || o == MUL || o == ADD || o == DIV || o == CLAMP || o == SMOOTHSTEP || o == MIX || o == CMP || o == KILL)
+        switch (op) {
+          case MOV: if (EN(MOV)) r = a; break;
+          case ADD: if (EN(ADD)) r = LW2(add_); break;
+          case SUB: if (EN(SUB)) r = LW2(sub_); break;
+          case MUL: if (EN(MUL)) r = LW2(mul_); break;
+          case DIV: if (EN(DIV)) r = LW2(div_); break;
+          case FMA: if (EN(FMA)) r = LW3(fma_); break;
+          case MIN: if (EN(MIN)) r = LW2(fmin_); break;
+          case MAX: if (EN(MAX)) r = LW2(fmax_); break;
+          case CLAMP: if (EN(CLAMP)) r = LW3(clamp_); break;
+          case ABS: if (EN(ABS)) r = LW1(fabsf); break;
+          case SIGN: if (EN(SIGN)) r = LW1(sgn_); break;
+          case FLOOR: if (EN(FLOOR)) r = LW1(floorf); break;
+          case CEIL: if (EN(CEIL)) r = LW1(ceilf); break;
+          case FRACT: if (EN(FRACT)) r = LW1(fr_); break;
+          case MOD: if (EN(MOD)) r = LW2(mod_); break;
+          case SQRT: if (EN(SQRT)) r = LW1(sqrt_); break;
+          case RSQRT: if (EN(RSQRT)) r = LW1(rsq_); break;
+          case EXP: if (EN(EXP)) r = LW1(expf); break;
+          case LOG: if (EN(LOG)) r = LW1(log_); break;
+          case POW: if (EN(POW)) r = LW2(pow_); break;
+          case SIN: if (EN(SIN)) r = LW1(sinf); break;
+          case COS: if (EN(COS)) r = LW1(cosf); break;
+          case TAN: if (EN(TAN)) r = LW1(tanf); break;
+          case ASIN: if (EN(ASIN)) r = LW1(asin_); break;
+          case ACOS: if (EN(ACOS)) r = LW1(acos_); break;
+          case ATAN2: if (EN(ATAN2)) r = LW2(at2_); break;
+          case DOT: if (EN(DOT)) r.x = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; break;
+          case CROSS: if (EN(CROSS)) r = make_float4(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x, 0.f); break;
+          case LENGTH: if (EN(LENGTH)) r.x = sqrtf(a.x * a.x + a.y * a.y + a.z * a.z + a.w * a.w); break;
+          case NORMALIZE: if (EN(NORMALIZE)) { float l = a.x * a.x + a.y * a.y + a.z * a.z + a.w * a.w; float k = l > 0.f ? rsqrtf(l) : 0.f; r = make_float4(a.x * k, a.y * k, a.z * k, a.w * k); } break;
+          case DISTANCE: if (EN(DISTANCE)) { float x = a.x - b.x, y = a.y - b.y, z = a.z - b.z, w = a.w - b.w; r.x = sqrtf(x * x + y * y + z * z + w * w); } break;
+          case MIX: if (EN(MIX)) r = LW3(mix_); break;
+          case STEP: if (EN(STEP)) r = LW2(step_); break;
+          case SMOOTHSTEP: if (EN(SMOOTHSTEP)) r = LW3(ss_); break;
+          case CMP: if (EN(CMP)) { uint32_t k = ins.w; r = make_float4(cmp_(a.x, b.x, k), cmp_(a.y, b.y, k), cmp_(a.z, b.z, k), cmp_(a.w, b.w, k)); } break;
+          case SELECT: if (EN(SELECT)) r = LW3(sel_); break;
+          case AND: if (EN(AND)) r = LW2(and_); break;
+          case OR: if (EN(OR)) r = LW2(or_); break;
+          case NOT: if (EN(NOT)) r = LW1(not_); break;
+          case LOAD_FIELD: if (EN(LOAD_FIELD)) {
+              uint32_t base = me * ROW;
+              auto f = [&](uint32_t w) { w = min(w, rw - 1); return w < CHUNKS * 4 ? __uint_as_float(win[base + w]) : __uint_as_float(records[i * rw + w]); };
+              r.x = f(s0); if (lanes > 1) r.y = f(s0 + 1); if (lanes > 2) r.z = f(s0 + 2); if (lanes > 3) r.w = f(s0 + 3);
+            } break;
+          case STORE_FIELD: if (EN(STORE_FIELD)) {
+              uint32_t base = me * ROW;
+              auto f = [&](uint32_t w, float v) { w = min(w, rw - 1); if (w < CHUNKS * 4) win[base + w] = __float_as_uint(v); else records[i * rw + w] = __float_as_uint(v); };
+              f(s0, b.x); if (lanes > 1) f(s0 + 1, b.y); if (lanes > 2) f(s0 + 2, b.z); if (lanes > 3) f(s0 + 3, b.w);
+            } break;
+          case LOAD_CONST: if (EN(LOAD_CONST)) {
+              r = make_float4(c_consts[min(s0, 63u)], lanes > 1 ? c_consts[min(s0 + 1, 63u)] : 0.f,
+                              lanes > 2 ? c_consts[min(s0 + 2, 63u)] : 0.f, lanes > 3 ? c_consts[min(s0 + 3, 63u)] : 0.f);
+            } break;
+          case LOAD_BUILTIN: if (EN(LOAD_BUILTIN)) { if (s0 == 0) r.x = c_p.dt; else if (s0 == 7) r.x = float(i); else if (s0 == 1) r.x = 1.f; } break;
+          case RAND: if (EN(RAND)) { r = make_float4(float(hash3(seed, s0, 0) >> 8) * (1.f / 16777216.f), lanes > 1 ? float(hash3(seed, s0, 1) >> 8) * (1.f / 16777216.f) : 0.f,
+                                                   lanes > 2 ? float(hash3(seed, s0, 2) >> 8) * (1.f / 16777216.f) : 0.f, lanes > 3 ? float(hash3(seed, s0, 3) >> 8) * (1.f / 16777216.f) : 0.f); } break;
+          case QMUL: if (EN(QMUL)) r = make_float4(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                                                  a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z); break;
+          case QROTATE: if (EN(QROTATE)) { float tx = 2.f * (a.y * b.z - a.z * b.y), ty = 2.f * (a.z * b.x - a.x * b.z), tz = 2.f * (a.x * b.y - a.y * b.x);
+              r = make_float4(b.x + a.w * tx + a.y * tz - a.z * ty, b.y + a.w * ty + a.z * tx - a.x * tz, b.z + a.w * tz + a.x * ty - a.y * tx, 0.f); } break;
+          case QFAA: if (EN(QFAA)) { float s = sinf(b.x * 0.5f), co = cosf(b.x * 0.5f); r = make_float4(a.x * s, a.y * s, a.z * s, co); } break;
+          case QINT: if (EN(QINT)) { float w = sqrtf(b.x * b.x + b.y * b.y + b.z * b.z) * c.x; float s = sinf(w * 0.5f), co = cosf(w * 0.5f);
+              r = make_float4(a.x * co + s * b.x, a.y * co + s * b.y, a.z * co + s * b.z, a.w * co); } break;
+          case NOISE3: if (EN(NOISE3)) r.x = noise3(a.x, a.y, a.z); break;
+          case CURL3: if (EN(CURL3)) { float e = 1e-3f; r = make_float4(noise3(a.x, a.y + e, a.z) - noise3(a.x, a.y - e, a.z), noise3(a.x, a.y, a.z + e) - noise3(a.x, a.y, a.z - e),
+                                                                       noise3(a.x + e, a.y, a.z) - noise3(a.x - e, a.y, a.z), 0.f); } break;
+          case WIND: if (EN(WIND)) r = make_float4(sinf(a.x), cosf(a.y), sinf(a.z), 0.f); break;
+          case KILL: if (EN(KILL)) dead = dead || a.x != 0.f; break;
+          default: break;
+        }
+        if (MODE == 4) {
+          uint32_t rule = (w0 >> 14) & 3, written = rule == 0 ? lanes : (rule == 1 ? 1u : 0u), dst = w0 >> 24;
+          if (written == 1) file[dst & 63] = r.x;
+          else if (written > 1) {
+            uint32_t b = min(dst, 64u - written);
+            file[b] = r.x; file[b + 1] = r.y;
+            if (written > 2) file[b + 2] = r.z;
+            if (written > 3) file[b + 3] = r.w;
+          }
+        } else {
+        uint32_t rule = (sh >> 9) & 3, written = rule == 0 ? lanes : (rule == 1 ? 1u : 0u), dst = w0 >> 24;
+        if (written > 0) wr(dst, r.x);
+        if (written > 1) wr(dst + 1, r.y);
+        if (written > 2) wr(dst + 2, r.z);
+        if (written > 3) wr(dst + 3, r.w);
+        }
+      }
+      killed[i] = dead;
+    }
+    __syncthreads();
+    for (uint32_t j = me; j < WG * CHUNKS; j += WG) {
+      uint32_t p = j / CHUNKS, c = j - p * CHUNKS, ii = first + p;
+      uint32_t st = p * ROW + c * 4;
+      if (ii < count) reinterpret_cast<uint4*>(records)[ii * (rw / 4) + c] = make_uint4(win[st], win[st + 1], win[st + 2], win[st + 3]);
+    }
+    __syncthreads();
+  }
+}
+
+// The same window movement with no program (the "touch" floor).
+__global__ void __launch_bounds__(64) touch(uint32_t* __restrict__ records) {
+  __shared__ uint32_t win[WG * ROW];
+  uint32_t count = c_p.count, rw = c_p.record_words, me = threadIdx.x;
+  for (uint32_t first = blockIdx.x * WG; first < count; first += c_p.launch_lanes) {
+    for (uint32_t j = me; j < WG * CHUNKS; j += WG) {
+      uint32_t p = j / CHUNKS, c = j - p * CHUNKS, i = first + p;
+      uint4 v = i < count ? reinterpret_cast<const uint4*>(records)[i * (rw / 4) + c] : make_uint4(0, 0, 0, 0);
+      uint32_t st = p * ROW + c * 4; win[st] = v.x + 1; win[st + 1] = v.y; win[st + 2] = v.z; win[st + 3] = v.w;
+    }
+    __syncthreads();
+    for (uint32_t j = me; j < WG * CHUNKS; j += WG) {
+      uint32_t p = j / CHUNKS, c = j - p * CHUNKS, ii = first + p, st = p * ROW + c * 4;
+      if (ii < count) reinterpret_cast<uint4*>(records)[ii * (rw / 4) + c] = make_uint4(win[st], win[st + 1], win[st + 2], win[st + 3]);
+    }
+    __syncthreads();
+  }
+}
+__global__ void copy(const float4* __restrict__ a, float4* __restrict__ b, size_t n) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) b[i] = a[i];
+}
+
+struct Src { uint32_t kind = 0, word = 0; };
+static Src reg(uint32_t b, uint32_t swz = 0xE4) { return {1, b | (swz << 8)}; }
+static Src xxxx(uint32_t b, uint32_t lanes) { uint32_t s = 0; for (uint32_t c = lanes; c < 4; ++c) s |= c << (2 * c); return reg(b, s); }
+static Src imm(float f) { uint32_t u; memcpy(&u, &f, 4); return {2, u}; }
+static Src raw(uint32_t w) { return {0, w}; }
+static uint4 ins(uint32_t op, uint32_t lanes, uint32_t dst, Src a = {}, Src b = {}, Src c = {}) {
+  return make_uint4(op | lanes << 8 | a.kind << 16 | b.kind << 18 | c.kind << 20 | dst << 24, a.word, b.word, c.word);
+}
+
+int main(int argc, char** argv) {
+  bool profile = argc > 1 && !strcmp(argv[1], "--profile");
+  std::vector<uint4> code = {
+      ins(LOAD_FIELD, 3, 0, raw(1)), ins(LOAD_FIELD, 3, 4, raw(4)), ins(LOAD_BUILTIN, 1, 7, raw(0)),
+      ins(LOAD_FIELD, 1, 8, raw(7)), ins(LOAD_FIELD, 1, 9, raw(8)), ins(LOAD_CONST, 3, 12, raw(0)),
+      ins(FMA, 3, 4, reg(12), xxxx(7, 3), reg(4)), ins(FMA, 1, 10, reg(7), imm(-0.5f), imm(1.0f)),
+      ins(MUL, 3, 4, reg(4), xxxx(10, 3)), ins(FMA, 3, 0, reg(4), xxxx(7, 3), reg(0)), ins(ADD, 1, 8, reg(8), reg(7)),
+      ins(DIV, 1, 11, reg(8), reg(9)), ins(CLAMP, 1, 11, reg(11), imm(0.f), imm(1.f)),
+      ins(SMOOTHSTEP, 1, 15, imm(0.f), imm(1.f), reg(11)), ins(MIX, 1, 15, imm(0.5f), imm(0.05f), reg(15)),
+      ins(LOAD_CONST, 4, 16, raw(4)), ins(LOAD_CONST, 4, 20, raw(8)), ins(MIX, 4, 16, reg(16), reg(20), xxxx(11, 4)),
+      ins(CMP, 1, 24, reg(8), reg(9), raw(5)), ins(KILL, 1, 0, reg(24)), ins(STORE_FIELD, 3, 0, raw(1), reg(0)),
+      ins(STORE_FIELD, 3, 0, raw(4), reg(4)), ins(STORE_FIELD, 1, 0, raw(7), reg(8)), ins(STORE_FIELD, 1, 0, raw(9), reg(15)),
+      ins(STORE_FIELD, 4, 0, raw(10), reg(16))};
+  uint32_t shapes[64] = {};
+  for (uint32_t o = 0; o < OPCOUNT; ++o) shapes[o] = shape(L, L, L, 0);
+  shapes[NOP] = shape(0, 0, 0, 2);
+  for (uint32_t o : {LOAD_FIELD, LOAD_CONST, LOAD_BUILTIN, RAND}) shapes[o] = shape(0, 0, 0, 0);
+  shapes[STORE_FIELD] = shape(0, L, 0, 2); shapes[KILL] = shape(1, 0, 0, 2); shapes[CMP] = shape(L, L, 0, 0);
+  for (uint32_t o : {DOT, LENGTH, DISTANCE, NOISE3}) shapes[o] = shape(4, 4, 0, 1);
+  for (uint32_t o : {ADD, SUB, MUL, DIV, MIN, MAX, MOD, POW, ATAN2, STEP, AND, OR}) shapes[o] = shape(L, L, 0, 0);
+  float consts[64] = {0, -9.81f, 0, 0, 1, 0.9f, 0.2f, 1, 0.3f, 0.1f, 0.1f, 0};
+  uint32_t count = profile ? (1u << 22) : (1u << 24), rw = 32;
+  int sms; CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  Params p{count, rw, uint32_t(code.size()), 28, 0.016f, 0};
+  CK(cudaMemcpyToSymbol(c_code, code.data(), code.size() * 16));
+  std::vector<uint4> code4 = code;
+  for (auto& in : code4) {
+    uint32_t op = in.x & 0xFF, lanes = std::min(std::max((in.x >> 8) & 7, 1u), 4u), sh = shapes[op];
+    uint32_t* words[3] = {&in.y, &in.z, &in.w};
+    in.x |= ((sh >> 9) & 3) << 14;
+    for (int s = 0; s < 3; ++s) {
+      if (((in.x >> (16 + 2 * s)) & 3) != 1) continue;
+      uint32_t code = (sh >> (3 * s)) & 7, width = code == L ? lanes : code, w = *words[s], base = w & 0xFF, packed = 0;
+      for (uint32_t c = 0; c < 4; ++c) packed |= (c < width ? ((base + ((w >> (8 + 2 * c)) & 3)) & 63) : 64u) << (8 * c);
+      *words[s] = packed;
+      if (width == 1) in.x |= 1u << (11 + s);
+    }
+  }
+  CK(cudaMemcpyToSymbol(c_code4, code4.data(), code4.size() * 16));
+  CK(cudaMemcpyToSymbol(c_shapes, shapes, sizeof shapes));
+  CK(cudaMemcpyToSymbol(c_consts, consts, sizeof consts));
+  uint32_t* rec; uint32_t* kil; CK(cudaMalloc(&rec, size_t(count) * rw * 4)); CK(cudaMalloc(&kil, size_t(count) * 4));
+  std::vector<float> host(size_t(count) * rw, 0.f);
+  for (size_t i = 0; i < count; ++i) { float* r = &host[i * rw]; r[1] = i % 100; r[4] = 1; r[5] = 2; r[7] = 0.1f * (i % 7); r[8] = 1.f + (i % 5); }
+  cudaEvent_t e0, e1; CK(cudaEventCreate(&e0)); CK(cudaEventCreate(&e1));
+  auto timeit = [&](const char* name, auto launch, double bytes) {
+    std::vector<float> ms;
+    for (int k = 0; k < (profile ? 1 : 7); ++k) {
+      CK(cudaMemcpy(rec, host.data(), host.size() * 4, cudaMemcpyHostToDevice));
+      CK(cudaEventRecord(e0)); launch(); CK(cudaEventRecord(e1)); CK(cudaEventSynchronize(e1)); CK(cudaGetLastError());
+      float t; CK(cudaEventElapsedTime(&t, e0, e1)); ms.push_back(t);
+    }
+    std::sort(ms.begin(), ms.end());
+    printf("%-22s %8.3f ms (min %.3f)  %7.1f GB/s\n", name, ms[ms.size() / 2], ms[0], bytes / (ms[ms.size() / 2] * 1e6));
+    return ms[ms.size() / 2];
+  };
+  // copy roofline: 2 GiB each way
+  size_t n4 = (size_t(1) << 31) / 16; float4 *ca, *cb; CK(cudaMalloc(&ca, n4 * 16)); CK(cudaMalloc(&cb, n4 * 16));
+  CK(cudaMemset(ca, 0, n4 * 16));
+  if (!profile) timeit("copy roofline", [&] { copy<<<sms * 8, 256>>>(ca, cb, n4); }, 2.0 * n4 * 16);
+  double wbytes = double(count) * 64 * 2;
+  for (uint32_t blocks : {count / WG, uint32_t(sms) * 16u}) {
+    printf("-- %u workgroups\n", blocks);
+    p.launch_lanes = blocks * WG; CK(cudaMemcpyToSymbol(c_p, &p, sizeof p));
+    timeit("touch", [&] { touch<<<blocks, WG>>>(rec); }, wbytes);
+    timeit("interp local", [&] { interp<0><<<blocks, WG>>>(rec, kil); }, wbytes);
+    timeit("interp shared file", [&] { interp<1><<<blocks, WG>>>(rec, kil); }, wbytes);
+    timeit("interp local ops", [&] { interp<2><<<blocks, WG>>>(rec, kil); }, wbytes);
+    timeit("interp predecoded", [&] { interp<4><<<blocks, WG>>>(rec, kil); }, wbytes);
+  }
+  // check: first particle's position after one step
+  CK(cudaMemcpy(rec, host.data(), host.size() * 4, cudaMemcpyHostToDevice));
+  for (int m = 0; m < 2; ++m) {
+  CK(cudaMemcpy(rec, host.data(), host.size() * 4, cudaMemcpyHostToDevice));
+  if (m == 0) interp<0><<<64, WG>>>(rec, kil); else interp<4><<<64, WG>>>(rec, kil);
+  CK(cudaDeviceSynchronize());
+  float out[32]; CK(cudaMemcpy(out, rec + 3 * rw, 128, cudaMemcpyDeviceToHost));
+  printf("particle 3: pos %g %g %g vel %g %g %g age %g size %g color %g %g %g %g\n", out[1], out[2], out[3], out[4], out[5], out[6], out[7], out[9], out[10], out[11], out[12], out[13]);
+  }
+  return 0;
+}
