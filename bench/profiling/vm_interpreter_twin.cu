@@ -12,7 +12,9 @@
 //   ncu ... --section SourceCounters --page source --print-source sass --csv   (per-instruction counts)
 // MODE 0 is the interpreter as it was (per-source swizzle decode), MODE 4 the operand form the
 // fast interpreter now runs (src/vm/fast_operands.hpp; immediates there are still decoded per
-// source, which the GLSL version moved into the file as well).
+// source, which the GLSL version moved into the file as well), interpK<K> the operand form with
+// K particles per invocation sharing each fetch, decode and dispatch (not in the GLSL
+// interpreter: see docs/PERFORMANCE.md for what it measured).
 #include <cstdio>
 #include <cstdint>
 #include <cstring>
@@ -265,6 +267,171 @@ __global__ void __launch_bounds__(64) interp(uint32_t* __restrict__ records, uin
   }
 }
 
+
+// MODE 5: the operand form with K particles per invocation sharing each fetch, decode and dispatch.
+#define KLOOP _Pragma("unroll") for (int k_ = 0; k_ < K; ++k_) { float4 a = A[k_], b = B[k_], c = C[k_]; float4 r = make_float4(0, 0, 0, 0); \
+  uint32_t i = i0 + k_ * WG, me = me0 + k_ * WG; uint32_t seed = seeds[k_]; bool dead = deads[k_];
+#define KEND R[k_] = r; deads[k_] = dead; }
+template <int K>
+__global__ void __launch_bounds__(64) interpK(uint32_t* __restrict__ records, uint32_t* __restrict__ killed) {
+  constexpr int MODE = 5;
+  __shared__ uint32_t win[K * WG * ROW];
+  float file[K * 128];
+  const uint32_t me0 = threadIdx.x;
+  uint32_t count = c_p.count, rw = c_p.record_words;
+  uint32_t stride = gridDim.x * WG * K;  // the launch's own grid: K blocks of WG records per workgroup step
+  for (uint32_t first = blockIdx.x * WG * K; first < count; first += stride) {
+    for (uint32_t j = me0; j < K * WG * CHUNKS; j += WG) {
+      uint32_t p = j / CHUNKS, c = j - p * CHUNKS, i = first + p;
+      uint4 v = i < count ? reinterpret_cast<const uint4*>(records)[i * (rw / 4) + c] : make_uint4(0, 0, 0, 0);
+      uint32_t st = p * ROW + c * 4; win[st] = v.x; win[st + 1] = v.y; win[st + 2] = v.z; win[st + 3] = v.w;
+    }
+    __syncthreads();
+    uint32_t i0 = first + me0;
+    if (i0 < count) {  // (the tail's second particle computes garbage it never stores: the window store guards)
+      uint32_t seeds[K]; bool deads[K];
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        for (uint32_t r = 0; r < c_p.regs; ++r) file[k * 128 + r] = 0.f;
+        file[k * 128 + 64] = 0.f;
+        seeds[k] = hash3(7u, i0 + k * WG, 0x9E3779B9u);
+        deads[k] = false;
+      }
+      uint32_t n = c_p.code_length;
+      for (uint32_t pc = 0; pc < n; ++pc) {
+        uint4 ins = c_code4[pc];
+        uint32_t w0 = ins.x, op = w0 & 0xFF; if (op >= OPCOUNT) op = NOP;
+        uint32_t lanes = min(max((w0 >> 8) & 7, 1u), 4u);
+        uint32_t sh = c_shapes[op];
+        uint32_t words[3] = {ins.y, ins.z, ins.w};
+        float4 S[3][K];
+#pragma unroll
+        for (int s = 0; s < 3; ++s) {
+          uint32_t kind = (w0 >> (16 + 2 * s)) & 3, word = words[s];
+          if (kind == 1) {
+            uint32_t m = word & 0x7F7F7F7Fu;
+            if ((w0 >> (11 + s)) & 1) {
+#pragma unroll
+              for (int k = 0; k < K; ++k) S[s][k] = make_float4(file[k * 128 + (m & 0xFF)], 0, 0, 0);
+            } else {
+              uint32_t s0_ = m & 0xFF, s1_ = (m >> 8) & 0xFF, s2_ = (m >> 16) & 0xFF, s3_ = m >> 24;
+#pragma unroll
+              for (int k = 0; k < K; ++k) S[s][k] = make_float4(file[k * 128 + s0_], file[k * 128 + s1_], file[k * 128 + s2_], file[k * 128 + s3_]);
+            }
+          } else if (kind == 2) {
+            uint32_t code = (sh >> (3 * s)) & 7, width = code == L ? lanes : code;
+            float f = __uint_as_float(word);
+            float4 v = make_float4(width > 0 ? f : 0.f, width > 1 ? f : 0.f, width > 2 ? f : 0.f, width > 3 ? f : 0.f);
+#pragma unroll
+            for (int k = 0; k < K; ++k) S[s][k] = v;
+          } else {
+#pragma unroll
+            for (int k = 0; k < K; ++k) S[s][k] = make_float4(0, 0, 0, 0);
+          }
+        }
+        float4 (&A)[K] = S[0], (&B)[K] = S[1], (&C)[K] = S[2];
+        float4 R[K];
+#pragma unroll
+        for (int k = 0; k < K; ++k) R[k] = make_float4(0, 0, 0, 0);
+        uint32_t s0 = ins.y;
+        switch (op) {
+          case MOV: if (EN(MOV)) { KLOOP { r = a; } KEND } break;
+          case ADD: if (EN(ADD)) { KLOOP { r = LW2(add_); } KEND } break;
+          case SUB: if (EN(SUB)) { KLOOP { r = LW2(sub_); } KEND } break;
+          case MUL: if (EN(MUL)) { KLOOP { r = LW2(mul_); } KEND } break;
+          case DIV: if (EN(DIV)) { KLOOP { r = LW2(div_); } KEND } break;
+          case FMA: if (EN(FMA)) { KLOOP { r = LW3(fma_); } KEND } break;
+          case MIN: if (EN(MIN)) { KLOOP { r = LW2(fmin_); } KEND } break;
+          case MAX: if (EN(MAX)) { KLOOP { r = LW2(fmax_); } KEND } break;
+          case CLAMP: if (EN(CLAMP)) { KLOOP { r = LW3(clamp_); } KEND } break;
+          case ABS: if (EN(ABS)) { KLOOP { r = LW1(fabsf); } KEND } break;
+          case SIGN: if (EN(SIGN)) { KLOOP { r = LW1(sgn_); } KEND } break;
+          case FLOOR: if (EN(FLOOR)) { KLOOP { r = LW1(floorf); } KEND } break;
+          case CEIL: if (EN(CEIL)) { KLOOP { r = LW1(ceilf); } KEND } break;
+          case FRACT: if (EN(FRACT)) { KLOOP { r = LW1(fr_); } KEND } break;
+          case MOD: if (EN(MOD)) { KLOOP { r = LW2(mod_); } KEND } break;
+          case SQRT: if (EN(SQRT)) { KLOOP { r = LW1(sqrt_); } KEND } break;
+          case RSQRT: if (EN(RSQRT)) { KLOOP { r = LW1(rsq_); } KEND } break;
+          case EXP: if (EN(EXP)) { KLOOP { r = LW1(expf); } KEND } break;
+          case LOG: if (EN(LOG)) { KLOOP { r = LW1(log_); } KEND } break;
+          case POW: if (EN(POW)) { KLOOP { r = LW2(pow_); } KEND } break;
+          case SIN: if (EN(SIN)) { KLOOP { r = LW1(sinf); } KEND } break;
+          case COS: if (EN(COS)) { KLOOP { r = LW1(cosf); } KEND } break;
+          case TAN: if (EN(TAN)) { KLOOP { r = LW1(tanf); } KEND } break;
+          case ASIN: if (EN(ASIN)) { KLOOP { r = LW1(asin_); } KEND } break;
+          case ACOS: if (EN(ACOS)) { KLOOP { r = LW1(acos_); } KEND } break;
+          case ATAN2: if (EN(ATAN2)) { KLOOP { r = LW2(at2_); } KEND } break;
+          case DOT: if (EN(DOT)) { KLOOP { r.x = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; } KEND } break;
+          case CROSS: if (EN(CROSS)) { KLOOP { r = make_float4(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x, 0.f); } KEND } break;
+          case LENGTH: if (EN(LENGTH)) { KLOOP { r.x = sqrtf(a.x * a.x + a.y * a.y + a.z * a.z + a.w * a.w); } KEND } break;
+          case NORMALIZE: if (EN(NORMALIZE)) { KLOOP { { float l = a.x * a.x + a.y * a.y + a.z * a.z + a.w * a.w; float k = l > 0.f ? rsqrtf(l) : 0.f; r = make_float4(a.x * k, a.y * k, a.z * k, a.w * k); } } KEND } break;
+          case DISTANCE: if (EN(DISTANCE)) { KLOOP { { float x = a.x - b.x, y = a.y - b.y, z = a.z - b.z, w = a.w - b.w; r.x = sqrtf(x * x + y * y + z * z + w * w); } } KEND } break;
+          case MIX: if (EN(MIX)) { KLOOP { r = LW3(mix_); } KEND } break;
+          case STEP: if (EN(STEP)) { KLOOP { r = LW2(step_); } KEND } break;
+          case SMOOTHSTEP: if (EN(SMOOTHSTEP)) { KLOOP { r = LW3(ss_); } KEND } break;
+          case CMP: if (EN(CMP)) { KLOOP { { uint32_t k = ins.w; r = make_float4(cmp_(a.x, b.x, k), cmp_(a.y, b.y, k), cmp_(a.z, b.z, k), cmp_(a.w, b.w, k)); } } KEND } break;
+          case SELECT: if (EN(SELECT)) { KLOOP { r = LW3(sel_); } KEND } break;
+          case AND: if (EN(AND)) { KLOOP { r = LW2(and_); } KEND } break;
+          case OR: if (EN(OR)) { KLOOP { r = LW2(or_); } KEND } break;
+          case NOT: if (EN(NOT)) { KLOOP { r = LW1(not_); } KEND } break;
+          case LOAD_FIELD: if (EN(LOAD_FIELD)) { KLOOP { {
+              uint32_t base = me * ROW;
+              auto f = [&](uint32_t w) { w = min(w, rw - 1); return w < CHUNKS * 4 ? __uint_as_float(win[base + w]) : __uint_as_float(records[i * rw + w]); };
+              r.x = f(s0); if (lanes > 1) r.y = f(s0 + 1); if (lanes > 2) r.z = f(s0 + 2); if (lanes > 3) r.w = f(s0 + 3);
+            } } KEND } break;
+          case STORE_FIELD: if (EN(STORE_FIELD)) { KLOOP { {
+              uint32_t base = me * ROW;
+              auto f = [&](uint32_t w, float v) { w = min(w, rw - 1); if (w < CHUNKS * 4) win[base + w] = __float_as_uint(v); else records[i * rw + w] = __float_as_uint(v); };
+              f(s0, b.x); if (lanes > 1) f(s0 + 1, b.y); if (lanes > 2) f(s0 + 2, b.z); if (lanes > 3) f(s0 + 3, b.w);
+            } } KEND } break;
+          case LOAD_CONST: if (EN(LOAD_CONST)) { KLOOP { {
+              r = make_float4(c_consts[min(s0, 63u)], lanes > 1 ? c_consts[min(s0 + 1, 63u)] : 0.f,
+                              lanes > 2 ? c_consts[min(s0 + 2, 63u)] : 0.f, lanes > 3 ? c_consts[min(s0 + 3, 63u)] : 0.f);
+            } } KEND } break;
+          case LOAD_BUILTIN: if (EN(LOAD_BUILTIN)) { KLOOP { { if (s0 == 0) r.x = c_p.dt; else if (s0 == 7) r.x = float(i); else if (s0 == 1) r.x = 1.f; } } KEND } break;
+          case RAND: if (EN(RAND)) { KLOOP { { r = make_float4(float(hash3(seed, s0, 0) >> 8) * (1.f / 16777216.f), lanes > 1 ? float(hash3(seed, s0, 1) >> 8) * (1.f / 16777216.f) : 0.f,
+                                                   lanes > 2 ? float(hash3(seed, s0, 2) >> 8) * (1.f / 16777216.f) : 0.f, lanes > 3 ? float(hash3(seed, s0, 3) >> 8) * (1.f / 16777216.f) : 0.f); } } KEND } break;
+          case QMUL: if (EN(QMUL)) { KLOOP { r = make_float4(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                                                  a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z); } KEND } break;
+          case QROTATE: if (EN(QROTATE)) { KLOOP { { float tx = 2.f * (a.y * b.z - a.z * b.y), ty = 2.f * (a.z * b.x - a.x * b.z), tz = 2.f * (a.x * b.y - a.y * b.x);
+              r = make_float4(b.x + a.w * tx + a.y * tz - a.z * ty, b.y + a.w * ty + a.z * tx - a.x * tz, b.z + a.w * tz + a.x * ty - a.y * tx, 0.f); } } KEND } break;
+          case QFAA: if (EN(QFAA)) { KLOOP { { float s = sinf(b.x * 0.5f), co = cosf(b.x * 0.5f); r = make_float4(a.x * s, a.y * s, a.z * s, co); } } KEND } break;
+          case QINT: if (EN(QINT)) { KLOOP { { float w = sqrtf(b.x * b.x + b.y * b.y + b.z * b.z) * c.x; float s = sinf(w * 0.5f), co = cosf(w * 0.5f);
+              r = make_float4(a.x * co + s * b.x, a.y * co + s * b.y, a.z * co + s * b.z, a.w * co); } } KEND } break;
+          case NOISE3: if (EN(NOISE3)) { KLOOP { r.x = noise3(a.x, a.y, a.z); } KEND } break;
+          case CURL3: if (EN(CURL3)) { KLOOP { { float e = 1e-3f; r = make_float4(noise3(a.x, a.y + e, a.z) - noise3(a.x, a.y - e, a.z), noise3(a.x, a.y, a.z + e) - noise3(a.x, a.y, a.z - e),
+                                                                       noise3(a.x + e, a.y, a.z) - noise3(a.x - e, a.y, a.z), 0.f); } } KEND } break;
+          case WIND: if (EN(WIND)) { KLOOP { r = make_float4(sinf(a.x), cosf(a.y), sinf(a.z), 0.f); } KEND } break;
+          case KILL: if (EN(KILL)) { KLOOP { dead = dead || a.x != 0.f; } KEND } break;
+          default: break;
+        }
+        uint32_t rule = (w0 >> 14) & 3, written = rule == 0 ? lanes : (rule == 1 ? 1u : 0u), dst = w0 >> 24;
+        if (written == 1) {
+#pragma unroll
+          for (int k = 0; k < K; ++k) file[k * 128 + (dst & 63)] = R[k].x;
+        } else if (written > 1) {
+          uint32_t b = min(dst, 64u - written);
+#pragma unroll
+          for (int k = 0; k < K; ++k) {
+            file[k * 128 + b] = R[k].x; file[k * 128 + b + 1] = R[k].y;
+            if (written > 2) file[k * 128 + b + 2] = R[k].z;
+            if (written > 3) file[k * 128 + b + 3] = R[k].w;
+          }
+        }
+      }
+#pragma unroll
+      for (int k = 0; k < K; ++k) if (i0 + k * WG < count) killed[i0 + k * WG] = deads[k];
+    }
+    __syncthreads();
+    for (uint32_t j = me0; j < K * WG * CHUNKS; j += WG) {
+      uint32_t p = j / CHUNKS, c = j - p * CHUNKS, ii = first + p;
+      uint32_t st = p * ROW + c * 4;
+      if (ii < count) reinterpret_cast<uint4*>(records)[ii * (rw / 4) + c] = make_uint4(win[st], win[st + 1], win[st + 2], win[st + 3]);
+    }
+    __syncthreads();
+  }
+}
+
 // The same window movement with no program (the "touch" floor).
 __global__ void __launch_bounds__(64) touch(uint32_t* __restrict__ records) {
   __shared__ uint32_t win[WG * ROW];
@@ -365,12 +532,16 @@ int main(int argc, char** argv) {
     timeit("interp shared file", [&] { interp<1><<<blocks, WG>>>(rec, kil); }, wbytes);
     timeit("interp local ops", [&] { interp<2><<<blocks, WG>>>(rec, kil); }, wbytes);
     timeit("interp predecoded", [&] { interp<4><<<blocks, WG>>>(rec, kil); }, wbytes);
+    timeit("interp K=1", [&] { interpK<1><<<blocks, WG>>>(rec, kil); }, wbytes);
+    timeit("interp K=2", [&] { interpK<2><<<std::max(1u, blocks / 2), WG>>>(rec, kil); }, wbytes);
+    timeit("interp K=4", [&] { interpK<4><<<std::max(1u, blocks / 4), WG>>>(rec, kil); }, wbytes);
   }
   // check: first particle's position after one step
   CK(cudaMemcpy(rec, host.data(), host.size() * 4, cudaMemcpyHostToDevice));
-  for (int m = 0; m < 2; ++m) {
+  for (int m = 0; m < 4; ++m) {
   CK(cudaMemcpy(rec, host.data(), host.size() * 4, cudaMemcpyHostToDevice));
-  if (m == 0) interp<0><<<64, WG>>>(rec, kil); else interp<4><<<64, WG>>>(rec, kil);
+  if (m == 0) interp<0><<<64, WG>>>(rec, kil); else if (m == 1) interp<4><<<64, WG>>>(rec, kil);
+  else if (m == 2) interpK<2><<<32, WG>>>(rec, kil); else interpK<4><<<16, WG>>>(rec, kil);
   CK(cudaDeviceSynchronize());
   float out[32]; CK(cudaMemcpy(out, rec + 3 * rw, 128, cudaMemcpyDeviceToHost));
   printf("particle 3: pos %g %g %g vel %g %g %g age %g size %g color %g %g %g %g\n", out[1], out[2], out[3], out[4], out[5], out[6], out[7], out[9], out[10], out[11], out[12], out[13]);
