@@ -12,7 +12,8 @@
 // Immediates live in the register file too: each distinct bit pattern of a section gets a slot
 // after the zero slot, filled before the section runs. So every operand is a register read,
 // and the only per-source decision left is scalar or vector (docs/design/vm.md, "The fast
-// interpreter's operands"; the measurements that led here are in docs/PERFORMANCE.md).
+// operand form"; the measurements that led here are in docs/PERFORMANCE.md, "The fast
+// interpreter's operand form").
 #ifndef MOTE_SHADERS_SHARED_VM_FAST_OPERANDS_H
 #define MOTE_SHADERS_SHARED_VM_FAST_OPERANDS_H
 #include "shared/interop.h"
