@@ -30,9 +30,9 @@ uint32_t source_width(const Decoded& d, uint32_t w0, uint32_t s) {
   return isa::source_width(d.op->src[s], d.lanes);
 }
 
-}  // namespace
-
-uint32_t distinct_immediates(std::span<const Instruction> code) {
+// The section's distinct immediate bit patterns, in order of first use: immediate i lives in
+// slot kVmFastFirstImmediateSlot + i.
+std::vector<uint32_t> section_immediates(std::span<const Instruction> code) {
   std::vector<uint32_t> seen;
   for (const Instruction& ins : code) {
     Decoded d = decode(ins.words[0]);
@@ -41,11 +41,17 @@ uint32_t distinct_immediates(std::span<const Instruction> code) {
           std::find(seen.begin(), seen.end(), ins.words[1 + s]) == seen.end())
         seen.push_back(ins.words[1 + s]);
   }
-  return uint32_t(seen.size());
+  return seen;
 }
+
+}  // namespace
+
+uint32_t distinct_immediates(std::span<const Instruction> code) { return uint32_t(section_immediates(code).size()); }
 
 std::optional<FastOperandSection> fast_operand_section(std::span<const Instruction> code) {
   FastOperandSection out;
+  out.immediates = section_immediates(code);
+  if (out.immediates.size() > shader::kVmFastMaxImmediates) return std::nullopt;
   out.code.reserve(code.size() * 4);
   for (const Instruction& ins : code) {
     const uint32_t w0 = ins.words[0];
@@ -63,11 +69,7 @@ std::optional<FastOperandSection> fast_operand_section(std::span<const Instructi
         for (uint32_t c = 0; c < 4; ++c)
           slots[c] = ((word & 0xFFu) + ((word >> (8 + 2 * c)) & 3u)) & (shader::kVmFastRegisterSlots - 1u);
       } else {
-        auto found = std::find(out.immediates.begin(), out.immediates.end(), word);
-        if (found == out.immediates.end()) {
-          if (out.immediates.size() == shader::kVmFastMaxImmediates) return std::nullopt;
-          found = out.immediates.insert(out.immediates.end(), word);
-        }
+        const auto found = std::find(out.immediates.begin(), out.immediates.end(), word);
         const uint32_t slot = shader::kVmFastFirstImmediateSlot + uint32_t(found - out.immediates.begin());
         std::fill(std::begin(slots), std::end(slots), slot);
       }
