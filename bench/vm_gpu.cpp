@@ -6,7 +6,8 @@
 // as "<name>-direct", with every field access going to the record word by word ("fast-ops": the
 // fast interpreter specialised to the program's opcodes; "fast-instrumented": built with the
 // per-opcode counts and the trace, as the parity suite runs it, where the others leave them
-// out); and "touch"
+// out; the uninstrumented fast builds run the section with its moves folded, src/vm/fast_fold.hpp,
+// and "fast-unfolded" is the same build running every instruction as written); and "touch"
 // (shaders/bench/record_window_touch.comp), which moves exactly the staged window's bytes and
 // computes nothing: the most this record layout lets any executor do ("touch-full" reads and
 // writes the whole 128-byte record instead; "-coalesced", through shared memory with
@@ -201,7 +202,7 @@ int main(int argc, char** argv) {
   vm_jit::KernelCache kernels(device);
   std::vector<std::unique_ptr<Runner>> runners;
   for (const char* label :
-       {"fast", "fast-instrumented", "fast-direct", "fast-ops", "wide", "wide-direct", "compiled", "compiled-direct", "touch", "touch-full",
+       {"fast", "fast-unfolded", "fast-instrumented", "fast-direct", "fast-ops", "wide", "wide-direct", "compiled", "compiled-direct", "touch", "touch-full",
         "touch-coalesced", "touch-full-coalesced", "touch-full-out"}) {
     if (("," + opt.executors + ",").find("," + std::string(label) + ",") == std::string::npos) continue;
     auto run = std::make_unique<Runner>();
@@ -240,7 +241,15 @@ int main(int argc, char** argv) {
     if (auto stats = run->pipeline->statistics(); stats.ok())
       for (const auto& st : *stats)
         fmt::print("{{\"executor\":\"{}\",\"statistic\":\"{}\",\"value\":\"{}\"}}\n", label, st.name, st.value);
-    run->image = make_gpu_program_image(input, kRecordWords, run->which, device.limits());
+    // An interpreter's image goes with its pipeline: the uninstrumented fast builds run the
+    // section with its moves folded (src/vm/fast_fold.hpp), as the executor does when it does not
+    // count opcodes; "fast-unfolded" keeps every instruction, for the comparison.
+    std::optional<GpuInterpreterSpecialization> image_spec;
+    if (!run->compiled && !run->touch) {
+      image_spec = gpu_interpreter_specialization(program, Section::kUpdate, kRecordWords, staged, name.ends_with("-ops"));
+      image_spec->instrumented = name.find("-instrumented") != std::string::npos || name.find("-unfolded") != std::string::npos;
+    }
+    run->image = make_gpu_program_image(input, kRecordWords, run->which, device.limits(), image_spec ? &*image_spec : nullptr);
     if (name == "touch-full-out") {
       auto out = gpu::Buffer::create(device, {.size = VkDeviceSize(opt.particles) * kRecordWords * 4, .name = "bench.records_out"});
       if (!out.ok()) return fail(out.error());

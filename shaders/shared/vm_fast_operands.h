@@ -3,8 +3,9 @@
 // section once, on the host, so the interpreter does almost no operand decoding per instruction:
 //   word 0: op (bits 0..7) | lanes (bits 8..10, already 1..4) | slots written (bits 11..13, 0..4,
 //           from the opcode's destination rule) | operand class (bits 16..21, 2 bits per source,
-//           src0 lowest) | dst (bits 24..31, masked to the 64 registers), the same places as
-//           the instruction word;
+//           src0 lowest) | dst (bits 24..31: the first slot written, already clamped so that
+//           every written slot lies in the program's 64 registers, or, after the move fold
+//           below, in the record window), the same places as the instruction word;
 //   words 1..3: a source of class kVmOperandScalar or kVmOperandVector is four slot bytes,
 //           component c in byte c, every swizzle and width already applied: a component the
 //           source does not read names the zero slot. A source of class kVmOperandNone keeps
@@ -14,6 +15,11 @@
 // and the only per-source decision left is scalar or vector (docs/design/vm.md, "The fast
 // operand form"; the measurements that led here are in docs/PERFORMANCE.md, "The fast
 // interpreter's operand form").
+// The particle's record window lives in the file as well, from kVmFastFirstWindowSlot: the
+// interpreter copies it in from the workgroup's staging before the section and the written
+// chunks back after. That lets the host fold moves away (src/vm/fast_fold.hpp): a field load
+// or a constant load becomes nothing (its readers name the window or immediate slot), and the
+// instruction whose result a field store writes out writes the window slots itself.
 #ifndef MOTE_SHADERS_SHARED_VM_FAST_OPERANDS_H
 #define MOTE_SHADERS_SHARED_VM_FAST_OPERANDS_H
 #include "shared/interop.h"
@@ -25,12 +31,13 @@ MOTE_CONSTANT(uint, kVmOperandVector, 2u);  // reads all four bytes' slots
 MOTE_CONSTANT(uint, kVmFastWrittenShift, 11u);
 MOTE_CONSTANT(uint, kVmFastClassShift, 16u);
 // The fast file: the program's registers (kVmFastRegisterSlots), then the zero slot, then the
-// section's immediates. A slot byte is masked to the file, so no operand word can reach past it.
+// section's immediates, then the record window (kVmMaxWindowChunks * 4 words at most). A slot is
+// a byte and the file has 256 slots, so no operand word can reach past it.
 MOTE_CONSTANT(uint, kVmFastZeroSlot, 64u);
 MOTE_CONSTANT(uint, kVmFastFirstImmediateSlot, 65u);
 MOTE_CONSTANT(uint, kVmFastMaxImmediates, 63u);
-MOTE_CONSTANT(uint, kVmFastFileSlots, 128u);
-MOTE_CONSTANT(uint, kVmFastSlotMask, 0x7F7F7F7Fu);
+MOTE_CONSTANT(uint, kVmFastFirstWindowSlot, 128u);
+MOTE_CONSTANT(uint, kVmFastFileSlots, 256u);
 
 MOTE_SHARED_END
 #endif

@@ -14,9 +14,9 @@
 // and the globals vm_seed (the particle's RNG seed) and vm_record_words.
 // An includer that defines VM_FAST_OPERANDS hands over code in the fast operand form
 // (shared/vm_fast_operands.h: swizzles, widths and immediates resolved by the host into slot
-// bytes), reads any slot its file holds through vm_reg_read, and supplies
-// vm_reg_write_run(base, v, n) (v's first n components to slots base..base+n-1, base + n <= 64)
-// instead of vm_reg_write; vm_op_shape is then not called.
+// bytes), reads any slot of its kVmFastFileSlots-slot file through vm_reg_read, and supplies
+// vm_reg_write_run(base, v, n) (v's first n components to slots base..base+n-1,
+// base + n <= kVmFastFileSlots) instead of vm_reg_write; vm_op_shape is then not called.
 //
 // The including shader enables GL_KHR_shader_subgroup_ballot (subgroupBroadcastFirst: the
 // fetched instruction and its shape are broadcast from the first active lane, unless the includer
@@ -69,10 +69,11 @@ vec4 vm_read_source(uint w0, uint word, uint s, uint width) {
 #include "shared/vm_fast_operands.h"
 // Source `s` in the fast operand form: the class says scalar, vector or nothing, and the word
 // holds the slot of each component (a component the source does not read names the zero slot,
-// an immediate names its own slot). Masking the bytes keeps every read inside the file.
+// an immediate names its own slot). A slot is a byte and the file has 256 slots, so every read
+// stays inside it.
 vec4 vm_read_operand(uint w0, uint word, uint s) {
   uint operand_class = (w0 >> (kVmFastClassShift + 2u * s)) & 3u;
-  uint slots = word & kVmFastSlotMask;
+  uint slots = word;
   vec4 v = vec4(0.0f);
   if (operand_class == kVmOperandScalar) {
     v.x = vm_reg_read(slots & 0xFFu);
@@ -208,10 +209,11 @@ bool vm_run(uint length) {
 
     vm_trace(pc, r);
 #ifdef VM_FAST_OPERANDS
-    // The result goes to `written` consecutive slots from dst, in one run: the base is clamped so
-    // that every lane lands in the program's registers (a verified program's always do).
-    uint written = (w0 >> kVmFastWrittenShift) & 7u;
-    if (written > 0u) vm_reg_write_run(min(vm_dst(w0), kVmFastRegisterSlots - min(written, 4u)), r, written);
+    // The result goes to `written` consecutive slots from dst, in one run. The host already
+    // placed the run (in the registers, or in the window when it folded a field store); the
+    // clamp only keeps any word the GPU is handed inside the file.
+    uint written = min((w0 >> kVmFastWrittenShift) & 7u, 4u);
+    if (written > 0u) vm_reg_write_run(min(vm_dst(w0), kVmFastFileSlots - written), r, written);
 #else
     uint dst_rule = (shape >> 9u) & 3u;
     uint written = dst_rule == 0u ? lanes : (dst_rule == 1u ? 1u : 0u);

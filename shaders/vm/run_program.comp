@@ -1,10 +1,12 @@
 #version 460
 // Runs one section of one program over `count` particle records: the GPU executor behind the
 // parity suite, `mote run-program --executor gpu-fast|gpu-wide` and bench/vm_gpu. Built twice:
-//   VM_REGISTERS_FAST  register file in private memory (kVmFastRegisterSlots, plus the zero slot
-//                      and the section's immediates), one particle per invocation of a
-//                      grid-stride launch, running code the host rewrote into the fast operand
-//                      form (shared/vm_fast_operands.h, src/vm/fast_operands.hpp);
+//   VM_REGISTERS_FAST  register file in private memory (kVmFastRegisterSlots, plus the zero slot,
+//                      the section's immediates and the particle's record window), one particle
+//                      per invocation of a grid-stride launch, running code the host rewrote
+//                      into the fast operand form (shared/vm_fast_operands.h,
+//                      src/vm/fast_operands.hpp), with its moves folded away when the run is
+//                      not instrumented (src/vm/fast_fold.hpp);
 //   VM_REGISTERS_WIDE  register file in a storage buffer, slot-major (slot * lanes + lane),
 //                      kVmWideLaunchLanes invocations walking the work (the seed's "Two
 //                      interpreters").
@@ -62,9 +64,10 @@ const uint kWindowRow = kWindowChunks * 4u + 1u;
 shared uint vm_window[kVmWorkgroupSize * kWindowRow];
 
 #ifdef VM_REGISTERS_FAST
-// The fast file (shared/vm_fast_operands.h): the program's registers, the zero slot, then the
-// section's immediates, which the host lists in binding 9. Operands name any slot (masked to
-// the file); results go only to the program's registers.
+// The fast file (shared/vm_fast_operands.h): the program's registers, the zero slot, the
+// section's immediates, which the host lists in binding 9, and the particle's record window.
+// Operands name any slot; results go to the registers or, where the host folded a field store
+// into the instruction that computed it, to the window.
 #include "shared/vm_fast_operands.h"
 #define VM_FAST_OPERANDS
 layout(std140, binding = 9) uniform Immediates {
@@ -73,7 +76,7 @@ layout(std140, binding = 9) uniform Immediates {
 };
 float vm_fast_registers[kVmFastFileSlots];
 float vm_reg_read(uint slot) { return vm_fast_registers[slot & (kVmFastFileSlots - 1u)]; }
-// n (1..4) consecutive slots from base, base + n <= kVmFastRegisterSlots (the interpreter clamps
+// n (1..4) consecutive slots from base, base + n <= kVmFastFileSlots (the interpreter clamps
 // base): one address for the run, the lanes at fixed offsets from it.
 void vm_reg_write_run(uint base, vec4 v, uint n) {
   vm_fast_registers[base] = v.x;
@@ -111,6 +114,33 @@ uint vm_window_word(uint word) {
   uint rel = word - params.window_first_chunk * 4u;
   return (kWindowChunks > 0u && rel < kWindowChunks * 4u) ? gl_LocalInvocationIndex * kWindowRow + rel : ~0u;
 }
+#ifdef VM_REGISTERS_FAST
+// The fast interpreter keeps the particle's window in its file (vm_window_to_file before the
+// section, vm_window_from_file after), so a field access and an operand naming a window slot
+// see the same word.
+float vm_record_read(uint word) {
+  uint rel = word - params.window_first_chunk * 4u;
+  if (kWindowChunks > 0u && rel < kWindowChunks * 4u) return vm_fast_registers[kVmFastFirstWindowSlot + rel];
+  return uintBitsToFloat(records[vm_record_base + word]);
+}
+void vm_record_write(uint word, float v) {
+  uint rel = word - params.window_first_chunk * 4u;
+  if (kWindowChunks > 0u && rel < kWindowChunks * 4u) vm_fast_registers[kVmFastFirstWindowSlot + rel] = v;
+  else if (vm_present) records[vm_record_base + word] = floatBitsToUint(v);
+}
+void vm_window_to_file() {
+  uint row = gl_LocalInvocationIndex * kWindowRow;
+  [[unroll]] for (uint w = 0u; w < kWindowChunks * 4u; ++w)
+    vm_fast_registers[kVmFastFirstWindowSlot + w] = uintBitsToFloat(vm_window[row + w]);
+}
+// Only the chunks the section may write go back (the others were never written in the file).
+void vm_window_from_file() {
+  uint row = gl_LocalInvocationIndex * kWindowRow;
+  [[unroll]] for (uint w = 0u; w < kWindowChunks * 4u; ++w)
+    if ((params.window_dirty_mask & (1u << (w >> 2u))) != 0u)
+      vm_window[row + w] = floatBitsToUint(vm_fast_registers[kVmFastFirstWindowSlot + w]);
+}
+#else
 float vm_record_read(uint word) {
   uint at = vm_window_word(word);
   if (at != ~0u) return uintBitsToFloat(vm_window[at]);
@@ -121,6 +151,7 @@ void vm_record_write(uint word, float v) {
   if (at != ~0u) vm_window[at] = floatBitsToUint(v);
   else if (vm_present) records[vm_record_base + word] = floatBitsToUint(v);
 }
+#endif
 // The block's windows move as one run of chunks: the j-th chunk of the run is chunk j % chunks of
 // block record j / chunks, consecutive lanes on consecutive chunks (docs/design/vm.md, "The
 // window moves through the workgroup"). Returns the chunk's index in the records (clamped to the
@@ -215,7 +246,13 @@ void main() {
     if (vm_present) {
       vm_seed = vm_particle_seed(params.rng_base, params.first_particle_index + i);
       vm_clear_registers();
+#ifdef VM_REGISTERS_FAST
+      if (kWindowChunks > 0u) vm_window_to_file();
+#endif
       bool dead = vm_run(params.code_length);
+#ifdef VM_REGISTERS_FAST
+      if (kWindowChunks > 0u) vm_window_from_file();
+#endif
       killed[min(i, uint(killed.length()) - 1u)] = dead ? 1u : 0u;
     }
     if (kWindowChunks > 0u) vm_window_store_block(first, count);

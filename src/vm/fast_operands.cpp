@@ -10,6 +10,12 @@
 namespace mote {
 namespace {
 
+// The file's regions, in slot order, each inside a slot byte's reach.
+static_assert(shader::kVmFastZeroSlot == shader::kVmFastRegisterSlots);
+static_assert(shader::kVmFastFirstImmediateSlot + shader::kVmFastMaxImmediates <= shader::kVmFastFirstWindowSlot);
+static_assert(shader::kVmFastFirstWindowSlot + shader::kVmMaxWindowChunks * 4 <= shader::kVmFastFileSlots);
+static_assert(shader::kVmFastFileSlots == 256, "a slot is one byte");
+
 // What the GPU interpreter makes of an instruction word before it reads a source: the opcode
 // (an unknown one is NOP), the lane count clamped to 1..4 and the opcode's operand rules.
 struct Decoded {
@@ -57,8 +63,11 @@ std::optional<FastOperandSection> fast_operand_section(std::span<const Instructi
     const uint32_t w0 = ins.words[0];
     const Decoded d = decode(w0);
     const uint32_t written = d.op->dst == isa::DstRule::kDstLanes ? d.lanes : d.op->dst == isa::DstRule::kDstScalar ? 1u : 0u;
-    uint32_t word0 = d.op->number | (d.lanes << 8) | (written << shader::kVmFastWrittenShift) |
-                     ((shader::vm_dst(w0) & (shader::kVmFastRegisterSlots - 1u)) << 24);
+    // The destination as the interpreter always treated it: masked to the registers, and the
+    // run's base moved down so that every written lane lands in them.
+    const uint32_t dst = shader::vm_dst(w0) & (shader::kVmFastRegisterSlots - 1u);
+    const uint32_t base = written > 0 ? std::min(dst, shader::kVmFastRegisterSlots - written) : dst;
+    uint32_t word0 = d.op->number | (d.lanes << 8) | (written << shader::kVmFastWrittenShift) | (base << 24);
     std::array<uint32_t, 3> operands{ins.words[1], ins.words[2], ins.words[3]};
     for (uint32_t s = 0; s < 3; ++s) {
       const uint32_t width = source_width(d, w0, s);

@@ -14,6 +14,7 @@
 #include "shared/vm_gpu.h"
 #include "shared/vm_limits.h"
 #include "vm/executor_common.hpp"
+#include "vm/fast_fold.hpp"
 #include "vm/record_window.hpp"
 
 namespace mote {
@@ -21,9 +22,9 @@ namespace {
 
 class GpuExecutor final : public TracingGpuExecutor {
  public:
-  GpuExecutor(gpu::Device& device, GpuInterpreter interpreter, std::unique_ptr<gpu::Device> owned = nullptr,
-              bool verify = true)
-      : owned_(std::move(owned)), device_(device), interpreter_(interpreter), verify_(verify) {}
+  GpuExecutor(gpu::Device& device, GpuInterpreter interpreter, GpuExecutorOptions options,
+              std::unique_ptr<gpu::Device> owned = nullptr, bool verify = true)
+      : owned_(std::move(owned)), device_(device), interpreter_(interpreter), options_(options), verify_(verify) {}
 
   std::string_view name() const override {
     switch (interpreter_) {
@@ -47,6 +48,7 @@ class GpuExecutor final : public TracingGpuExecutor {
   std::unique_ptr<gpu::Device> owned_;  // declared first: destroyed last
   gpu::Device& device_;
   GpuInterpreter interpreter_;
+  GpuExecutorOptions options_;
   bool verify_ = true;
   std::map<std::pair<GpuInterpreter, GpuInterpreterSpecialization>, gpu::ComputePipeline> pipelines_;
   gpu::Buffer wide_registers_;
@@ -69,6 +71,8 @@ Result<RunOutput> GpuExecutor::run_traced(const RunInput& input, std::vector<uin
   } else if (!input.program || record_words == 0 || input.records.size() != size_t(input.count) * record_words) {
     return make_error(ErrorCode::kInvalidArgument, "records do not match count * record_words");
   }
+  if (trace_out && !options_.count_ops)
+    return make_error(ErrorCode::kUnsupported, "a trace needs an executor that counts opcodes (count_ops)");
   const Program& program = *input.program;
   GpuInterpreter which = interpreter_ == GpuInterpreter::kAuto ? choose_gpu_interpreter(program) : interpreter_;
   if (which == GpuInterpreter::kFast && program.register_count > shader::kVmFastRegisterSlots)
@@ -79,14 +83,15 @@ Result<RunOutput> GpuExecutor::run_traced(const RunInput& input, std::vector<uin
     return make_error(ErrorCode::kUnsupported,
                       "a section holds more than " + std::to_string(shader::kVmFastMaxImmediates) +
                           " distinct immediates, the fast interpreter's file holds that many (use gpu-wide or gpu)");
-  MOTE_TRY_ASSIGN(const gpu::ComputePipeline* pass,
-                  pipeline(which, gpu_interpreter_specialization(program, input.section, record_words)));
+  GpuInterpreterSpecialization spec = gpu_interpreter_specialization(program, input.section, record_words);
+  spec.instrumented = options_.count_ops;
+  MOTE_TRY_ASSIGN(const gpu::ComputePipeline* pass, pipeline(which, spec));
   if (which == GpuInterpreter::kWide && !wide_registers_.valid()) {
     MOTE_TRY_ASSIGN(wide_registers_, gpu::Buffer::create(device_, {.size = VkDeviceSize(shader::kVmWideLaunchLanes) *
                                                                                shader::kVmMaxRegisters * 4,
                                                                     .name = "vm.wide_registers"}));
   }
-  GpuProgramImage image = make_gpu_program_image(input, record_words, which, device_.limits());
+  GpuProgramImage image = make_gpu_program_image(input, record_words, which, device_.limits(), &spec);
   return run_gpu_harness(device_, input, image, trace_out, [&](gpu::ComputeRecorder& rec, const GpuRunBuffers& b) {
     rec.bind(*pass);
     if (which == GpuInterpreter::kWide)
@@ -177,6 +182,7 @@ GpuInterpreterSpecialization gpu_interpreter_specialization(const Program& progr
   if (only_its_opcodes) {
     spec.opcodes = 0;
     for (const Instruction& ins : program.code(section)) spec.opcodes |= uint64_t(1) << (shader::vm_op(ins.words[0]) & 63u);
+    spec.opcodes |= uint64_t(1) << uint32_t(isa::Op::MOV);  // the move fold may copy a field value into a register
   }
   return spec;
 }
@@ -194,7 +200,8 @@ Result<gpu::ComputePipeline> create_gpu_interpreter(gpu::Device& device, GpuInte
 }
 
 GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_words, GpuInterpreter which,
-                                       const VkPhysicalDeviceLimits& limits) {
+                                       const VkPhysicalDeviceLimits& limits,
+                                       const GpuInterpreterSpecialization* pipeline) {
   const Program& program = *input.program;
   GpuProgramImage image;
   std::vector<uint32_t>& words = image.words;
@@ -218,6 +225,15 @@ GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_wo
   if (which == GpuInterpreter::kFast) {
     fast[0] = fast_operand_section(program.init);
     fast[1] = fast_operand_section(program.update);
+    // A pipeline without the counters and the trace runs the section with its moves folded;
+    // the run's section is the one that matters (the other is never read).
+    if (pipeline && !pipeline->instrumented) {
+      std::optional<FastOperandSection>& run = fast[input.section == Section::kInit ? 0 : 1];
+      FastFoldContext fold{.constants = program.constants, .record_words = record_words};
+      const RecordWindow window = record_window(program, input.section, record_words);
+      if (pipeline->window_chunks > 0 && pipeline->window_chunks == window.chunks) fold.window = window;
+      if (run) run = fold_fast_moves(*run, fold);
+    }
   }
   auto insert_section = [&](const std::vector<Instruction>& code, const std::optional<FastOperandSection>& rewritten) {
     if (rewritten) {
@@ -249,7 +265,10 @@ GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_wo
   params.globals_words = uint32_t(input.global_fields.size());
   words.insert(words.end(), input.global_fields.begin(), input.global_fields.end());
   params.code_offset = input.section == Section::kInit ? init_offset : update_offset;
-  params.code_length = uint32_t(program.code(input.section).size());
+  {
+    const std::optional<FastOperandSection>& run = fast[input.section == Section::kInit ? 0 : 1];
+    params.code_length = run ? uint32_t(run->code.size() / 4) : uint32_t(program.code(input.section).size());
+  }
   // The code view is the shader's whole SectionCode block (4096 instructions = 64 KiB), so the
   // buffer extends at least that far past the section's start.
   image.code_view_words = shader::kVmMaxSectionInstructions * 4;
@@ -297,18 +316,19 @@ GpuInterpreter choose_gpu_interpreter(const Program& program) {
   return fits_fast_interpreter(program) ? GpuInterpreter::kFast : GpuInterpreter::kWide;
 }
 
-std::unique_ptr<Executor> make_gpu_executor(gpu::Device& device, GpuInterpreter interpreter) {
-  return std::make_unique<GpuExecutor>(device, interpreter);
+std::unique_ptr<Executor> make_gpu_executor(gpu::Device& device, GpuInterpreter interpreter, GpuExecutorOptions options) {
+  return std::make_unique<GpuExecutor>(device, interpreter, options);
 }
 
 std::unique_ptr<Executor> make_unverified_gpu_executor_for_tests(gpu::Device& device, GpuInterpreter interpreter) {
-  return std::make_unique<GpuExecutor>(device, interpreter, nullptr, /*verify=*/false);
+  return std::make_unique<GpuExecutor>(device, interpreter, GpuExecutorOptions{}, nullptr, /*verify=*/false);
 }
 
-Result<std::unique_ptr<Executor>> make_gpu_executor(const gpu::DeviceOptions& options, GpuInterpreter interpreter) {
+Result<std::unique_ptr<Executor>> make_gpu_executor(const gpu::DeviceOptions& options, GpuInterpreter interpreter,
+                                                    GpuExecutorOptions executor_options) {
   MOTE_TRY_ASSIGN(std::unique_ptr<gpu::Device> device, gpu::Device::create(options));
   gpu::Device& ref = *device;
-  return std::unique_ptr<Executor>(std::make_unique<GpuExecutor>(ref, interpreter, std::move(device)));
+  return std::unique_ptr<Executor>(std::make_unique<GpuExecutor>(ref, interpreter, executor_options, std::move(device)));
 }
 
 }  // namespace mote

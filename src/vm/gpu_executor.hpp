@@ -25,15 +25,26 @@ namespace mote {
 
 enum class GpuInterpreter { kAuto, kFast, kWide };
 
+struct GpuExecutorOptions {
+  // Count every opcode's executions (RunOutput::op_executions, and the trace of run_gpu_traced):
+  // the interpreter is built with the counters, and the fast one runs each instruction of the
+  // program as written. Without: op_executions stays zero, a trace is refused, and the fast
+  // interpreter runs the section with its moves folded away (src/vm/fast_fold.hpp), which
+  // computes the same records.
+  bool count_ops = true;
+};
+
 // Uses `device`, which must outlive the executor.
-std::unique_ptr<Executor> make_gpu_executor(gpu::Device& device, GpuInterpreter interpreter);
+std::unique_ptr<Executor> make_gpu_executor(gpu::Device& device, GpuInterpreter interpreter,
+                                            GpuExecutorOptions options = {});
 
 // FOR ROBUSTNESS TESTS ONLY: an executor that skips the verifier and the input checks and hands
 // the program to the GPU as it is, to prove that the interpreter's own clamps keep a program
 // that slipped past verification inside its buffers. Never use it to run programs.
 std::unique_ptr<Executor> make_unverified_gpu_executor_for_tests(gpu::Device& device, GpuInterpreter interpreter);
 // Creates and owns its own device.
-Result<std::unique_ptr<Executor>> make_gpu_executor(const gpu::DeviceOptions& options, GpuInterpreter interpreter);
+Result<std::unique_ptr<Executor>> make_gpu_executor(const gpu::DeviceOptions& options, GpuInterpreter interpreter,
+                                                    GpuExecutorOptions executor_options = {});
 
 // A GPU executor that can also record every instruction's result (kVmRunTrace): the
 // interpreters and the compiled kernels.
@@ -81,8 +92,14 @@ gpu::BufferBinding code_view(const GpuProgramImage& image, const gpu::Buffer& pr
 gpu::BufferBinding shapes_view(const GpuProgramImage& image, const gpu::Buffer& program_buffer);
 // The fast interpreter's immediates (binding 9; the wide interpreter reads the shapes instead).
 gpu::BufferBinding immediates_view(const GpuProgramImage& image, const gpu::Buffer& program_buffer);
+struct GpuInterpreterSpecialization;
+// `pipeline`: how the interpreter that runs the image is specialised. The fast interpreter's
+// image of a pipeline built without instrumentation has its moves folded (src/vm/fast_fold.hpp:
+// field loads and stores through the window only when the pipeline keeps the section's window,
+// constant loads always). Null: instrumented, every instruction as written.
 GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_words, GpuInterpreter which,
-                                       const VkPhysicalDeviceLimits& limits);
+                                       const VkPhysicalDeviceLimits& limits,
+                                       const GpuInterpreterSpecialization* pipeline = nullptr);
 // The buffers of one harness run, bound at run_program.comp's bindings: 0 program, 1 records,
 // 2 kill flags, 3 op counts, 4 params, 6 trace.
 struct GpuRunBuffers {
@@ -112,8 +129,8 @@ struct GpuInterpreterSpecialization {
   bool instrumented = true;
   auto operator<=>(const GpuInterpreterSpecialization&) const = default;
 };
-// stage_window: the section's window (else none); only_its_opcodes: the section's opcode set
-// (else every opcode).
+// stage_window: the section's window (else none); only_its_opcodes: the section's opcode set and
+// MOV, which the move fold may add (else every opcode).
 GpuInterpreterSpecialization gpu_interpreter_specialization(const Program& program, Section section,
                                                             uint32_t record_words, bool stage_window = true,
                                                             bool only_its_opcodes = false);

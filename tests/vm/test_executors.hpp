@@ -22,6 +22,8 @@ std::vector<std::string> parity_executor_names();
 // reference on the executor's own operands, since error compounding through a random program
 // (a 1-ulp difference before a FLOOR or CMP) makes end-to-end agreement meaningless there.
 std::vector<std::string> program_parity_executor_names();
+// The executors of parity_executor_names() that can trace (test_vm_gpu_trace.cpp).
+std::vector<std::string> trace_parity_executor_names();
 // How many generated programs the trace-replay suite (test_vm_gpu_trace.cpp) runs on an
 // executor of parity_executor_names(): fewer where each program costs a compile.
 uint32_t trace_parity_program_count(std::string_view name);

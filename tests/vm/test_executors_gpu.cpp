@@ -1,5 +1,6 @@
 // The GPU executors in the parity suite (test_vm_gpu): "gpu" picks the interpreter by the
-// program's register count (fast for <= 64 slots, wide above), "gpu-wide" forces the storage-
+// program's register count (fast for <= 64 slots, wide above), "gpu-uncounted" is the same
+// without opcode counting (the fast interpreter then folds moves), "gpu-wide" forces the storage-
 // buffer register file for every program, "gpu-compiled" runs each program as its own compiled
 // kernel (src/vm_jit/). All run with the validation layer on, and any validation message fails
 // the test that caused it.
@@ -35,11 +36,16 @@ std::unique_ptr<Executor> make_executor_for_test(std::string_view name) {
     return std::move(compiled).value();
   }
   GpuInterpreter interpreter;
+  GpuExecutorOptions options;
   if (name == "gpu") interpreter = GpuInterpreter::kAuto;
   else if (name == "gpu-fast") interpreter = GpuInterpreter::kFast;
   else if (name == "gpu-wide") interpreter = GpuInterpreter::kWide;
-  else return nullptr;
-  auto executor = make_gpu_executor(gpu::DeviceOptions{.validation = true}, interpreter);
+  else if (name == "gpu-uncounted") {
+    // No opcode counts: the fast interpreter runs sections with their moves folded.
+    interpreter = GpuInterpreter::kAuto;
+    options.count_ops = false;
+  } else return nullptr;
+  auto executor = make_gpu_executor(gpu::DeviceOptions{.validation = true}, interpreter, options);
   if (!executor.ok()) {
     ADD_FAILURE() << "cannot create the GPU executor: " << executor.error().to_string();
     return nullptr;
@@ -47,7 +53,9 @@ std::unique_ptr<Executor> make_executor_for_test(std::string_view name) {
   return std::move(executor).value();
 }
 
-std::vector<std::string> parity_executor_names() { return {"gpu", "gpu-wide", "gpu-compiled"}; }
+std::vector<std::string> parity_executor_names() { return {"gpu", "gpu-uncounted", "gpu-wide", "gpu-compiled"}; }
+// A trace needs the opcode counters built in: every executor but "gpu-uncounted".
+std::vector<std::string> trace_parity_executor_names() { return {"gpu", "gpu-wide", "gpu-compiled"}; }
 std::vector<std::string> program_parity_executor_names() { return {}; }
 
 // The interpreters replay 160 programs. A compiled kernel costs a compile per program section,

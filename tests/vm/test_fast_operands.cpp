@@ -85,6 +85,7 @@ TEST(FastOperands, UnknownOpcodesAndOddLaneCountsReadAsTheInterpreterReadsThem) 
       {{word0(isa::Op::MOV, 0, kVmKindReg, kVmKindNone, kVmKindNone, 3), swizzled(1, 0, 1, 2, 3), 0, 0}},  // lanes 0 -> 1
       {{word0(isa::Op::MOV, 7, kVmKindReg, kVmKindNone, kVmKindNone, 3), swizzled(1, 0, 1, 2, 3), 0, 0}},  // lanes 7 -> 4
       {{word0(isa::Op::MOV, 1, kVmKindReg, kVmKindNone, kVmKindNone, 200), swizzled(200, 0, 1, 2, 3), 0, 0}},  // slot 200 -> 8
+      {{word0(isa::Op::MOV, 4, kVmKindReg, kVmKindNone, kVmKindNone, 62), swizzled(0, 0, 1, 2, 3), 0, 0}},  // r62..r65
   };
   auto rewritten = fast_operand_section(code);
   ASSERT_TRUE(rewritten.has_value());
@@ -100,6 +101,10 @@ TEST(FastOperands, UnknownOpcodesAndOddLaneCountsReadAsTheInterpreterReadsThem) 
   EXPECT_EQ(shader::vm_dst(rewritten->code[12]), 8u);
   EXPECT_EQ(rewritten->code[13], bytes(8, kVmFastZeroSlot, kVmFastZeroSlot, kVmFastZeroSlot));
   EXPECT_EQ(rewritten->code[9], bytes(1, 2, 3, 4));
+  // A result run past the registers starts lower, so that all of it lands in them: the
+  // interpreter's rule, resolved by the host (the GPU clamps to its file only).
+  EXPECT_EQ(shader::vm_dst(rewritten->code[16]), 60u);
+  EXPECT_EQ(written(rewritten->code[16]), 4u);
 }
 
 TEST(FastOperands, ImmediatesBeyondTheFileAreRefused) {

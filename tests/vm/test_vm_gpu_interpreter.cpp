@@ -5,12 +5,15 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <cstdio>
+#include <map>
 
 #include "mote/isa.hpp"
 #include "shared/isa_encoding.h"
 #include "support/gpu_fixture.hpp"
 #include "vm_test_support.hpp"
 #include "vm/gpu_executor.hpp"
+#include "vm/program_generator.hpp"
 
 namespace mote {
 namespace {
@@ -91,12 +94,15 @@ TEST_F(GpuTest, FastInterpreterRefusesAProgramBeyondItsRegisterFile) {
 }
 
 // One run of the fast interpreter built with `spec` (what GpuExecutor does with its own);
-// `groups`, when not 0, replaces the launch the executor would make.
+// `groups`, when not 0, replaces the launch the executor would make. An uninstrumented `spec`
+// runs the section with its moves folded, as the executor does, unless `fold` is false.
 Result<RunOutput> run_specialised(gpu::Device& device, const RunInput& input, const GpuInterpreterSpecialization& spec,
-                                  uint32_t groups = 0) {
+                                  uint32_t groups = 0, bool fold = true) {
   MOTE_TRY_ASSIGN(gpu::ComputePipeline pipeline, create_gpu_interpreter(device, GpuInterpreter::kFast, spec));
   const uint32_t words = effective_record_words(input);
-  GpuProgramImage image = make_gpu_program_image(input, words, GpuInterpreter::kFast, device.limits());
+  GpuInterpreterSpecialization image_spec = spec;
+  if (!fold) image_spec.instrumented = true;  // the image as an instrumented pipeline gets it: unfolded
+  GpuProgramImage image = make_gpu_program_image(input, words, GpuInterpreter::kFast, device.limits(), &image_spec);
   if (groups != 0) {
     image.groups = groups;
     image.params.launch_lanes = groups * shader::kVmWorkgroupSize;
@@ -124,7 +130,9 @@ TEST_F(GpuTest, InterpreterSpecialisedToAnOpcodeSetRunsItsOpcodesOnly) {
 
   const GpuInterpreterSpecialization own = gpu_interpreter_specialization(p, Section::kUpdate, 3, true, true);
   const auto bit = [](isa::Op op) { return uint64_t(1) << uint32_t(op); };
-  EXPECT_EQ(own.opcodes, bit(isa::Op::LOAD_FIELD) | bit(isa::Op::ADD) | bit(isa::Op::MUL) | bit(isa::Op::STORE_FIELD));
+  // The program's opcodes, and MOV, which the move fold may add.
+  EXPECT_EQ(own.opcodes, bit(isa::Op::LOAD_FIELD) | bit(isa::Op::ADD) | bit(isa::Op::MUL) | bit(isa::Op::STORE_FIELD) |
+                             bit(isa::Op::MOV));
   auto ran = run_specialised(device(), input, own);
   ASSERT_TRUE(ran.ok()) << ran.error().to_string();
   for (uint32_t i = 0; i < 100; ++i) EXPECT_EQ(u2f(ran->records[i * 3 + 2]), (float(i) + 1.0f) * 2.0f) << i;
@@ -247,6 +255,71 @@ TEST_F(GpuTest, VerifiedRunRejectsWhatTheVerifierRejects) {
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.error().code, ErrorCode::kVerify);
   EXPECT_NE(result.error().where.find("update["), std::string::npos);
+}
+
+
+TEST_F(GpuTest, FoldedSectionsComputeExactlyWhatTheUnfoldedOnesDo) {
+  // The move fold (src/vm/fast_fold.hpp) removes copies only, so on one pipeline the folded and
+  // the unfolded section must agree bit for bit: records and kill flags, for generated programs
+  // of every opcode, with the program's own record and with a wider stride (the window then
+  // sits elsewhere in the record, and clamped field words fall in it differently).
+  std::map<GpuInterpreterSpecialization, gpu::ComputePipeline> pipelines;
+  uint32_t sections = 0, instructions = 0, folded_instructions = 0, window_results = 0;
+  for (uint32_t k = 0; k < 40; ++k) {
+    const Program program = generate_random_program(5000 + k, {});
+    if (!fits_fast_interpreter(program)) continue;
+    for (Section section : {Section::kInit, Section::kUpdate}) {
+      const uint32_t count = 1 + (k * 41) % 130;
+      const uint32_t record_words = k % 3 == 2 ? 32u : 0u;
+      const RunInput in = make_random_input(program, section, count, 9000 + k * 2 + uint32_t(section), record_words);
+      const uint32_t words = effective_record_words(in);
+      GpuInterpreterSpecialization spec = gpu_interpreter_specialization(program, section, words);
+      spec.instrumented = false;
+      auto found = pipelines.find(spec);
+      if (found == pipelines.end()) {
+        auto made = create_gpu_interpreter(device(), GpuInterpreter::kFast, spec);
+        ASSERT_TRUE(made.ok()) << made.error().to_string();
+        found = pipelines.emplace(spec, std::move(*made)).first;
+      }
+      auto run = [&](bool fold) -> Result<RunOutput> {
+        GpuInterpreterSpecialization image_spec = spec;
+        image_spec.instrumented = !fold;
+        GpuProgramImage image = make_gpu_program_image(in, words, GpuInterpreter::kFast, device().limits(), &image_spec);
+        if (fold) {
+          ++sections;
+          instructions += uint32_t(program.code(section).size());
+          folded_instructions += image.params.code_length;
+          const uint32_t* code = image.words.data() + image.params.code_offset;
+          for (uint32_t i = 0; i < image.params.code_length; ++i) {
+            const uint32_t w0 = code[i * 4];
+            window_results += ((w0 >> shader::kVmFastWrittenShift) & 7u) > 0 && (w0 >> 24) >= shader::kVmFastFirstWindowSlot;
+          }
+        }
+        return run_gpu_harness(device(), in, image, nullptr, [&](gpu::ComputeRecorder& rec, const GpuRunBuffers& b) {
+          rec.bind(found->second)
+              .buffers({{0, &b.program}, {1, &b.records}, {2, &b.killed}, {3, &b.op_counts}, {4, &b.params},
+                        {6, &b.trace}, code_view(image, b.program), immediates_view(image, b.program)})
+              .dispatch(image.groups);
+        });
+      };
+      const std::string where = "program " + std::to_string(5000 + k) + (section == Section::kInit ? " init" : " update");
+      auto unfolded = run(false);
+      ASSERT_TRUE(unfolded.ok()) << where << ": " << unfolded.error().to_string();
+      auto folded = run(true);
+      ASSERT_TRUE(folded.ok()) << where << ": " << folded.error().to_string();
+      ASSERT_EQ(folded->killed, unfolded->killed) << where;
+      ASSERT_EQ(folded->records.size(), unfolded->records.size());
+      for (size_t w = 0; w < folded->records.size(); ++w)
+        ASSERT_EQ(folded->records[w], unfolded->records[w]) << where << ": particle " << w / words << " word " << w % words;
+    }
+  }
+  // The comparison means something only if the fold did fold: instructions went, and results
+  // were written straight into the window.
+  ASSERT_GT(sections, 50u);
+  EXPECT_LT(folded_instructions, instructions * 9 / 10) << folded_instructions << " of " << instructions;
+  EXPECT_GT(window_results, 8u);
+  std::printf("[ fold     ] %u sections: %u instructions -> %u, %u results written into the window\n", sections,
+              instructions, folded_instructions, window_results);
 }
 
 }  // namespace

@@ -88,7 +88,7 @@ std::string param_name(const ::testing::TestParamInfo<std::string>& info) {
   return s;
 }
 
-INSTANTIATE_TEST_SUITE_P(Executors, TraceParity, ::testing::ValuesIn(parity_executor_names()), param_name);
+INSTANTIATE_TEST_SUITE_P(Executors, TraceParity, ::testing::ValuesIn(trace_parity_executor_names()), param_name);
 
 }  // namespace
 }  // namespace mote::test

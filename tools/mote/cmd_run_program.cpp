@@ -32,13 +32,16 @@ namespace mote::cli {
 
 // The executors `run-program` knows by name. The GPU ones create a device (MOTE_DEVICE chooses
 // it, MOTE_VALIDATION=1 validates it); "gpu" picks the interpreter by register count,
-// "gpu-compiled" compiles the section to its own kernel (src/vm_jit/).
+// "gpu-compiled" compiles the section to its own kernel (src/vm_jit/). The interpreters run
+// without opcode counting (run-program prints records and kill flags only), so the fast one runs
+// the section with its moves folded (src/vm/fast_fold.hpp).
 Result<std::unique_ptr<Executor>> make_cli_executor(std::string_view name) {
   if (name == "reference") return make_reference_executor();
   if (name == "batch") return make_batch_executor();
-  if (name == "gpu") return make_gpu_executor(gpu::DeviceOptions{}, GpuInterpreter::kAuto);
-  if (name == "gpu-fast") return make_gpu_executor(gpu::DeviceOptions{}, GpuInterpreter::kFast);
-  if (name == "gpu-wide") return make_gpu_executor(gpu::DeviceOptions{}, GpuInterpreter::kWide);
+  const GpuExecutorOptions uncounted{.count_ops = false};
+  if (name == "gpu") return make_gpu_executor(gpu::DeviceOptions{}, GpuInterpreter::kAuto, uncounted);
+  if (name == "gpu-fast") return make_gpu_executor(gpu::DeviceOptions{}, GpuInterpreter::kFast, uncounted);
+  if (name == "gpu-wide") return make_gpu_executor(gpu::DeviceOptions{}, GpuInterpreter::kWide, uncounted);
   if (name == "gpu-compiled") return make_compiled_gpu_executor(gpu::DeviceOptions{});
   return make_error(ErrorCode::kInvalidArgument,
                     "unknown executor '" + std::string(name) + "' (reference, batch, gpu, gpu-fast, gpu-wide, gpu-compiled)");

@@ -1,0 +1,300 @@
+#include "vm/fast_fold.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bitset>
+#include <numeric>
+#include <optional>
+#include <vector>
+
+#include "mote/isa.hpp"
+#include "shared/isa_encoding.h"
+#include "shared/vm_fast_operands.h"
+#include "shared/vm_limits.h"
+
+namespace mote {
+namespace {
+
+using shader::kVmFastRegisterSlots;
+using shader::kVmFastZeroSlot;
+using shader::kVmOperandNone;
+using shader::kVmOperandScalar;
+using shader::kVmOperandVector;
+
+constexpr uint32_t kLoadField = uint32_t(isa::Op::LOAD_FIELD);
+constexpr uint32_t kStoreField = uint32_t(isa::Op::STORE_FIELD);
+constexpr uint32_t kLoadConst = uint32_t(isa::Op::LOAD_CONST);
+constexpr uint32_t kKill = uint32_t(isa::Op::KILL);
+constexpr uint32_t kMov = uint32_t(isa::Op::MOV);
+
+// One instruction of the fast form, unpacked.
+struct Unpacked {
+  uint32_t op = 0, lanes = 1, written = 0, base = 0;
+  std::array<uint32_t, 3> operand_class{};
+  std::array<std::array<uint32_t, 4>, 3> slots{};  // classes scalar and vector: the slot per component
+  std::array<uint32_t, 3> word{};                  // class none: the raw word the opcode reads
+};
+
+Unpacked unpack(std::span<const uint32_t> w) {
+  Unpacked u;
+  u.op = w[0] & 0xFFu;
+  u.lanes = (w[0] >> 8) & 7u;
+  u.written = (w[0] >> shader::kVmFastWrittenShift) & 7u;
+  u.base = w[0] >> 24;
+  for (uint32_t s = 0; s < 3; ++s) {
+    u.operand_class[s] = (w[0] >> (shader::kVmFastClassShift + 2 * s)) & 3u;
+    u.word[s] = w[1 + s];
+    for (uint32_t c = 0; c < 4; ++c) u.slots[s][c] = (w[1 + s] >> (8 * c)) & 0xFFu;
+  }
+  return u;
+}
+
+void pack(const Unpacked& u, std::vector<uint32_t>& out) {
+  uint32_t w0 = u.op | (u.lanes << 8) | (u.written << shader::kVmFastWrittenShift) | (u.base << 24);
+  for (uint32_t s = 0; s < 3; ++s) w0 |= u.operand_class[s] << (shader::kVmFastClassShift + 2 * s);
+  out.push_back(w0);
+  for (uint32_t s = 0; s < 3; ++s) {
+    const bool reads = u.operand_class[s] == kVmOperandScalar || u.operand_class[s] == kVmOperandVector;
+    uint32_t word = u.word[s];
+    if (reads) {
+      word = 0;
+      for (uint32_t c = 0; c < 4; ++c) word |= u.slots[s][c] << (8 * c);
+    }
+    out.push_back(word);
+  }
+}
+
+// Calls f(slot) for every slot the instruction's sources read, as the interpreter reads them
+// (a scalar source reads component 0's slot only).
+template <class F>
+void for_each_read(Unpacked& u, F&& f) {
+  for (uint32_t s = 0; s < 3; ++s) {
+    if (u.operand_class[s] == kVmOperandScalar) f(u.slots[s][0]);
+    else if (u.operand_class[s] == kVmOperandVector)
+      for (uint32_t c = 0; c < 4; ++c) f(u.slots[s][c]);
+  }
+}
+template <class F>
+void for_each_read(const Unpacked& u, F&& f) {
+  Unpacked copy = u;
+  for_each_read(copy, [&](uint32_t& slot) { f(uint32_t(slot)); });
+}
+
+class Folder {
+ public:
+  Folder(const FastOperandSection& section, const FastFoldContext& context)
+      : context_(context), record_words_(std::max(context.record_words, 1u)) {
+    const size_t n = section.code.size() / 4;
+    in_.reserve(n);
+    for (size_t i = 0; i < n; ++i) in_.push_back(unpack(std::span(section.code).subspan(4 * i, 4)));
+    immediates_ = section.immediates;
+    // live_after_[i]: the registers some instruction after i reads before writing them again.
+    live_after_.resize(n);
+    std::bitset<64> live;
+    for (size_t i = n; i-- > 0;) {
+      live_after_[i] = live;
+      for (uint32_t c = 0; c < in_[i].written; ++c)
+        if (in_[i].base + c < kVmFastRegisterSlots) live.reset(in_[i].base + c);
+      for_each_read(in_[i], [&](uint32_t slot) {
+        if (slot < kVmFastRegisterSlots) live.set(slot);
+      });
+    }
+    std::iota(location_.begin(), location_.end(), 0u);
+    last_access_.fill(-1);
+    last_writer_.fill(-1);
+  }
+
+  FastOperandSection run() {
+    for (size_t i = 0; i < in_.size(); ++i) step(i);
+    FastOperandSection out;
+    out.immediates = immediates_;
+    for (const Unpacked& u : without_dead_code()) pack(u, out.code);
+    return out;
+  }
+
+ private:
+  // The file slot of lane c of a field access with raw word `raw`: the word computed as the
+  // interpreter computes it (a 32-bit sum, clamped to the record), when the window holds it.
+  std::optional<uint32_t> window_slot(uint32_t raw, uint32_t c) const {
+    const uint32_t word = std::min(raw + c, record_words_ - 1u);
+    const uint32_t rel = word - context_.window.first_chunk * 4u;
+    if (context_.window.chunks == 0 || rel >= context_.window.chunks * 4u) return std::nullopt;
+    return shader::kVmFastFirstWindowSlot + rel;
+  }
+  // Every lane's window slot of a field access, when the window holds all of them.
+  bool window_slots(const Unpacked& u, std::array<uint32_t, 4>& slots) const {
+    for (uint32_t c = 0; c < u.lanes; ++c) {
+      const std::optional<uint32_t> slot = window_slot(u.word[0], c);
+      if (!slot) return false;
+      slots[c] = *slot;
+    }
+    return true;
+  }
+
+  void record_accesses(const Unpacked& u, int64_t at) {
+    for_each_read(u, [&](uint32_t slot) { last_access_[slot] = at; });
+    for (uint32_t c = 0; c < u.written; ++c) {
+      last_access_[u.base + c] = at;
+      last_writer_[u.base + c] = at;
+    }
+    if (u.op == kLoadField || u.op == kStoreField) {
+      for (uint32_t c = 0; c < u.lanes; ++c) {
+        if (std::optional<uint32_t> slot = window_slot(u.word[0], c)) {
+          last_access_[*slot] = at;
+          if (u.op == kStoreField) last_writer_[*slot] = at;
+        }
+      }
+    }
+  }
+  void emit(const Unpacked& u) {
+    emitted_.push_back(u);
+    record_accesses(u, int64_t(emitted_.size()) - 1);
+  }
+
+  // Registers that still stand for window slot `slot` and are read after instruction i get the
+  // value for real, before instruction i overwrites the slot.
+  void materialize(uint32_t slot, size_t i) {
+    for (uint32_t x = 0; x < kVmFastRegisterSlots; ++x) {
+      if (location_[x] != slot || !live_after_[i][x]) continue;
+      Unpacked mov;
+      mov.op = kMov;
+      mov.lanes = 1;
+      mov.written = 1;
+      mov.base = x;
+      mov.operand_class = {kVmOperandScalar, kVmOperandNone, kVmOperandNone};
+      mov.slots[0] = {slot, kVmFastZeroSlot, kVmFastZeroSlot, kVmFastZeroSlot};
+      emit(mov);
+      location_[x] = x;
+    }
+  }
+
+  // The slot of an immediate bit pattern (+0.0 is the zero slot), adding it while there is room.
+  std::optional<uint32_t> immediate_slot(uint32_t bits) {
+    if (bits == 0) return kVmFastZeroSlot;
+    auto found = std::find(immediates_.begin(), immediates_.end(), bits);
+    if (found == immediates_.end()) {
+      if (immediates_.size() >= shader::kVmFastMaxImmediates) return std::nullopt;
+      immediates_.push_back(bits);
+      found = immediates_.end() - 1;
+    }
+    return shader::kVmFastFirstImmediateSlot + uint32_t(found - immediates_.begin());
+  }
+
+  // LOAD_CONST: lane c is constant word[0] + c (a 32-bit sum, clamped to the pool; 0.0 with no
+  // pool). Folded when every lane's value gets a slot.
+  bool fold_constant_load(const Unpacked& u) {
+    std::array<uint32_t, 4> slots{};
+    const std::vector<uint32_t> before = immediates_;
+    for (uint32_t c = 0; c < u.written; ++c) {
+      const std::span<const uint32_t> pool = context_.constants;
+      const uint32_t bits = pool.empty() ? 0u : pool[std::min<size_t>(u.word[0] + c, pool.size() - 1)];
+      const std::optional<uint32_t> slot = immediate_slot(bits);
+      if (!slot) {
+        immediates_ = before;  // no room: the instruction stays, and so does the file
+        return false;
+      }
+      slots[c] = *slot;
+    }
+    for (uint32_t c = 0; c < u.written; ++c) location_[u.base + c] = slots[c];
+    return true;
+  }
+
+  // STORE_FIELD of registers d..d+lanes-1, all written by one earlier instruction I as its whole
+  // run: I writes the window slots instead, when nothing between I and the store reads or writes
+  // them and no register that stands for their old values is still to be read.
+  bool fold_field_store(const Unpacked& u, const std::array<uint32_t, 4>& window, size_t i) {
+    const uint32_t lanes = u.lanes;
+    const uint32_t value_class = u.operand_class[1];
+    if (!(value_class == kVmOperandVector || (value_class == kVmOperandScalar && lanes == 1))) return false;
+    const uint32_t d = u.slots[1][0];
+    if (d + lanes > kVmFastRegisterSlots) return false;
+    const int64_t producer = last_writer_[d];
+    if (producer < 0 || emitted_[producer].base != d || emitted_[producer].written != lanes) return false;
+    for (uint32_t c = 0; c < lanes; ++c) {
+      if (window[c] != window[0] + c || u.slots[1][c] != d + c || last_writer_[d + c] != producer ||
+          last_access_[window[c]] > producer)
+        return false;
+      for (uint32_t x = 0; x < kVmFastRegisterSlots; ++x)
+        if (location_[x] == window[c] && live_after_[i][x]) return false;
+    }
+    emitted_[producer].base = window[0];
+    for (size_t j = size_t(producer) + 1; j < emitted_.size(); ++j) {
+      for_each_read(emitted_[j], [&](uint32_t& slot) {
+        if (slot >= d && slot < d + lanes) {
+          slot = window[slot - d];
+          last_access_[slot] = int64_t(j);
+        }
+      });
+    }
+    for (uint32_t c = 0; c < lanes; ++c) {
+      last_writer_[window[c]] = producer;
+      last_access_[window[c]] = std::max(last_access_[window[c]], producer);
+      last_writer_[d + c] = -1;
+      location_[d + c] = window[c];
+    }
+    return true;
+  }
+
+  void step(size_t i) {
+    Unpacked u = in_[i];
+    // Sources name wherever each register's value is now.
+    for_each_read(u, [&](uint32_t& slot) {
+      if (slot < kVmFastRegisterSlots) slot = location_[slot];
+    });
+    std::array<uint32_t, 4> window{};
+    if (u.op == kLoadField && window_slots(u, window)) {
+      for (uint32_t c = 0; c < u.written; ++c) location_[u.base + c] = window[c];
+      return;
+    }
+    if (u.op == kLoadConst && fold_constant_load(u)) return;
+    if (u.op == kStoreField) {
+      if (window_slots(u, window) && fold_field_store(u, window, i)) return;
+      for (uint32_t c = 0; c < u.lanes; ++c)
+        if (std::optional<uint32_t> slot = window_slot(u.word[0], c)) materialize(*slot, i);
+    }
+    emit(u);
+    for (uint32_t c = 0; c < u.written; ++c) location_[u.base + c] = u.base + c;
+  }
+
+  // Drops every instruction without an effect (a field store, a kill, a write to the window)
+  // whose registers are not read before being written again (registers end with the section).
+  std::vector<Unpacked> without_dead_code() const {
+    std::vector<bool> keep(emitted_.size(), false);
+    std::bitset<64> live;
+    for (size_t j = emitted_.size(); j-- > 0;) {
+      const Unpacked& u = emitted_[j];
+      bool needed = u.op == kStoreField || u.op == kKill;
+      for (uint32_t c = 0; c < u.written; ++c)
+        needed = needed || u.base + c >= kVmFastRegisterSlots || live[u.base + c];
+      if (!needed) continue;
+      keep[j] = true;
+      for (uint32_t c = 0; c < u.written; ++c)
+        if (u.base + c < kVmFastRegisterSlots) live.reset(u.base + c);
+      for_each_read(u, [&](uint32_t slot) {
+        if (slot < kVmFastRegisterSlots) live.set(slot);
+      });
+    }
+    std::vector<Unpacked> kept;
+    for (size_t j = 0; j < emitted_.size(); ++j)
+      if (keep[j]) kept.push_back(emitted_[j]);
+    return kept;
+  }
+
+  const FastFoldContext& context_;
+  const uint32_t record_words_;
+  std::vector<Unpacked> in_;
+  std::vector<std::bitset<64>> live_after_;
+  std::vector<uint32_t> immediates_;
+  std::array<uint32_t, 64> location_{};  // where register r's value is: r itself, a window slot or an immediate slot
+  std::vector<Unpacked> emitted_;
+  std::array<int64_t, 256> last_access_{};  // the last emitted instruction that read or wrote the slot
+  std::array<int64_t, 256> last_writer_{};  // the last emitted instruction that wrote it
+};
+
+}  // namespace
+
+FastOperandSection fold_fast_moves(const FastOperandSection& section, const FastFoldContext& context) {
+  return Folder(section, context).run();
+}
+
+}  // namespace mote

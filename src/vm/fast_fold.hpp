@@ -1,0 +1,41 @@
+// Move folding for the fast interpreter: a host pass over a section already in the fast operand
+// form (src/vm/fast_operands.hpp) that removes the instructions which only move values, because
+// in the fast form every operand is a slot of one file that also holds the immediates and the
+// particle's record window (shaders/shared/vm_fast_operands.h):
+//   - LOAD_FIELD of words the window holds: its readers name the window slots instead;
+//   - LOAD_CONST: the constants become immediates, and its readers name their slots;
+//   - STORE_FIELD of a value that one earlier instruction computed into exactly those registers:
+//     that instruction writes the window slots itself (when nothing in between touches them);
+//   - then every instruction whose registers nobody reads is dropped.
+// An interpreted instruction costs the same whatever it does, so a move costs as much as an FMA:
+// the benchmark UPDATE program (bench/update_program.hpp) goes from 25 instructions to 13.
+// This is Lua 5's "RK" operand (a register or a constant, Ierusalimschy et al., "The
+// Implementation of Lua 5.0", 2005) taken one step further, to the particle's fields.
+//
+// The folded section computes bit for bit what the unfolded one computes (the same opcodes on
+// the same values; only copies are gone), for any program, verified or not: every rule of the
+// interpreter that the fast form already resolved (clamped field words and constant indices,
+// masked registers) is applied here the same way. What it cannot keep is the per-instruction
+// record: the section no longer has the program's instructions, so a run that counts opcodes or
+// traces results runs the unfolded form.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "vm/fast_operands.hpp"
+#include "vm/record_window.hpp"
+
+namespace mote {
+
+struct FastFoldContext {
+  std::span<const uint32_t> constants;  // the program's constant pool (f32 bits)
+  uint32_t record_words = 1;            // the run's record stride (field words clamp to it)
+  RecordWindow window;                  // the window the pipeline keeps in the file (chunks 0: none)
+};
+
+// `section` with its moves folded. The result's immediates extend `section`'s (constants join
+// them while they fit in kVmFastMaxImmediates; a LOAD_CONST that would not fit stays).
+FastOperandSection fold_fast_moves(const FastOperandSection& section, const FastFoldContext& context);
+
+}  // namespace mote
