@@ -33,7 +33,8 @@ struct VmRunParams {
   uint globals_words;
   uint flags;         // kVmRunCountOps | kVmRunTrace (tests); 0 for benchmarks
   uint launch_lanes;  // invocations launched (grid-stride loop over `count`)
-  uint register_count;  // the program's; the slots zeroed per particle
+  uint register_count;  // the slots zeroed per particle: the program's registers (the fast
+                        // interpreter: those its section reads before writing them)
   // Records the bound buffer holds (its size / record_words, from the host). The bound on every
   // record access: OpArrayLength is not trusted for bindings of 2 GiB and more (the H200's
   // driver reported 0 for a 2 GiB binding and the pass silently did nothing).

@@ -24,6 +24,7 @@ using shader::kVmOperandVector;
 constexpr uint32_t kLoadField = uint32_t(isa::Op::LOAD_FIELD);
 constexpr uint32_t kStoreField = uint32_t(isa::Op::STORE_FIELD);
 constexpr uint32_t kLoadConst = uint32_t(isa::Op::LOAD_CONST);
+constexpr uint32_t kLoadBuiltin = uint32_t(isa::Op::LOAD_BUILTIN);
 constexpr uint32_t kKill = uint32_t(isa::Op::KILL);
 constexpr uint32_t kMov = uint32_t(isa::Op::MOV);
 
@@ -109,6 +110,7 @@ class Folder {
     FastOperandSection out;
     out.immediates = immediates_;
     for (const Unpacked& u : without_dead_code()) pack(u, out.code);
+    out.registers_to_clear = registers_read_before_written(out.code);
     return out;
   }
 
@@ -181,13 +183,20 @@ class Folder {
   }
 
   // LOAD_CONST: lane c is constant word[0] + c (a 32-bit sum, clamped to the pool; 0.0 with no
-  // pool). Folded when every lane's value gets a slot.
-  bool fold_constant_load(const Unpacked& u) {
+  // pool).
+  std::array<uint32_t, 4> constant_values(const Unpacked& u) const {
+    std::array<uint32_t, 4> values{};
+    const std::span<const uint32_t> pool = context_.constants;
+    for (uint32_t c = 0; c < 4; ++c) values[c] = pool.empty() ? 0u : pool[std::min<size_t>(uint32_t(u.word[0] + c), pool.size() - 1)];
+    return values;
+  }
+  // The load's registers stand for `values` (lane c, for the lanes it writes) when every value
+  // gets a slot.
+  bool fold_values(const Unpacked& u, const std::array<uint32_t, 4>& values) {
     std::array<uint32_t, 4> slots{};
     const std::vector<uint32_t> before = immediates_;
     for (uint32_t c = 0; c < u.written; ++c) {
-      const std::span<const uint32_t> pool = context_.constants;
-      const uint32_t bits = pool.empty() ? 0u : pool[std::min<size_t>(u.word[0] + c, pool.size() - 1)];
+      const uint32_t bits = c < u.lanes ? values[c] : 0u;
       const std::optional<uint32_t> slot = immediate_slot(bits);
       if (!slot) {
         immediates_ = before;  // no room: the instruction stays, and so does the file
@@ -246,7 +255,11 @@ class Folder {
       for (uint32_t c = 0; c < u.written; ++c) location_[u.base + c] = window[c];
       return;
     }
-    if (u.op == kLoadConst && fold_constant_load(u)) return;
+    if (u.op == kLoadConst && fold_values(u, constant_values(u))) return;
+    if (u.op == kLoadBuiltin && context_.uniform_builtin) {
+      if (std::optional<std::array<uint32_t, 4>> values = context_.uniform_builtin(u.word[0]); values && fold_values(u, *values))
+        return;
+    }
     if (u.op == kStoreField) {
       if (window_slots(u, window) && fold_field_store(u, window, i)) return;
       for (uint32_t c = 0; c < u.lanes; ++c)

@@ -3,12 +3,13 @@
 // in the fast form every operand is a slot of one file that also holds the immediates and the
 // particle's record window (shaders/shared/vm_fast_operands.h):
 //   - LOAD_FIELD of words the window holds: its readers name the window slots instead;
-//   - LOAD_CONST: the constants become immediates, and its readers name their slots;
+//   - LOAD_CONST, and LOAD_BUILTIN of a value the whole run shares (DT, an emitter field...):
+//     the values become immediates, and its readers name their slots;
 //   - STORE_FIELD of a value that one earlier instruction computed into exactly those registers:
 //     that instruction writes the window slots itself (when nothing in between touches them);
 //   - then every instruction whose registers nobody reads is dropped.
 // An interpreted instruction costs the same whatever it does, so a move costs as much as an FMA:
-// the benchmark UPDATE program (bench/update_program.hpp) goes from 25 instructions to 13.
+// the benchmark UPDATE program (bench/update_program.hpp) goes from 25 instructions to 12.
 // This is Lua 5's "RK" operand (a register or a constant, Ierusalimschy et al., "The
 // Implementation of Lua 5.0", 2005) taken one step further, to the particle's fields.
 //
@@ -20,7 +21,10 @@
 // traces results runs the unfolded form.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <span>
 
 #include "vm/fast_operands.hpp"
@@ -32,10 +36,15 @@ struct FastFoldContext {
   std::span<const uint32_t> constants;  // the program's constant pool (f32 bits)
   uint32_t record_words = 1;            // the run's record stride (field words clamp to it)
   RecordWindow window;                  // the window the pipeline keeps in the file (chunks 0: none)
+  // LOAD_BUILTIN `id`'s four components (f32 bits, before the lane count masks them) when every
+  // particle of the run reads the same value; nothing for a per-particle builtin. Unset: no
+  // builtin folds.
+  std::function<std::optional<std::array<uint32_t, 4>>(uint32_t id)> uniform_builtin;
 };
 
-// `section` with its moves folded. The result's immediates extend `section`'s (constants join
-// them while they fit in kVmFastMaxImmediates; a LOAD_CONST that would not fit stays).
+// `section` with its moves folded. The result's immediates extend `section`'s (constants and
+// builtins join them while they fit in kVmFastMaxImmediates; a load that would not fit stays),
+// and its registers_to_clear counts the registers the folded code reads before writing.
 FastOperandSection fold_fast_moves(const FastOperandSection& section, const FastFoldContext& context);
 
 }  // namespace mote

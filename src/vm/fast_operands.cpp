@@ -1,6 +1,7 @@
 #include "vm/fast_operands.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "mote/isa.hpp"
 #include "shared/isa_encoding.h"
@@ -90,7 +91,28 @@ std::optional<FastOperandSection> fast_operand_section(std::span<const Instructi
     out.code.push_back(word0);
     out.code.insert(out.code.end(), operands.begin(), operands.end());
   }
+  out.registers_to_clear = registers_read_before_written(out.code);
   return out;
+}
+
+uint32_t registers_read_before_written(std::span<const uint32_t> code) {
+  std::array<bool, shader::kVmFastRegisterSlots> written{};
+  uint32_t bound = 0;
+  for (size_t i = 0; i + 4 <= code.size(); i += 4) {
+    const uint32_t w0 = code[i];
+    for (uint32_t s = 0; s < 3; ++s) {
+      const uint32_t operand_class = (w0 >> (shader::kVmFastClassShift + 2 * s)) & 3u;
+      const uint32_t components = operand_class == shader::kVmOperandScalar ? 1 : operand_class == shader::kVmOperandVector ? 4 : 0;
+      for (uint32_t c = 0; c < components; ++c) {
+        const uint32_t slot = (code[i + 1 + s] >> (8 * c)) & 0xFFu;
+        if (slot < shader::kVmFastRegisterSlots && !written[slot]) bound = std::max(bound, slot + 1);
+      }
+    }
+    const uint32_t base = w0 >> 24, count = std::min((w0 >> shader::kVmFastWrittenShift) & 7u, 4u);
+    for (uint32_t c = 0; c < count; ++c)
+      if (base + c < shader::kVmFastRegisterSlots) written[base + c] = true;
+  }
+  return bound;
 }
 
 bool fits_fast_interpreter(const Program& program) {

@@ -17,7 +17,14 @@ namespace mote {
 struct FastOperandSection {
   std::vector<uint32_t> code;        // 4 words per instruction
   std::vector<uint32_t> immediates;  // f32 bit patterns; immediates[i] lives in slot kVmFastFirstImmediateSlot + i
+  // Registers 0..registers_to_clear-1 hold every register the code reads before it writes it:
+  // the ones the harness must zero per particle, as the reference's registers start (for a
+  // verified program, none).
+  uint32_t registers_to_clear = 0;
 };
+
+// 1 + the highest register that `code` (in the fast form) reads before writing it; 0 for none.
+uint32_t registers_read_before_written(std::span<const uint32_t> code);
 
 // How many distinct immediate bit patterns `code` holds (in sources that read them).
 uint32_t distinct_immediates(std::span<const Instruction> code);

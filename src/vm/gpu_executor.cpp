@@ -1,6 +1,7 @@
 #include "vm/gpu_executor.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 #include <map>
@@ -199,6 +200,45 @@ Result<gpu::ComputePipeline> create_gpu_interpreter(gpu::Device& device, GpuInte
   return gpu::ComputePipeline::create(device, gpu_interpreter_shader(which), constants);
 }
 
+namespace {
+
+// LOAD_BUILTIN as shaders/vm/harness_builtins.glsl reads it, for the builtins every particle of
+// the run shares, from the same values the run's parameters and program buffer carry (below):
+// the four components before the lane count masks them. Nothing for the per-particle ones.
+std::optional<std::array<uint32_t, 4>> run_uniform_builtin(const RunInput& input, uint32_t id) {
+  const uint32_t space = id >> shader::kVmBuiltinSpaceShift, index = id & shader::kVmBuiltinIndexMask;
+  const auto bits = [](float f) { return std::bit_cast<uint32_t>(f); };
+  std::array<uint32_t, 4> v{};
+  if (space == shader::kVmSpaceEmitterField || space == shader::kVmSpaceGlobalField) {
+    const std::vector<uint32_t>& fields = space == shader::kVmSpaceEmitterField ? input.emitter_fields : input.global_fields;
+    for (uint32_t c = 0; c < 4; ++c) v[c] = fields.empty() ? 0u : fields[std::min<size_t>(uint32_t(index + c), fields.size() - 1)];
+    return v;
+  }
+  if (space != shader::kVmSpaceEngine) return v;
+  const VmEmitterContext& e = input.emitter;
+  switch (isa::Builtin(index)) {
+    case isa::Builtin::DT: v[0] = bits(e.dt); break;
+    case isa::Builtin::TIME: v[0] = bits(e.time); break;
+    case isa::Builtin::EMITTER_AGE: v[0] = bits(e.emitter_age); break;
+    case isa::Builtin::EMITTER_POSITION: v = {bits(e.position[0]), bits(e.position[1]), bits(e.position[2]), 0u}; break;
+    case isa::Builtin::EMITTER_DIRECTION: v = {bits(e.direction[0]), bits(e.direction[1]), bits(e.direction[2]), 0u}; break;
+    case isa::Builtin::EMITTER_UP: v = {bits(e.up[0]), bits(e.up[1]), bits(e.up[2]), 0u}; break;
+    case isa::Builtin::EMITTER_ROTATION: v = {bits(e.rotation[0]), bits(e.rotation[1]), bits(e.rotation[2]), bits(e.rotation[3])}; break;
+    case isa::Builtin::SPAWN_COUNT:
+      if (input.count > (1u << 24)) return std::nullopt;  // float(count) is exact only up to 2^24
+      v[0] = bits(float(input.count));
+      break;
+    case isa::Builtin::EMITTER_SEED: v[0] = bits(float(e.seed & 0xFFFFFFu)); break;
+    case isa::Builtin::PARTICLE_INDEX:
+    case isa::Builtin::SPAWN_INDEX:
+    case isa::Builtin::SPAWN_FRACTION: return std::nullopt;
+    default: break;  // an unknown engine builtin reads 0
+  }
+  return v;
+}
+
+}  // namespace
+
 GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_words, GpuInterpreter which,
                                        const VkPhysicalDeviceLimits& limits,
                                        const GpuInterpreterSpecialization* pipeline) {
@@ -230,6 +270,7 @@ GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_wo
     if (pipeline && !pipeline->instrumented) {
       std::optional<FastOperandSection>& run = fast[input.section == Section::kInit ? 0 : 1];
       FastFoldContext fold{.constants = program.constants, .record_words = record_words};
+      fold.uniform_builtin = [&input](uint32_t id) { return run_uniform_builtin(input, id); };
       const RecordWindow window = record_window(program, input.section, record_words);
       if (pipeline->window_chunks > 0 && pipeline->window_chunks == window.chunks) fold.window = window;
       if (run) run = fold_fast_moves(*run, fold);
@@ -290,6 +331,9 @@ GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_wo
   params.first_particle_index = input.first_particle_index;
   params.flags = 0;
   params.register_count = program.register_count;
+  // The fast interpreter zeroes only the registers its section reads before writing them.
+  if (const std::optional<FastOperandSection>& run = fast[input.section == Section::kInit ? 0 : 1]; run)
+    params.register_count = run->registers_to_clear;
   params.record_capacity = input.count;  // callers bind exactly count * record_words words
   // The window is in the params whether or not the pipeline stages it (its specialisation
   // constant decides; see GpuInterpreterSpecialization).

@@ -4,6 +4,8 @@
 // FoldedSectionsComputeExactlyWhatTheUnfoldedOnesDo); this pins the rewrite itself.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <optional>
 #include <vector>
 
 #include "bench/update_program.hpp"
@@ -74,6 +76,48 @@ TEST(FastFold, TheBenchmarkUpdateKeepsOnlyItsArithmetic) {
     ASSERT_GE(slot, kVmFastFirstImmediateSlot);
     EXPECT_EQ(f.immediates[slot - kVmFastFirstImmediateSlot], p.constants[4 + c]);
   }
+}
+
+TEST(FastFold, BuiltinsTheRunSharesBecomeImmediatesAndPerParticleOnesStay) {
+  const Program p = bench::make_update_program();
+  auto fast = fast_operand_section(p.update);
+  ASSERT_TRUE(fast.has_value());
+  FastFoldContext context{.constants = p.constants, .record_words = 32, .window = record_window(p, Section::kUpdate, 32)};
+  const uint32_t dt = f2u(1.0f / 60.0f);
+  std::vector<uint32_t> asked;
+  context.uniform_builtin = [&](uint32_t id) -> std::optional<std::array<uint32_t, 4>> {
+    asked.push_back(id);
+    return std::array<uint32_t, 4>{dt, 1u, 2u, 3u};  // lanes past the load's one must not leak
+  };
+  const FastOperandSection f = fold_fast_moves(*fast, context);
+  EXPECT_EQ(asked, (std::vector<uint32_t>{uint32_t(isa::Builtin::DT)}));
+  ASSERT_EQ(f.code.size() / 4, 12u);
+  EXPECT_EQ(op_of(f, 0), uint32_t(Op::FMA));
+  // v += g * dt: dt is an immediate now, its splat across three lanes.
+  const uint32_t dt_slot = operand(f, 0, 1) & 0xFFu;
+  ASSERT_GE(dt_slot, kVmFastFirstImmediateSlot);
+  EXPECT_EQ(f.immediates[dt_slot - kVmFastFirstImmediateSlot], dt);
+  EXPECT_EQ(operand(f, 0, 1), bytes(dt_slot, dt_slot, dt_slot, kVmFastZeroSlot));
+  for (uint32_t bits : f.immediates) EXPECT_TRUE(bits != 1u && bits != 2u && bits != 3u);
+
+  // A builtin the resolver does not give (a per-particle one) stays an instruction.
+  context.uniform_builtin = [](uint32_t) -> std::optional<std::array<uint32_t, 4>> { return std::nullopt; };
+  EXPECT_EQ(fold_fast_moves(*fast, context).code.size() / 4, 13u);
+}
+
+TEST(FastFold, OnlyRegistersReadBeforeWrittenAreCleared) {
+  const Program p = bench::make_update_program();
+  EXPECT_EQ(folded(p, 32).registers_to_clear, 0u);  // a verified program reads nothing unwritten
+  Program q;
+  q.register_count = 8;
+  q.particle_fields = {{"x", 1}};
+  q.update = {
+      make_ins(Op::MOV, 1, 1, imm(2.0f)),
+      make_ins(Op::ADD, 1, 2, reg(1), reg(5)),  // r5 is never written: it must read 0
+      make_ins(Op::STORE_FIELD, 1, 0, raw(1), reg(2)),
+  };
+  EXPECT_EQ(fast_operand_section(q.update)->registers_to_clear, 6u);
+  EXPECT_EQ(folded(q, 4).registers_to_clear, 6u);
 }
 
 TEST(FastFold, WithoutAWindowFieldMovesStayAndConstantsStillFold) {
