@@ -66,19 +66,15 @@ void pack(const Unpacked& u, std::vector<uint32_t>& out) {
 }
 
 // Calls f(slot) for every slot the instruction's sources read, as the interpreter reads them
-// (a scalar source reads component 0's slot only).
-template <class F>
-void for_each_read(Unpacked& u, F&& f) {
+// (a scalar source reads component 0's slot only); through a non-const instruction, f may
+// rename the slot.
+template <class U, class F>
+void for_each_read(U& u, F&& f) {
   for (uint32_t s = 0; s < 3; ++s) {
     if (u.operand_class[s] == kVmOperandScalar) f(u.slots[s][0]);
     else if (u.operand_class[s] == kVmOperandVector)
       for (uint32_t c = 0; c < 4; ++c) f(u.slots[s][c]);
   }
-}
-template <class F>
-void for_each_read(const Unpacked& u, F&& f) {
-  Unpacked copy = u;
-  for_each_read(copy, [&](uint32_t& slot) { f(uint32_t(slot)); });
 }
 
 class Folder {

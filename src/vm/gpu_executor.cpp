@@ -261,6 +261,7 @@ GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_wo
   // and reads the run's section's immediates from their own uniform view; the wide one runs
   // the instructions as they are. (A section whose immediates do not fit stays as it is: the
   // executor never runs the fast interpreter on it, and the compiled kernels read no code.)
+  const RecordWindow window = record_window(program, input.section, record_words);
   std::optional<FastOperandSection> fast[2];
   if (which == GpuInterpreter::kFast) {
     fast[0] = fast_operand_section(program.init);
@@ -271,7 +272,6 @@ GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_wo
       std::optional<FastOperandSection>& run = fast[input.section == Section::kInit ? 0 : 1];
       FastFoldContext fold{.constants = program.constants, .record_words = record_words};
       fold.uniform_builtin = [&input](uint32_t id) { return run_uniform_builtin(input, id); };
-      const RecordWindow window = record_window(program, input.section, record_words);
       if (pipeline->window_chunks > 0 && pipeline->window_chunks == window.chunks) fold.window = window;
       if (run) run = fold_fast_moves(*run, fold);
     }
@@ -337,7 +337,6 @@ GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_wo
   params.record_capacity = input.count;  // callers bind exactly count * record_words words
   // The window is in the params whether or not the pipeline stages it (its specialisation
   // constant decides; see GpuInterpreterSpecialization).
-  const RecordWindow window = record_window(program, input.section, record_words);
   params.window_first_chunk = window.first_chunk;
   params.window_chunks = window.chunks;
   params.window_dirty_mask = window.dirty_mask;
