@@ -302,7 +302,26 @@ class Folder {
 
 }  // namespace
 
+namespace {
+
+// Whether `section` keeps the rules fast_operand_section writes by, which the pass relies on
+// for its tables: lanes 1..4, at most 4 slots written, all of them registers, classes none,
+// scalar or vector, at most kVmFastMaxImmediates immediates, whole instructions.
+bool is_fast_form(const FastOperandSection& section) {
+  if (section.code.size() % 4 != 0 || section.immediates.size() > shader::kVmFastMaxImmediates) return false;
+  for (size_t i = 0; i < section.code.size(); i += 4) {
+    const Unpacked u = unpack(std::span(section.code).subspan(i, 4));
+    if (u.lanes < 1 || u.lanes > 4 || u.written > 4 || u.base + u.written > kVmFastRegisterSlots) return false;
+    for (uint32_t c : u.operand_class)
+      if (c > kVmOperandVector) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 FastOperandSection fold_fast_moves(const FastOperandSection& section, const FastFoldContext& context) {
+  if (!is_fast_form(section)) return section;  // not ours to rewrite: it runs as it is
   return Folder(section, context).run();
 }
 

@@ -42,7 +42,8 @@ struct FastFoldContext {
   std::function<std::optional<std::array<uint32_t, 4>>(uint32_t id)> uniform_builtin;
 };
 
-// `section` with its moves folded. The result's immediates extend `section`'s (constants and
+// `section` (as fast_operand_section writes it; anything else comes back unchanged) with its
+// moves folded. The result's immediates extend `section`'s (constants and
 // builtins join them while they fit in kVmFastMaxImmediates; a load that would not fit stays),
 // and its registers_to_clear counts the registers the folded code reads before writing.
 FastOperandSection fold_fast_moves(const FastOperandSection& section, const FastFoldContext& context);

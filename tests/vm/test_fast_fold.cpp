@@ -238,6 +238,25 @@ TEST(FastFold, ClampedFieldWordsAndConstantIndicesFoldAsTheInterpreterReadsThem)
   EXPECT_EQ(base_of(f, 0), kVmFastFirstWindowSlot + 1);
 }
 
+TEST(FastFold, ASectionNotInTheFastFormComesBackUnchanged) {
+  const Program p = bench::make_update_program();
+  const FastFoldContext context{.constants = p.constants, .record_words = 32,
+                                .window = record_window(p, Section::kUpdate, 32)};
+  FastOperandSection section = *fast_operand_section(p.update);
+  // A result run past the registers (base 62, 4 slots), then a source class the form never uses,
+  // then a torn instruction.
+  for (auto mutate : {+[](FastOperandSection& s) { s.code[4 * 6] = (s.code[4 * 6] & 0x00FFFFFFu) | (62u << 24); },
+                      +[](FastOperandSection& s) { s.code[4 * 7] |= 3u << shader::kVmFastClassShift; },
+                      +[](FastOperandSection& s) { s.code.pop_back(); }}) {
+    FastOperandSection bad = section;
+    mutate(bad);
+    const FastOperandSection out = fold_fast_moves(bad, context);
+    EXPECT_EQ(out.code, bad.code);
+    EXPECT_EQ(out.immediates, bad.immediates);
+  }
+  EXPECT_LT(fold_fast_moves(section, context).code.size(), section.code.size());  // the intact one folds
+}
+
 TEST(FastFold, KillsAndStoresOutsideTheWindowStay) {
   Program p;
   p.register_count = 4;
