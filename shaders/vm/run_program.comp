@@ -90,9 +90,17 @@ void vm_clear_registers() {
   uint n = min(params.register_count, kVmFastRegisterSlots);
   for (uint i = 0u; i < n; ++i) vm_fast_registers[i] = 0.0f;
   vm_fast_registers[kVmFastZeroSlot] = 0.0f;
-  uint immediates = min(vm_immediate_count.x, kVmFastMaxImmediates);
-  for (uint i = 0u; i < immediates; ++i)
-    vm_fast_registers[kVmFastFirstImmediateSlot + i] = uintBitsToFloat(vm_immediates[i >> 2u][i & 3u]);
+  // Four at a time, as the block holds them (a last group's spare slots get the block's zero
+  // padding; past slot 127 that is the window's first slot, which is filled after this).
+  uint groups = (min(vm_immediate_count.x, kVmFastMaxImmediates) + 3u) / 4u;
+  for (uint q = 0u; q < groups; ++q) {
+    uvec4 four = vm_immediates[q];
+    uint slot = kVmFastFirstImmediateSlot + q * 4u;
+    vm_fast_registers[slot] = uintBitsToFloat(four.x);
+    vm_fast_registers[slot + 1u] = uintBitsToFloat(four.y);
+    vm_fast_registers[slot + 2u] = uintBitsToFloat(four.z);
+    vm_fast_registers[slot + 3u] = uintBitsToFloat(four.w);
+  }
 }
 #else
 uint vm_lane;
