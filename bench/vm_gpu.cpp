@@ -23,8 +23,11 @@
 //
 //   vm_gpu [--particles N] [--repeats R] [--executors fast,wide,compiled,...]
 //          [--body-repeats K] [--warmup-ms T] [--roofline-mib M] [--device SEL]
+//          [--interpreter-groups G]
 // --body-repeats K runs the program's UPDATE body K times over: the slope against K is the
 // per-instruction cost, the intercept the per-particle cost. --roofline-mib 0 skips the copy.
+// --interpreter-groups G launches the fast interpreter on at most G workgroups, each walking
+// several blocks (default: one per block).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -61,6 +64,7 @@ struct Options {
   std::string device;
   uint32_t body_repeats = 1;  // the UPDATE body repeated: separates per-instruction from per-particle cost
   uint64_t roofline_mib = 1024;
+  uint32_t interpreter_groups = 0;  // the fast interpreters' workgroups launched (0: one per block)
 };
 
 Options parse(int argc, char** argv) {
@@ -80,10 +84,11 @@ Options parse(int argc, char** argv) {
     else if (a == "--warmup-ms") o.warmup_ms = std::strtod(next().c_str(), nullptr);
     else if (a == "--roofline-mib") o.roofline_mib = std::strtoull(next().c_str(), nullptr, 10);
     else if (a == "--device") o.device = next();
+    else if (a == "--interpreter-groups") o.interpreter_groups = uint32_t(std::strtoul(next().c_str(), nullptr, 10));
     else if (a == "--body-repeats") o.body_repeats = std::max(1u, uint32_t(std::strtoul(next().c_str(), nullptr, 10)));
     else {
       fmt::print(stderr, "usage: vm_gpu [--particles N] [--repeats R] [--executors fast,wide,compiled,...] "
-                         "[--body-repeats K] [--warmup-ms T] [--roofline-mib M] [--device SEL]\n");
+                         "[--body-repeats K] [--warmup-ms T] [--roofline-mib M] [--device SEL] [--interpreter-groups G]\n");
       std::exit(2);
     }
   }
@@ -250,6 +255,11 @@ int main(int argc, char** argv) {
       image_spec->instrumented = name.find("-instrumented") != std::string::npos || name.find("-unfolded") != std::string::npos;
     }
     run->image = make_gpu_program_image(input, kRecordWords, run->which, device.limits(), image_spec ? &*image_spec : nullptr);
+    // --interpreter-groups: fewer workgroups than blocks, each walking several (grid stride).
+    if (opt.interpreter_groups > 0 && run->which == GpuInterpreter::kFast && !run->compiled && !run->touch) {
+      run->image.groups = std::min(run->image.groups, opt.interpreter_groups);
+      run->image.params.launch_lanes = run->image.groups * shader::kVmWorkgroupSize;
+    }
     if (name == "touch-full-out") {
       auto out = gpu::Buffer::create(device, {.size = VkDeviceSize(opt.particles) * kRecordWords * 4, .name = "bench.records_out"});
       if (!out.ok()) return fail(out.error());

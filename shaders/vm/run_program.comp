@@ -19,7 +19,8 @@
 // (src/vm/record_window.hpp, VmRunParams.window_*) are staged in shared memory by the whole
 // workgroup, consecutive lanes on consecutive 16-byte chunks, before the section, and the
 // written chunks go back the same way after; 0 sends every field access straight to the
-// record. Constants 2 and 3 are the opcodes the build runs (bits 0-31 and 32-63; every one by
+// record. Each invocation's loads of a block all go out before any of them is waited for.
+// Constants 2 and 3 are the opcodes the build runs (bits 0-31 and 32-63; every one by
 // default): the others' bodies drop out of the switch (GpuInterpreterSpecialization). Constant 5
 // compiles in the per-opcode counts and the trace (the executor's runs; benchmarks leave them out).
 #extension GL_EXT_control_flow_attributes : enable
@@ -173,24 +174,37 @@ uint vm_block_chunk(uint first, uint count, uint j, out uint staged, out uint c)
   uint last = params.record_capacity * chunks_per_record - 1u;
   return i < count ? min(i * chunks_per_record + params.window_first_chunk + c, last) : ~0u;
 }
-// Both are called by every invocation, in uniform control flow: they contain barriers.
+// Both are called by every invocation, in uniform control flow: they contain barriers. Each
+// invocation moves kWindowChunks chunks of the block (the loops unroll against the
+// specialisation constant), and issues all of its loads before it waits for any of them: a loop
+// that stored each chunk before loading the next left one DRAM round trip in flight per
+// invocation, and the load phase took a third of the fast interpreter's time (docs/PERFORMANCE.md,
+// "The block's loads in flight together").
 void vm_window_load_block(uint first, uint count) {
-  for (uint j = gl_LocalInvocationIndex; j < kVmWorkgroupSize * kWindowChunks; j += kVmWorkgroupSize) {
+  uvec4 loaded[kVmMaxWindowChunks];
+  [[unroll]] for (uint q = 0u; q < kVmMaxWindowChunks; ++q) {
+    if (q >= kWindowChunks) break;
     uint staged, c;
-    uint chunk = vm_block_chunk(first, count, j, staged, c);
-    uvec4 v = chunk != ~0u ? record_chunks[chunk] : uvec4(0u);
-    vm_window[staged] = v.x;
-    vm_window[staged + 1u] = v.y;
-    vm_window[staged + 2u] = v.z;
-    vm_window[staged + 3u] = v.w;
+    uint chunk = vm_block_chunk(first, count, gl_LocalInvocationIndex + q * kVmWorkgroupSize, staged, c);
+    loaded[q] = chunk != ~0u ? record_chunks[chunk] : uvec4(0u);
+  }
+  [[unroll]] for (uint q = 0u; q < kVmMaxWindowChunks; ++q) {
+    if (q >= kWindowChunks) break;
+    uint staged, c;
+    vm_block_chunk(first, count, gl_LocalInvocationIndex + q * kVmWorkgroupSize, staged, c);
+    vm_window[staged] = loaded[q].x;
+    vm_window[staged + 1u] = loaded[q].y;
+    vm_window[staged + 2u] = loaded[q].z;
+    vm_window[staged + 3u] = loaded[q].w;
   }
   barrier();
 }
 void vm_window_store_block(uint first, uint count) {
   barrier();
-  for (uint j = gl_LocalInvocationIndex; j < kVmWorkgroupSize * kWindowChunks; j += kVmWorkgroupSize) {
+  [[unroll]] for (uint q = 0u; q < kVmMaxWindowChunks; ++q) {
+    if (q >= kWindowChunks) break;
     uint staged, c;
-    uint chunk = vm_block_chunk(first, count, j, staged, c);
+    uint chunk = vm_block_chunk(first, count, gl_LocalInvocationIndex + q * kVmWorkgroupSize, staged, c);
     if (chunk != ~0u && (params.window_dirty_mask & (1u << c)) != 0u)
       record_chunks[chunk] = uvec4(vm_window[staged], vm_window[staged + 1u], vm_window[staged + 2u], vm_window[staged + 3u]);
   }
