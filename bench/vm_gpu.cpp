@@ -9,10 +9,10 @@
 // out; the uninstrumented fast builds run the section with its moves folded, src/vm/fast_fold.hpp,
 // and "fast-unfolded" is the same build running every instruction as written); and "touch"
 // (shaders/bench/record_window_touch.comp), which moves exactly the staged window's bytes and
-// computes nothing: the most this record layout lets any executor do ("touch-full" reads and
-// writes the whole 128-byte record instead; "-coalesced", through shared memory with
-// consecutive lanes on consecutive chunks of one record; "touch-full-out" stores to a second
-// buffer instead of in place).
+// computes nothing, each invocation its own record's ("-coalesced": through shared memory as
+// the harnesses move them, the most this record layout lets any executor do; "touch-full" reads and
+// writes the whole 128-byte record instead; "touch-full-out" stores to a second buffer instead
+// of in place).
 //
 // The GPU is shared and its clocks ramp: every executor is first warmed up together for at least
 // --warmup-ms of GPU time, then the timed rounds interleave the executors (one dispatch each per

@@ -41,9 +41,19 @@ void main() {
   for (uint group_first = gl_WorkGroupID.x * kVmWorkgroupSize; group_first < count;
        group_first += params.launch_lanes) {
     uint records = min(kVmWorkgroupSize, count - group_first);
-    for (uint k = lid; k < records * w; k += kVmWorkgroupSize) {
-      uint r = k / w, c = k - r * w;
-      staged[k] = record_chunks[min((group_first + r) * chunks_per_record + params.window_first_chunk + c, last)];
+    // Every load of the invocation goes out before any is waited for (a loop storing each chunk
+    // before loading the next keeps one round trip in flight per invocation).
+    uvec4 loaded[kVmMaxWindowChunks];
+    [[unroll]] for (uint q = 0u; q < kVmMaxWindowChunks; ++q) {
+      uint k = lid + q * kVmWorkgroupSize;
+      if (k < records * w) {
+        uint r = k / w, c = k - r * w;
+        loaded[q] = record_chunks[min((group_first + r) * chunks_per_record + params.window_first_chunk + c, last)];
+      }
+    }
+    [[unroll]] for (uint q = 0u; q < kVmMaxWindowChunks; ++q) {
+      uint k = lid + q * kVmWorkgroupSize;
+      if (k < records * w) staged[k] = loaded[q];
     }
     barrier();
     if (lid < records) killed[group_first + lid] = staged[lid * w].y >> 31u;
