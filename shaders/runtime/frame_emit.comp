@@ -15,7 +15,6 @@
 // workgroup in contiguous runs of 16-byte chunks.
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_KHR_shader_subgroup_ballot : require
-#extension GL_KHR_shader_subgroup_basic : require
 #include "shared/frame.h"
 #include "shared/transform.h"
 

@@ -1,7 +1,6 @@
 // The record window of a compiled section, in registers (src/vm/record_window.hpp): the chunks
 // of this particle's record that its fields touch, loaded with 16-byte loads before the section
-// and the stored ones written back with 16-byte stores after, by the invocations together
-// (below). The window is private variables
+// and the stored ones written back with 16-byte stores after, by the whole workgroup (below). The window is private variables
 // indexed by constants only (every field word is an immediate in the translated code), so it
 // stays in registers. Shared by the compiled kernels' harnesses (shaders/vm/run_compiled.comp,
 // shaders/runtime/frame_simulate.comp through frame_vm.glsl). The includer defines, first:
@@ -11,8 +10,7 @@
 // and declares `uint vm_record_base` (the particle's first word). The group load and store at
 // the end need a workgroup of kVmWorkgroupSize invocations.
 // Specialisation constants 1-4: the record stride, the window's first chunk, its chunk count
-// (0: every field access goes to the record) and the chunks written back; 5 (below) makes the
-// whole workgroup move the windows together.
+// (0: every field access goes to the record) and the chunks written back.
 layout(constant_id = 1) const uint kRecordWords = 1u;
 layout(constant_id = 2) const uint kWindowFirstChunk = 0u;
 layout(constant_id = 3) const uint kWindowChunks = 0u;
@@ -42,87 +40,55 @@ void vm_record_write_bits(uint word, uint bits) {
   else VM_WINDOW_WORDS[vm_record_base + word] = bits;
 }
 
-// The same load and store done by the invocations together, which is how the window should
-// move: one warp instruction per 512 contiguous bytes of windows (the chunks of consecutive
-// particles' windows, consecutive lanes on consecutive chunks), staged in shared memory and
-// handed to each invocation's registers. Moving a 128-byte record per invocation, every warp
-// instruction touches 16 bytes of 32 lines, and on the H200 that reaches 44-46% of the copy
-// roofline where the same bytes in contiguous runs reach 97% (bench/roofline --records 8,
-// 2026-11-30).
-// Who moves together: each subgroup its own invocations' windows, ordered by subgroup barriers,
-// when the workgroup is a whole number of full subgroups (every device met so far); otherwise,
-// or with specialisation constant 5 set, the whole workgroup, ordered by workgroup barriers.
-// The subgroup's way took the compiled benchmark kernel from 0.93 to 0.77 ms on the H200
-// (docs/PERFORMANCE.md, "The window moved by each subgroup"): four workgroup barriers per
-// block of 64 particles kept warps waiting on each other's loads.
+// The same load and store done by the workgroup together, which is how the window should move:
+// one warp instruction per 512 contiguous bytes of windows (the chunks of consecutive particles'
+// windows, consecutive lanes on consecutive chunks), staged in shared memory and handed to each
+// invocation's registers. Moving a 128-byte record per invocation, every warp instruction
+// touches 16 bytes of 32 lines, and on the H200 that reaches 44-46% of the copy roofline where
+// the same bytes in contiguous runs reach 97% (bench/roofline --records 8, 2026-11-30).
 // Every invocation of the workgroup calls these, in the same order, in uniform control flow (they
 // contain barriers); `present` says whether this invocation has a record at vm_record_base.
 // The staging rows are an odd number of chunks apart, so the per-invocation 16-byte reads and
-// writes of shared memory do not conflict. Each invocation issues all of its loads before it
-// stores any of them.
-// The includer enables GL_KHR_shader_subgroup_basic.
-layout(constant_id = 5) const bool kWindowByWorkgroup = false;
+// writes of shared memory do not conflict.
 const uint kWindowStride = kWindowChunks | 1u;
 shared uvec4 vm_window_staged[kVmWorkgroupSize * kWindowStride];
 shared uint vm_window_first_chunk[kVmWorkgroupSize];  // ~0u: no record (load) or nothing to store
 
-// The invocations that move their windows together: `size` of them, from staging row `first_row`;
-// this invocation is the `index`-th. Workgroup-uniform choice.
-bool vm_window_by_subgroup() { return !kWindowByWorkgroup && gl_NumSubgroups * gl_SubgroupSize == kVmWorkgroupSize; }
-uint vm_window_team_size() { return vm_window_by_subgroup() ? gl_SubgroupSize : kVmWorkgroupSize; }
-uint vm_window_team_first_row() { return vm_window_by_subgroup() ? gl_SubgroupID * gl_SubgroupSize : 0u; }
-uint vm_window_team_index() { return vm_window_by_subgroup() ? gl_SubgroupInvocationID : gl_LocalInvocationIndex; }
-// Orders the team's shared-memory accesses (the branch is workgroup-uniform, so the workgroup
-// barrier stays in uniform control flow).
-void vm_window_team_sync() {
-  if (vm_window_by_subgroup()) {
-    subgroupMemoryBarrierShared();
-    subgroupBarrier();
-  } else {
-    barrier();
-  }
-}
-
-// This invocation's k-th chunk of its team's run: chunk `c` of the team's particle p, staged at
+// This invocation's k-th chunk of the workgroup's run: chunk `c` of particle p's window, staged at
 // `staged`; returns its index in the records (clamped to the bound ones), or ~0u when particle p
 // has no record (load) or nothing to store.
 uint vm_window_run_chunk(uint k, out uint staged, out uint c) {
-  uint j = k * vm_window_team_size() + vm_window_team_index();
+  uint j = k * kVmWorkgroupSize + gl_LocalInvocationIndex;
   uint p = j / kWindowChunks;
   c = j - p * kWindowChunks;
-  uint row = vm_window_team_first_row() + p;
-  staged = row * kWindowStride + c;
-  uint first = vm_window_first_chunk[row];
+  staged = p * kWindowStride + c;
+  uint first = vm_window_first_chunk[p];
   return first == ~0u ? ~0u : min(first + c, (VM_WINDOW_RECORD_COUNT) * (kRecordWords / 4u) - 1u);
 }
 void vm_window_load_group(bool present) {
-  uint me = vm_window_team_first_row() + vm_window_team_index();
+  uint me = gl_LocalInvocationIndex;
   vm_window_first_chunk[me] = present ? vm_record_base / 4u + kWindowFirstChunk : ~0u;
-  vm_window_team_sync();
-  uvec4 loaded[kVmMaxWindowChunks];
-  uint at[kVmMaxWindowChunks];
+  barrier();
   [[unroll]] for (uint k = 0u; k < kVmMaxWindowChunks; ++k) {
     if (k < kWindowChunks) {
-      uint c;
-      uint chunk = vm_window_run_chunk(k, at[k], c);
-      loaded[k] = chunk != ~0u ? VM_WINDOW_CHUNKS[chunk] : uvec4(0u);
+      uint staged, c;
+      uint chunk = vm_window_run_chunk(k, staged, c);
+      vm_window_staged[staged] = chunk != ~0u ? VM_WINDOW_CHUNKS[chunk] : uvec4(0u);
     }
   }
-  [[unroll]] for (uint k = 0u; k < kVmMaxWindowChunks; ++k)
-    if (k < kWindowChunks) vm_window_staged[at[k]] = loaded[k];
-  vm_window_team_sync();
+  barrier();
   [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c)
     if (c < kWindowChunks) vm_window[c] = vm_window_staged[me * kWindowStride + c];
 }
 // Stores the window chunks in `chunks` (a mask: the section's written ones, kWindowDirtyMask, or
 // every one for a newborn's new record) of every invocation with `store` set. Ends with a
-// barrier of the team, so the staging can be reused by the next load.
+// barrier, so the staging can be reused by the next load.
 void vm_window_store_group(bool store, uint chunks) {
-  uint me = vm_window_team_first_row() + vm_window_team_index();
+  uint me = gl_LocalInvocationIndex;
   vm_window_first_chunk[me] = store ? vm_record_base / 4u + kWindowFirstChunk : ~0u;
   [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c)
     if (c < kWindowChunks && (chunks & (1u << c)) != 0u) vm_window_staged[me * kWindowStride + c] = vm_window[c];
-  vm_window_team_sync();
+  barrier();
   [[unroll]] for (uint k = 0u; k < kVmMaxWindowChunks; ++k) {
     if (k < kWindowChunks) {
       uint staged, c;
@@ -130,5 +96,5 @@ void vm_window_store_group(bool store, uint chunks) {
       if ((chunks & (1u << c)) != 0u && chunk != ~0u) VM_WINDOW_CHUNKS[chunk] = vm_window_staged[staged];
     }
   }
-  vm_window_team_sync();
+  barrier();
 }

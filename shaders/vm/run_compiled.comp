@@ -1,6 +1,5 @@
 #version 460
 #extension GL_EXT_control_flow_attributes : enable
-#extension GL_KHR_shader_subgroup_basic : require
 // The harness of the compiled kernels (src/vm_jit/): runs one program section, compiled to its
 // own function, over `count` particle records — "gpu-compiled" in the parity suite,
 // `mote run-program` and bench/vm_gpu. Not built with the other shaders: the run-time compiler

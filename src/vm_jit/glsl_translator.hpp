@@ -42,9 +42,6 @@ inline constexpr uint32_t kSpecRecordWords = 1;
 inline constexpr uint32_t kSpecWindowFirstChunk = 2;
 inline constexpr uint32_t kSpecWindowChunks = 3;
 inline constexpr uint32_t kSpecWindowDirtyMask = 4;
-// Whether the whole workgroup moves the windows together instead of each subgroup its own
-// (vm/record_window_registers.glsl; tests force it to cover that path).
-inline constexpr uint32_t kSpecWindowByWorkgroup = 5;
 
 // `bool vm_compiled_run()` for `program`'s `section`. The program need not be verified (the
 // executors verify before they run anything; the translation keeps the interpreter's clamps).

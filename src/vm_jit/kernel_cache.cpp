@@ -42,9 +42,9 @@ std::string kernel_name(uint64_t hash, Section section, const KernelCache::Varia
   const bool frame = variant.harness != KernelHarness::kRunProgram;
   char name[112];
   if (with_variant)
-    std::snprintf(name, sizeof(name), "vm_jit/%016" PRIx64 "/%s%s/stride%u%s%s%s", hash, section_name(section),
+    std::snprintf(name, sizeof(name), "vm_jit/%016" PRIx64 "/%s%s/stride%u%s%s", hash, section_name(section),
                   variant.harness == KernelHarness::kFrameEmit ? "/emit" : frame ? "/frame" : "", variant.record_words, variant.trace ? "/trace" : "",
-                  variant.window ? "" : "/direct", variant.window_by_workgroup ? "/workgroup" : "");
+                  variant.window ? "" : "/direct");
   else
     std::snprintf(name, sizeof(name), "vm_jit/%016" PRIx64 "/%s%s", hash, section_name(section),
                   variant.harness == KernelHarness::kFrameEmit ? "/emit" : frame ? "/frame" : "");
@@ -60,8 +60,7 @@ Result<gpu::ComputePipeline> specialise(gpu::Device& device, const Program& prog
                                               {kSpecRecordWords, variant.record_words},
                                               {kSpecWindowFirstChunk, staged.first_chunk},
                                               {kSpecWindowChunks, staged.chunks},
-                                              {kSpecWindowDirtyMask, staged.dirty_mask},
-                                              {kSpecWindowByWorkgroup, variant.window_by_workgroup ? 1u : 0u}};
+                                              {kSpecWindowDirtyMask, staged.dirty_mask}};
   return gpu::ComputePipeline::create_from_spirv(device, kernel_name(hash, section, variant, true), spirv, spec);
 }
 

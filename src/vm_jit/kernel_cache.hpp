@@ -48,14 +48,11 @@ class KernelCache {
   // kVmMaxRecordWords), tracing every instruction's result (kRunProgram only), the record
   // window (src/vm/record_window.hpp) staged in registers with 16-byte loads and stores (the
   // default; without it every field access goes to the record, kept for the benchmark's
-  // comparison), whether the whole workgroup moves the windows together (instead of each
-  // subgroup its own, the default wherever the workgroup is whole subgroups; tests set it to
-  // cover the other path), and the shader the section is put in.
+  // comparison), and the shader the section is put in.
   struct Variant {
     uint32_t record_words = 0;
     bool trace = false;
     bool window = true;
-    bool window_by_workgroup = false;
     KernelHarness harness = KernelHarness::kRunProgram;
     auto operator<=>(const Variant&) const = default;
   };

@@ -15,7 +15,6 @@
 #include "shared/vm_limits.h"
 #include "support/gpu_fixture.hpp"
 #include "vm_test_support.hpp"
-#include "vm/gpu_executor.hpp"
 #include "vm/program_generator.hpp"
 #include "vm_jit/compiled_executor.hpp"
 #include "vm_jit/glsl_compiler.hpp"
@@ -182,61 +181,6 @@ TEST_F(GpuTest, CompiledKernelsAreCachedByContent) {
   for (uint32_t i = 0; i < 3; ++i) EXPECT_EQ(u2f(other->records[i * 2 + 1]), -4.0f * 2.0f + 3.0f);
   EXPECT_EQ(cache->stats().translations, 2u);
   EXPECT_EQ(cache->size(), 2u);
-}
-
-// The record window moves through shared memory by subgroup wherever the workgroup is whole
-// subgroups (vm/record_window_registers.glsl), by workgroup otherwise; specialisation constant 5
-// forces the workgroup's way, so both are checked here: over full blocks, a tail block and a
-// window of three chunks (two written back), every record word and kill flag must come out as
-// the reference computes it (exact arithmetic), and the same either way.
-TEST_F(GpuTest, CompiledKernelMovesTheWindowBySubgroupOrByWorkgroupAlike) {
-  using isa::Op;
-  using test::imm, test::make_ins, test::raw;
-  Program p;
-  p.register_count = 8;
-  // Words: header 0, a 1, b 2..3, untouched 4..7, c 8..9, d 10: the window is chunks 0..2.
-  p.particle_fields = {{"a", 1}, {"b", 2}, {"pad", 4}, {"c", 2}, {"d", 1}};
-  p.update = {
-      make_ins(Op::LOAD_FIELD, 1, 0, raw(1)),
-      make_ins(Op::LOAD_FIELD, 2, 1, raw(2)),
-      make_ins(Op::LOAD_FIELD, 2, 3, raw(8)),
-      make_ins(Op::ADD, 2, 1, test::reg(1), test::reg(0, {0, 0, 2, 3})),  // b += a
-      make_ins(Op::MUL, 2, 3, test::reg(3), imm(2.0f)),                   // c *= 2
-      make_ins(Op::STORE_FIELD, 2, 0, raw(2), test::reg(1)),
-      make_ins(Op::STORE_FIELD, 2, 0, raw(8), test::reg(3)),
-      make_ins(Op::CMP, 1, 5, test::reg(0), imm(150.0f), raw(shader::kVmCmpGt)),
-      make_ins(Op::KILL, 1, 0, test::reg(5)),
-  };
-  const uint32_t record_words = 12, count = 3 * shader::kVmWorkgroupSize + 13;
-  RunInput input = test::input_for(p, count, record_words);
-  for (uint32_t i = 0; i < count; ++i)
-    for (uint32_t w = 1; w < record_words; ++w) input.records[size_t(i) * record_words + w] = f2u(float(i * 16 + w));
-  auto reference = make_reference_executor()->run(input);
-  ASSERT_TRUE(reference.ok()) << reference.error().to_string();
-
-  vm_jit::KernelCache cache(device());
-  std::vector<RunOutput> outputs;
-  for (bool by_workgroup : {false, true}) {
-    auto kernel = cache.kernel(p, Section::kUpdate, {.record_words = record_words, .window_by_workgroup = by_workgroup});
-    ASSERT_TRUE(kernel.ok()) << kernel.error().to_string();
-    GpuProgramImage image = make_gpu_program_image(input, record_words, GpuInterpreter::kFast, device().limits());
-    auto out = run_gpu_harness(device(), input, image, nullptr, [&](gpu::ComputeRecorder& rec, const GpuRunBuffers& b) {
-      rec.bind(**kernel);
-      rec.buffers({{0, &b.program}, {1, &b.records}, {2, &b.killed}, {3, &b.op_counts}, {4, &b.params}, {6, &b.trace}});
-      rec.dispatch(image.groups);
-    });
-    ASSERT_TRUE(out.ok()) << out.error().to_string();
-    EXPECT_EQ(out->records, reference->records) << (by_workgroup ? "by workgroup" : "by subgroup");
-    EXPECT_EQ(out->killed, reference->killed) << (by_workgroup ? "by workgroup" : "by subgroup");
-    outputs.push_back(std::move(*out));
-  }
-  EXPECT_EQ(cache.stats().pipelines, 2u) << "one specialisation each way";
-  // The reference really did move words and kill: the comparison above is not of untouched pools.
-  EXPECT_EQ(u2f(outputs[0].records[size_t(5) * record_words + 2]), float(5 * 16 + 2) + float(5 * 16 + 1));
-  EXPECT_EQ(u2f(outputs[0].records[size_t(5) * record_words + 8]), 2.0f * float(5 * 16 + 8));
-  EXPECT_EQ(u2f(outputs[0].records[size_t(5) * record_words + 4]), float(5 * 16 + 4)) << "a word outside the window";
-  EXPECT_EQ(outputs[0].killed[count - 1], 1u);
-  EXPECT_EQ(outputs[0].killed[0], 0u);
 }
 
 TEST_F(GpuTest, CompiledExecutorRunsAnyRegisterCount) {
