@@ -7,8 +7,10 @@
 //   VM_WINDOW_WORDS         the records as uint[] (one particle's record at vm_record_base)
 //   VM_WINDOW_CHUNKS        the same records as uvec4[] (the record stride is a multiple of 4)
 //   VM_WINDOW_RECORD_COUNT  how many records are bound: the bound on every chunk index
-// and declares `uint vm_record_base` (the particle's first word). The group load and store at
-// the end need a workgroup of kVmWorkgroupSize invocations.
+// and declares `uint vm_record_base` (the particle's first word), and may define
+//   VM_WINDOW_LOADS_FIRST   the group load issues all of an invocation's chunk loads before it
+//                           stages any (else one loop loads and stages each chunk in turn).
+// The group load and store at the end need a workgroup of kVmWorkgroupSize invocations.
 // Specialisation constants 1-4: the record stride, the window's first chunk, its chunk count
 // (0: every field access goes to the record) and the chunks written back.
 layout(constant_id = 1) const uint kRecordWords = 1u;
@@ -69,6 +71,21 @@ void vm_window_load_group(bool present) {
   uint me = gl_LocalInvocationIndex;
   vm_window_first_chunk[me] = present ? vm_record_base / 4u + kWindowFirstChunk : ~0u;
   barrier();
+#ifdef VM_WINDOW_LOADS_FIRST
+  // Every load of the invocation before any staging store (the includer's choice: measured per
+  // harness, see run_compiled.comp).
+  uvec4 loaded[kVmMaxWindowChunks];
+  uint at[kVmMaxWindowChunks];
+  [[unroll]] for (uint k = 0u; k < kVmMaxWindowChunks; ++k) {
+    if (k < kWindowChunks) {
+      uint c;
+      uint chunk = vm_window_run_chunk(k, at[k], c);
+      loaded[k] = chunk != ~0u ? VM_WINDOW_CHUNKS[chunk] : uvec4(0u);
+    }
+  }
+  [[unroll]] for (uint k = 0u; k < kVmMaxWindowChunks; ++k)
+    if (k < kWindowChunks) vm_window_staged[at[k]] = loaded[k];
+#else
   [[unroll]] for (uint k = 0u; k < kVmMaxWindowChunks; ++k) {
     if (k < kWindowChunks) {
       uint staged, c;
@@ -76,6 +93,7 @@ void vm_window_load_group(bool present) {
       vm_window_staged[staged] = chunk != ~0u ? VM_WINDOW_CHUNKS[chunk] : uvec4(0u);
     }
   }
+#endif
   barrier();
   [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c)
     if (c < kWindowChunks) vm_window[c] = vm_window_staged[me * kWindowStride + c];
