@@ -28,62 +28,13 @@ constexpr uint32_t kLoadBuiltin = uint32_t(isa::Op::LOAD_BUILTIN);
 constexpr uint32_t kKill = uint32_t(isa::Op::KILL);
 constexpr uint32_t kMov = uint32_t(isa::Op::MOV);
 
-// One instruction of the fast form, unpacked.
-struct Unpacked {
-  uint32_t op = 0, lanes = 1, written = 0, base = 0;
-  std::array<uint32_t, 3> operand_class{};
-  std::array<std::array<uint32_t, 4>, 3> slots{};  // classes scalar and vector: the slot per component
-  std::array<uint32_t, 3> word{};                  // class none: the raw word the opcode reads
-};
-
-Unpacked unpack(std::span<const uint32_t> w) {
-  Unpacked u;
-  u.op = w[0] & 0xFFu;
-  u.lanes = (w[0] >> 8) & 7u;
-  u.written = (w[0] >> shader::kVmFastWrittenShift) & 7u;
-  u.base = w[0] >> 24;
-  for (uint32_t s = 0; s < 3; ++s) {
-    u.operand_class[s] = (w[0] >> (shader::kVmFastClassShift + 2 * s)) & 3u;
-    u.word[s] = w[1 + s];
-    for (uint32_t c = 0; c < 4; ++c) u.slots[s][c] = (w[1 + s] >> (8 * c)) & 0xFFu;
-  }
-  return u;
-}
-
-void pack(const Unpacked& u, std::vector<uint32_t>& out) {
-  uint32_t w0 = u.op | (u.lanes << 8) | (u.written << shader::kVmFastWrittenShift) | (u.base << 24);
-  for (uint32_t s = 0; s < 3; ++s) w0 |= u.operand_class[s] << (shader::kVmFastClassShift + 2 * s);
-  out.push_back(w0);
-  for (uint32_t s = 0; s < 3; ++s) {
-    const bool reads = u.operand_class[s] == kVmOperandScalar || u.operand_class[s] == kVmOperandVector;
-    uint32_t word = u.word[s];
-    if (reads) {
-      word = 0;
-      for (uint32_t c = 0; c < 4; ++c) word |= u.slots[s][c] << (8 * c);
-    }
-    out.push_back(word);
-  }
-}
-
-// Calls f(slot) for every slot the instruction's sources read, as the interpreter reads them
-// (a scalar source reads component 0's slot only); through a non-const instruction, f may
-// rename the slot.
-template <class U, class F>
-void for_each_read(U& u, F&& f) {
-  for (uint32_t s = 0; s < 3; ++s) {
-    if (u.operand_class[s] == kVmOperandScalar) f(u.slots[s][0]);
-    else if (u.operand_class[s] == kVmOperandVector)
-      for (uint32_t c = 0; c < 4; ++c) f(u.slots[s][c]);
-  }
-}
-
 class Folder {
  public:
   Folder(const FastOperandSection& section, const FastFoldContext& context)
       : context_(context), record_words_(std::max(context.record_words, 1u)) {
     const size_t n = section.code.size() / 4;
     in_.reserve(n);
-    for (size_t i = 0; i < n; ++i) in_.push_back(unpack(std::span(section.code).subspan(4 * i, 4)));
+    for (size_t i = 0; i < n; ++i) in_.push_back(decode_fast_instruction(std::span(section.code).subspan(4 * i, 4)));
     immediates_ = section.immediates;
     // live_after_[i]: the registers some instruction after i reads before writing them again.
     live_after_.resize(n);
@@ -92,7 +43,7 @@ class Folder {
       live_after_[i] = live;
       for (uint32_t c = 0; c < in_[i].written; ++c)
         if (in_[i].base + c < kVmFastRegisterSlots) live.reset(in_[i].base + c);
-      for_each_read(in_[i], [&](uint32_t slot) {
+      for_each_fast_read(in_[i], [&](uint32_t slot) {
         if (slot < kVmFastRegisterSlots) live.set(slot);
       });
     }
@@ -105,7 +56,7 @@ class Folder {
     for (size_t i = 0; i < in_.size(); ++i) step(i);
     FastOperandSection out;
     out.immediates = immediates_;
-    for (const Unpacked& u : without_dead_code()) pack(u, out.code);
+    for (const FastInstruction& u : without_dead_code()) encode_fast_instruction(u, out.code);
     out.registers_to_clear = registers_read_before_written(out.code);
     return out;
   }
@@ -120,7 +71,7 @@ class Folder {
     return shader::kVmFastFirstWindowSlot + rel;
   }
   // Every lane's window slot of a field access, when the window holds all of them.
-  bool window_slots(const Unpacked& u, std::array<uint32_t, 4>& slots) const {
+  bool window_slots(const FastInstruction& u, std::array<uint32_t, 4>& slots) const {
     for (uint32_t c = 0; c < u.lanes; ++c) {
       const std::optional<uint32_t> slot = window_slot(u.word[0], c);
       if (!slot) return false;
@@ -129,8 +80,8 @@ class Folder {
     return true;
   }
 
-  void record_accesses(const Unpacked& u, int64_t at) {
-    for_each_read(u, [&](uint32_t slot) { last_access_[slot] = at; });
+  void record_accesses(const FastInstruction& u, int64_t at) {
+    for_each_fast_read(u, [&](uint32_t slot) { last_access_[slot] = at; });
     for (uint32_t c = 0; c < u.written; ++c) {
       last_access_[u.base + c] = at;
       last_writer_[u.base + c] = at;
@@ -144,7 +95,7 @@ class Folder {
       }
     }
   }
-  void emit(const Unpacked& u) {
+  void emit(const FastInstruction& u) {
     emitted_.push_back(u);
     record_accesses(u, int64_t(emitted_.size()) - 1);
   }
@@ -154,7 +105,7 @@ class Folder {
   void materialize(uint32_t slot, size_t i) {
     for (uint32_t x = 0; x < kVmFastRegisterSlots; ++x) {
       if (location_[x] != slot || !live_after_[i][x]) continue;
-      Unpacked mov;
+      FastInstruction mov;
       mov.op = kMov;
       mov.lanes = 1;
       mov.written = 1;
@@ -180,7 +131,7 @@ class Folder {
 
   // LOAD_CONST: lane c is constant word[0] + c (a 32-bit sum, clamped to the pool; 0.0 with no
   // pool).
-  std::array<uint32_t, 4> constant_values(const Unpacked& u) const {
+  std::array<uint32_t, 4> constant_values(const FastInstruction& u) const {
     std::array<uint32_t, 4> values{};
     const std::span<const uint32_t> pool = context_.constants;
     for (uint32_t c = 0; c < 4; ++c) values[c] = pool.empty() ? 0u : pool[std::min<size_t>(uint32_t(u.word[0] + c), pool.size() - 1)];
@@ -188,7 +139,7 @@ class Folder {
   }
   // The load's registers stand for `values` (lane c, for the lanes it writes) when every value
   // gets a slot.
-  bool fold_values(const Unpacked& u, const std::array<uint32_t, 4>& values) {
+  bool fold_values(const FastInstruction& u, const std::array<uint32_t, 4>& values) {
     std::array<uint32_t, 4> slots{};
     const std::vector<uint32_t> before = immediates_;
     for (uint32_t c = 0; c < u.written; ++c) {
@@ -207,7 +158,7 @@ class Folder {
   // STORE_FIELD of registers d..d+lanes-1, all written by one earlier instruction I as its whole
   // run: I writes the window slots instead, when nothing between I and the store reads or writes
   // them and no register that stands for their old values is still to be read.
-  bool fold_field_store(const Unpacked& u, const std::array<uint32_t, 4>& window, size_t i) {
+  bool fold_field_store(const FastInstruction& u, const std::array<uint32_t, 4>& window, size_t i) {
     const uint32_t lanes = u.lanes;
     const uint32_t value_class = u.operand_class[1];
     if (!(value_class == kVmOperandVector || (value_class == kVmOperandScalar && lanes == 1))) return false;
@@ -224,7 +175,7 @@ class Folder {
     }
     emitted_[producer].base = window[0];
     for (size_t j = size_t(producer) + 1; j < emitted_.size(); ++j) {
-      for_each_read(emitted_[j], [&](uint32_t& slot) {
+      for_each_fast_read(emitted_[j], [&](uint32_t& slot) {
         if (slot >= d && slot < d + lanes) {
           slot = window[slot - d];
           last_access_[slot] = int64_t(j);
@@ -241,9 +192,9 @@ class Folder {
   }
 
   void step(size_t i) {
-    Unpacked u = in_[i];
+    FastInstruction u = in_[i];
     // Sources name wherever each register's value is now.
-    for_each_read(u, [&](uint32_t& slot) {
+    for_each_fast_read(u, [&](uint32_t& slot) {
       if (slot < kVmFastRegisterSlots) slot = location_[slot];
     });
     std::array<uint32_t, 4> window{};
@@ -267,11 +218,11 @@ class Folder {
 
   // Drops every instruction without an effect (a field store, a kill, a write to the window)
   // whose registers are not read before being written again (registers end with the section).
-  std::vector<Unpacked> without_dead_code() const {
+  std::vector<FastInstruction> without_dead_code() const {
     std::vector<bool> keep(emitted_.size(), false);
     std::bitset<64> live;
     for (size_t j = emitted_.size(); j-- > 0;) {
-      const Unpacked& u = emitted_[j];
+      const FastInstruction& u = emitted_[j];
       bool needed = u.op == kStoreField || u.op == kKill;
       for (uint32_t c = 0; c < u.written; ++c)
         needed = needed || u.base + c >= kVmFastRegisterSlots || live[u.base + c];
@@ -279,11 +230,11 @@ class Folder {
       keep[j] = true;
       for (uint32_t c = 0; c < u.written; ++c)
         if (u.base + c < kVmFastRegisterSlots) live.reset(u.base + c);
-      for_each_read(u, [&](uint32_t slot) {
+      for_each_fast_read(u, [&](uint32_t slot) {
         if (slot < kVmFastRegisterSlots) live.set(slot);
       });
     }
-    std::vector<Unpacked> kept;
+    std::vector<FastInstruction> kept;
     for (size_t j = 0; j < emitted_.size(); ++j)
       if (keep[j]) kept.push_back(emitted_[j]);
     return kept;
@@ -291,11 +242,11 @@ class Folder {
 
   const FastFoldContext& context_;
   const uint32_t record_words_;
-  std::vector<Unpacked> in_;
+  std::vector<FastInstruction> in_;
   std::vector<std::bitset<64>> live_after_;
   std::vector<uint32_t> immediates_;
   std::array<uint32_t, 64> location_{};  // where register r's value is: r itself, a window slot or an immediate slot
-  std::vector<Unpacked> emitted_;
+  std::vector<FastInstruction> emitted_;
   std::array<int64_t, 256> last_access_{};  // the last emitted instruction that read or wrote the slot
   std::array<int64_t, 256> last_writer_{};  // the last emitted instruction that wrote it
 };
@@ -310,7 +261,7 @@ namespace {
 bool is_fast_form(const FastOperandSection& section) {
   if (section.code.size() % 4 != 0 || section.immediates.size() > shader::kVmFastMaxImmediates) return false;
   for (size_t i = 0; i < section.code.size(); i += 4) {
-    const Unpacked u = unpack(std::span(section.code).subspan(i, 4));
+    const FastInstruction u = decode_fast_instruction(std::span(section.code).subspan(i, 4));
     if (u.lanes < 1 || u.lanes > 4 || u.written > 4 || u.base + u.written > kVmFastRegisterSlots) return false;
     for (uint32_t c : u.operand_class)
       if (c > kVmOperandVector) return false;

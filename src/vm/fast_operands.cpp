@@ -55,6 +55,35 @@ std::vector<uint32_t> section_immediates(std::span<const Instruction> code) {
 
 uint32_t distinct_immediates(std::span<const Instruction> code) { return uint32_t(section_immediates(code).size()); }
 
+FastInstruction decode_fast_instruction(std::span<const uint32_t> words) {
+  FastInstruction u;
+  u.op = words[0] & 0xFFu;
+  u.lanes = (words[0] >> 8) & 7u;
+  u.written = (words[0] >> shader::kVmFastWrittenShift) & 7u;
+  u.base = words[0] >> 24;
+  for (uint32_t s = 0; s < 3; ++s) {
+    u.operand_class[s] = (words[0] >> (shader::kVmFastClassShift + 2 * s)) & 3u;
+    u.word[s] = words[1 + s];
+    for (uint32_t c = 0; c < 4; ++c) u.slots[s][c] = (words[1 + s] >> (8 * c)) & 0xFFu;
+  }
+  return u;
+}
+
+void encode_fast_instruction(const FastInstruction& u, std::vector<uint32_t>& out) {
+  uint32_t w0 = u.op | (u.lanes << 8) | (u.written << shader::kVmFastWrittenShift) | (u.base << 24);
+  for (uint32_t s = 0; s < 3; ++s) w0 |= u.operand_class[s] << (shader::kVmFastClassShift + 2 * s);
+  out.push_back(w0);
+  for (uint32_t s = 0; s < 3; ++s) {
+    const bool reads = u.operand_class[s] == shader::kVmOperandScalar || u.operand_class[s] == shader::kVmOperandVector;
+    uint32_t word = u.word[s];
+    if (reads) {
+      word = 0;
+      for (uint32_t c = 0; c < 4; ++c) word |= u.slots[s][c] << (8 * c);
+    }
+    out.push_back(word);
+  }
+}
+
 std::optional<FastOperandSection> fast_operand_section(std::span<const Instruction> code) {
   FastOperandSection out;
   out.immediates = section_immediates(code);
@@ -63,17 +92,19 @@ std::optional<FastOperandSection> fast_operand_section(std::span<const Instructi
   for (const Instruction& ins : code) {
     const uint32_t w0 = ins.words[0];
     const Decoded d = decode(w0);
-    const uint32_t written = d.op->dst == isa::DstRule::kDstLanes ? d.lanes : d.op->dst == isa::DstRule::kDstScalar ? 1u : 0u;
+    FastInstruction f;
+    f.op = d.op->number;
+    f.lanes = d.lanes;
+    f.written = d.op->dst == isa::DstRule::kDstLanes ? d.lanes : d.op->dst == isa::DstRule::kDstScalar ? 1u : 0u;
     // The destination as the interpreter always treated it: masked to the registers, and the
     // run's base moved down so that every written lane lands in them.
     const uint32_t dst = shader::vm_dst(w0) & (shader::kVmFastRegisterSlots - 1u);
-    const uint32_t base = written > 0 ? std::min(dst, shader::kVmFastRegisterSlots - written) : dst;
-    uint32_t word0 = d.op->number | (d.lanes << 8) | (written << shader::kVmFastWrittenShift) | (base << 24);
-    std::array<uint32_t, 3> operands{ins.words[1], ins.words[2], ins.words[3]};
+    f.base = f.written > 0 ? std::min(dst, shader::kVmFastRegisterSlots - f.written) : dst;
     for (uint32_t s = 0; s < 3; ++s) {
       const uint32_t width = source_width(d, w0, s);
-      if (width == 0) continue;  // class kVmOperandNone: the word stays, for the opcode to read
       const uint32_t word = ins.words[1 + s];
+      f.word[s] = word;
+      if (width == 0) continue;  // class kVmOperandNone: the word stays, for the opcode to read
       uint32_t slots[4];
       if (shader::vm_kind(w0, s) == shader::kVmKindReg) {
         for (uint32_t c = 0; c < 4; ++c)
@@ -83,13 +114,10 @@ std::optional<FastOperandSection> fast_operand_section(std::span<const Instructi
         const uint32_t slot = shader::kVmFastFirstImmediateSlot + uint32_t(found - out.immediates.begin());
         std::fill(std::begin(slots), std::end(slots), slot);
       }
-      uint32_t packed = 0;
-      for (uint32_t c = 0; c < 4; ++c) packed |= (c < width ? slots[c] : shader::kVmFastZeroSlot) << (8 * c);
-      operands[s] = packed;
-      word0 |= (width == 1 ? shader::kVmOperandScalar : shader::kVmOperandVector) << (shader::kVmFastClassShift + 2 * s);
+      for (uint32_t c = 0; c < 4; ++c) f.slots[s][c] = c < width ? slots[c] : shader::kVmFastZeroSlot;
+      f.operand_class[s] = width == 1 ? shader::kVmOperandScalar : shader::kVmOperandVector;
     }
-    out.code.push_back(word0);
-    out.code.insert(out.code.end(), operands.begin(), operands.end());
+    encode_fast_instruction(f, out.code);
   }
   out.registers_to_clear = registers_read_before_written(out.code);
   return out;
@@ -99,18 +127,12 @@ uint32_t registers_read_before_written(std::span<const uint32_t> code) {
   std::array<bool, shader::kVmFastRegisterSlots> written{};
   uint32_t bound = 0;
   for (size_t i = 0; i + 4 <= code.size(); i += 4) {
-    const uint32_t w0 = code[i];
-    for (uint32_t s = 0; s < 3; ++s) {
-      const uint32_t operand_class = (w0 >> (shader::kVmFastClassShift + 2 * s)) & 3u;
-      const uint32_t components = operand_class == shader::kVmOperandScalar ? 1 : operand_class == shader::kVmOperandVector ? 4 : 0;
-      for (uint32_t c = 0; c < components; ++c) {
-        const uint32_t slot = (code[i + 1 + s] >> (8 * c)) & 0xFFu;
-        if (slot < shader::kVmFastRegisterSlots && !written[slot]) bound = std::max(bound, slot + 1);
-      }
-    }
-    const uint32_t base = w0 >> 24, count = std::min((w0 >> shader::kVmFastWrittenShift) & 7u, 4u);
-    for (uint32_t c = 0; c < count; ++c)
-      if (base + c < shader::kVmFastRegisterSlots) written[base + c] = true;
+    const FastInstruction u = decode_fast_instruction(code.subspan(i, 4));
+    for_each_fast_read(u, [&](uint32_t slot) {
+      if (slot < shader::kVmFastRegisterSlots && !written[slot]) bound = std::max(bound, slot + 1);
+    });
+    for (uint32_t c = 0; c < std::min(u.written, 4u); ++c)
+      if (u.base + c < shader::kVmFastRegisterSlots) written[u.base + c] = true;
   }
   return bound;
 }

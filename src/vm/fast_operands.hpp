@@ -5,12 +5,14 @@
 // register slots mask to the file), so an unverified program means the same thing in either form.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <vector>
 
 #include "mote/program.hpp"
+#include "shared/vm_fast_operands.h"
 
 namespace mote {
 
@@ -22,6 +24,29 @@ struct FastOperandSection {
   // verified program, none).
   uint32_t registers_to_clear = 0;
 };
+
+// One instruction of the fast form, decoded: the fields of shared/vm_fast_operands.h.
+struct FastInstruction {
+  uint32_t op = 0, lanes = 1, written = 0, base = 0;
+  std::array<uint32_t, 3> operand_class{};
+  std::array<std::array<uint32_t, 4>, 3> slots{};  // classes scalar and vector: the slot per component
+  std::array<uint32_t, 3> word{};                  // class none: the raw word the opcode reads
+};
+// `words`: the instruction's four words.
+FastInstruction decode_fast_instruction(std::span<const uint32_t> words);
+// Appends the instruction's four words to `out`.
+void encode_fast_instruction(const FastInstruction& ins, std::vector<uint32_t>& out);
+// Calls f(slot) for every slot the instruction's sources read, as the interpreter reads them
+// (a scalar source reads component 0's slot only); through a non-const instruction, f may
+// rename the slot.
+template <class I, class F>
+void for_each_fast_read(I& ins, F&& f) {
+  for (uint32_t s = 0; s < 3; ++s) {
+    if (ins.operand_class[s] == shader::kVmOperandScalar) f(ins.slots[s][0]);
+    else if (ins.operand_class[s] == shader::kVmOperandVector)
+      for (uint32_t c = 0; c < 4; ++c) f(ins.slots[s][c]);
+  }
+}
 
 // 1 + the highest register that `code` (in the fast form) reads before writing it; 0 for none.
 uint32_t registers_read_before_written(std::span<const uint32_t> code);
