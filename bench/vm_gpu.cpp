@@ -23,12 +23,14 @@
 //
 //   vm_gpu [--particles N] [--repeats R] [--executors fast,wide,compiled,...]
 //          [--body-repeats K] [--warmup-ms T] [--roofline-mib M] [--device SEL]
-//          [--interpreter-groups G]
+//          [--interpreter-groups G] [--print-code]
 // --body-repeats K runs the program's UPDATE body K times over: the slope against K is the
 // per-instruction cost, the intercept the per-particle cost. --roofline-mib 0 skips the copy.
 // --interpreter-groups G launches the fast interpreter on at most G workgroups, each walking
-// several blocks (default: one per block).
+// several blocks (default: one per block). --print-code prints each interpreter's section as it
+// runs it (one JSON line: code words, immediates), the input of bench/profiling/vm_fast_twin.cu.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <bit>
@@ -37,6 +39,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -62,7 +65,8 @@ struct Options {
   std::string executors = "fast,fast-direct,wide,compiled,compiled-direct,touch,touch-full";
   double warmup_ms = 2000.0;
   std::string device;
-  uint32_t body_repeats = 1;  // the UPDATE body repeated: separates per-instruction from per-particle cost
+  uint32_t body_repeats = 1;
+  bool print_code = false;  // print each interpreter's section as it runs it (code words, immediates)  // the UPDATE body repeated: separates per-instruction from per-particle cost
   uint64_t roofline_mib = 1024;
   uint32_t interpreter_groups = 0;  // the fast interpreters' workgroups launched (0: one per block)
 };
@@ -85,10 +89,11 @@ Options parse(int argc, char** argv) {
     else if (a == "--roofline-mib") o.roofline_mib = std::strtoull(next().c_str(), nullptr, 10);
     else if (a == "--device") o.device = next();
     else if (a == "--interpreter-groups") o.interpreter_groups = uint32_t(std::strtoul(next().c_str(), nullptr, 10));
+    else if (a == "--print-code") o.print_code = true;
     else if (a == "--body-repeats") o.body_repeats = std::max(1u, uint32_t(std::strtoul(next().c_str(), nullptr, 10)));
     else {
       fmt::print(stderr, "usage: vm_gpu [--particles N] [--repeats R] [--executors fast,wide,compiled,...] "
-                         "[--body-repeats K] [--warmup-ms T] [--roofline-mib M] [--device SEL] [--interpreter-groups G]\n");
+                         "[--body-repeats K] [--warmup-ms T] [--roofline-mib M] [--device SEL] [--interpreter-groups G] [--print-code]\n");
       std::exit(2);
     }
   }
@@ -259,6 +264,18 @@ int main(int argc, char** argv) {
     if (opt.interpreter_groups > 0 && run->which == GpuInterpreter::kFast && !run->compiled && !run->touch) {
       run->image.groups = std::min(run->image.groups, opt.interpreter_groups);
       run->image.params.launch_lanes = run->image.groups * shader::kVmWorkgroupSize;
+    }
+    // --print-code: the words the interpreter reads (the section after the host's rewrite and
+    // fold, and its immediates), for a look at what runs, or for the CUDA twin under a profiler
+    // (bench/profiling/vm_fast_twin.cu).
+    if (opt.print_code && !run->compiled && !run->touch) {
+      const shader::VmRunParams& pr = run->image.params;
+      const std::vector<uint32_t>& w = run->image.words;
+      const std::span<const uint32_t> code(w.data() + pr.code_offset, size_t(pr.code_length) * 4);
+      const uint32_t imm_count = w[run->image.immediates_offset];
+      const std::span<const uint32_t> imm(w.data() + run->image.immediates_offset + 4, imm_count);
+      fmt::print("{{\"executor\":\"{}\",\"code\":[{}],\"immediates\":[{}],\"registers_to_clear\":{}}}\n", label,
+                 fmt::join(code, ","), fmt::join(imm, ","), pr.register_count);
     }
     if (name == "touch-full-out") {
       auto out = gpu::Buffer::create(device, {.size = VkDeviceSize(opt.particles) * kRecordWords * 4, .name = "bench.records_out"});
