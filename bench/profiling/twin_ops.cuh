@@ -4,8 +4,13 @@
 // cases for every opcode but the two field moves, which each twin does its own way.
 // For profiling only: not part of the build.
 #pragma once
+#include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
 #include <cuda_runtime.h>
+#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("%s: %s\n", #x, cudaGetErrorString(e)); exit(1);} } while (0)
 
 enum : uint32_t { NOP, MOV, ADD, SUB, MUL, DIV, FMA, MIN, MAX, CLAMP, ABS, SIGN, FLOOR, CEIL, FRACT, MOD, SQRT, RSQRT,
   EXP, LOG, POW, SIN, COS, TAN, ASIN, ACOS, ATAN2, DOT, CROSS, LENGTH, NORMALIZE, DISTANCE, MIX, STEP, SMOOTHSTEP,
@@ -128,3 +133,56 @@ __device__ __forceinline__ float not_(float a) { return a == 0.f ? 1.f : 0.f; }
                                                                        noise3(a.x + e, a.y, a.z) - noise3(a.x - e, a.y, a.z), 0.f); } break; \
           case WIND: if (EN(WIND)) r = make_float4(sinf(a.x), cosf(a.y), sinf(a.z), 0.f); break; \
           case KILL: if (EN(KILL)) dead = dead || a.x != 0.f; break;
+
+// Host side. The records both twins start from: position x, velocity, age and life varying with
+// the particle, `rw` words each.
+inline std::vector<float> twin_records(uint32_t count, uint32_t rw) {
+  std::vector<float> host(size_t(count) * rw, 0.f);
+  for (size_t i = 0; i < count; ++i) { float* r = &host[i * rw]; r[1] = i % 100; r[4] = 1; r[5] = 2; r[7] = 0.1f * (i % 7); r[8] = 1.f + (i % 5); }
+  return host;
+}
+// Times launch() with the records reset before each round: the median of 7 rounds (one when
+// profiling), printed with the rate of `bytes`; returns the median in ms.
+template <class Launch>
+float twin_time(const char* name, Launch launch, double bytes, bool profile, uint32_t* rec, const std::vector<float>& host) {
+  cudaEvent_t e0, e1; CK(cudaEventCreate(&e0)); CK(cudaEventCreate(&e1));
+  std::vector<float> ms;
+  for (int k = 0; k < (profile ? 1 : 7); ++k) {
+    CK(cudaMemcpy(rec, host.data(), host.size() * 4, cudaMemcpyHostToDevice));
+    CK(cudaEventRecord(e0)); launch(); CK(cudaEventRecord(e1)); CK(cudaEventSynchronize(e1)); CK(cudaGetLastError());
+    float t; CK(cudaEventElapsedTime(&t, e0, e1)); ms.push_back(t);
+  }
+  CK(cudaEventDestroy(e0)); CK(cudaEventDestroy(e1));
+  std::sort(ms.begin(), ms.end());
+  printf("%-22s %8.3f ms (min %.3f)  %7.1f GB/s\n", name, ms[ms.size() / 2], ms[0], bytes / (ms[ms.size() / 2] * 1e6));
+  return ms[ms.size() / 2];
+}
+
+// The copy kernel both twins measure their roofline with.
+__global__ void twin_copy(const float4* __restrict__ a, float4* __restrict__ b, size_t n) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) b[i] = a[i];
+}
+
+// One twin run's buffers: `count` records of `rw` words (rec) from twin_records (host), their
+// kill flags (kil); time() as twin_time over them; copy_roofline() times a 2 GiB copy (not when
+// profiling).
+struct TwinRun {
+  uint32_t* rec = nullptr;
+  uint32_t* kil = nullptr;
+  std::vector<float> host;
+  bool profile = false;
+  TwinRun(uint32_t count, uint32_t rw, bool profile_run) : host(twin_records(count, rw)), profile(profile_run) {
+    CK(cudaMalloc(&rec, size_t(count) * rw * 4));
+    CK(cudaMalloc(&kil, size_t(count) * 4));
+  }
+  template <class Launch>
+  float time(const char* name, Launch launch, double bytes) { return twin_time(name, launch, bytes, profile, rec, host); }
+  void copy_roofline() {
+    if (profile) return;
+    int sms; CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    size_t n4 = (size_t(1) << 31) / 16; float4 *ca, *cb; CK(cudaMalloc(&ca, n4 * 16)); CK(cudaMalloc(&cb, n4 * 16));
+    CK(cudaMemset(ca, 0, n4 * 16));
+    time("copy roofline", [&] { twin_copy<<<sms * 8, 256>>>(ca, cb, n4); }, 2.0 * n4 * 16);
+    CK(cudaFree(ca)); CK(cudaFree(cb));
+  }
+};

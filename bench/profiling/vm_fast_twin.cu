@@ -27,7 +27,6 @@
 #include <fstream>
 #include <sstream>
 #include <cuda_runtime.h>
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("%s: %s\n", #x, cudaGetErrorString(e)); exit(1);} } while (0)
 #include "twin_ops.cuh"
 
 __constant__ uint4 c_code[64];
@@ -36,6 +35,65 @@ __constant__ float c_consts[64];
 struct Params { uint32_t count, record_words, code_length, imm_count; float dt; uint32_t launch_lanes; };
 __constant__ Params c_p;
 constexpr uint32_t WG = 64, CHUNKS = 4, ROW = CHUNKS * 4 + 1;
+
+// The three sources of a fast-form instruction (shared/vm_fast_operands.h): every source reads
+// its four slots when all_four is set, else as its class says. read(slot) reads the file.
+template <class Read>
+__device__ __forceinline__ void read_sources(uint4 ins, bool all_four, Read read, float4& a, float4& b, float4& c) {
+  const uint32_t words[3] = {ins.y, ins.z, ins.w};
+  float4 src[3];
+#pragma unroll
+  for (int s = 0; s < 3; ++s) {
+    const uint32_t cls = (ins.x >> (16 + 2 * s)) & 3, m = words[s];
+    float4 v = make_float4(0, 0, 0, 0);
+    if (all_four || cls == 2) v = make_float4(read(m & 0xFF), read((m >> 8) & 0xFF), read((m >> 16) & 0xFF), read(m >> 24));
+    else if (cls == 1) v.x = read(m & 0xFF);
+    src[s] = v;
+  }
+  a = src[0], b = src[1], c = src[2];
+}
+
+// Runs the section for particle i over a file reached through file(slot) (a float&), slots
+// below file_slots; the window's words from window_slot. Returns whether a KILL fired.
+// ALL_FOUR: every source reads its four slots; ITS_OPS: the switch holds only the folded
+// program's opcodes.
+template <bool ALL_FOUR, bool ITS_OPS, class File>
+__device__ __forceinline__ bool run_section(uint32_t i, uint32_t* __restrict__ records, uint32_t window_slot,
+                                            uint32_t file_slots, File file) {
+  const uint32_t rw = c_p.record_words, seed = hash3(7u, i, 0x9E3779B9u);
+  bool dead = false;
+  for (uint32_t pc = 0; pc < c_p.code_length; ++pc) {
+    const uint4 ins = c_code[pc];
+    const uint32_t w0 = ins.x, s0 = ins.y, cmp_mode = ins.w;
+    uint32_t op = w0 & 0xFF; if (op >= OPCOUNT) op = NOP;
+    const uint32_t lanes = (w0 >> 8) & 7;
+    float4 a, b, c, r = make_float4(0, 0, 0, 0);
+    read_sources(ins, ALL_FOUR, [&](uint32_t slot) { return file(slot); }, a, b, c);
+#define EN(o) (!ITS_OPS || o == FMA || o == MUL || o == ADD || o == DIV || o == CLAMP || o == SMOOTHSTEP || o == MIX || o == CMP || o == KILL || o == MOV)
+    switch (op) {
+      case LOAD_FIELD: if (EN(LOAD_FIELD)) {
+          auto f = [&](uint32_t w) { w = min(w, rw - 1); return w < 16 ? file(window_slot + w) : __uint_as_float(records[i * rw + w]); };
+          r.x = f(s0); if (lanes > 1) r.y = f(s0 + 1); if (lanes > 2) r.z = f(s0 + 2); if (lanes > 3) r.w = f(s0 + 3);
+        } break;
+      case STORE_FIELD: if (EN(STORE_FIELD)) {
+          auto f = [&](uint32_t w, float v) { w = min(w, rw - 1); if (w < 16) file(window_slot + w) = v; else records[i * rw + w] = __float_as_uint(v); };
+          f(s0, b.x); if (lanes > 1) f(s0 + 1, b.y); if (lanes > 2) f(s0 + 2, b.z); if (lanes > 3) f(s0 + 3, b.w);
+        } break;
+      TWIN_CASES_BUT_FIELDS
+      default: break;
+    }
+#undef EN
+    const uint32_t written = min((w0 >> 11) & 7, 4u);
+    if (written > 0) {
+      const uint32_t base = min(w0 >> 24, file_slots - written);
+      file(base) = r.x;
+      if (written > 1) file(base + 1) = r.y;
+      if (written > 2) file(base + 2) = r.z;
+      if (written > 3) file(base + 3) = r.w;
+    }
+  }
+  return dead;
+}
 
 template <int V>
 __global__ void __launch_bounds__(64) interp(uint32_t* __restrict__ records, uint32_t* __restrict__ killed) {
@@ -59,7 +117,6 @@ __global__ void __launch_bounds__(64) interp(uint32_t* __restrict__ records, uin
     __syncthreads();
     const uint32_t i = first + me;
     if (i < count) {
-      const uint32_t seed = hash3(7u, i, 0x9E3779B9u);
       file[64] = 0.f;
       for (uint32_t q = 0; q < (min(c_p.imm_count, 63u) + 3) / 4; ++q) {
         uint4 f = c_imm[q]; uint32_t s = 65 + q * 4;
@@ -67,51 +124,7 @@ __global__ void __launch_bounds__(64) interp(uint32_t* __restrict__ records, uin
       }
 #pragma unroll
       for (uint32_t w = 0; w < 16; ++w) file[128 + w] = __uint_as_float(win[me * ROW + w]);
-      bool dead = false;
-      const uint32_t n = c_p.code_length;
-      for (uint32_t pc = 0; pc < n; ++pc) {
-        const uint4 ins = c_code[pc];
-        const uint32_t w0 = ins.x, s0 = ins.y, cmp_mode = ins.w;
-        uint32_t op = w0 & 0xFF; if (op >= OPCOUNT) op = NOP;
-        const uint32_t lanes = (w0 >> 8) & 7;
-        const uint32_t words[3] = {ins.y, ins.z, ins.w};
-        float4 src[3];
-#pragma unroll
-        for (int s = 0; s < 3; ++s) {
-          const uint32_t cls = (w0 >> (16 + 2 * s)) & 3, m = words[s];
-          float4 v = make_float4(0, 0, 0, 0);
-          if (V == 1) {
-            v = make_float4(file[m & 0xFF], file[(m >> 8) & 0xFF], file[(m >> 16) & 0xFF], file[m >> 24]);
-          } else if (cls == 1) {
-            v.x = file[m & 0xFF];
-          } else if (cls == 2) {
-            v = make_float4(file[m & 0xFF], file[(m >> 8) & 0xFF], file[(m >> 16) & 0xFF], file[m >> 24]);
-          }
-          src[s] = v;
-        }
-        float4 a = src[0], b = src[1], c = src[2], r = make_float4(0, 0, 0, 0);
-#define EN(o) (V != 2 || o == FMA || o == MUL || o == ADD || o == DIV || o == CLAMP || o == SMOOTHSTEP || o == MIX || o == CMP || o == KILL || o == MOV)
-        switch (op) {
-          case LOAD_FIELD: if (EN(LOAD_FIELD)) {
-              auto f = [&](uint32_t w) { w = min(w, rw - 1); return w < 16 ? file[128 + w] : __uint_as_float(records[i * rw + w]); };
-              r.x = f(s0); if (lanes > 1) r.y = f(s0 + 1); if (lanes > 2) r.z = f(s0 + 2); if (lanes > 3) r.w = f(s0 + 3);
-            } break;
-          case STORE_FIELD: if (EN(STORE_FIELD)) {
-              auto f = [&](uint32_t w, float v) { w = min(w, rw - 1); if (w < 16) file[128 + w] = v; else records[i * rw + w] = __float_as_uint(v); };
-              f(s0, b.x); if (lanes > 1) f(s0 + 1, b.y); if (lanes > 2) f(s0 + 2, b.z); if (lanes > 3) f(s0 + 3, b.w);
-            } break;
-          TWIN_CASES_BUT_FIELDS
-          default: break;
-        }
-        const uint32_t written = min((w0 >> 11) & 7, 4u);
-        if (written > 0) {
-          const uint32_t base = min(w0 >> 24, 256u - written);
-          file[base] = r.x;
-          if (written > 1) file[base + 1] = r.y;
-          if (written > 2) file[base + 2] = r.z;
-          if (written > 3) file[base + 3] = r.w;
-        }
-      }
+      const bool dead = run_section<V == 1, V == 2>(i, records, 128, 256, [&](uint32_t slot) -> float& { return file[slot]; });
 #pragma unroll
       for (uint32_t w = 0; w < 16; ++w) win[me * ROW + w] = __float_as_uint(file[128 + w]);
       killed[i] = dead;
@@ -157,47 +170,8 @@ __global__ void __launch_bounds__(64) interp_shared(uint32_t* __restrict__ recor
     __syncthreads();
     const uint32_t i = first + me;
     if (i < count) {
-      const uint32_t seed = hash3(7u, i, 0x9E3779B9u);
-      auto file_at = [&](uint32_t slot) -> float& { return sf[min(slot, SMAX - 1) * SROW + me]; };
-      bool dead = false;
-      const uint32_t n = c_p.code_length;
-      for (uint32_t pc = 0; pc < n; ++pc) {
-        const uint4 ins = c_code[pc];
-        const uint32_t w0 = ins.x, s0 = ins.y, cmp_mode = ins.w;
-        uint32_t op = w0 & 0xFF; if (op >= OPCOUNT) op = NOP;
-        const uint32_t lanes = (w0 >> 8) & 7;
-        const uint32_t words[3] = {ins.y, ins.z, ins.w};
-        float4 src[3];
-#pragma unroll
-        for (int s = 0; s < 3; ++s) {
-          const uint32_t cls = (w0 >> (16 + 2 * s)) & 3, m = words[s];
-          float4 v = make_float4(0, 0, 0, 0);
-          if (V == 4) {
-            v = make_float4(file_at(m & 0xFF), file_at((m >> 8) & 0xFF), file_at((m >> 16) & 0xFF), file_at(m >> 24));
-          } else if (cls == 1) {
-            v.x = file_at(m & 0xFF);
-          } else if (cls == 2) {
-            v = make_float4(file_at(m & 0xFF), file_at((m >> 8) & 0xFF), file_at((m >> 16) & 0xFF), file_at(m >> 24));
-          }
-          src[s] = v;
-        }
-        float4 a = src[0], b = src[1], c = src[2], r = make_float4(0, 0, 0, 0);
-#undef EN
-#define EN(o) true
-        switch (op) {
-          // (the folded code moves no fields)
-          TWIN_CASES_BUT_FIELDS
-          default: break;
-        }
-        const uint32_t written = min((w0 >> 11) & 7, 4u);
-        if (written > 0) {
-          const uint32_t base = min(w0 >> 24, SMAX - written);
-          file_at(base) = r.x;
-          if (written > 1) file_at(base + 1) = r.y;
-          if (written > 2) file_at(base + 2) = r.z;
-          if (written > 3) file_at(base + 3) = r.w;
-        }
-      }
+      const bool dead = run_section<V == 4, false>(i, records, W, SMAX,
+                                                   [&](uint32_t slot) -> float& { return sf[min(slot, SMAX - 1) * SROW + me]; });
       killed[i] = dead;
     }
     __syncthreads();
@@ -211,9 +185,6 @@ __global__ void __launch_bounds__(64) interp_shared(uint32_t* __restrict__ recor
   }
 }
 
-__global__ void copy(const float4* __restrict__ a, float4* __restrict__ b, size_t n) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) b[i] = a[i];
-}
 
 static std::vector<uint32_t> json_array(const std::string& line, const std::string& key) {
   std::vector<uint32_t> out;
@@ -237,27 +208,11 @@ int main(int argc, char** argv) {
   imm.resize(64, 0);
   printf("code: %zu instructions\n", code.size() / 4);
   uint32_t count = profile ? (1u << 22) : (1u << 24), rw = 32;
-  int sms; CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   Params p{count, rw, uint32_t(code.size() / 4), uint32_t(json_array(found, "immediates").size()), 0.016f, 0};
   CK(cudaMemcpyToSymbol(c_code, code.data(), code.size() * 4));
   CK(cudaMemcpyToSymbol(c_imm, imm.data(), 64 * 4));
-  uint32_t* rec; uint32_t* kil; CK(cudaMalloc(&rec, size_t(count) * rw * 4)); CK(cudaMalloc(&kil, size_t(count) * 4));
-  std::vector<float> host(size_t(count) * rw, 0.f);
-  for (size_t i = 0; i < count; ++i) { float* r = &host[i * rw]; r[1] = i % 100; r[4] = 1; r[5] = 2; r[7] = 0.1f * (i % 7); r[8] = 1.f + (i % 5); }
-  cudaEvent_t e0, e1; CK(cudaEventCreate(&e0)); CK(cudaEventCreate(&e1));
-  auto timeit = [&](const char* name, auto launch, double bytes) {
-    std::vector<float> ms;
-    for (int k = 0; k < (profile ? 1 : 7); ++k) {
-      CK(cudaMemcpy(rec, host.data(), host.size() * 4, cudaMemcpyHostToDevice));
-      CK(cudaEventRecord(e0)); launch(); CK(cudaEventRecord(e1)); CK(cudaEventSynchronize(e1)); CK(cudaGetLastError());
-      float t; CK(cudaEventElapsedTime(&t, e0, e1)); ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
-    printf("%-22s %8.3f ms (min %.3f)  %7.1f GB/s\n", name, ms[ms.size() / 2], ms[0], bytes / (ms[ms.size() / 2] * 1e6));
-  };
-  size_t n4 = (size_t(1) << 31) / 16; float4 *ca, *cb; CK(cudaMalloc(&ca, n4 * 16)); CK(cudaMalloc(&cb, n4 * 16));
-  CK(cudaMemset(ca, 0, n4 * 16));
-  if (!profile) timeit("copy roofline", [&] { copy<<<sms * 8, 256>>>(ca, cb, n4); }, 2.0 * n4 * 16);
+  TwinRun run(count, rw, profile);
+  run.copy_roofline();
   double wbytes = double(count) * 132;
   uint32_t blocks = count / WG;
   p.launch_lanes = blocks * WG; CK(cudaMemcpyToSymbol(c_p, &p, sizeof p));
@@ -301,20 +256,20 @@ int main(int argc, char** argv) {
   CK(cudaFuncSetAttribute(interp_shared<4>, cudaFuncAttributePreferredSharedMemoryCarveout, carveout));
   printf("carveout %d%%\n", carveout);
   use_shared(false);
-  timeit("fast V0 (as GLSL)", [&] { interp<0><<<blocks, WG>>>(rec, kil); }, wbytes);
-  timeit("fast V1 (no classes)", [&] { interp<1><<<blocks, WG>>>(rec, kil); }, wbytes);
-  timeit("fast V2 (its opcodes)", [&] { interp<2><<<blocks, WG>>>(rec, kil); }, wbytes);
-  timeit("fast V5 (streaming hints)", [&] { interp<5><<<blocks, WG>>>(rec, kil); }, wbytes);
+  run.time("fast V0 (as GLSL)", [&] { interp<0><<<blocks, WG>>>(run.rec, run.kil); }, wbytes);
+  run.time("fast V1 (no classes)", [&] { interp<1><<<blocks, WG>>>(run.rec, run.kil); }, wbytes);
+  run.time("fast V2 (its opcodes)", [&] { interp<2><<<blocks, WG>>>(run.rec, run.kil); }, wbytes);
+  run.time("fast V5 (streaming hints)", [&] { interp<5><<<blocks, WG>>>(run.rec, run.kil); }, wbytes);
   use_shared(true);
-  timeit("fast V3 (shared file)", [&] { interp_shared<3><<<blocks, WG>>>(rec, kil); }, wbytes);
-  timeit("fast V4 (shared, no cls)", [&] { interp_shared<4><<<blocks, WG>>>(rec, kil); }, wbytes);
+  run.time("fast V3 (shared file)", [&] { interp_shared<3><<<blocks, WG>>>(run.rec, run.kil); }, wbytes);
+  run.time("fast V4 (shared, no cls)", [&] { interp_shared<4><<<blocks, WG>>>(run.rec, run.kil); }, wbytes);
   for (int v = 0; v < 6; ++v) {
     use_shared(v == 3 || v == 4);
-    CK(cudaMemcpy(rec, host.data(), host.size() * 4, cudaMemcpyHostToDevice));
-    if (v == 0) interp<0><<<64, WG>>>(rec, kil); else if (v == 1) interp<1><<<64, WG>>>(rec, kil); else if (v == 2) interp<2><<<64, WG>>>(rec, kil);
-    else if (v == 3) interp_shared<3><<<64, WG>>>(rec, kil); else if (v == 4) interp_shared<4><<<64, WG>>>(rec, kil); else interp<5><<<64, WG>>>(rec, kil);
+    CK(cudaMemcpy(run.rec, run.host.data(), run.host.size() * 4, cudaMemcpyHostToDevice));
+    if (v == 0) interp<0><<<64, WG>>>(run.rec, run.kil); else if (v == 1) interp<1><<<64, WG>>>(run.rec, run.kil); else if (v == 2) interp<2><<<64, WG>>>(run.rec, run.kil);
+    else if (v == 3) interp_shared<3><<<64, WG>>>(run.rec, run.kil); else if (v == 4) interp_shared<4><<<64, WG>>>(run.rec, run.kil); else interp<5><<<64, WG>>>(run.rec, run.kil);
     CK(cudaDeviceSynchronize());
-    float out[32]; CK(cudaMemcpy(out, rec + 3 * rw, 128, cudaMemcpyDeviceToHost));
+    float out[32]; CK(cudaMemcpy(out, run.rec + 3 * rw, 128, cudaMemcpyDeviceToHost));
     printf("V%d particle 3: pos %g %g %g vel %g %g %g age %g size %g color %g %g %g %g\n", v, out[1], out[2], out[3], out[4], out[5], out[6], out[7], out[9], out[10], out[11], out[12], out[13]);
   }
   return 0;

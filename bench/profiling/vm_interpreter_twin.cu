@@ -23,7 +23,6 @@
 #include <vector>
 #include <algorithm>
 #include <cuda_runtime.h>
-#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("%s: %s\n", #x, cudaGetErrorString(e)); exit(1);} } while (0)
 
 #include "twin_ops.cuh"
 
@@ -338,9 +337,6 @@ __global__ void __launch_bounds__(64) touch(uint32_t* __restrict__ records) {
     __syncthreads();
   }
 }
-__global__ void copy(const float4* __restrict__ a, float4* __restrict__ b, size_t n) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) b[i] = a[i];
-}
 
 struct Src { uint32_t kind = 0, word = 0; };
 static Src reg(uint32_t b, uint32_t swz = 0xE4) { return {1, b | (swz << 8)}; }
@@ -392,46 +388,29 @@ int main(int argc, char** argv) {
   CK(cudaMemcpyToSymbol(c_code4, code4.data(), code4.size() * 16));
   CK(cudaMemcpyToSymbol(c_shapes, shapes, sizeof shapes));
   CK(cudaMemcpyToSymbol(c_consts, consts, sizeof consts));
-  uint32_t* rec; uint32_t* kil; CK(cudaMalloc(&rec, size_t(count) * rw * 4)); CK(cudaMalloc(&kil, size_t(count) * 4));
-  std::vector<float> host(size_t(count) * rw, 0.f);
-  for (size_t i = 0; i < count; ++i) { float* r = &host[i * rw]; r[1] = i % 100; r[4] = 1; r[5] = 2; r[7] = 0.1f * (i % 7); r[8] = 1.f + (i % 5); }
-  cudaEvent_t e0, e1; CK(cudaEventCreate(&e0)); CK(cudaEventCreate(&e1));
-  auto timeit = [&](const char* name, auto launch, double bytes) {
-    std::vector<float> ms;
-    for (int k = 0; k < (profile ? 1 : 7); ++k) {
-      CK(cudaMemcpy(rec, host.data(), host.size() * 4, cudaMemcpyHostToDevice));
-      CK(cudaEventRecord(e0)); launch(); CK(cudaEventRecord(e1)); CK(cudaEventSynchronize(e1)); CK(cudaGetLastError());
-      float t; CK(cudaEventElapsedTime(&t, e0, e1)); ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
-    printf("%-22s %8.3f ms (min %.3f)  %7.1f GB/s\n", name, ms[ms.size() / 2], ms[0], bytes / (ms[ms.size() / 2] * 1e6));
-    return ms[ms.size() / 2];
-  };
-  // copy roofline: 2 GiB each way
-  size_t n4 = (size_t(1) << 31) / 16; float4 *ca, *cb; CK(cudaMalloc(&ca, n4 * 16)); CK(cudaMalloc(&cb, n4 * 16));
-  CK(cudaMemset(ca, 0, n4 * 16));
-  if (!profile) timeit("copy roofline", [&] { copy<<<sms * 8, 256>>>(ca, cb, n4); }, 2.0 * n4 * 16);
+  TwinRun run(count, rw, profile);
+  run.copy_roofline();
   double wbytes = double(count) * 64 * 2;
   for (uint32_t blocks : {count / WG, uint32_t(sms) * 16u}) {
     printf("-- %u workgroups\n", blocks);
     p.launch_lanes = blocks * WG; CK(cudaMemcpyToSymbol(c_p, &p, sizeof p));
-    timeit("touch", [&] { touch<<<blocks, WG>>>(rec); }, wbytes);
-    timeit("interp local", [&] { interp<0><<<blocks, WG>>>(rec, kil); }, wbytes);
-    timeit("interp shared file", [&] { interp<1><<<blocks, WG>>>(rec, kil); }, wbytes);
-    timeit("interp local ops", [&] { interp<2><<<blocks, WG>>>(rec, kil); }, wbytes);
-    timeit("interp predecoded", [&] { interp<4><<<blocks, WG>>>(rec, kil); }, wbytes);
-    timeit("interp K=1", [&] { interpK<1><<<blocks, WG>>>(rec, kil); }, wbytes);
-    timeit("interp K=2", [&] { interpK<2><<<std::max(1u, blocks / 2), WG>>>(rec, kil); }, wbytes);
-    timeit("interp K=4", [&] { interpK<4><<<std::max(1u, blocks / 4), WG>>>(rec, kil); }, wbytes);
+    run.time("touch", [&] { touch<<<blocks, WG>>>(run.rec); }, wbytes);
+    run.time("interp local", [&] { interp<0><<<blocks, WG>>>(run.rec, run.kil); }, wbytes);
+    run.time("interp shared file", [&] { interp<1><<<blocks, WG>>>(run.rec, run.kil); }, wbytes);
+    run.time("interp local ops", [&] { interp<2><<<blocks, WG>>>(run.rec, run.kil); }, wbytes);
+    run.time("interp predecoded", [&] { interp<4><<<blocks, WG>>>(run.rec, run.kil); }, wbytes);
+    run.time("interp K=1", [&] { interpK<1><<<blocks, WG>>>(run.rec, run.kil); }, wbytes);
+    run.time("interp K=2", [&] { interpK<2><<<std::max(1u, blocks / 2), WG>>>(run.rec, run.kil); }, wbytes);
+    run.time("interp K=4", [&] { interpK<4><<<std::max(1u, blocks / 4), WG>>>(run.rec, run.kil); }, wbytes);
   }
   // check: first particle's position after one step
-  CK(cudaMemcpy(rec, host.data(), host.size() * 4, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(run.rec, run.host.data(), run.host.size() * 4, cudaMemcpyHostToDevice));
   for (int m = 0; m < 4; ++m) {
-  CK(cudaMemcpy(rec, host.data(), host.size() * 4, cudaMemcpyHostToDevice));
-  if (m == 0) interp<0><<<64, WG>>>(rec, kil); else if (m == 1) interp<4><<<64, WG>>>(rec, kil);
-  else if (m == 2) interpK<2><<<32, WG>>>(rec, kil); else interpK<4><<<16, WG>>>(rec, kil);
+  CK(cudaMemcpy(run.rec, run.host.data(), run.host.size() * 4, cudaMemcpyHostToDevice));
+  if (m == 0) interp<0><<<64, WG>>>(run.rec, run.kil); else if (m == 1) interp<4><<<64, WG>>>(run.rec, run.kil);
+  else if (m == 2) interpK<2><<<32, WG>>>(run.rec, run.kil); else interpK<4><<<16, WG>>>(run.rec, run.kil);
   CK(cudaDeviceSynchronize());
-  float out[32]; CK(cudaMemcpy(out, rec + 3 * rw, 128, cudaMemcpyDeviceToHost));
+  float out[32]; CK(cudaMemcpy(out, run.rec + 3 * rw, 128, cudaMemcpyDeviceToHost));
   printf("particle 3: pos %g %g %g vel %g %g %g age %g size %g color %g %g %g %g\n", out[1], out[2], out[3], out[4], out[5], out[6], out[7], out[9], out[10], out[11], out[12], out[13]);
   }
   return 0;
