@@ -15,8 +15,9 @@
 // pipeline about 48 KiB of it per SM; in 64 named registers behind wave-uniform switches on
 // the slot, 2x slower; several particles per invocation sharing each decode, slower at every
 // batch size tried; the common arithmetic taken out of the switch; the windows moved without
-// workgroup memory (each invocation its own, or invocation pairs through a subgroup shuffle)
-// or staged in smaller phases, which buy warps but lose more in moving the records.)
+// workgroup memory (each invocation its own, invocation pairs through a subgroup shuffle, or
+// a subgroup's transposition through shuffles) or staged in smaller phases, which buy warps but
+// lose more in moving the records.)
 // The workgroup runs a block of 64 consecutive records at a time, the whole workgroup together.
 // Specialization constant 1 is the record window's chunk count: with it, the block's windows
 // (src/vm/record_window.hpp, VmRunParams.window_*) are staged in shared memory by the whole
