@@ -65,8 +65,8 @@ struct Options {
   std::string executors = "fast,fast-direct,wide,compiled,compiled-direct,touch,touch-full";
   double warmup_ms = 2000.0;
   std::string device;
-  uint32_t body_repeats = 1;
-  bool print_code = false;  // print each interpreter's section as it runs it (code words, immediates)  // the UPDATE body repeated: separates per-instruction from per-particle cost
+  uint32_t body_repeats = 1;  // the UPDATE body repeated: separates per-instruction from per-particle cost
+  bool print_code = false;    // print each interpreter's section as it runs it (code words, immediates)
   uint64_t roofline_mib = 1024;
   uint32_t interpreter_groups = 0;  // the fast interpreters' workgroups launched (0: one per block)
 };
