@@ -85,6 +85,19 @@ vec4 vm_read_operand(uint w0, uint word, uint s) {
 }
 #endif
 
+// A lane-wise opcode computes its first component, and the other three only when the
+// instruction has more than one lane (a wave-uniform branch): most of a particle program's
+// instructions are scalar, and their bodies (DIV, SMOOTHSTEP, the transcendentals) would
+// otherwise run four times. The written count keeps the unused components out of the file.
+#define VM_RUN_LANEWISE1(fn) r.x = fn(a.x); if (lanes > 1u) { r.y = fn(a.y); r.z = fn(a.z); r.w = fn(a.w); }
+#define VM_RUN_LANEWISE2(fn) r.x = fn(a.x, b.x); if (lanes > 1u) { r.y = fn(a.y, b.y); r.z = fn(a.z, b.z); r.w = fn(a.w, b.w); }
+#define VM_RUN_LANEWISE3(fn) \
+  r.x = fn(a.x, b.x, c.x); \
+  if (lanes > 1u) { r.y = fn(a.y, b.y, c.y); r.z = fn(a.z, b.z, c.z); r.w = fn(a.w, b.w, c.w); }
+#define VM_RUN_LANEWISE_CMP(code) \
+  r.x = vm_cmp(a.x, b.x, code); \
+  if (lanes > 1u) { r.y = vm_cmp(a.y, b.y, code); r.z = vm_cmp(a.z, b.z, code); r.w = vm_cmp(a.w, b.w, code); }
+
 uint vm_shape_width(uint code, uint lanes) { return code == VM_SHAPE_WIDTH_LANES ? lanes : code; }
 
 uint vm_record_word(uint word) { return min(word, vm_record_words - 1u); }
@@ -133,44 +146,44 @@ bool vm_run(uint length) {
     switch (op) {
       case VM_OP_NOP: break;
       case VM_OP_MOV: if (VM_OP_ENABLED(VM_OP_MOV)) { r = a; } break;
-      case VM_OP_ADD: if (VM_OP_ENABLED(VM_OP_ADD)) { r = vm_add(a, b); } break;
-      case VM_OP_SUB: if (VM_OP_ENABLED(VM_OP_SUB)) { r = vm_sub(a, b); } break;
-      case VM_OP_MUL: if (VM_OP_ENABLED(VM_OP_MUL)) { r = vm_mul(a, b); } break;
-      case VM_OP_DIV: if (VM_OP_ENABLED(VM_OP_DIV)) { r = vm_div(a, b); } break;
-      case VM_OP_FMA: if (VM_OP_ENABLED(VM_OP_FMA)) { r = vm_fma(a, b, c); } break;
-      case VM_OP_MIN: if (VM_OP_ENABLED(VM_OP_MIN)) { r = vm_min(a, b); } break;
-      case VM_OP_MAX: if (VM_OP_ENABLED(VM_OP_MAX)) { r = vm_max(a, b); } break;
-      case VM_OP_CLAMP: if (VM_OP_ENABLED(VM_OP_CLAMP)) { r = vm_clamp(a, b, c); } break;
-      case VM_OP_ABS: if (VM_OP_ENABLED(VM_OP_ABS)) { r = vm_abs(a); } break;
-      case VM_OP_SIGN: if (VM_OP_ENABLED(VM_OP_SIGN)) { r = vm_sign(a); } break;
-      case VM_OP_FLOOR: if (VM_OP_ENABLED(VM_OP_FLOOR)) { r = vm_floor(a); } break;
-      case VM_OP_CEIL: if (VM_OP_ENABLED(VM_OP_CEIL)) { r = vm_ceil(a); } break;
-      case VM_OP_FRACT: if (VM_OP_ENABLED(VM_OP_FRACT)) { r = vm_fract(a); } break;
-      case VM_OP_MOD: if (VM_OP_ENABLED(VM_OP_MOD)) { r = vm_mod(a, b); } break;
-      case VM_OP_SQRT: if (VM_OP_ENABLED(VM_OP_SQRT)) { r = vm_sqrt(a); } break;
-      case VM_OP_RSQRT: if (VM_OP_ENABLED(VM_OP_RSQRT)) { r = vm_rsqrt(a); } break;
-      case VM_OP_EXP: if (VM_OP_ENABLED(VM_OP_EXP)) { r = vm_exp(a); } break;
-      case VM_OP_LOG: if (VM_OP_ENABLED(VM_OP_LOG)) { r = vm_log(a); } break;
-      case VM_OP_POW: if (VM_OP_ENABLED(VM_OP_POW)) { r = vm_pow(a, b); } break;
-      case VM_OP_SIN: if (VM_OP_ENABLED(VM_OP_SIN)) { r = vm_sin(a); } break;
-      case VM_OP_COS: if (VM_OP_ENABLED(VM_OP_COS)) { r = vm_cos(a); } break;
-      case VM_OP_TAN: if (VM_OP_ENABLED(VM_OP_TAN)) { r = vm_tan(a); } break;
-      case VM_OP_ASIN: if (VM_OP_ENABLED(VM_OP_ASIN)) { r = vm_asin(a); } break;
-      case VM_OP_ACOS: if (VM_OP_ENABLED(VM_OP_ACOS)) { r = vm_acos(a); } break;
-      case VM_OP_ATAN2: if (VM_OP_ENABLED(VM_OP_ATAN2)) { r = vm_atan2(a, b); } break;
+      case VM_OP_ADD: if (VM_OP_ENABLED(VM_OP_ADD)) { VM_RUN_LANEWISE2(vm_add); } break;
+      case VM_OP_SUB: if (VM_OP_ENABLED(VM_OP_SUB)) { VM_RUN_LANEWISE2(vm_sub); } break;
+      case VM_OP_MUL: if (VM_OP_ENABLED(VM_OP_MUL)) { VM_RUN_LANEWISE2(vm_mul); } break;
+      case VM_OP_DIV: if (VM_OP_ENABLED(VM_OP_DIV)) { VM_RUN_LANEWISE2(vm_div); } break;
+      case VM_OP_FMA: if (VM_OP_ENABLED(VM_OP_FMA)) { VM_RUN_LANEWISE3(vm_fma); } break;
+      case VM_OP_MIN: if (VM_OP_ENABLED(VM_OP_MIN)) { VM_RUN_LANEWISE2(vm_min); } break;
+      case VM_OP_MAX: if (VM_OP_ENABLED(VM_OP_MAX)) { VM_RUN_LANEWISE2(vm_max); } break;
+      case VM_OP_CLAMP: if (VM_OP_ENABLED(VM_OP_CLAMP)) { VM_RUN_LANEWISE3(vm_clamp); } break;
+      case VM_OP_ABS: if (VM_OP_ENABLED(VM_OP_ABS)) { VM_RUN_LANEWISE1(vm_abs); } break;
+      case VM_OP_SIGN: if (VM_OP_ENABLED(VM_OP_SIGN)) { VM_RUN_LANEWISE1(vm_sign); } break;
+      case VM_OP_FLOOR: if (VM_OP_ENABLED(VM_OP_FLOOR)) { VM_RUN_LANEWISE1(vm_floor); } break;
+      case VM_OP_CEIL: if (VM_OP_ENABLED(VM_OP_CEIL)) { VM_RUN_LANEWISE1(vm_ceil); } break;
+      case VM_OP_FRACT: if (VM_OP_ENABLED(VM_OP_FRACT)) { VM_RUN_LANEWISE1(vm_fract); } break;
+      case VM_OP_MOD: if (VM_OP_ENABLED(VM_OP_MOD)) { VM_RUN_LANEWISE2(vm_mod); } break;
+      case VM_OP_SQRT: if (VM_OP_ENABLED(VM_OP_SQRT)) { VM_RUN_LANEWISE1(vm_sqrt); } break;
+      case VM_OP_RSQRT: if (VM_OP_ENABLED(VM_OP_RSQRT)) { VM_RUN_LANEWISE1(vm_rsqrt); } break;
+      case VM_OP_EXP: if (VM_OP_ENABLED(VM_OP_EXP)) { VM_RUN_LANEWISE1(vm_exp); } break;
+      case VM_OP_LOG: if (VM_OP_ENABLED(VM_OP_LOG)) { VM_RUN_LANEWISE1(vm_log); } break;
+      case VM_OP_POW: if (VM_OP_ENABLED(VM_OP_POW)) { VM_RUN_LANEWISE2(vm_pow); } break;
+      case VM_OP_SIN: if (VM_OP_ENABLED(VM_OP_SIN)) { VM_RUN_LANEWISE1(vm_sin); } break;
+      case VM_OP_COS: if (VM_OP_ENABLED(VM_OP_COS)) { VM_RUN_LANEWISE1(vm_cos); } break;
+      case VM_OP_TAN: if (VM_OP_ENABLED(VM_OP_TAN)) { VM_RUN_LANEWISE1(vm_tan); } break;
+      case VM_OP_ASIN: if (VM_OP_ENABLED(VM_OP_ASIN)) { VM_RUN_LANEWISE1(vm_asin); } break;
+      case VM_OP_ACOS: if (VM_OP_ENABLED(VM_OP_ACOS)) { VM_RUN_LANEWISE1(vm_acos); } break;
+      case VM_OP_ATAN2: if (VM_OP_ENABLED(VM_OP_ATAN2)) { VM_RUN_LANEWISE2(vm_atan2); } break;
       case VM_OP_DOT: if (VM_OP_ENABLED(VM_OP_DOT)) { r.x = vm_dot(a, b); } break;
       case VM_OP_CROSS: if (VM_OP_ENABLED(VM_OP_CROSS)) { r = vm_cross(a, b); } break;
       case VM_OP_LENGTH: if (VM_OP_ENABLED(VM_OP_LENGTH)) { r.x = vm_length(a); } break;
       case VM_OP_NORMALIZE: if (VM_OP_ENABLED(VM_OP_NORMALIZE)) { r = vm_normalize(a); } break;
       case VM_OP_DISTANCE: if (VM_OP_ENABLED(VM_OP_DISTANCE)) { r.x = vm_distance(a, b); } break;
-      case VM_OP_MIX: if (VM_OP_ENABLED(VM_OP_MIX)) { r = vm_mix(a, b, c); } break;
-      case VM_OP_STEP: if (VM_OP_ENABLED(VM_OP_STEP)) { r = vm_step(a, b); } break;
-      case VM_OP_SMOOTHSTEP: if (VM_OP_ENABLED(VM_OP_SMOOTHSTEP)) { r = vm_smoothstep(a, b, c); } break;
-      case VM_OP_CMP: if (VM_OP_ENABLED(VM_OP_CMP)) { r = vm_cmp(a, b, s2); } break;
-      case VM_OP_SELECT: if (VM_OP_ENABLED(VM_OP_SELECT)) { r = vm_select(a, b, c); } break;
-      case VM_OP_AND: if (VM_OP_ENABLED(VM_OP_AND)) { r = vm_and(a, b); } break;
-      case VM_OP_OR: if (VM_OP_ENABLED(VM_OP_OR)) { r = vm_or(a, b); } break;
-      case VM_OP_NOT: if (VM_OP_ENABLED(VM_OP_NOT)) { r = vm_not(a); } break;
+      case VM_OP_MIX: if (VM_OP_ENABLED(VM_OP_MIX)) { VM_RUN_LANEWISE3(vm_mix); } break;
+      case VM_OP_STEP: if (VM_OP_ENABLED(VM_OP_STEP)) { VM_RUN_LANEWISE2(vm_step); } break;
+      case VM_OP_SMOOTHSTEP: if (VM_OP_ENABLED(VM_OP_SMOOTHSTEP)) { VM_RUN_LANEWISE3(vm_smoothstep); } break;
+      case VM_OP_CMP: if (VM_OP_ENABLED(VM_OP_CMP)) { VM_RUN_LANEWISE_CMP(s2); } break;
+      case VM_OP_SELECT: if (VM_OP_ENABLED(VM_OP_SELECT)) { VM_RUN_LANEWISE3(vm_select); } break;
+      case VM_OP_AND: if (VM_OP_ENABLED(VM_OP_AND)) { VM_RUN_LANEWISE2(vm_and); } break;
+      case VM_OP_OR: if (VM_OP_ENABLED(VM_OP_OR)) { VM_RUN_LANEWISE2(vm_or); } break;
+      case VM_OP_NOT: if (VM_OP_ENABLED(VM_OP_NOT)) { VM_RUN_LANEWISE1(vm_not); } break;
       case VM_OP_LOAD_FIELD:
         if (!VM_OP_ENABLED(VM_OP_LOAD_FIELD)) break;
         r.x = vm_record_read(vm_record_word(s0));
