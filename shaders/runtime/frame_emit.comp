@@ -137,6 +137,7 @@ void main() {
   uint stride = gl_NumWorkGroups.x * kFrameWorkgroupSize;
   vm_record_words = max(params.record_words, 1u);
   vm_dt = params.dt;
+  vm_code_offset = push.section_offset;  // the program's INIT (the emitters' init_offset)
   frame_wide_begin();
   bool has_serial = params.serial_word != 0u && params.serial_word < params.record_words;
   // The workgroup walks the newborns 64 at a time, all its invocations together (total and the
@@ -168,9 +169,8 @@ void main() {
     pool[vm_record_base] = header;
     for (uint w = 1u; w < params.record_words; ++w) pool[vm_record_base + w] = 0u;
     if (has_serial) pool[vm_record_base + params.serial_word] = serial;
-    vm_code_offset = frame_code_offset(vm_emitter.init_offset);
     vm_clear_registers();
-    vm_run(frame_instructions(vm_emitter.init_length));  // KILL is refused in INIT by the verifier
+    vm_run(push.section_words / 4u);  // KILL is refused in INIT by the verifier
 #endif
   }
 }

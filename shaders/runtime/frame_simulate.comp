@@ -112,7 +112,6 @@ bool prepare_entry(uint slot, uint header) {
   vm_spawn_index = 0u;
   vm_spawn_count = 0u;
   vm_seed = vm_particle_seed(frame_rng_base(vm_emitter.seed, vm_state.tick, kFrameRngUpdate), slot);
-  vm_code_offset = frame_code_offset(vm_emitter.update_offset);
   return true;
 }
 
@@ -122,7 +121,7 @@ bool update_entry() {
   bool dead = vm_compiled_run();
 #else
   vm_clear_registers();
-  bool dead = vm_run(frame_instructions(vm_emitter.update_length));
+  bool dead = vm_run(push.section_words / 4u);
 #endif
   if (dead) {
     uint freed = free_slot(vm_particle_index);
@@ -136,6 +135,7 @@ void main() {
   uint stride = gl_NumWorkGroups.x * kFrameWorkgroupSize;
   vm_record_words = max(params.record_words, 1u);
   vm_dt = params.dt;
+  vm_code_offset = push.section_offset;  // the program's UPDATE (the emitters' update_offset)
   frame_wide_begin();
   // The workgroup walks the list 64 entries at a time, all its invocations together (n and the
   // stride are the same for all of them), so the compiled build's record window moves through

@@ -6,10 +6,12 @@
 //   buffer Pool { uint pool[]; }                    -- the particle records
 //   buffer Transforms { TransformChannels transform_channels[]; }  -- the TransformTable's channels
 // and sets, per particle, vm_emitter / vm_state (its row; frame_place_emitter() right after
-// vm_emitter), vm_record_base, vm_particle_index and, for INIT, vm_spawn_index / vm_spawn_count.
-// Every dispatch runs one program (FramePush.program), so the instruction words are wave-uniform
-// among the invocations that reach vm_run. The includer enables GL_KHR_shader_subgroup_ballot
-// and GL_EXT_control_flow_attributes first.
+// vm_emitter), vm_record_base, vm_particle_index and, for INIT, vm_spawn_index / vm_spawn_count;
+// once, at the top of main, vm_code_offset (FramePush.section_offset). Every dispatch runs one
+// program (FramePush.program) and takes its section from the push constants, so the fetched
+// instruction words are uniform and visibly so: the interpreter fetches without broadcasting
+// (VM_FETCH_IS_UNIFORM). The includer enables GL_KHR_shader_subgroup_ballot and
+// GL_EXT_control_flow_attributes first.
 //
 // Built twice (the seed's "Two interpreters"): the fast register file in private memory
 // (kVmFastRegisterSlots; programs needing more are dispatched to the other build), and with
@@ -30,7 +32,7 @@ uint vm_record_base;
 uint vm_particle_index;  // PARTICLE_INDEX: birth serial in INIT, slot in UPDATE
 uint vm_spawn_index;
 uint vm_spawn_count;
-uint vm_code_offset;
+uint vm_code_offset;  // the dispatch section's first word in the program buffer (uniform)
 float vm_dt;
 
 #if defined(FRAME_COMPILED)
@@ -109,10 +111,6 @@ float vm_load_constant(uint index) {
   return uintBitsToFloat(vm_program_word(params.constants_base + vm_emitter.constants_offset +
                                          min(index, vm_emitter.constants_length - 1u)));
 }
-// A section's first instruction in the program buffer, and its instruction count (the record
-// holds code-section-relative words).
-uint frame_code_offset(uint section_offset) { return params.code_base + section_offset; }
-uint frame_instructions(uint section_words) { return section_words / 4u; }
 // Still air: the scene's wind is not bound yet.
 VmWindField vm_wind() { return VmWindField(vec4(0.0f), vec4(0.0f)); }
 void vm_count_op(uint op) {}
@@ -149,6 +147,10 @@ vec4 vm_load_builtin(uint id, uint lanes) {
 // The compiled build's section comes in the includer (frame_simulate.comp), where the run-time
 // compiler puts it.
 #ifndef FRAME_COMPILED
+// The code is read at the push constants' offset and the loop counter: the compiler sees the
+// words are uniform, and a broadcast from the first lane would only add shuffles (6% of the
+// run-one-program harness's time on the H200, docs/PERFORMANCE.md).
+#define VM_FETCH_IS_UNIFORM
 #include "vm/interpreter.glsl"
 #endif
 

@@ -124,18 +124,29 @@ MOTE_ASSERT_OFFSET(FrameEmitterState, spawn_count, 28);
 // so every wave runs one program: the interpreter's decode is wave-uniform) and whether it is
 // the first dispatch (the one that frees orphans) and the only one (every listed particle then
 // runs this program or is an orphan, so compiled simulate loads each record's window before
-// reading its header from it).
+// reading its header from it). The interpreters also take the dispatch's section from here
+// (emit: INIT, simulate: UPDATE; the program's placement in the heap, as its emitters' records
+// hold it): read from push constants, its code is visibly the same for every invocation, so the
+// fetch and decode need no broadcast from the first lane.
 struct FramePush {
   uint program;
   uint first_dispatch;
   uint only_dispatch;
+  uint section_offset;  // program-buffer word of the section's first instruction
+  uint section_words;   // its length in words (4 per instruction)
+  uint pad0;
   uint pad1;
+  uint pad2;
 };
-MOTE_ASSERT_SIZE(FramePush, 16);
+MOTE_ASSERT_SIZE(FramePush, 32);
 MOTE_ASSERT_OFFSET(FramePush, program, 0);
 MOTE_ASSERT_OFFSET(FramePush, first_dispatch, 4);
 MOTE_ASSERT_OFFSET(FramePush, only_dispatch, 8);
-MOTE_ASSERT_OFFSET(FramePush, pad1, 12);
+MOTE_ASSERT_OFFSET(FramePush, section_offset, 12);
+MOTE_ASSERT_OFFSET(FramePush, section_words, 16);
+MOTE_ASSERT_OFFSET(FramePush, pad0, 20);
+MOTE_ASSERT_OFFSET(FramePush, pad1, 24);
+MOTE_ASSERT_OFFSET(FramePush, pad2, 28);
 
 // One row of the field-bindings table (the seed's `field_bindings`): the bind pass copies
 // `width` words of the transform row's channel into the program buffer at absolute word `word`

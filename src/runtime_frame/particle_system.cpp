@@ -522,6 +522,18 @@ Result<const gpu::ComputePipeline*> ParticleSystem::frame_kernel(const Program& 
   return nullptr;  // the interpreter runs this section until its kernel is ready
 }
 
+FramePush ParticleSystem::frame_push(uint32_t program, Section section, uint32_t first_dispatch,
+                                     uint32_t only_dispatch) const {
+  FramePush push{program, first_dispatch, only_dispatch, 0u, 0u, 0u, 0u, 0u};
+  if (program < heap_->program_id_capacity() && heap_->is_live(ProgramHandle{program})) {
+    const Placement& p = heap_->placement(ProgramHandle{program});
+    const bool init = section == Section::kInit;
+    push.section_offset = kShapeWords + heap_->code_base() + (init ? p.init_offset : p.update_offset);
+    push.section_words = init ? p.init_length : p.update_length;
+  }
+  return push;
+}
+
 Status ParticleSystem::collect_kernels(bool wait) {
   for (size_t i = 0; i < kernel_jobs_.size();) {
     KernelJob& job = kernel_jobs_[i];
@@ -1086,7 +1098,7 @@ Status ParticleSystem::execute(float dt) {
       // (5) emit, one dispatch per live program: indirect over the newborns, or for a program on
       // the wide interpreter a fixed launch of wide_lanes walking them with a grid stride.
       for (const Dispatch& d : programs) {
-        const FramePush push{d.program, 0u, 0u, 0u};
+        const FramePush push = frame_push(d.program, Section::kInit, 0u, 0u);
         gpu::ComputeRecorder rec(device, cmd);
         const bool wide = d.wide && !d.compiled_emit;
         if (wide) {
@@ -1119,7 +1131,7 @@ Status ParticleSystem::execute(float dt) {
     const std::vector<Dispatch> dispatches = programs.empty() ? std::vector<Dispatch>{{0xFFFFFFFFu, false}} : programs;
     for (size_t i = 0; i < dispatches.size(); ++i) {
       const Dispatch& d = dispatches[i];
-      const FramePush push{d.program, i == 0 ? 1u : 0u, dispatches.size() == 1 ? 1u : 0u, 0u};
+      const FramePush push = frame_push(d.program, Section::kUpdate, i == 0 ? 1u : 0u, dispatches.size() == 1 ? 1u : 0u);
       gpu::ComputeRecorder rec(device, cmd);
       if (d.wide && !d.compiled) {
         rec.bind(simulate_wide_)

@@ -412,6 +412,9 @@ class ParticleSystem {
   // The compiled emit (INIT) or simulate (UPDATE) kernel of a linked program if it is ready
   // (compiling it first, or starting its background compile and returning null meanwhile).
   Result<const gpu::ComputePipeline*> frame_kernel(const Program& linked, vm_jit::KernelHarness harness);
+  // The push constants of program `program`'s emit (INIT) or simulate (UPDATE) dispatch: the
+  // section as the heap placed it (none for an id that is not live).
+  shader::FramePush frame_push(uint32_t program, Section section, uint32_t first_dispatch, uint32_t only_dispatch) const;
   // Takes every finished background compile into the cache (`wait`: waits for all).
   Status collect_kernels(bool wait);
   gpu::Buffer field_bindings_;  // FrameFieldBinding rows, written by execute() when changed
