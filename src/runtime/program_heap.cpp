@@ -10,8 +10,6 @@
 namespace mote::runtime {
 namespace {
 
-constexpr uint32_t kWordsPerInstruction = 4;
-
 uint32_t round_up4(uint64_t words) { return uint32_t((words + 3) & ~uint64_t(3)); }
 
 // A program's own packing of its imports (per_emitter_globals): import i at the sum of the
@@ -37,6 +35,7 @@ uint32_t import_words(const Program& program) {
 
 ProgramHeap::ProgramHeap(const ProgramHeapOptions& options)
     : per_emitter_globals_(options.per_emitter_globals),
+      encode_section_(options.encode_section),
       global_words_(options.per_emitter_globals ? 0 : options.global_field_words),
       globals_(options.per_emitter_globals ? 0 : options.global_field_words),
       constants_(round_up4(options.initial_constant_words)),
@@ -177,9 +176,6 @@ Result<ProgramHandle> ProgramHeap::acquire(const Program& program) {
   MOTE_TRY(check(program));
 
   const uint32_t constant_words = uint32_t(program.constants.size());
-  const uint32_t init_words = uint32_t(program.init.size()) * kWordsPerInstruction;
-  const uint32_t update_words = uint32_t(program.update.size()) * kWordsPerInstruction;
-  const uint32_t code_words = init_words + update_words;
 
   std::vector<uint32_t> offsets;
   if (per_emitter_globals_) {
@@ -190,6 +186,20 @@ Result<ProgramHandle> ProgramHeap::acquire(const Program& program) {
   Result<Program> linked = link_globals(program, offsets);
   if (!linked.ok())  // the verifier already checked every import index
     return make_error(ErrorCode::kInternal, "linking a verified program failed: " + linked.error().to_string());
+
+  // The sections as the GPU reads them.
+  std::vector<uint32_t> section_words[2];
+  for (Section section : {Section::kInit, Section::kUpdate}) {
+    std::vector<uint32_t>& words = section_words[section == Section::kInit ? 0 : 1];
+    if (encode_section_) {
+      words = encode_section_(*linked, section);
+    } else {
+      for (const Instruction& inst : linked->code(section)) words.insert(words.end(), inst.words.begin(), inst.words.end());
+    }
+  }
+  const uint32_t init_words = uint32_t(section_words[0].size());
+  const uint32_t update_words = uint32_t(section_words[1].size());
+  const uint32_t code_words = init_words + update_words;
 
   Placement placement;
   if (constant_words > 0) {
@@ -208,11 +218,10 @@ Result<ProgramHandle> ProgramHeap::acquire(const Program& program) {
     placement.update_offset = offset + init_words;
     placement.update_length = update_words;
     uint32_t at = code_base() + offset;
-    for (Section section : {Section::kInit, Section::kUpdate})
-      for (const Instruction& inst : linked->code(section)) {
-        std::copy(inst.words.begin(), inst.words.end(), image_.begin() + at);
-        at += kWordsPerInstruction;
-      }
+    for (const std::vector<uint32_t>& words : section_words) {
+      std::copy(words.begin(), words.end(), image_.begin() + at);
+      at += uint32_t(words.size());
+    }
     mark(Part::kCode, offset, offset + code_words);
   }
 

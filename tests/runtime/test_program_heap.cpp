@@ -115,6 +115,48 @@ TEST(ProgramHeap, RepacksBeforeGrowing) {
   for (ProgramHandle h : {hs[1], hs[3], big, bigger}) test::expect_placed_matches(heap, h);
 }
 
+// A heap told how to encode code (ProgramHeapOptions::encode_section, as the GPU frame stores
+// the fast interpreter's form) places exactly those words, of any length, and keeps them
+// through a repack and a growth; the placement's lengths are the encoding's.
+TEST(ProgramHeap, PlacesTheSectionsAsTheEncoderWritesThem) {
+  // A stand-in encoding that depends on the program and the section only: a marker, the
+  // section's instruction count, then its words reversed (so a copy of the instructions as
+  // written would not pass).
+  auto encode = [](const Program& linked, Section section) {
+    std::vector<uint32_t> words{section == Section::kInit ? 0xA11Cu : 0xB22Du, uint32_t(linked.code(section).size())};
+    for (const Instruction& ins : linked.code(section)) words.insert(words.end(), ins.words.begin(), ins.words.end());
+    std::reverse(words.begin() + 2, words.end());
+    return words;
+  };
+  ProgramHeapOptions options;
+  options.initial_code_words = 64;
+  options.encode_section = encode;
+  ProgramHeap heap(options);
+  auto expect_encoded = [&](ProgramHandle h) {
+    const Program& key = heap.program(h);
+    const Placement& p = heap.placement(h);
+    const std::span<const uint32_t> image = heap.image();
+    for (Section section : {Section::kInit, Section::kUpdate}) {
+      const std::vector<uint32_t> want = encode(heap.linked_program(h), section);
+      const bool init = section == Section::kInit;
+      const uint32_t offset = init ? p.init_offset : p.update_offset, length = init ? p.init_length : p.update_length;
+      ASSERT_EQ(length, want.size()) << "program id " << p.program_id;
+      EXPECT_TRUE(std::equal(want.begin(), want.end(), image.begin() + heap.code_base() + offset))
+          << "program id " << p.program_id;
+    }
+    EXPECT_EQ(p.update_offset, p.init_offset + p.init_length);
+    EXPECT_EQ(heap.linked_program(h), key);  // no globals: linking changes nothing
+  };
+  std::vector<ProgramHandle> hs;
+  for (uint32_t v = 0; v < 3; ++v) hs.push_back(heap.acquire(make_program({.variant = v, .extra_update = v})).value());
+  for (ProgramHandle h : hs) expect_encoded(h);
+  ASSERT_TRUE(heap.release(hs[0]).ok());
+  const uint64_t version = heap.placement_version();
+  const ProgramHandle big = heap.acquire(make_program({.variant = 7, .extra_update = 12})).value();
+  EXPECT_GT(heap.placement_version(), version);  // something moved: a repack or a growth
+  for (ProgramHandle h : {hs[1], hs[2], big}) expect_encoded(h);
+}
+
 struct Snapshot {
   std::map<uint32_t, Placement> placements;      // by id
   std::map<uint32_t, uint32_t> blocks;           // by block id: offset

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <unordered_map>
@@ -54,7 +55,8 @@ struct FieldBlockHandle {
 // the constants section; init/update: the code section); lengths are in words (4 per
 // instruction, 4 per constant vec4). A program's init and update code are one allocation,
 // init first (update_offset = init_offset + init_length); a program with no constants or no
-// code at all has offset 0 and length 0 there.
+// code at all has offset 0 and length 0 there. The code lengths are those of the section's
+// encoding (ProgramHeapOptions::encode_section): 4 words per instruction unless it says otherwise.
 struct Placement {
   uint32_t program_id = 0;
   uint32_t constants_offset = 0;
@@ -76,6 +78,12 @@ struct ProgramHeapOptions {
   // global section is then empty (global_field_words is taken as 0) and declare_global /
   // set_global are refused.
   bool per_emitter_globals = false;
+  // The words the image holds for a section of a program (its linked form), for a GPU reader
+  // that wants its code in another form than the instructions as written: the frame's fast
+  // interpreter reads a fast-operand image (src/vm/fast_operands.hpp). Called once per
+  // placement and must depend on nothing but its arguments, since placements are deduplicated
+  // by the unlinked program; any length is allowed. Unset: the instructions' words, 4 each.
+  std::function<std::vector<uint32_t>(const Program& linked, Section section)> encode_section;
 };
 
 // The heap's sections, in image order (HeapChanges indices).
@@ -199,6 +207,7 @@ class ProgramHeap {
   void mark(Part part, uint32_t first, uint32_t last);
 
   bool per_emitter_globals_;
+  std::function<std::vector<uint32_t>(const Program&, Section)> encode_section_;
   uint32_t global_words_;
   GlobalFieldLayout globals_;
   OffsetAllocator constants_;
