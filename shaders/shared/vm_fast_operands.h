@@ -38,6 +38,12 @@ MOTE_CONSTANT(uint, kVmFastFirstImmediateSlot, 65u);
 MOTE_CONSTANT(uint, kVmFastMaxImmediates, 63u);
 MOTE_CONSTANT(uint, kVmFastFirstWindowSlot, 128u);
 MOTE_CONSTANT(uint, kVmFastFileSlots, 256u);
+// A section's image, for a reader with no other buffer for its immediates (the GPU frame keeps
+// it in the program heap, src/runtime_frame/): word 0 the immediate count n (at most
+// kVmFastMaxImmediates), word 1 the registers to clear (FastOperandSection::registers_to_clear),
+// words 2-3 zero; then the n immediates, padded with zeros to a multiple of 4 words; then the
+// code, 4 words per instruction.
+MOTE_CONSTANT(uint, kVmFastImageHeaderWords, 4u);
 
 MOTE_SHARED_END
 #endif

@@ -58,6 +58,9 @@ uint32_t distinct_immediates(std::span<const Instruction> code);
 // (more than kVmFastMaxImmediates distinct bit patterns).
 std::optional<FastOperandSection> fast_operand_section(std::span<const Instruction> code);
 
+// The section as one run of words, its immediates in front (kVmFastImageHeaderWords).
+std::vector<uint32_t> fast_section_image(const FastOperandSection& section);
+
 // Whether the fast interpreter can run both sections of `program`: its registers and each
 // section's immediates fit the private file.
 bool fits_fast_interpreter(const Program& program);

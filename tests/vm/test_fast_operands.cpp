@@ -3,6 +3,7 @@
 // this pins the form itself.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 
 #include "mote/isa.hpp"
@@ -124,6 +125,28 @@ TEST(FastOperands, ImmediatesBeyondTheFileAreRefused) {
       {{word0(isa::Op::MOV, 1, kVmKindImm, kVmKindNone, kVmKindNone, 0), f2u(-0.0f), 0, 0}},
   };
   EXPECT_EQ(distinct_immediates(zeros), 2u);
+}
+
+// The image the GPU frame's program heap holds: a header with the counts, the immediates padded
+// to whole 16-byte groups, then the code, word for word.
+TEST(FastOperands, TheImageHoldsTheImmediatesBeforeTheCode) {
+  FastOperandSection section;
+  section.immediates = {f2u(1.0f), f2u(2.0f), f2u(-3.0f), f2u(4.0f), f2u(5.0f)};
+  section.registers_to_clear = 3;
+  section.code = {11, 12, 13, 14, 21, 22, 23, 24};
+  const std::vector<uint32_t> image = fast_section_image(section);
+  ASSERT_EQ(image.size(), shader::kVmFastImageHeaderWords + 8 + 8);
+  EXPECT_EQ(image[0], 5u);
+  EXPECT_EQ(image[1], 3u);
+  EXPECT_EQ(image[2], 0u);
+  EXPECT_EQ(image[3], 0u);
+  for (uint32_t i = 0; i < 5; ++i) EXPECT_EQ(image[shader::kVmFastImageHeaderWords + i], section.immediates[i]);
+  for (uint32_t i = 5; i < 8; ++i) EXPECT_EQ(image[shader::kVmFastImageHeaderWords + i], 0u);  // the padding
+  EXPECT_TRUE(std::equal(section.code.begin(), section.code.end(), image.begin() + shader::kVmFastImageHeaderWords + 8));
+  // No immediates: the code follows the header directly; an empty section is the header alone.
+  section.immediates.clear();
+  EXPECT_EQ(fast_section_image(section).size(), shader::kVmFastImageHeaderWords + 8);
+  EXPECT_EQ(fast_section_image(FastOperandSection{}), (std::vector<uint32_t>{0, 0, 0, 0}));
 }
 
 }  // namespace
