@@ -137,7 +137,7 @@ void main() {
   uint stride = gl_NumWorkGroups.x * kFrameWorkgroupSize;
   vm_record_words = max(params.record_words, 1u);
   vm_dt = params.dt;
-  vm_code_offset = push.section_offset;  // the program's INIT (the emitters' init_offset)
+  frame_section_begin(push.section_offset, push.section_words);  // the program's INIT
   frame_wide_begin();
   bool has_serial = params.serial_word != 0u && params.serial_word < params.record_words;
   // The workgroup walks the newborns 64 at a time, all its invocations together (total and the
@@ -170,7 +170,7 @@ void main() {
     for (uint w = 1u; w < params.record_words; ++w) pool[vm_record_base + w] = 0u;
     if (has_serial) pool[vm_record_base + params.serial_word] = serial;
     vm_clear_registers();
-    vm_run(push.section_words / 4u);  // KILL is refused in INIT by the verifier
+    vm_run(vm_section_instructions);  // KILL is refused in INIT by the verifier
 #endif
   }
 }

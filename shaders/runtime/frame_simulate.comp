@@ -121,7 +121,7 @@ bool update_entry() {
   bool dead = vm_compiled_run();
 #else
   vm_clear_registers();
-  bool dead = vm_run(push.section_words / 4u);
+  bool dead = vm_run(vm_section_instructions);
 #endif
   if (dead) {
     uint freed = free_slot(vm_particle_index);
@@ -135,7 +135,7 @@ void main() {
   uint stride = gl_NumWorkGroups.x * kFrameWorkgroupSize;
   vm_record_words = max(params.record_words, 1u);
   vm_dt = params.dt;
-  vm_code_offset = push.section_offset;  // the program's UPDATE (the emitters' update_offset)
+  frame_section_begin(push.section_offset, push.section_words);  // the program's UPDATE
   frame_wide_begin();
   // The workgroup walks the list 64 entries at a time, all its invocations together (n and the
   // stride are the same for all of them), so the compiled build's record window moves through

@@ -7,14 +7,15 @@
 //   buffer Transforms { TransformChannels transform_channels[]; }  -- the TransformTable's channels
 // and sets, per particle, vm_emitter / vm_state (its row; frame_place_emitter() right after
 // vm_emitter), vm_record_base, vm_particle_index and, for INIT, vm_spawn_index / vm_spawn_count;
-// once, at the top of main, vm_code_offset (FramePush.section_offset). Every dispatch runs one
-// program (FramePush.program) and takes its section from the push constants, so the fetched
-// instruction words are uniform and visibly so: the interpreter fetches without broadcasting
-// (VM_FETCH_IS_UNIFORM). The includer enables GL_KHR_shader_subgroup_ballot and
+// once, at the top of main, frame_section_begin(FramePush.section_offset, .section_words), and
+// then runs vm_run(vm_section_instructions). Every dispatch runs one program (FramePush.program)
+// and takes its section from the push constants, so the fetched instruction words are uniform
+// and visibly so: the interpreter fetches without broadcasting (VM_FETCH_IS_UNIFORM). The includer enables GL_KHR_shader_subgroup_ballot and
 // GL_EXT_control_flow_attributes first.
 //
 // Built twice (the seed's "Two interpreters"): the fast register file in private memory
-// (kVmFastRegisterSlots; programs needing more are dispatched to the other build), and with
+// (vm/fast_register_file.glsl, running the fast operand form; programs it cannot hold are
+// dispatched to the other build), and with
 // FRAME_REGISTERS_WIDE the wide file in a storage buffer at binding 10, slot-major
 // (slot * lanes + lane) over the lanes the dispatch launched, which walk their work with a
 // grid stride: the buffer is kVmMaxRegisters * lanes floats whatever the particle count.
@@ -35,12 +36,17 @@ uint vm_spawn_count;
 uint vm_code_offset;  // the dispatch section's first word in the program buffer (uniform)
 float vm_dt;
 
+uint vm_program_word(uint index) { return program_words[min(index, uint(program_words.length()) - 1u)]; }
+
+uint vm_section_instructions;  // the dispatch section's instruction count (frame_section_begin)
+
 #if defined(FRAME_COMPILED)
 // The compiled section (src/vm_jit/, KernelHarness::kFrameSimulate) keeps its registers in
 // local variables: there is no register file. What the interpreter would declare for it:
 uint vm_seed;
 uint vm_record_words;
 void frame_wide_begin() {}
+void frame_section_begin(uint offset, uint words) {}
 #elif defined(FRAME_REGISTERS_WIDE)
 layout(std430, binding = 10) buffer WideRegisters { float wide_registers[]; };
 uint vm_wide_lane;   // gl_GlobalInvocationID.x
@@ -60,14 +66,39 @@ void frame_wide_begin() {
   vm_wide_lane = gl_GlobalInvocationID.x;
   vm_wide_lanes = gl_NumWorkGroups.x * kFrameWorkgroupSize;
 }
+// The wide build reads the instructions as written.
+void frame_section_begin(uint offset, uint words) {
+  vm_code_offset = offset;
+  vm_section_instructions = words / 4u;
+}
 #else
-// The fast register file (private memory): programs over kVmFastRegisterSlots run in the wide build.
-float vm_registers[kVmFastRegisterSlots];
-float vm_reg_read(uint slot) { return vm_registers[slot & (kVmFastRegisterSlots - 1u)]; }
-void vm_reg_write(uint slot, float v) { vm_registers[slot & (kVmFastRegisterSlots - 1u)] = v; }
+// The fast register file (private memory), running the section's fast operand image
+// (shared/vm_fast_operands.h: its immediates, then its code with every operand already a slot),
+// which the program heap holds for every program this build runs (ParticleSystem's
+// frame_section_code; the others run in the wide build).
+#include "vm/fast_register_file.glsl"
+uint vm_immediates_at;  // the image's first immediate, a program-buffer word
+uint vm_immediate_count;
+uint vm_registers_to_clear;
+// The image's header, once per dispatch in uniform control flow: every value here is uniform.
+// Counts are clamped to the file's regions and the code to the section, so even a corrupt
+// image cannot make the loop read past it or write past the file.
+void frame_section_begin(uint offset, uint words) {
+  bool has_header = words >= kVmFastImageHeaderWords;
+  vm_immediate_count = has_header ? min(vm_program_word(offset), min(kVmFastMaxImmediates, words - kVmFastImageHeaderWords)) : 0u;
+  vm_registers_to_clear = has_header ? min(vm_program_word(offset + 1u), kVmFastRegisterSlots) : 0u;
+  vm_immediates_at = offset + kVmFastImageHeaderWords;
+  uint head = has_header ? kVmFastImageHeaderWords + (vm_immediate_count + 3u) / 4u * 4u : words;
+  vm_code_offset = offset + head;
+  vm_section_instructions = words > head ? (words - head) / 4u : 0u;
+}
+// Before each particle's section: the registers it reads before writing them at zero, as in
+// the reference (none for a verified program), the zero slot, and the immediates.
 void vm_clear_registers() {
-  uint n = min(vm_emitter.register_count, kVmFastRegisterSlots);
-  for (uint i = 0u; i < n; ++i) vm_registers[i] = 0.0f;
+  for (uint i = 0u; i < vm_registers_to_clear; ++i) vm_fast_registers[i] = 0.0f;
+  vm_fast_registers[kVmFastZeroSlot] = 0.0f;
+  for (uint i = 0u; i < vm_immediate_count; ++i)
+    vm_fast_registers[kVmFastFirstImmediateSlot + i] = uintBitsToFloat(vm_program_word(vm_immediates_at + i));
 }
 void frame_wide_begin() {}
 #endif
@@ -86,7 +117,6 @@ void frame_place_emitter() {
   vm_emitter.rotation = c.orientation;
 }
 
-uint vm_program_word(uint index) { return program_words[min(index, uint(program_words.length()) - 1u)]; }
 uvec4 vm_instruction(uint pc) {
   uint base = vm_code_offset + min(pc, kVmMaxSectionInstructions - 1u) * 4u;
   return uvec4(vm_program_word(base), vm_program_word(base + 1u), vm_program_word(base + 2u),

@@ -74,22 +74,11 @@ shared uint vm_window[kVmWorkgroupSize * kWindowRow];
 // section's immediates, which the host lists in binding 9, and the particle's record window.
 // Operands name any slot; results go to the registers or, where the host folded a field store
 // into the instruction that computed it, to the window.
-#include "shared/vm_fast_operands.h"
-#define VM_FAST_OPERANDS
+#include "vm/fast_register_file.glsl"
 layout(std140, binding = 9) uniform Immediates {
   uvec4 vm_immediate_count;  // .x
   uvec4 vm_immediates[kVmFastMaxImmediates / 4u + 1u];
 };
-float vm_fast_registers[kVmFastFileSlots];
-float vm_reg_read(uint slot) { return vm_fast_registers[slot & (kVmFastFileSlots - 1u)]; }
-// n (1..4) consecutive slots from base, base + n <= kVmFastFileSlots (the interpreter clamps
-// base): one address for the run, the lanes at fixed offsets from it.
-void vm_reg_write_run(uint base, vec4 v, uint n) {
-  vm_fast_registers[base] = v.x;
-  if (n > 1u) vm_fast_registers[base + 1u] = v.y;
-  if (n > 2u) vm_fast_registers[base + 2u] = v.z;
-  if (n > 3u) vm_fast_registers[base + 3u] = v.w;
-}
 // Registers start at zero, as in the reference: only the program's own slots need it. Then the
 // zero slot and the immediates.
 void vm_clear_registers() {

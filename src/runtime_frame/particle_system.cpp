@@ -15,6 +15,8 @@
 #include "mote/vm.hpp"
 #include "shared/program_heap.h"
 #include "shared/vm_limits.h"
+#include "vm/fast_fold.hpp"
+#include "vm/fast_operands.hpp"
 
 namespace mote::runtime {
 
@@ -141,7 +143,29 @@ Status check_channel(Channel channel) {
   return ok_status();
 }
 
-bool is_wide(const Program& program) { return program.register_count > shader::kVmFastRegisterSlots; }
+// A program the fast interpreter's private file cannot hold (over 64 registers, or a section
+// with more distinct immediates than its immediate slots) runs on the wide one.
+bool is_wide(const Program& program) { return !fits_fast_interpreter(program); }
+
+// The code the frame's interpreters read for a section (ProgramHeapOptions::encode_section): the
+// wide one reads the instructions as written; the fast one reads the section in the fast
+// operand form (src/vm/fast_operands.hpp) with its immediates in front, rewritten once here
+// instead of decoded per instruction per particle, and with its constant loads folded into
+// immediates (src/vm/fast_fold.hpp; the frame's file holds no record window, so field moves
+// stay). The compiled kernels are translated from the program itself.
+std::vector<uint32_t> frame_section_code(const Program& linked, Section section, uint32_t record_words) {
+  std::vector<uint32_t> words;
+  const std::span<const Instruction> code = linked.code(section);
+  std::optional<FastOperandSection> fast;
+  if (!is_wide(linked)) fast = fast_operand_section(code);
+  if (!fast) {
+    for (const Instruction& inst : code) words.insert(words.end(), inst.words.begin(), inst.words.end());
+    return words;
+  }
+  const FastFoldContext context{
+      .constants = linked.constants, .record_words = record_words, .window = {}, .uniform_builtin = {}};
+  return fast_section_image(fold_fast_moves(*fast, context));
+}
 
 }  // namespace
 
@@ -207,10 +231,15 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
   // The bookkeeping: globals are per-emitter copies in each emitter's block (EmitterOptions
   // overrides a global per emitter), generations stay inside the particle header's bits, and a
   // seed of 0 is a seed (as in the reference simulation).
+  // The code as the interpreters read it (frame_section_code).
+  auto encode_section = [record_words = options.record_words](const Program& linked, Section section) {
+    return frame_section_code(linked, section, record_words);
+  };
   s.heap_ = std::make_unique<ProgramHeap>(ProgramHeapOptions{.initial_constant_words = options.heap_constant_words,
                                                              .initial_code_words = options.heap_code_words,
                                                              .initial_field_block_words = options.heap_field_words,
-                                                             .per_emitter_globals = true});
+                                                             .per_emitter_globals = true,
+                                                             .encode_section = encode_section});
   s.registry_ = std::make_unique<EmitterRegistry>(
       *s.heap_, EmitterRegistryOptions{.max_generation = shader::kFrameHeaderGenerationMask, .seed_from_generation = false});
   s.rows_.resize(options.max_emitters);
@@ -273,7 +302,9 @@ Status ParticleSystem::ensure_wide(const Program& program) {
   if (limits.maxPerStageDescriptorStorageBuffers < kWideStorageBuffers)
     return make_error(ErrorCode::kUnsupported,
                       "a program of " + std::to_string(program.register_count) +
-                          " registers needs the wide interpreter, whose emit and simulate bind " +
+                          " registers (or with more distinct immediates in a section than the fast file's " +
+                          std::to_string(shader::kVmFastMaxImmediates) +
+                          ") needs the wide interpreter, whose emit and simulate bind " +
                           std::to_string(kWideStorageBuffers) + " storage buffers; the device allows " +
                           std::to_string(limits.maxPerStageDescriptorStorageBuffers));
   if (bytes > limits.maxStorageBufferRange)

@@ -5,8 +5,9 @@
 // the table stay equal to the CPU's while every emitter spawns what the reference accumulator
 // says; a heap forced to repack and grow (tiny sections) gives every live emitter the same
 // particles, bit for bit, as a heap that never moves anything, bound fields and run-time values
-// included; programs over 64 registers run on the wide interpreter against the reference
-// simulation.
+// included; generated programs match the reference simulation: over 64 registers on the wide
+// interpreter and compiled, within the fast file on the fast interpreter (in the operand form
+// the heap keeps for it), and with more immediates than the fast file holds on the wide one.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -35,6 +36,7 @@
 #include "support/gpu_fixture.hpp"
 #include "support/random_life_program.hpp"
 #include "support/spawn_probe_program.hpp"
+#include "vm/fast_operands.hpp"
 #include "vm/program_generator.hpp"
 
 namespace mote {
@@ -138,7 +140,9 @@ std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> live_by_serial(Pa
 
 class ProgramHeapFrameTest : public test::GpuTest {
  protected:
-  void check_wide_programs_against_the_reference(bool compiled);
+  // Which generated programs check_generated_programs_against_the_reference runs.
+  enum class Generated { kOverSixtyFourRegisters, kFastFile, kMoreImmediatesThanTheFastFile };
+  void check_generated_programs_against_the_reference(Generated kind, bool compiled);
   ParticleSystem make_system(ParticleSystemOptions o) {
     auto s = ParticleSystem::create(device(), o);
     EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().to_string());
@@ -549,12 +553,9 @@ TEST_F(ProgramHeapFrameTest, ForcedRepacksKeepEveryLiveEmittersParticles) {
   expect_gpu_copies_match(roomy, "roomy heap");
 }
 
-// A generated program (src/vm/program_generator.hpp, over 64 registers) as an effect: its
-// linked global reads become reads of extra emitter fields, which hold the values.
-CompiledEffect generated_effect(uint64_t seed, float rate) {
-  GeneratorOptions options;
-  options.min_registers = 96;
-  options.max_registers = 256;
+// A generated program (src/vm/program_generator.hpp) as an effect: its linked global reads
+// become reads of extra emitter fields, which hold the values.
+CompiledEffect generated_effect(uint64_t seed, float rate, const GeneratorOptions& options) {
   Program p = generate_random_program(seed, options);
   const uint32_t field_words = p.emitter_field_words();
   const uint32_t global_words = generated_global_field_words(p);
@@ -579,31 +580,65 @@ CompiledEffect generated_effect(uint64_t seed, float rate) {
   return e;
 }
 
-// (d) Programs over the fast file's 64 registers, beside a fast one in the same frame, on the
-// wide interpreter and (the default) compiled: counts equal the reference every frame, every live
-// record (matched by birth serial) within the VM parity suite's program tolerance; on the wide
-// interpreter with 64 wide lanes walking hundreds of particles (the grid stride).
+// (d) Generated programs beside a fast one in the same frame: counts equal the reference every
+// frame, every live record (matched by birth serial) within the VM parity suite's program
+// tolerance. Programs over the fast file's 64 registers, on the wide interpreter and (the
+// default) compiled; on the wide interpreter with 64 wide lanes walking hundreds of particles
+// (the grid stride). Programs the fast file holds, on the fast interpreter, which runs them in
+// the fast operand form the heap keeps for it (ParticleSystem's frame_section_code), their
+// constant loads folded into immediates. And programs within 64 registers but with more
+// distinct immediates in a section than the fast file's immediate slots: the wide interpreter.
 TEST_F(ProgramHeapFrameTest, ProgramsOverSixtyFourRegistersRunOnTheWideInterpreter) {
-  check_wide_programs_against_the_reference(false);
+  check_generated_programs_against_the_reference(Generated::kOverSixtyFourRegisters, false);
 }
-TEST_F(ProgramHeapFrameTest, ProgramsOverSixtyFourRegistersRunCompiled) { check_wide_programs_against_the_reference(true); }
-void ProgramHeapFrameTest::check_wide_programs_against_the_reference(bool compiled) {
+TEST_F(ProgramHeapFrameTest, ProgramsOverSixtyFourRegistersRunCompiled) {
+  check_generated_programs_against_the_reference(Generated::kOverSixtyFourRegisters, true);
+}
+TEST_F(ProgramHeapFrameTest, GeneratedProgramsRunOnTheFastInterpreterInItsOperandForm) {
+  check_generated_programs_against_the_reference(Generated::kFastFile, false);
+}
+TEST_F(ProgramHeapFrameTest, ProgramsWithMoreImmediatesThanTheFastFileHoldsRunOnTheWideInterpreter) {
+  check_generated_programs_against_the_reference(Generated::kMoreImmediatesThanTheFastFile, false);
+}
+void ProgramHeapFrameTest::check_generated_programs_against_the_reference(Generated kind, bool compiled) {
   constexpr uint32_t kRecord = 40, kSerial = 39, kCapacity = 4096;
   const CompiledEffect probe = probe_effect(60.0f, 0.3f);
+  GeneratorOptions options;
+  if (kind == Generated::kOverSixtyFourRegisters) {
+    options.min_registers = 96;
+    options.max_registers = 256;
+  }
+  const uint32_t wide_programs = kind == Generated::kFastFile ? 0u : 1u;
   for (uint64_t seed : {3u, 17u, 40u}) {
-    const CompiledEffect wide = generated_effect(seed, 9000.0f);  // 150 a frame
-    ASSERT_GT(wide.program.register_count, shader::kVmFastRegisterSlots);
-    ASSERT_TRUE(verify_program(wide.program).ok()) << verify_program(wide.program).error().to_string();
+    CompiledEffect generated = generated_effect(seed, 9000.0f, options);  // 150 a frame
+    if (kind == Generated::kMoreImmediatesThanTheFastFile) {
+      // One more distinct immediate than the fast file's slots, each moved into the last
+      // register at the end of UPDATE (which changes no field, but every executor runs it).
+      const uint32_t last = generated.program.register_count - 1;
+      for (uint32_t k = 0; k <= shader::kVmFastMaxImmediates; ++k)
+        generated.program.update.push_back({{uint32_t(isa::Op::MOV) | (1u << 8) | (shader::kVmKindImm << 16) | (last << 24),
+                                             bits(0.5f + float(k)), 0u, 0u}});
+    }
+    if (kind == Generated::kOverSixtyFourRegisters) {
+      ASSERT_GT(generated.program.register_count, shader::kVmFastRegisterSlots);
+    } else {
+      ASSERT_LE(generated.program.register_count, shader::kVmFastRegisterSlots);
+      const uint32_t most =
+          std::max(distinct_immediates(generated.program.init), distinct_immediates(generated.program.update));
+      if (kind == Generated::kFastFile) ASSERT_LE(most, shader::kVmFastMaxImmediates);
+      else ASSERT_GT(most, shader::kVmFastMaxImmediates);
+    }
+    ASSERT_TRUE(verify_program(generated.program).ok()) << verify_program(generated.program).error().to_string();
     ParticleSystem system = make_system({.capacity = kCapacity, .record_words = kRecord, .max_emitters = 4,
                                          .serial_word = kSerial, .wide_lanes = 64, .compiled_simulate = compiled});
     const uint32_t fast_row = add(system, probe, {.seed = 1});
-    const uint32_t row = add(system, wide, {.seed = 9});
+    const uint32_t row = add(system, generated, {.seed = 9});
     if (HasFatalFailure()) return;
     EXPECT_EQ(system.placed_program_count(), 2u);
-    EXPECT_EQ(system.wide_program_count(), 1u);
-    auto made = Simulation::create(wide, {.dt = kDt, .seed = 9, .capacity = kCapacity, .record_words = kRecord,
-                                          .prewarm = false, .emitter_row = row,
-                                          .emitter_generation = system.generation(row)});
+    EXPECT_EQ(system.wide_program_count(), wide_programs);
+    auto made = Simulation::create(generated, {.dt = kDt, .seed = 9, .capacity = kCapacity, .record_words = kRecord,
+                                               .prewarm = false, .emitter_row = row,
+                                               .emitter_generation = system.generation(row)});
     ASSERT_TRUE(made.ok()) << made.error().to_string();
     Simulation& ref = *made;
     auto made_fast = Simulation::create(probe, {.dt = kDt, .seed = 1, .capacity = kCapacity, .record_words = kRecord,
@@ -626,7 +661,7 @@ void ProgramHeapFrameTest::check_wide_programs_against_the_reference(bool compil
       auto pool = system.read_pool();
       auto alive = system.read_alive_slots();
       ASSERT_TRUE(pool.ok() && alive.ok());
-      std::map<uint32_t, const uint32_t*> got;  // serial -> record, the wide emitter's
+      std::map<uint32_t, const uint32_t*> got;  // serial -> record, the generated emitter's
       for (uint32_t slot : *alive) {
         const uint32_t* rec = pool->data() + size_t(slot) * kRecord;
         if (header_row(rec[0]) == row) got[rec[kSerial]] = rec;
@@ -637,7 +672,7 @@ void ProgramHeapFrameTest::check_wide_programs_against_the_reference(bool compil
         auto it = got.find(serial_of.at(slot));
         ASSERT_NE(it, got.end()) << where << ": serial " << serial_of.at(slot);
         ASSERT_EQ(it->second[0], want[0]) << where;
-        for (uint32_t w = 1; w < wide.program.particle_record_words(); ++w) {
+        for (uint32_t w = 1; w < generated.program.particle_record_words(); ++w) {
           const float x = std::bit_cast<float>(it->second[w]), y = std::bit_cast<float>(want[w]);
           const bool same = x == y || (std::isnan(x) && std::isnan(y)) ||
                             std::abs(double(x) - double(y)) <= 1e-3 + 1e-3 * std::abs(double(y));
@@ -648,9 +683,9 @@ void ProgramHeapFrameTest::check_wide_programs_against_the_reference(bool compil
     }
     EXPECT_GT(peak, 64u) << "the 64 wide lanes never had to stride";  // newborns or survivors
     EXPECT_GT(compared, 500u);
-    // Compiled: both programs' UPDATE and INIT ran as kernels, the wide one's included.
+    // Compiled: both programs' UPDATE and INIT ran as kernels, the generated one's included.
     EXPECT_EQ(system.compiled_kernel_count(), compiled ? 4u : 0u);
-    // Removing the wide emitter leaves only the fast program.
+    // Removing the generated program's emitter leaves only the fast program.
     ASSERT_TRUE(system.remove_emitter(row).ok());
     EXPECT_EQ(system.wide_program_count(), 0u);
     const FrameStats g = step(system);
