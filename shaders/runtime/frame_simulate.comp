@@ -10,8 +10,9 @@
 // One dispatch per live program (the wide build for programs over the fast register file);
 // orphans are freed by the first dispatch only.
 //
-// Built three ways: the fast interpreter (shaders/CMakeLists.txt), the wide interpreter
-// (FRAME_REGISTERS_WIDE), and, at run time, with FRAME_COMPILED and one program's UPDATE
+// Built three ways: the fast interpreter (shaders/CMakeLists.txt; its record window staged
+// through the workgroup into the register file, the code folded against it), the wide
+// interpreter (FRAME_REGISTERS_WIDE), and, at run time, with FRAME_COMPILED and one program's UPDATE
 // section translated in (src/vm_jit/, KernelHarness::kFrameSimulate): the straight-line kernel,
 // its record window staged in registers (frame_vm.glsl). The run-time compiler embeds this
 // file and replaces the compiled_section include below.
@@ -45,6 +46,8 @@ layout(std430, binding = 7) buffer PoolChunks { uvec4 pool_chunks[]; };
 layout(std430, binding = 8) readonly buffer ProgramWords { uint program_words[]; };
 layout(std430, binding = 9) readonly buffer Transforms { TransformChannels transform_channels[]; };
 
+// The fast build stages each record's UPDATE window in its register file (frame_vm.glsl).
+#define FRAME_STAGES_WINDOW 1
 #include "runtime/frame_vm.glsl"
 #ifdef FRAME_COMPILED
 // bool vm_compiled_run(): the UPDATE section, translated.
@@ -160,10 +163,14 @@ void main() {
     bool run = listed && prepare_entry(slot, header);
 #ifdef FRAME_COMPILED
     if (kWindowChunks > 0u && !header_in_window) vm_window_load_group(run);
+#elif defined(FRAME_FAST_FILE)
+    frame_window_load_group(run);  // into the file; nothing when the program's image has no window
 #endif
     bool lives = run && update_entry();
 #ifdef FRAME_COMPILED
     if (kWindowChunks > 0u) vm_window_store_group(lives, kWindowDirtyMask);
+#elif defined(FRAME_FAST_FILE)
+    frame_window_store_group(lives);  // a killed particle's record is already zeroed
 #endif
     record_survivors(first / kFrameWorkgroupSize, lives);
   }

@@ -77,9 +77,25 @@ void frame_section_begin(uint offset, uint words) {
 // which the program heap holds for every program this build runs (ParticleSystem's
 // frame_section_code; the others run in the wide build).
 #include "vm/fast_register_file.glsl"
+#define FRAME_FAST_FILE 1
 uint vm_immediates_at;  // the image's first immediate, a program-buffer word
 uint vm_immediate_count;
 uint vm_registers_to_clear;
+// The record window the code was folded against (the image's header): the words from record
+// word vm_window_first * 4 on live in the file from kVmFastFirstWindowSlot. Only simulate stages
+// one (frame_window_load_group); emit's INIT images have none.
+uint vm_window_first;
+uint vm_window_chunks;  // 0: none; at most kFrameWindowCapacity
+uint vm_window_dirty;   // the chunks written back
+#ifdef FRAME_STAGES_WINDOW
+// The chunks of a record the workgroup's staging holds: kFrameFastWindowChunks, or, in the
+// pipeline the host specialises for programs with wider windows, kVmMaxWindowChunks
+// (ParticleSystem picks the pipeline by the program's window). Staging sized for the widest
+// window would cost every program the warps (shared/frame.h).
+layout(constant_id = 10) const uint kFrameWindowCapacity = 4u;
+#else
+const uint kFrameWindowCapacity = 0u;  // emit stages no window: INIT images have none
+#endif
 // The image's header, once per dispatch in uniform control flow: every value here is uniform.
 // Counts are clamped to the file's regions and the code to the section, so even a corrupt
 // image cannot make the loop read past it or write past the file.
@@ -87,6 +103,10 @@ void frame_section_begin(uint offset, uint words) {
   bool has_header = words >= kVmFastImageHeaderWords;
   vm_immediate_count = has_header ? min(vm_program_word(offset), min(kVmFastMaxImmediates, words - kVmFastImageHeaderWords)) : 0u;
   vm_registers_to_clear = has_header ? min(vm_program_word(offset + 1u), kVmFastRegisterSlots) : 0u;
+  uint window = has_header ? vm_program_word(offset + 2u) : 0u;
+  vm_window_first = window & ((1u << kVmFastImageWindowChunksShift) - 1u);
+  vm_window_chunks = min(window >> kVmFastImageWindowChunksShift, kFrameWindowCapacity);
+  vm_window_dirty = has_header ? vm_program_word(offset + 3u) : 0u;
   vm_immediates_at = offset + kVmFastImageHeaderWords;
   uint head = has_header ? kVmFastImageHeaderWords + (vm_immediate_count + 3u) / 4u * 4u : words;
   vm_code_offset = offset + head;
@@ -132,6 +152,93 @@ uint vm_op_shape(uint op) { return vm_program_word((op & 63u) * 4u); }
 #define VM_WINDOW_RECORD_COUNT params.capacity
 #include "vm/record_window_registers.glsl"
 void vm_count_ops(uint op, uint times) {}
+#elif defined(FRAME_FAST_FILE)
+// A word of the window is its file slot (where the folded code reads and writes it too);
+// any other goes to the record.
+float vm_record_read(uint word) {
+  uint rel = word - vm_window_first * 4u;
+  if (rel < vm_window_chunks * 4u) return vm_fast_registers[kVmFastFirstWindowSlot + rel];
+  return uintBitsToFloat(pool[vm_record_base + word]);
+}
+void vm_record_write(uint word, float v) {
+  uint rel = word - vm_window_first * 4u;
+  if (rel < vm_window_chunks * 4u) vm_fast_registers[kVmFastFirstWindowSlot + rel] = v;
+  else pool[vm_record_base + word] = floatBitsToUint(v);
+}
+#ifdef FRAME_STAGES_WINDOW
+// The window moves through the workgroup, as the compiled build's (vm/record_window_registers.glsl)
+// and the harness's do: the workgroup's windows as one run of 16-byte chunks, consecutive
+// invocations on consecutive chunks (each record's chunks from its own slot, which the list
+// gives), staged in rows an odd number of words apart so that the invocations' reads of one
+// word fall in different banks, then copied into each invocation's file; after the section the
+// written chunks go back the same way. The includer declares PoolChunks (the pool as uvec4).
+const uint kFrameWindowRow = kFrameWindowCapacity * 4u + 1u;
+shared uint frame_window_staged[kFrameWorkgroupSize * kFrameWindowRow];
+shared uint frame_window_record_chunk[kFrameWorkgroupSize];  // ~0u: no record to move
+// The k-th chunk this invocation moves: chunk c of the run's record p, staged from word
+// `staged`; its index in the pool (clamped to it), or ~0u when record p does not move.
+uint frame_window_run_chunk(uint k, out uint staged, out uint c) {
+  uint j = k * kFrameWorkgroupSize + gl_LocalInvocationIndex;
+  uint p = j / vm_window_chunks;
+  c = j - p * vm_window_chunks;
+  staged = p * kFrameWindowRow + c * 4u;
+  uint first = p < kFrameWorkgroupSize ? frame_window_record_chunk[p] : ~0u;
+  return first == ~0u ? ~0u : min(first + c, params.capacity * (params.record_words / 4u) - 1u);
+}
+// Every invocation of the workgroup calls these, in uniform control flow (barriers): `present`
+// says whether this invocation's record (at vm_record_base) runs the section. Each invocation
+// issues all its loads before it stages any.
+void frame_window_load_group(bool present) {
+  if (vm_window_chunks == 0u) return;  // uniform: the dispatch's image
+  uint me = gl_LocalInvocationIndex;
+  frame_window_record_chunk[me] = present ? vm_record_base / 4u + vm_window_first : ~0u;
+  barrier();
+  uvec4 loaded[kFrameWindowCapacity];
+  uint at[kFrameWindowCapacity];
+  [[unroll]] for (uint k = 0u; k < kFrameWindowCapacity; ++k) {
+    if (k >= vm_window_chunks) break;
+    uint c;
+    uint chunk = frame_window_run_chunk(k, at[k], c);
+    loaded[k] = chunk != ~0u ? pool_chunks[chunk] : uvec4(0u);
+  }
+  [[unroll]] for (uint k = 0u; k < kFrameWindowCapacity; ++k) {
+    if (k >= vm_window_chunks) break;
+    frame_window_staged[at[k]] = loaded[k].x;
+    frame_window_staged[at[k] + 1u] = loaded[k].y;
+    frame_window_staged[at[k] + 2u] = loaded[k].z;
+    frame_window_staged[at[k] + 3u] = loaded[k].w;
+  }
+  barrier();
+  if (present) {
+    uint row = me * kFrameWindowRow;
+    [[unroll]] for (uint w = 0u; w < kFrameWindowCapacity * 4u; ++w)
+      if (w < vm_window_chunks * 4u) vm_fast_registers[kVmFastFirstWindowSlot + w] = uintBitsToFloat(frame_window_staged[row + w]);
+  }
+}
+// Writes the window's written chunks of every invocation with `store` set back to its record.
+// Ends with a barrier, so the staging can be reused by the next load.
+void frame_window_store_group(bool store) {
+  if (vm_window_chunks == 0u) return;
+  uint me = gl_LocalInvocationIndex;
+  frame_window_record_chunk[me] = store ? vm_record_base / 4u + vm_window_first : ~0u;
+  if (store) {
+    uint row = me * kFrameWindowRow;
+    [[unroll]] for (uint w = 0u; w < kFrameWindowCapacity * 4u; ++w)
+      if (w < vm_window_chunks * 4u && (vm_window_dirty & (1u << (w >> 2u))) != 0u)
+        frame_window_staged[row + w] = floatBitsToUint(vm_fast_registers[kVmFastFirstWindowSlot + w]);
+  }
+  barrier();
+  [[unroll]] for (uint k = 0u; k < kFrameWindowCapacity; ++k) {
+    if (k >= vm_window_chunks) break;
+    uint staged, c;
+    uint chunk = frame_window_run_chunk(k, staged, c);
+    if (chunk != ~0u && (vm_window_dirty & (1u << c)) != 0u)
+      pool_chunks[chunk] = uvec4(frame_window_staged[staged], frame_window_staged[staged + 1u],
+                                 frame_window_staged[staged + 2u], frame_window_staged[staged + 3u]);
+  }
+  barrier();
+}
+#endif
 #else
 float vm_record_read(uint word) { return uintBitsToFloat(pool[vm_record_base + word]); }
 void vm_record_write(uint word, float v) { pool[vm_record_base + word] = floatBitsToUint(v); }

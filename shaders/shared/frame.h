@@ -184,6 +184,14 @@ MOTE_CONSTANT(uint, kFrameChannelUp, 2u);
 MOTE_CONSTANT(uint, kFrameChannelOrientation, 3u);
 
 MOTE_CONSTANT(uint, kFrameWorkgroupSize, 64u);
+// The interpreted simulate's record window (shaders/runtime/frame_vm.glsl): the most chunks of a
+// record the default pipeline's workgroup stages, 64 B, which a small record's fields (position,
+// velocity, age, life, size, colour after the header) fit. Its staging is sized by it (4,352 B
+// a workgroup, as the run-one-program harness's for such a record): the NVIDIA driver leaves a
+// pipeline about 48 KiB of workgroup memory per SM (docs/PERFORMANCE.md), and the interpreter
+// needs the warps. A program whose UPDATE window is wider runs on a second specialisation,
+// whose staging holds kVmMaxWindowChunks (8,448 B).
+MOTE_CONSTANT(uint, kFrameFastWindowChunks, 4u);
 // Simulate's keep flags, per tile of kFrameWorkgroupSize entries of last frame's list: the keep
 // buffer holds, for T = ceil(capacity / 64) tiles, the tiles' survivor counts in words [0, T)
 // (scanned in place into inclusive sums for frame_compact) and two 32-bit survivor masks per

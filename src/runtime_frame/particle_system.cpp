@@ -147,12 +147,25 @@ Status check_channel(Channel channel) {
 // with more distinct immediates than its immediate slots) runs on the wide one.
 bool is_wide(const Program& program) { return !fits_fast_interpreter(program); }
 
+// frame_vm.glsl's specialisation constant: the chunks of a record the interpreted simulate's
+// workgroup staging holds.
+constexpr uint32_t kFrameWindowCapacityId = 10;
+
+// Whether the fast interpreter runs `program` with an UPDATE window wider than the default
+// simulate pipeline stages (kFrameFastWindowChunks): it gets the one specialised for
+// kVmMaxWindowChunks. frame_section_code folds the code against the same window.
+bool has_large_window(const Program& program, uint32_t record_words) {
+  return !is_wide(program) && record_window(program, Section::kUpdate, record_words).chunks > shader::kFrameFastWindowChunks;
+}
+
 // The code the frame's interpreters read for a section (ProgramHeapOptions::encode_section): the
 // wide one reads the instructions as written; the fast one reads the section in the fast
 // operand form (src/vm/fast_operands.hpp) with its immediates in front, rewritten once here
-// instead of decoded per instruction per particle, and with its constant loads folded into
-// immediates (src/vm/fast_fold.hpp; the frame's file holds no record window, so field moves
-// stay). The compiled kernels are translated from the program itself.
+// instead of decoded per instruction per particle, and with its moves folded away
+// (src/vm/fast_fold.hpp): constant loads become immediates, and in UPDATE, whose record window
+// the interpreted simulate stages in the file (has_large_window picks the pipeline whose staging
+// holds it), field loads and stores become window slots. Builtins stay loads: emitters of one program differ in them,
+// and DT changes every frame. The compiled kernels are translated from the program itself.
 std::vector<uint32_t> frame_section_code(const Program& linked, Section section, uint32_t record_words) {
   std::vector<uint32_t> words;
   const std::span<const Instruction> code = linked.code(section);
@@ -162,9 +175,11 @@ std::vector<uint32_t> frame_section_code(const Program& linked, Section section,
     for (const Instruction& inst : code) words.insert(words.end(), inst.words.begin(), inst.words.end());
     return words;
   }
+  RecordWindow window;
+  if (section == Section::kUpdate) window = record_window(linked, section, record_words);
   const FastFoldContext context{
-      .constants = linked.constants, .record_words = record_words, .window = {}, .uniform_builtin = {}};
-  return fast_section_image(fold_fast_moves(*fast, context));
+      .constants = linked.constants, .record_words = record_words, .window = window, .uniform_builtin = {}};
+  return fast_section_image(fold_fast_moves(*fast, context), window);
 }
 
 }  // namespace
@@ -221,7 +236,8 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
   MOTE_TRY_ASSIGN(s.tick_, gpu::ComputePipeline::create(device, "runtime/frame_tick"));
   MOTE_TRY_ASSIGN(s.emit_args_, gpu::ComputePipeline::create(device, "runtime/frame_emit_args"));
   MOTE_TRY_ASSIGN(s.emit_, gpu::ComputePipeline::create(device, "runtime/frame_emit"));
-  MOTE_TRY_ASSIGN(s.simulate_, gpu::ComputePipeline::create(device, "runtime/frame_simulate"));
+  const gpu::SpecializationConstant window_capacity[] = {{kFrameWindowCapacityId, shader::kFrameFastWindowChunks}};
+  MOTE_TRY_ASSIGN(s.simulate_, gpu::ComputePipeline::create(device, "runtime/frame_simulate", window_capacity));
   MOTE_TRY_ASSIGN(s.finish_, gpu::ComputePipeline::create(device, "runtime/frame_finish"));
   MOTE_TRY_ASSIGN(s.field_bind_, gpu::ComputePipeline::create(device, "runtime/frame_field_bind"));
   if (options.compiled_simulate) s.kernels_ = std::make_unique<vm_jit::KernelCache>(device);
@@ -295,7 +311,11 @@ uint32_t ParticleSystem::wide_program_count() const {
   return n;
 }
 
-Status ParticleSystem::ensure_wide(const Program& program) {
+Status ParticleSystem::ensure_interpreters(const Program& program) {
+  if (has_large_window(program, options_.record_words) && !simulate_large_window_.valid()) {
+    const gpu::SpecializationConstant capacity[] = {{kFrameWindowCapacityId, shader::kVmMaxWindowChunks}};
+    MOTE_TRY_ASSIGN(simulate_large_window_, gpu::ComputePipeline::create(*device_, "runtime/frame_simulate", capacity));
+  }
   if (!is_wide(program) || wide_registers_.valid()) return ok_status();
   const VkPhysicalDeviceLimits& limits = device_->limits();
   const VkDeviceSize bytes = VkDeviceSize(shader::kVmMaxRegisters) * options_.wide_lanes * 4;
@@ -432,7 +452,7 @@ Result<std::vector<uint32_t>> ParticleSystem::add_emitters(const CompiledEffect&
   if (registry_->live_count() + options.size() > options_.max_emitters)
     return make_error(ErrorCode::kOutOfMemory, "the emitter table is full");
   // Everything that can refuse runs before anything is added.
-  MOTE_TRY(ensure_wide(effect.program));
+  MOTE_TRY(ensure_interpreters(effect.program));
   std::vector<std::unique_ptr<Row>> made;
   made.reserve(options.size());
   for (const EmitterOptions& o : options) {
@@ -487,7 +507,7 @@ Status ParticleSystem::swap_effect(uint32_t row, const CompiledEffect& effect) {
       if (g.name == v.name) return v.values.size() != 1 && v.values.size() != g.width;
     return true;
   });
-  MOTE_TRY(ensure_wide(effect.program));
+  MOTE_TRY(ensure_interpreters(effect.program));
   MOTE_TRY_ASSIGN(Row r, make_row(effect, options));
   // Fields both programs declare at one width keep the emitter's values and bindings.
   const Program& old_program = old.emitter.effect.program;
@@ -906,6 +926,7 @@ Status ParticleSystem::execute(float dt) {
   struct Dispatch {
     uint32_t program;
     bool wide;  // over the fast file's 64 registers: the wide interpreter until its kernels exist
+    bool large_window = false;  // interpreted: the simulate pipeline that stages kVmMaxWindowChunks
     const gpu::ComputePipeline* compiled = nullptr;       // its compiled simulate kernel, if any
     const gpu::ComputePipeline* compiled_emit = nullptr;  // its compiled emit kernel, if any
   };
@@ -914,6 +935,7 @@ Status ParticleSystem::execute(float dt) {
     if (!heap_->is_live(ProgramHandle{id})) continue;
     const Program& program = heap_->program(ProgramHandle{id});
     Dispatch d{id, is_wide(program)};
+    d.large_window = has_large_window(program, options_.record_words);
     // Compiled for the first frame that runs the program (or, in the background, for a later
     // one), from the code as linked into the image: its global reads name their offsets. A
     // program over 64 registers is compiled too (its registers are the kernel's variables, so
@@ -1173,7 +1195,7 @@ Status ParticleSystem::execute(float dt) {
             .dispatch(wide_groups);
         gpu::compute_to_compute(cmd);
       } else {
-        rec.bind(d.compiled ? *d.compiled : simulate_)
+        rec.bind(d.compiled ? *d.compiled : d.large_window ? simulate_large_window_ : simulate_)
             .buffers({{0, &params_}, {1, &counters_}, {2, &emitters_}, {3, &states_}, {4, &alive_in},
                       {6, &keep_}, {7, &pool_}, {8, &program_}, {9, &channels}})
             .push(push)

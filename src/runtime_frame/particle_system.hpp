@@ -317,9 +317,12 @@ class ParticleSystem {
   };
 
   Result<Row> make_row(const CompiledEffect& effect, const EmitterOptions& options);
-  // The wide interpreter's pipelines and register file, made when the first program over the
-  // fast register file arrives (kUnsupported when the device cannot bind them).
-  Status ensure_wide(const Program& program);
+  // The interpreter pipelines `program` needs beyond the ones made with the system: the wide
+  // interpreter's pipelines and register file, made when the first program the fast register
+  // file cannot hold arrives (kUnsupported when the device cannot bind them), and the simulate
+  // pipeline whose staging holds the widest record windows, made with the first program that
+  // needs it.
+  Status ensure_interpreters(const Program& program);
   // Flushes the registry (edited emitters' blocks and records; every row after a repack), once
   // at the start of execute().
   Status flush_registry();
@@ -396,7 +399,8 @@ class ParticleSystem {
   gpu::ComputePipeline tick_;
   gpu::ComputePipeline emit_args_;
   gpu::ComputePipeline emit_;
-  gpu::ComputePipeline simulate_;
+  gpu::ComputePipeline simulate_;               // stages record windows up to kFrameFastWindowChunks
+  gpu::ComputePipeline simulate_large_window_;  // up to kVmMaxWindowChunks; made when first needed
   gpu::ComputePipeline emit_wide_;      // made with the first wide program
   gpu::ComputePipeline simulate_wide_;
   gpu::ComputePipeline finish_;

@@ -137,9 +137,11 @@ uint32_t registers_read_before_written(std::span<const uint32_t> code) {
   return bound;
 }
 
-std::vector<uint32_t> fast_section_image(const FastOperandSection& section) {
+std::vector<uint32_t> fast_section_image(const FastOperandSection& section, const RecordWindow& window) {
   const uint32_t immediates = uint32_t(section.immediates.size());
-  std::vector<uint32_t> image{immediates, section.registers_to_clear, 0u, 0u};
+  std::vector<uint32_t> image{immediates, section.registers_to_clear,
+                              window.first_chunk | (window.chunks << shader::kVmFastImageWindowChunksShift),
+                              window.dirty_mask};
   image.insert(image.end(), section.immediates.begin(), section.immediates.end());
   image.resize(shader::kVmFastImageHeaderWords + (immediates + 3u) / 4u * 4u, 0u);
   image.insert(image.end(), section.code.begin(), section.code.end());

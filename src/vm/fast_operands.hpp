@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "mote/program.hpp"
+#include "vm/record_window.hpp"
 #include "shared/vm_fast_operands.h"
 
 namespace mote {
@@ -58,8 +59,9 @@ uint32_t distinct_immediates(std::span<const Instruction> code);
 // (more than kVmFastMaxImmediates distinct bit patterns).
 std::optional<FastOperandSection> fast_operand_section(std::span<const Instruction> code);
 
-// The section as one run of words, its immediates in front (kVmFastImageHeaderWords).
-std::vector<uint32_t> fast_section_image(const FastOperandSection& section);
+// The section as one run of words, its immediates in front (kVmFastImageHeaderWords), with the
+// record window its code was folded against (src/vm/fast_fold.hpp; none by default).
+std::vector<uint32_t> fast_section_image(const FastOperandSection& section, const RecordWindow& window = {});
 
 // Whether the fast interpreter can run both sections of `program`: its registers and each
 // section's immediates fit the private file.
