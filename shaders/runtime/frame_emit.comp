@@ -12,7 +12,8 @@
 // built with FRAME_COMPILED and one program's INIT translated in (src/vm_jit/,
 // KernelHarness::kFrameEmit): the record is built in registers where INIT's window covers it
 // (zeros, the header, the serial, INIT's fields) and written with the rest zeroed, by the whole
-// workgroup in contiguous runs of 16-byte chunks.
+// workgroup in contiguous runs of 16-byte chunks. The fast interpreter does the same with the
+// window in its register file, INIT's code folded against it.
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_KHR_shader_subgroup_ballot : require
 #include "shared/frame.h"
@@ -32,6 +33,8 @@ layout(std430, binding = 7) buffer PoolChunks { uvec4 pool_chunks[]; };
 layout(std430, binding = 8) readonly buffer ProgramWords { uint program_words[]; };
 layout(std430, binding = 9) readonly buffer Transforms { TransformChannels transform_channels[]; };
 
+// The fast build writes each newborn's INIT window from its register file (frame_vm.glsl).
+#define FRAME_STAGES_WINDOW 1
 #include "runtime/frame_vm.glsl"
 #ifdef FRAME_COMPILED
 // bool vm_compiled_run(): the INIT section, translated.
@@ -80,21 +83,32 @@ bool prepare_newborn(uint g, uint total, uint first_free, uint first_place, out 
   return true;
 }
 
+#if defined(FRAME_COMPILED) || defined(FRAME_FAST_FILE)
+// The compiled build and the fast interpreter write a newborn's record with the whole
+// workgroup: the chunks outside the window are zeroed by consecutive lanes on consecutive chunks
+// of one record (newborns take free-list runs, so their records are runs of the pool), except
+// the header's and the serial's chunks outside the window, which their own invocation writes
+// whole (write_outside_chunks); the window goes out through the group store (the compiled
+// build's from registers, vm_window_store_group; the interpreter's from its file,
+// frame_window_store_group). Moving a record per invocation touches 16 bytes of 32 lines per
+// warp instruction (docs/design/vm.md, "The window moves through the workgroup").
 #ifdef FRAME_COMPILED
-// The compiled build writes a newborn's record with the whole workgroup: the chunks outside the
-// window are zeroed by consecutive lanes on consecutive chunks of one record (newborns take
-// free-list runs, so their records are runs of the pool), except the header's and the serial's
-// chunks outside the window, which their own invocation writes whole (write_outside_chunks);
-// the window goes out through vm_window_store_group. Moving a record per invocation touches 16
-// bytes of 32 lines per warp instruction (docs/design/vm.md, "The window moves through the
-// workgroup").
-const uint kRecordChunks = kRecordWords / 4u;
+uint newborn_window_first() { return kWindowFirstChunk; }
+uint newborn_window_chunks() { return kWindowChunks; }
+uint newborn_record_chunks() { return kRecordWords / 4u; }
+#else
+// The INIT image's window (frame_section_begin); an image has one only for a record stride of
+// whole chunks.
+uint newborn_window_first() { return vm_window_first; }
+uint newborn_window_chunks() { return vm_window_chunks; }
+uint newborn_record_chunks() { return params.record_words / 4u; }
+#endif
 shared uint newborn_first_chunk[kFrameWorkgroupSize];  // ~0u: no record written by this dispatch
 
-bool in_window_chunk(uint c) { return c - kWindowFirstChunk < kWindowChunks; }
+bool in_window_chunk(uint c) { return c - newborn_window_first() < newborn_window_chunks(); }
 // The chunk of the serial word that its invocation writes itself (~0u: none).
 uint serial_chunk_outside() {
-  bool has_serial = params.serial_word != 0u && params.serial_word < kRecordWords;
+  bool has_serial = params.serial_word != 0u && params.serial_word < newborn_record_chunks() * 4u;
   uint c = params.serial_word / 4u;
   return has_serial && !in_window_chunk(c) ? c : ~0u;
 }
@@ -103,14 +117,15 @@ void zero_outside_chunks_group(bool present) {
   newborn_first_chunk[me] = present ? vm_record_base / 4u : ~0u;
   barrier();
   uint serial_c = serial_chunk_outside();
-  for (uint j = me; j < kFrameWorkgroupSize * kRecordChunks; j += kFrameWorkgroupSize) {
-    uint p = j / kRecordChunks;
-    uint c = j - p * kRecordChunks;
+  uint record_chunks = newborn_record_chunks();
+  for (uint j = me; j < kFrameWorkgroupSize * record_chunks; j += kFrameWorkgroupSize) {
+    uint p = j / record_chunks;
+    uint c = j - p * record_chunks;
     uint first = newborn_first_chunk[p];
     if (first == ~0u || in_window_chunk(c) || c == 0u || c == serial_c) continue;
-    pool_chunks[min(first + c, params.capacity * kRecordChunks - 1u)] = uvec4(0u);
+    pool_chunks[min(first + c, params.capacity * record_chunks - 1u)] = uvec4(0u);
   }
-  barrier();  // the array is the next newborns' before vm_window_store_group rewrites the staging
+  barrier();  // the array is the next newborns' before the group store rewrites the staging
 }
 // The header's chunk when the window does not hold it, and the serial's chunk when the window
 // does not hold it, written whole by the newborn's own invocation.
@@ -165,6 +180,22 @@ void main() {
       vm_compiled_run();
     }
 #else
+#ifdef FRAME_FAST_FILE
+    if (vm_window_chunks > 0u) {  // uniform: the INIT image was folded against a window
+      zero_outside_chunks_group(present);
+      if (present) {
+        // The window starts as zeros in the file, with the header and serial where it holds them.
+        for (uint w = 0u; w < vm_window_chunks * 4u; ++w) vm_fast_registers[kVmFastFirstWindowSlot + w] = 0.0f;
+        write_outside_chunks(header, serial);
+        if (in_window_chunk(0u)) vm_record_write(0u, uintBitsToFloat(header));
+        if (has_serial && in_window_chunk(params.serial_word / 4u)) vm_record_write(params.serial_word, uintBitsToFloat(serial));
+        vm_clear_registers();
+        vm_run(vm_section_instructions);  // KILL is refused in INIT by the verifier
+      }
+      frame_window_store_group(present, ~0u);  // a newborn's window is all new
+      continue;
+    }
+#endif
     if (!present) continue;
     pool[vm_record_base] = header;
     for (uint w = 1u; w < params.record_words; ++w) pool[vm_record_base + w] = 0u;

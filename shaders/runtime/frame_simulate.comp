@@ -170,7 +170,7 @@ void main() {
 #ifdef FRAME_COMPILED
     if (kWindowChunks > 0u) vm_window_store_group(lives, kWindowDirtyMask);
 #elif defined(FRAME_FAST_FILE)
-    frame_window_store_group(lives);  // a killed particle's record is already zeroed
+    frame_window_store_group(lives, vm_window_dirty);  // a killed particle's record is already zeroed
 #endif
     record_survivors(first / kFrameWorkgroupSize, lives);
   }

@@ -82,8 +82,9 @@ uint vm_immediates_at;  // the image's first immediate, a program-buffer word
 uint vm_immediate_count;
 uint vm_registers_to_clear;
 // The record window the code was folded against (the image's header): the words from record
-// word vm_window_first * 4 on live in the file from kVmFastFirstWindowSlot. Only simulate stages
-// one (frame_window_load_group); emit's INIT images have none.
+// word vm_window_first * 4 on live in the file from kVmFastFirstWindowSlot. Simulate loads it
+// through the workgroup (frame_window_load_group); emit builds a newborn's in the file. Both
+// store it through the workgroup (frame_window_store_group).
 uint vm_window_first;
 uint vm_window_chunks;  // 0: none; at most kFrameWindowCapacity
 uint vm_window_dirty;   // the chunks written back
@@ -94,7 +95,7 @@ uint vm_window_dirty;   // the chunks written back
 // window would cost every program the warps (shared/frame.h).
 layout(constant_id = 10) const uint kFrameWindowCapacity = 4u;
 #else
-const uint kFrameWindowCapacity = 0u;  // emit stages no window: INIT images have none
+const uint kFrameWindowCapacity = 0u;  // an includer that stages no window
 #endif
 // The image's header, once per dispatch in uniform control flow: every value here is uniform.
 // Counts are clamped to the file's regions and the code to the section, so even a corrupt
@@ -215,16 +216,17 @@ void frame_window_load_group(bool present) {
       if (w < vm_window_chunks * 4u) vm_fast_registers[kVmFastFirstWindowSlot + w] = uintBitsToFloat(frame_window_staged[row + w]);
   }
 }
-// Writes the window's written chunks of every invocation with `store` set back to its record.
+// Writes the window chunks in `chunks` (a mask: the section's written ones, vm_window_dirty, or
+// every one for a newborn's new record) of every invocation with `store` set to its record.
 // Ends with a barrier, so the staging can be reused by the next load.
-void frame_window_store_group(bool store) {
+void frame_window_store_group(bool store, uint chunks) {
   if (vm_window_chunks == 0u) return;
   uint me = gl_LocalInvocationIndex;
   frame_window_record_chunk[me] = store ? vm_record_base / 4u + vm_window_first : ~0u;
   if (store) {
     uint row = me * kFrameWindowRow;
     [[unroll]] for (uint w = 0u; w < kFrameWindowCapacity * 4u; ++w)
-      if (w < vm_window_chunks * 4u && (vm_window_dirty & (1u << (w >> 2u))) != 0u)
+      if (w < vm_window_chunks * 4u && (chunks & (1u << (w >> 2u))) != 0u)
         frame_window_staged[row + w] = floatBitsToUint(vm_fast_registers[kVmFastFirstWindowSlot + w]);
   }
   barrier();
@@ -232,7 +234,7 @@ void frame_window_store_group(bool store) {
     if (k >= vm_window_chunks) break;
     uint staged, c;
     uint chunk = frame_window_run_chunk(k, staged, c);
-    if (chunk != ~0u && (vm_window_dirty & (1u << c)) != 0u)
+    if (chunk != ~0u && (chunks & (1u << c)) != 0u)
       pool_chunks[chunk] = uvec4(frame_window_staged[staged], frame_window_staged[staged + 1u],
                                  frame_window_staged[staged + 2u], frame_window_staged[staged + 3u]);
   }

@@ -151,20 +151,20 @@ bool is_wide(const Program& program) { return !fits_fast_interpreter(program); }
 // workgroup staging holds.
 constexpr uint32_t kFrameWindowCapacityId = 10;
 
-// Whether the fast interpreter runs `program` with an UPDATE window wider than the default
-// simulate pipeline stages (kFrameFastWindowChunks): it gets the one specialised for
+// Whether the fast interpreter runs `section` of `program` with a window wider than the default
+// emit or simulate pipeline stages (kFrameFastWindowChunks): it gets the one specialised for
 // kVmMaxWindowChunks. frame_section_code folds the code against the same window.
-bool has_large_window(const Program& program, uint32_t record_words) {
-  return !is_wide(program) && record_window(program, Section::kUpdate, record_words).chunks > shader::kFrameFastWindowChunks;
+bool has_large_window(const Program& program, Section section, uint32_t record_words) {
+  return !is_wide(program) && record_window(program, section, record_words).chunks > shader::kFrameFastWindowChunks;
 }
 
 // The code the frame's interpreters read for a section (ProgramHeapOptions::encode_section): the
 // wide one reads the instructions as written; the fast one reads the section in the fast
 // operand form (src/vm/fast_operands.hpp) with its immediates in front, rewritten once here
 // instead of decoded per instruction per particle, and with its moves folded away
-// (src/vm/fast_fold.hpp): constant loads become immediates, and in UPDATE, whose record window
-// the interpreted simulate stages in the file (has_large_window picks the pipeline whose staging
-// holds it), field loads and stores become window slots. Builtins stay loads: emitters of one program differ in them,
+// (src/vm/fast_fold.hpp): constant loads become immediates, and field loads and stores become
+// slots of the section's record window, which the interpreted emit and simulate keep in the file
+// and move through the workgroup (has_large_window picks the pipeline whose staging holds it). Builtins stay loads: emitters of one program differ in them,
 // and DT changes every frame. The compiled kernels are translated from the program itself.
 std::vector<uint32_t> frame_section_code(const Program& linked, Section section, uint32_t record_words) {
   std::vector<uint32_t> words;
@@ -175,8 +175,7 @@ std::vector<uint32_t> frame_section_code(const Program& linked, Section section,
     for (const Instruction& inst : code) words.insert(words.end(), inst.words.begin(), inst.words.end());
     return words;
   }
-  RecordWindow window;
-  if (section == Section::kUpdate) window = record_window(linked, section, record_words);
+  const RecordWindow window = record_window(linked, section, record_words);
   const FastFoldContext context{
       .constants = linked.constants, .record_words = record_words, .window = window, .uniform_builtin = {}};
   return fast_section_image(fold_fast_moves(*fast, context), window);
@@ -235,8 +234,8 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
   MOTE_TRY_ASSIGN(s.reset_, gpu::ComputePipeline::create(device, "runtime/frame_reset"));
   MOTE_TRY_ASSIGN(s.tick_, gpu::ComputePipeline::create(device, "runtime/frame_tick"));
   MOTE_TRY_ASSIGN(s.emit_args_, gpu::ComputePipeline::create(device, "runtime/frame_emit_args"));
-  MOTE_TRY_ASSIGN(s.emit_, gpu::ComputePipeline::create(device, "runtime/frame_emit"));
   const gpu::SpecializationConstant window_capacity[] = {{kFrameWindowCapacityId, shader::kFrameFastWindowChunks}};
+  MOTE_TRY_ASSIGN(s.emit_, gpu::ComputePipeline::create(device, "runtime/frame_emit", window_capacity));
   MOTE_TRY_ASSIGN(s.simulate_, gpu::ComputePipeline::create(device, "runtime/frame_simulate", window_capacity));
   MOTE_TRY_ASSIGN(s.finish_, gpu::ComputePipeline::create(device, "runtime/frame_finish"));
   MOTE_TRY_ASSIGN(s.field_bind_, gpu::ComputePipeline::create(device, "runtime/frame_field_bind"));
@@ -312,8 +311,11 @@ uint32_t ParticleSystem::wide_program_count() const {
 }
 
 Status ParticleSystem::ensure_interpreters(const Program& program) {
-  if (has_large_window(program, options_.record_words) && !simulate_large_window_.valid()) {
-    const gpu::SpecializationConstant capacity[] = {{kFrameWindowCapacityId, shader::kVmMaxWindowChunks}};
+  const gpu::SpecializationConstant capacity[] = {{kFrameWindowCapacityId, shader::kVmMaxWindowChunks}};
+  if (has_large_window(program, Section::kInit, options_.record_words) && !emit_large_window_.valid()) {
+    MOTE_TRY_ASSIGN(emit_large_window_, gpu::ComputePipeline::create(*device_, "runtime/frame_emit", capacity));
+  }
+  if (has_large_window(program, Section::kUpdate, options_.record_words) && !simulate_large_window_.valid()) {
     MOTE_TRY_ASSIGN(simulate_large_window_, gpu::ComputePipeline::create(*device_, "runtime/frame_simulate", capacity));
   }
   if (!is_wide(program) || wide_registers_.valid()) return ok_status();
@@ -926,7 +928,8 @@ Status ParticleSystem::execute(float dt) {
   struct Dispatch {
     uint32_t program;
     bool wide;  // over the fast file's 64 registers: the wide interpreter until its kernels exist
-    bool large_window = false;  // interpreted: the simulate pipeline that stages kVmMaxWindowChunks
+    bool init_large_window = false;    // interpreted: the emit pipeline that stages kVmMaxWindowChunks
+    bool update_large_window = false;  // and the simulate one
     const gpu::ComputePipeline* compiled = nullptr;       // its compiled simulate kernel, if any
     const gpu::ComputePipeline* compiled_emit = nullptr;  // its compiled emit kernel, if any
   };
@@ -935,7 +938,8 @@ Status ParticleSystem::execute(float dt) {
     if (!heap_->is_live(ProgramHandle{id})) continue;
     const Program& program = heap_->program(ProgramHandle{id});
     Dispatch d{id, is_wide(program)};
-    d.large_window = has_large_window(program, options_.record_words);
+    d.init_large_window = has_large_window(program, Section::kInit, options_.record_words);
+    d.update_large_window = has_large_window(program, Section::kUpdate, options_.record_words);
     // Compiled for the first frame that runs the program (or, in the background, for a later
     // one), from the code as linked into the image: its global reads name their offsets. A
     // program over 64 registers is compiled too (its registers are the kernel's variables, so
@@ -1162,7 +1166,7 @@ Status ParticleSystem::execute(float dt) {
               .push(push)
               .dispatch(wide_groups);
         } else {
-          rec.bind(d.compiled_emit ? *d.compiled_emit : emit_)
+          rec.bind(d.compiled_emit ? *d.compiled_emit : d.init_large_window ? emit_large_window_ : emit_)
               .buffers({{0, &params_}, {1, &counters_}, {2, &emitters_}, {3, &states_}, {4, &spawn_sums_},
                         {5, &free_list_}, {6, &alive_out}, {7, &pool_}, {8, &program_}, {9, &channels}})
               .push(push)
@@ -1195,7 +1199,7 @@ Status ParticleSystem::execute(float dt) {
             .dispatch(wide_groups);
         gpu::compute_to_compute(cmd);
       } else {
-        rec.bind(d.compiled ? *d.compiled : d.large_window ? simulate_large_window_ : simulate_)
+        rec.bind(d.compiled ? *d.compiled : d.update_large_window ? simulate_large_window_ : simulate_)
             .buffers({{0, &params_}, {1, &counters_}, {2, &emitters_}, {3, &states_}, {4, &alive_in},
                       {6, &keep_}, {7, &pool_}, {8, &program_}, {9, &channels}})
             .push(push)

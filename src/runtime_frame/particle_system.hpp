@@ -319,9 +319,9 @@ class ParticleSystem {
   Result<Row> make_row(const CompiledEffect& effect, const EmitterOptions& options);
   // The interpreter pipelines `program` needs beyond the ones made with the system: the wide
   // interpreter's pipelines and register file, made when the first program the fast register
-  // file cannot hold arrives (kUnsupported when the device cannot bind them), and the simulate
-  // pipeline whose staging holds the widest record windows, made with the first program that
-  // needs it.
+  // file cannot hold arrives (kUnsupported when the device cannot bind them), and the emit and
+  // simulate pipelines whose staging holds the widest record windows, made with the first
+  // program that needs them.
   Status ensure_interpreters(const Program& program);
   // Flushes the registry (edited emitters' blocks and records; every row after a repack), once
   // at the start of execute().
@@ -398,7 +398,8 @@ class ParticleSystem {
   gpu::ComputePipeline reset_;
   gpu::ComputePipeline tick_;
   gpu::ComputePipeline emit_args_;
-  gpu::ComputePipeline emit_;
+  gpu::ComputePipeline emit_;                   // stages record windows up to kFrameFastWindowChunks
+  gpu::ComputePipeline emit_large_window_;      // up to kVmMaxWindowChunks; made when first needed
   gpu::ComputePipeline simulate_;               // stages record windows up to kFrameFastWindowChunks
   gpu::ComputePipeline simulate_large_window_;  // up to kVmMaxWindowChunks; made when first needed
   gpu::ComputePipeline emit_wide_;      // made with the first wide program
