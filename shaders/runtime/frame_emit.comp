@@ -191,7 +191,6 @@ void main() {
         if (has_serial && in_window_chunk(params.serial_word / 4u)) vm_record_write(params.serial_word, uintBitsToFloat(serial));
         vm_clear_registers();
         vm_run(vm_section_instructions);  // KILL is refused in INIT by the verifier
-        frame_window_stage_newborn(header, serial, has_serial ? params.serial_word : 0u);
       }
       frame_window_store_group(present, ~0u);  // a newborn's window is all new
       continue;

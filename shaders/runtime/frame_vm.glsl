@@ -87,8 +87,7 @@ uint vm_registers_to_clear;
 // store it through the workgroup (frame_window_store_group).
 uint vm_window_first;
 uint vm_window_chunks;  // 0: none; at most kFrameWindowCapacity
-uint vm_window_written;  // bit w: the section stores window word w (the only words copied back)
-uint vm_window_dirty;    // bit c: chunk c holds such a word (the chunks written back)
+uint vm_window_dirty;   // the chunks written back
 #ifdef FRAME_STAGES_WINDOW
 // The chunks of a record the workgroup's staging holds: kFrameFastWindowChunks, or, in the
 // pipeline the host specialises for programs with wider windows, kVmMaxWindowChunks
@@ -108,12 +107,7 @@ void frame_section_begin(uint offset, uint words) {
   uint window = has_header ? vm_program_word(offset + 2u) : 0u;
   vm_window_first = window & ((1u << kVmFastImageWindowChunksShift) - 1u);
   vm_window_chunks = min(window >> kVmFastImageWindowChunksShift, kFrameWindowCapacity);
-  uint window_words = vm_window_chunks * 4u;  // at most 32
-  uint in_window = window_words >= 32u ? ~0u : (1u << window_words) - 1u;
-  vm_window_written = has_header ? vm_program_word(offset + 3u) & in_window : 0u;
-  vm_window_dirty = 0u;
-  for (uint c = 0u; c < vm_window_chunks; ++c)
-    if (((vm_window_written >> (4u * c)) & 0xFu) != 0u) vm_window_dirty |= 1u << c;
+  vm_window_dirty = has_header ? vm_program_word(offset + 3u) : 0u;
   vm_immediates_at = offset + kVmFastImageHeaderWords;
   uint head = has_header ? kVmFastImageHeaderWords + (vm_immediate_count + 3u) / 4u * 4u : words;
   vm_code_offset = offset + head;
@@ -192,17 +186,6 @@ uint frame_window_run_chunk(uint k, out uint staged, out uint c) {
   uint first = p < kFrameWorkgroupSize ? frame_window_record_chunk[p] : ~0u;
   return first == ~0u ? ~0u : min(first + c, params.capacity * (params.record_words / 4u) - 1u);
 }
-// A newborn's staged row before the group store: zeros, with the header and the serial where
-// the window holds them (their bits, not a float's).
-void frame_window_stage_newborn(uint header, uint serial, uint serial_word) {
-  uint row = gl_LocalInvocationIndex * kFrameWindowRow;
-  uint words = vm_window_chunks * 4u;
-  [[unroll]] for (uint w = 0u; w < kFrameWindowCapacity * 4u; ++w)
-    if (w < words) frame_window_staged[row + w] = 0u;
-  if (vm_window_first == 0u) frame_window_staged[row] = header;
-  uint serial_at = serial_word - vm_window_first * 4u;
-  if (serial_word != 0u && serial_at < words) frame_window_staged[row + serial_at] = serial;
-}
 // Every invocation of the workgroup calls these, in uniform control flow (barriers): `present`
 // says whether this invocation's record (at vm_record_base) runs the section. Each invocation
 // issues all its loads before it stages any.
@@ -234,11 +217,8 @@ void frame_window_load_group(bool present) {
   }
 }
 // Writes the window chunks in `chunks` (a mask: the section's written ones, vm_window_dirty, or
-// every one for a newborn's new record) of every invocation with `store` set to its record: the
-// words the section stores come from the file, every other word stays as the invocation's staged
-// row holds it (as simulate loaded it, or as emit wrote it: zeros, the header, the serial), so
-// no word the program does not store passes through a float. Ends with a barrier, so the staging
-// can be reused by the next load.
+// every one for a newborn's new record) of every invocation with `store` set to its record.
+// Ends with a barrier, so the staging can be reused by the next load.
 void frame_window_store_group(bool store, uint chunks) {
   if (vm_window_chunks == 0u) return;
   uint me = gl_LocalInvocationIndex;
@@ -246,7 +226,7 @@ void frame_window_store_group(bool store, uint chunks) {
   if (store) {
     uint row = me * kFrameWindowRow;
     [[unroll]] for (uint w = 0u; w < kFrameWindowCapacity * 4u; ++w)
-      if (w < vm_window_chunks * 4u && (vm_window_written & (1u << w)) != 0u)
+      if (w < vm_window_chunks * 4u && (chunks & (1u << (w >> 2u))) != 0u)
         frame_window_staged[row + w] = floatBitsToUint(vm_fast_registers[kVmFastFirstWindowSlot + w]);
   }
   barrier();

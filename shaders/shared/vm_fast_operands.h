@@ -42,8 +42,8 @@ MOTE_CONSTANT(uint, kVmFastFileSlots, 256u);
 // it in the program heap, src/runtime_frame/): word 0 the immediate count n (at most
 // kVmFastMaxImmediates), word 1 the registers to clear (FastOperandSection::registers_to_clear),
 // word 2 the record window the code was folded against (its first chunk in bits 0..15, its chunk
-// count in bits 16..31: 0 for none), word 3 the window's words the section stores (bit w: window
-// word w, RecordWindow's written_words); then the n immediates, padded with zeros to a multiple of 4 words; then the code,
+// count in bits 16..31: 0 for none), word 3 the window's written chunks (RecordWindow's
+// dirty_mask); then the n immediates, padded with zeros to a multiple of 4 words; then the code,
 // 4 words per instruction.
 MOTE_CONSTANT(uint, kVmFastImageHeaderWords, 4u);
 MOTE_CONSTANT(uint, kVmFastImageWindowChunksShift, 16u);

@@ -32,10 +32,7 @@ RecordWindow record_window(const Program& program, Section section, uint32_t rec
   if (last - first + 1 > shader::kVmMaxWindowChunks) return window;
   window.first_chunk = first;
   window.chunks = last - first + 1;
-  for (uint32_t word : stored) {
-    window.dirty_mask |= 1u << (word / 4 - first);
-    window.written_words |= 1u << (word - first * 4);
-  }
+  for (uint32_t word : stored) window.dirty_mask |= 1u << (word / 4 - first);
   return window;
 }
 

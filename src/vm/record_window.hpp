@@ -17,10 +17,6 @@ struct RecordWindow {
   uint32_t chunks = 0;       // 0: no window (no field access, a stride that is not a multiple
                              // of 4 words, or a span over kVmMaxWindowChunks): access word by word
   uint32_t dirty_mask = 0;   // bit c: chunk first_chunk + c holds a STORE_FIELD word
-  // Bit w: window word w (record word first_chunk * 4 + w) is a STORE_FIELD word. A stager that
-  // copies back only these keeps every other word's bits exactly as it loaded them (the fast
-  // file holds words as floats, and a NaN's bits need not survive a float move).
-  uint32_t written_words = 0;
 };
 
 // Field words are computed and clamped as the shaders do (min(word + lane, record_words - 1) in
