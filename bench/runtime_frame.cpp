@@ -4,12 +4,15 @@
 // the measured frames.
 //
 //   bench_runtime_frame [--scenario N] [--frames K] [--device SEL] [--max-particles N]
-//                       [--interpreted] [--roofline-mib M] [--record-bytes B]
+//                       [--interpreted] [--roofline-mib M] [--record-bytes B] [--extra-fields F]
 // --interpreted runs simulate on the fast interpreter (ParticleSystemOptions::compiled_simulate
 // off) instead of each program's compiled kernel. The copy roofline (bench/copy_roofline.hpp)
 // is measured first in the same run (--roofline-mib 0 skips it) and every scenario line carries
 // simulate's and the frame's fraction of it. --record-bytes sets the pool stride (default 128,
-// the VM issue's typical record; the effect needs 64).
+// the VM issue's typical record; the effect needs 64). --extra-fields F (0..20) gives the
+// particles F more float fields after `life`, each advanced by dt in UPDATE (load, add, store):
+// a wider record window (3 chunks with none; 6 with 12, past the 4 the interpreted frame's
+// default pipelines stage), for the cost of a larger record.
 //
 // Scenarios (N = 0 runs all):
 //   1  ~1M alive, 1 emitter, steady state        3  ~1M alive over 10,000 emitters, steady state
@@ -103,6 +106,23 @@ constexpr const char* kProgram = R"(
   KILL r16.x
 )";
 
+// kProgram with `extra` more float fields after `life`, each advanced by dt in UPDATE.
+std::string program_text(uint32_t extra) {
+  std::string text = kProgram;
+  if (extra == 0) return text;
+  std::string fields, update;
+  for (uint32_t k = 0; k < extra; ++k) {
+    fields += ".particle extra" + std::to_string(k) + " 1\n";
+    update += "  LOAD_FIELD r17.x, @extra" + std::to_string(k) + "\n  ADD r17.x, r17.x, r6.x\n  STORE_FIELD @extra" +
+              std::to_string(k) + ", r17.x\n";
+  }
+  auto insert_before = [&](const std::string& at, const std::string& what) { text.insert(text.find(at), what); };
+  insert_before(".emitter life 1", fields);
+  insert_before("  LOAD_FIELD r15.x, @life", update);
+  text.replace(text.find(".registers 17"), 13, ".registers 18");
+  return text;
+}
+
 constexpr float kDt = 1.0f / 60.0f;
 constexpr float kLife = 0.5f;
 constexpr float kBurstLife = 0.05f;  // burst particles die in a few frames: the pool drains between repeats
@@ -118,6 +138,7 @@ struct Options {
   bool interpreted = false;
   uint64_t roofline_mib = 1024;
   uint32_t record_words = 32;
+  uint32_t extra_fields = 0;
 };
 
 struct Scenario {
@@ -156,11 +177,12 @@ Options parse(int argc, char** argv) {
     else if (a == "--roofline-mib") o.roofline_mib = std::strtoull(next().c_str(), nullptr, 10);
     else if (a == "--record-bytes")
       o.record_words = std::clamp(uint32_t(std::strtoul(next().c_str(), nullptr, 10)) / 16u * 4u, 4u, 256u);
+    else if (a == "--extra-fields") o.extra_fields = std::min(20u, uint32_t(std::strtoul(next().c_str(), nullptr, 10)));
     else if (a == "--max-particles")
       o.max_particles = std::clamp(uint32_t(std::strtoul(next().c_str(), nullptr, 10)), 64u, kMaxCapacity);
     else {
       fmt::print(stderr, "usage: bench_runtime_frame [--scenario 0-6] [--frames K] [--device SEL] [--max-particles N] "
-                         "[--interpreted] [--roofline-mib M] [--record-bytes B]\n");
+                         "[--interpreted] [--roofline-mib M] [--record-bytes B] [--extra-fields F]\n");
       std::exit(2);
     }
   }
@@ -412,16 +434,16 @@ int main(int argc, char** argv) {
   if (!created.ok()) return fail("device", created.error());
   gpu::Device& device = **created;
 
-  auto program = assemble(kProgram);
+  auto program = assemble(program_text(opt.extra_fields));
   if (!program.ok()) return fail("assemble", program.error());
   CompiledEffect effect;
   effect.name = "bench_runtime_frame";
   effect.program = std::move(program).value();
 
   fmt::print("{{\"bench\":\"runtime_frame\",\"device\":\"{}\",\"record_bytes\":{},\"dt\":{:.6f},\"life_s\":{},"
-             "\"max_particles\":{},\"update_instructions\":{},\"init_instructions\":{}}}\n",
+             "\"max_particles\":{},\"update_instructions\":{},\"init_instructions\":{},\"extra_fields\":{}}}\n",
              device.description().name, opt.record_words * 4, kDt, kLife, opt.max_particles,
-             effect.program.update.size(), effect.program.init.size());
+             effect.program.update.size(), effect.program.init.size(), opt.extra_fields);
   // The simulate pipelines' register counts and sizes, as the driver reports them (when the
   // device exposes VK_KHR_pipeline_executable_properties): the interpreter build, and this
   // program's compiled kernel, built from a small system's heap the way every system builds it.
