@@ -81,6 +81,7 @@ void frame_section_begin(uint offset, uint words) {
 uint vm_immediates_at;  // the image's first immediate, a program-buffer word
 uint vm_immediate_count;
 uint vm_registers_to_clear;
+uint vm_dt_immediate;  // 1 + the immediate that holds DT (0: none), from the image's header
 // The record window the code was folded against (the image's header): the words from record
 // word vm_window_first * 4 on live in the file from kVmFastFirstWindowSlot. Simulate loads it
 // through the workgroup (frame_window_load_group); emit builds a newborn's in the file. Both
@@ -103,7 +104,9 @@ const uint kFrameWindowCapacity = 0u;  // an includer that stages no window
 void frame_section_begin(uint offset, uint words) {
   bool has_header = words >= kVmFastImageHeaderWords;
   vm_immediate_count = has_header ? min(vm_program_word(offset), min(kVmFastMaxImmediates, words - kVmFastImageHeaderWords)) : 0u;
-  vm_registers_to_clear = has_header ? min(vm_program_word(offset + 1u), kVmFastRegisterSlots) : 0u;
+  uint counts = has_header ? vm_program_word(offset + 1u) : 0u;
+  vm_registers_to_clear = min(counts & ((1u << kVmFastImageDtShift) - 1u), kVmFastRegisterSlots);
+  vm_dt_immediate = min(counts >> kVmFastImageDtShift, vm_immediate_count);  // inside the image's immediates
   uint window = has_header ? vm_program_word(offset + 2u) : 0u;
   vm_window_first = window & ((1u << kVmFastImageWindowChunksShift) - 1u);
   vm_window_chunks = min(window >> kVmFastImageWindowChunksShift, kFrameWindowCapacity);
@@ -120,6 +123,7 @@ void vm_clear_registers() {
   vm_fast_registers[kVmFastZeroSlot] = 0.0f;
   for (uint i = 0u; i < vm_immediate_count; ++i)
     vm_fast_registers[kVmFastFirstImmediateSlot + i] = uintBitsToFloat(vm_program_word(vm_immediates_at + i));
+  if (vm_dt_immediate != 0u) vm_fast_registers[kVmFastFirstImmediateSlot + vm_dt_immediate - 1u] = vm_dt;
 }
 void frame_wide_begin() {}
 #endif

@@ -40,13 +40,16 @@ MOTE_CONSTANT(uint, kVmFastFirstWindowSlot, 128u);
 MOTE_CONSTANT(uint, kVmFastFileSlots, 256u);
 // A section's image, for a reader with no other buffer for its immediates (the GPU frame keeps
 // it in the program heap, src/runtime_frame/): word 0 the immediate count n (at most
-// kVmFastMaxImmediates), word 1 the registers to clear (FastOperandSection::registers_to_clear),
+// kVmFastMaxImmediates), word 1 the registers to clear (FastOperandSection::registers_to_clear)
+// in bits 0..15 and, in bits 16..31, 1 + the index of an immediate the reader fills with DT
+// before each particle's section (0: none; kVmFastImageDtShift),
 // word 2 the record window the code was folded against (its first chunk in bits 0..15, its chunk
 // count in bits 16..31: 0 for none), word 3 the window's written chunks (RecordWindow's
 // dirty_mask); then the n immediates, padded with zeros to a multiple of 4 words; then the code,
 // 4 words per instruction.
 MOTE_CONSTANT(uint, kVmFastImageHeaderWords, 4u);
 MOTE_CONSTANT(uint, kVmFastImageWindowChunksShift, 16u);
+MOTE_CONSTANT(uint, kVmFastImageDtShift, 16u);
 
 MOTE_SHARED_END
 #endif

@@ -1,6 +1,7 @@
 #include "runtime_frame/particle_system.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <chrono>
 #include <cmath>
@@ -13,6 +14,7 @@
 #include "mote/link.hpp"
 #include "mote/verifier.hpp"
 #include "mote/vm.hpp"
+#include "shared/isa_encoding.h"
 #include "shared/program_heap.h"
 #include "shared/vm_limits.h"
 #include "vm/fast_fold.hpp"
@@ -164,8 +166,11 @@ bool has_large_window(const Program& program, Section section, uint32_t record_w
 // instead of decoded per instruction per particle, and with its moves folded away
 // (src/vm/fast_fold.hpp): constant loads become immediates, and field loads and stores become
 // slots of the section's record window, which the interpreted emit and simulate keep in the file
-// and move through the workgroup (has_large_window picks the pipeline whose staging holds it). Builtins stay loads: emitters of one program differ in them,
-// and DT changes every frame. The compiled kernels are translated from the program itself.
+// and move through the workgroup (has_large_window picks the pipeline whose staging holds it).
+// DT, which every particle of a frame reads alike, becomes an immediate the interpreter fills
+// from the frame's parameters (kVmFastImageDtShift); the other builtins stay loads, since the
+// emitters of one program differ in them. The compiled kernels are translated from the program
+// itself.
 std::vector<uint32_t> frame_section_code(const Program& linked, Section section, uint32_t record_words) {
   std::vector<uint32_t> words;
   const std::span<const Instruction> code = linked.code(section);
@@ -176,9 +181,28 @@ std::vector<uint32_t> frame_section_code(const Program& linked, Section section,
     return words;
   }
   const RecordWindow window = record_window(linked, section, record_words);
+  // DT folds as an immediate of a bit pattern that no immediate or constant of the program has
+  // (immediates are shared by bit pattern), whose slot the image then names.
+  uint32_t dt_stand_in = 0x7FB5D700u;  // a NaN: never a result of the fold's own values
+  auto taken = [&](uint32_t bits) {
+    return std::find(fast->immediates.begin(), fast->immediates.end(), bits) != fast->immediates.end() ||
+           std::find(linked.constants.begin(), linked.constants.end(), bits) != linked.constants.end();
+  };
+  while (taken(dt_stand_in)) ++dt_stand_in;
+  auto dt = [dt_stand_in](uint32_t id) -> std::optional<std::array<uint32_t, 4>> {
+    // LOAD_BUILTIN as frame_vm.glsl's vm_load_builtin reads it: only the engine's DT.
+    if (id >> shader::kVmBuiltinSpaceShift != shader::kVmSpaceEngine ||
+        (id & shader::kVmBuiltinIndexMask) != uint32_t(isa::Builtin::DT))
+      return std::nullopt;
+    return std::array<uint32_t, 4>{dt_stand_in, 0u, 0u, 0u};
+  };
   const FastFoldContext context{
-      .constants = linked.constants, .record_words = record_words, .window = window, .uniform_builtin = {}};
-  return fast_section_image(fold_fast_moves(*fast, context), window);
+      .constants = linked.constants, .record_words = record_words, .window = window, .uniform_builtin = dt};
+  const FastOperandSection folded = fold_fast_moves(*fast, context);
+  const auto at = std::find(folded.immediates.begin(), folded.immediates.end(), dt_stand_in);
+  std::optional<uint32_t> dt_immediate;
+  if (at != folded.immediates.end()) dt_immediate = uint32_t(at - folded.immediates.begin());
+  return fast_section_image(folded, window, dt_immediate);
 }
 
 }  // namespace

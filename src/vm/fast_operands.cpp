@@ -137,9 +137,11 @@ uint32_t registers_read_before_written(std::span<const uint32_t> code) {
   return bound;
 }
 
-std::vector<uint32_t> fast_section_image(const FastOperandSection& section, const RecordWindow& window) {
+std::vector<uint32_t> fast_section_image(const FastOperandSection& section, const RecordWindow& window,
+                                         std::optional<uint32_t> dt_immediate) {
   const uint32_t immediates = uint32_t(section.immediates.size());
-  std::vector<uint32_t> image{immediates, section.registers_to_clear,
+  const uint32_t dt = dt_immediate && *dt_immediate < immediates ? *dt_immediate + 1 : 0;
+  std::vector<uint32_t> image{immediates, section.registers_to_clear | (dt << shader::kVmFastImageDtShift),
                               window.first_chunk | (window.chunks << shader::kVmFastImageWindowChunksShift),
                               window.dirty_mask};
   image.insert(image.end(), section.immediates.begin(), section.immediates.end());

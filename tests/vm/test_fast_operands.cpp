@@ -148,6 +148,9 @@ TEST(FastOperands, TheImageHoldsTheImmediatesBeforeTheCode) {
   EXPECT_EQ(windowed[2], 2u | (3u << shader::kVmFastImageWindowChunksShift));
   EXPECT_EQ(windowed[3], 5u);
   EXPECT_TRUE(std::equal(windowed.begin() + 4, windowed.end(), image.begin() + 4));
+  // The immediate the reader fills with DT: 1 + its index above the registers to clear.
+  EXPECT_EQ(fast_section_image(section, {}, 2u)[1], 3u | (3u << shader::kVmFastImageDtShift));
+  EXPECT_EQ(fast_section_image(section, {}, 5u)[1], 3u) << "an index past the immediates is none";
   // No immediates: the code follows the header directly; an empty section is the header alone.
   section.immediates.clear();
   EXPECT_EQ(fast_section_image(section).size(), shader::kVmFastImageHeaderWords + 8);
