@@ -141,7 +141,7 @@ std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> live_by_serial(Pa
 class ProgramHeapFrameTest : public test::GpuTest {
  protected:
   // Which generated programs check_generated_programs_against_the_reference runs.
-  enum class Generated { kOverSixtyFourRegisters, kFastFile, kMoreImmediatesThanTheFastFile };
+  enum class Generated { kOverSixtyFourRegisters, kFastFile, kMoreImmediatesThanTheFastFile, kFullFastFile };
   void check_generated_programs_against_the_reference(Generated kind, bool compiled);
   ParticleSystem make_system(ParticleSystemOptions o) {
     auto s = ParticleSystem::create(device(), o);
@@ -600,6 +600,12 @@ TEST_F(ProgramHeapFrameTest, GeneratedProgramsRunOnTheFastInterpreterInItsOperan
 TEST_F(ProgramHeapFrameTest, ProgramsWithMoreImmediatesThanTheFastFileHoldsRunOnTheWideInterpreter) {
   check_generated_programs_against_the_reference(Generated::kMoreImmediatesThanTheFastFile, false);
 }
+// A section with as many distinct immediates as the fast file holds fills its last immediate
+// slot, next to the record window's first: the interpreter fills the immediates four at a time
+// and must not touch the window (the fold keeps every immediate: they feed a KILL).
+TEST_F(ProgramHeapFrameTest, ProgramsThatFillTheFastFilesImmediatesRunOnTheFastInterpreter) {
+  check_generated_programs_against_the_reference(Generated::kFullFastFile, false);
+}
 void ProgramHeapFrameTest::check_generated_programs_against_the_reference(Generated kind, bool compiled) {
   constexpr uint32_t kRecord = 40, kSerial = 39, kCapacity = 4096;
   const CompiledEffect probe = probe_effect(60.0f, 0.3f);
@@ -608,7 +614,7 @@ void ProgramHeapFrameTest::check_generated_programs_against_the_reference(Genera
     options.min_registers = 96;
     options.max_registers = 256;
   }
-  const uint32_t wide_programs = kind == Generated::kFastFile ? 0u : 1u;
+  const uint32_t wide_programs = kind == Generated::kFastFile || kind == Generated::kFullFastFile ? 0u : 1u;
   for (uint64_t seed : {3u, 17u, 40u}) {
     CompiledEffect generated = generated_effect(seed, 9000.0f, options);  // 150 a frame
     if (kind == Generated::kMoreImmediatesThanTheFastFile) {
@@ -619,13 +625,35 @@ void ProgramHeapFrameTest::check_generated_programs_against_the_reference(Genera
         generated.program.update.push_back({{uint32_t(isa::Op::MOV) | (1u << 8) | (shader::kVmKindImm << 16) | (last << 24),
                                              bits(0.5f + float(k)), 0u, 0u}});
     }
+    if (kind == Generated::kFullFastFile) {
+      // r = 0.5; r = max(r, 1.5), max(r, 2.5)... until the section holds kVmFastMaxImmediates
+      // distinct immediates with the tail r *= 0; KILL r, which never fires.
+      const uint32_t r = generated.program.register_count - 1;
+      auto op = [&](isa::Op o, uint32_t kinds, uint32_t a, uint32_t b) {
+        return Instruction{{uint32_t(o) | (1u << 8) | kinds | (r << 24), a, b, 0u}};
+      };
+      const uint32_t reg = r | (shader::kVmSwizzleIdentity << 8);
+      const uint32_t reg_imm = (shader::kVmKindReg << 16) | (shader::kVmKindImm << 18);
+      std::vector<Instruction>& update = generated.program.update;
+      update.push_back(op(isa::Op::MOV, shader::kVmKindImm << 16, bits(0.5f), 0u));
+      auto with_tail = [&] {
+        std::vector<Instruction> u = update;
+        u.push_back(op(isa::Op::MUL, reg_imm, reg, bits(0.0f)));
+        u.push_back(Instruction{{uint32_t(isa::Op::KILL) | (1u << 8) | (shader::kVmKindReg << 16), reg, 0u, 0u}});
+        return u;
+      };
+      for (uint32_t k = 1; distinct_immediates(with_tail()) < shader::kVmFastMaxImmediates; ++k)
+        update.push_back(op(isa::Op::MAX, reg_imm, reg, bits(0.5f + float(k))));
+      update = with_tail();
+      ASSERT_EQ(distinct_immediates(update), shader::kVmFastMaxImmediates);
+    }
     if (kind == Generated::kOverSixtyFourRegisters) {
       ASSERT_GT(generated.program.register_count, shader::kVmFastRegisterSlots);
     } else {
       ASSERT_LE(generated.program.register_count, shader::kVmFastRegisterSlots);
       const uint32_t most =
           std::max(distinct_immediates(generated.program.init), distinct_immediates(generated.program.update));
-      if (kind == Generated::kFastFile) ASSERT_LE(most, shader::kVmFastMaxImmediates);
+      if (kind == Generated::kFastFile || kind == Generated::kFullFastFile) ASSERT_LE(most, shader::kVmFastMaxImmediates);
       else ASSERT_GT(most, shader::kVmFastMaxImmediates);
     }
     ASSERT_TRUE(verify_program(generated.program).ok()) << verify_program(generated.program).error().to_string();
