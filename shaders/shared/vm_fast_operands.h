@@ -2,7 +2,9 @@
 // GLSL (shaders/vm/interpreter.glsl reads it under VM_FAST_OPERANDS). The executor rewrites a
 // section once, on the host, so the interpreter does almost no operand decoding per instruction:
 //   word 0: op (bits 0..7) | lanes (bits 8..10, already 1..4) | slots written (bits 11..13, 0..4,
-//           from the opcode's destination rule) | operand class (bits 16..21, 2 bits per source,
+//           from the opcode's destination rule) | saturate (bit 14: the result is clamped to
+//           [0, 1] as CLAMP(r, 0, 1) would, before it is written; src/vm/fast_fuse.hpp sets it
+//           where it removes that CLAMP) | operand class (bits 16..21, 2 bits per source,
 //           src0 lowest) | dst (bits 24..31: the first slot written, already clamped so that
 //           every written slot lies in the program's 64 registers, or, after the move fold
 //           below, in the record window), the same places as the instruction word;
@@ -10,6 +12,9 @@
 //           component c in byte c, every swizzle and width already applied: a component the
 //           source does not read names the zero slot. A source of class kVmOperandNone keeps
 //           its instruction word (the raw field the opcode reads: a field word, a builtin id...).
+//   KILL is a comparison in this form: it fires where CMP(src0, src1, word 3's code) would give
+//   a non-zero mask. The rewrite writes a plain KILL x as KILL(x, 0.0, NE), which fires exactly
+//   where x != 0, and src/vm/fast_fuse.hpp folds a CMP that only a KILL reads into the KILL.
 // Immediates live in the register file too: each distinct bit pattern of a section gets a slot
 // after the zero slot, filled before the section runs. So every operand is a register read,
 // and the only per-source decision left is scalar or vector (docs/design/vm.md, "The fast
@@ -29,6 +34,7 @@ MOTE_CONSTANT(uint, kVmOperandNone, 0u);    // reads nothing: the source is zero
 MOTE_CONSTANT(uint, kVmOperandScalar, 1u);  // reads byte 0's slot into x; y, z, w are zero
 MOTE_CONSTANT(uint, kVmOperandVector, 2u);  // reads all four bytes' slots
 MOTE_CONSTANT(uint, kVmFastWrittenShift, 11u);
+MOTE_CONSTANT(uint, kVmFastSaturateBit, 0x4000u);
 MOTE_CONSTANT(uint, kVmFastClassShift, 16u);
 // The fast file: the program's registers (kVmFastRegisterSlots), then the zero slot, then the
 // section's immediates, then the record window (kVmMaxWindowChunks * 4 words at most). A slot is

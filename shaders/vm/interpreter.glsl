@@ -216,7 +216,12 @@ bool vm_run(uint length) {
       case VM_OP_NOISE3: if (VM_OP_ENABLED(VM_OP_NOISE3)) { r.x = vm_noise3(a.xyz); } break;
       case VM_OP_CURL3: if (VM_OP_ENABLED(VM_OP_CURL3)) { r = vec4(vm_curl3(a.xyz), 0.0f); } break;
       case VM_OP_SAMPLE_WIND: if (VM_OP_ENABLED(VM_OP_SAMPLE_WIND)) { r = vec4(vm_sample_wind(vm_wind(), a.xyz), 0.0f); } break;
+#ifdef VM_FAST_OPERANDS
+      // A comparison in the fast form: KILL x arrives as (x, 0.0, NE), a fused CMP as its own.
+      case VM_OP_KILL: if (VM_OP_ENABLED(VM_OP_KILL)) { killed = killed || vm_cmp(a.x, b.x, s2) != 0.0f; } break;
+#else
       case VM_OP_KILL: if (VM_OP_ENABLED(VM_OP_KILL)) { killed = killed || a.x != 0.0f; } break;
+#endif
       default: break;
     }
 
@@ -225,6 +230,9 @@ bool vm_run(uint length) {
     // The result goes to `written` consecutive slots from dst, in one run. The host already
     // placed the run (in the registers, or in the window when it folded a field store); the
     // clamp only keeps any word the GPU is handed inside the file.
+    // A CLAMP(r, 0, 1) the host fused into this instruction (src/vm/fast_fuse.hpp): the same
+    // function on the same value.
+    if ((w0 & kVmFastSaturateBit) != 0u) r = vm_clamp(r, vec4(0.0f), vec4(1.0f));
     uint written = min((w0 >> kVmFastWrittenShift) & 7u, 4u);
     if (written > 0u) vm_reg_write_run(min(vm_dst(w0), kVmFastFileSlots - written), r, written);
 #else

@@ -18,7 +18,8 @@
 // workgroup memory (each invocation its own, invocation pairs through a subgroup shuffle, or
 // a subgroup's transposition through shuffles) or staged in smaller phases, which buy warps but
 // lose more in moving the records; the next block's loads issued before the section; blocks of
-// 128; the records' buffer coherent, under 1%.)
+// 128; the records' buffer coherent, under 1%; the windows of blocks ahead touched so that
+// they start for L2, slower the further ahead.)
 // The workgroup runs a block of 64 consecutive records at a time, the whole workgroup together.
 // Specialization constant 1 is the record window's chunk count: with it, the block's windows
 // (src/vm/record_window.hpp, VmRunParams.window_*) are staged in shared memory by the whole

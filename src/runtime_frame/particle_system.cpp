@@ -18,6 +18,7 @@
 #include "shared/program_heap.h"
 #include "shared/vm_limits.h"
 #include "vm/fast_fold.hpp"
+#include "vm/fast_fuse.hpp"
 #include "vm/fast_operands.hpp"
 
 namespace mote::runtime {
@@ -196,9 +197,12 @@ std::vector<uint32_t> frame_section_code(const Program& linked, Section section,
       return std::nullopt;
     return std::array<uint32_t, 4>{dt_stand_in, 0u, 0u, 0u};
   };
-  const FastFoldContext context{
-      .constants = linked.constants, .record_words = record_words, .window = window, .uniform_builtin = dt};
-  const FastOperandSection folded = fold_fast_moves(*fast, context);
+  const FastFoldContext context{.constants = linked.constants,
+                                .record_words = record_words,
+                                .window = window,
+                                .uniform_builtin = dt,
+                                .runtime_immediates = {dt_stand_in}};
+  const FastOperandSection folded = fuse_fast_instructions(fold_fast_moves(*fast, context));
   const auto at = std::find(folded.immediates.begin(), folded.immediates.end(), dt_stand_in);
   std::optional<uint32_t> dt_immediate;
   if (at != folded.immediates.end()) dt_immediate = uint32_t(at - folded.immediates.begin());

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <bitset>
+#include <cmath>
 #include <numeric>
 #include <optional>
 #include <vector>
@@ -11,6 +13,7 @@
 #include "shared/isa_encoding.h"
 #include "shared/vm_fast_operands.h"
 #include "shared/vm_limits.h"
+#include "shared/vm_semantics.h"
 
 namespace mote {
 namespace {
@@ -137,6 +140,87 @@ class Folder {
     for (uint32_t c = 0; c < 4; ++c) values[c] = pool.empty() ? 0u : pool[std::min<size_t>(uint32_t(u.word[0] + c), pool.size() - 1)];
     return values;
   }
+  // The f32 bits slot `slot` holds for the whole run: the zero slot's or an immediate's that the
+  // reader does not fill at run time.
+  std::optional<uint32_t> constant_bits(uint32_t slot) const {
+    if (slot == kVmFastZeroSlot) return 0u;
+    if (slot < shader::kVmFastFirstImmediateSlot || slot - shader::kVmFastFirstImmediateSlot >= immediates_.size())
+      return std::nullopt;
+    const uint32_t bits = immediates_[slot - shader::kVmFastFirstImmediateSlot];
+    const std::vector<uint32_t>& filled = context_.runtime_immediates;
+    if (std::find(filled.begin(), filled.end(), bits) != filled.end()) return std::nullopt;
+    return bits;
+  }
+  // The result of `u` (lane c, for the lanes it writes) when every source is a constant and the
+  // opcode is one the GPU computes exactly, as the interpreter computes it (shared functions,
+  // lanes past x of a scalar source read 0.0).
+  std::optional<std::array<uint32_t, 4>> constant_result(const FastInstruction& u) const {
+    using namespace shader;
+    const isa::Op op = isa::Op(u.op);
+    switch (op) {
+      case isa::Op::MOV: case isa::Op::ADD: case isa::Op::SUB: case isa::Op::MUL: case isa::Op::MIN:
+      case isa::Op::MAX: case isa::Op::CLAMP: case isa::Op::ABS: case isa::Op::SIGN: case isa::Op::FLOOR:
+      case isa::Op::CEIL: case isa::Op::STEP: case isa::Op::CMP: case isa::Op::SELECT: case isa::Op::AND:
+      case isa::Op::OR: case isa::Op::NOT: case isa::Op::FMA: break;
+      default: return std::nullopt;
+    }
+    if (u.saturate || u.written == 0 || u.written > 4) return std::nullopt;
+    const bool orders_zeros = op == isa::Op::MIN || op == isa::Op::MAX || op == isa::Op::CLAMP;
+    // A float the GPU may treat differently from the host: NaN, subnormal, and -0.0 where the
+    // opcode orders values.
+    auto unsafe = [&](float x) {
+      return std::isnan(x) || std::fpclassify(x) == FP_SUBNORMAL || (orders_zeros && x == 0.0f && std::signbit(x));
+    };
+    std::array<std::array<float, 4>, 3> in{};
+    for (uint32_t s = 0; s < 3; ++s) {
+      const uint32_t cls = u.operand_class[s];
+      if (cls == kVmOperandNone) continue;
+      for (uint32_t c = 0; c < (cls == kVmOperandScalar ? 1u : 4u); ++c) {
+        const std::optional<uint32_t> bits = constant_bits(u.slots[s][c]);
+        if (!bits) return std::nullopt;
+        in[s][c] = std::bit_cast<float>(*bits);
+        if (c < u.written && unsafe(in[s][c])) return std::nullopt;
+      }
+    }
+    std::array<uint32_t, 4> out{};
+    for (uint32_t c = 0; c < u.written; ++c) {
+      const float a = in[0][c], b = in[1][c], x = in[2][c];
+      float r = 0.0f;
+      switch (op) {
+        case isa::Op::MOV: r = a; break;
+        case isa::Op::ADD: r = vm_add(a, b); break;
+        case isa::Op::SUB: r = vm_sub(a, b); break;
+        case isa::Op::MUL: r = vm_mul(a, b); break;
+        case isa::Op::FMA: {
+          // Only where a * b is exact in f32 (a float product is exact in double): then a GPU
+          // that fuses and one that does not round the same sum (vm_fma's own caveat).
+          const double product = double(a) * double(b);
+          const float rounded = float(product);
+          if (double(rounded) != product || unsafe(rounded)) return std::nullopt;
+          r = vm_fma(a, b, x);
+          break;
+        }
+        case isa::Op::MIN: r = vm_min(a, b); break;
+        case isa::Op::MAX: r = vm_max(a, b); break;
+        case isa::Op::CLAMP: r = vm_clamp(a, b, x); break;
+        case isa::Op::ABS: r = vm_abs(a); break;
+        case isa::Op::SIGN: r = vm_sign(a); break;
+        case isa::Op::FLOOR: r = vm_floor(a); break;
+        case isa::Op::CEIL: r = vm_ceil(a); break;
+        case isa::Op::STEP: r = vm_step(a, b); break;
+        case isa::Op::CMP: r = vm_cmp(a, b, u.word[2]); break;
+        case isa::Op::SELECT: r = vm_select(a, b, x); break;
+        case isa::Op::AND: r = vm_and(a, b); break;
+        case isa::Op::OR: r = vm_or(a, b); break;
+        case isa::Op::NOT: r = vm_not(a); break;
+        default: return std::nullopt;
+      }
+      if (unsafe(r)) return std::nullopt;
+      out[c] = std::bit_cast<uint32_t>(r);
+    }
+    return out;
+  }
+
   // The load's registers stand for `values` (lane c, for the lanes it writes) when every value
   // gets a slot.
   bool fold_values(const FastInstruction& u, const std::array<uint32_t, 4>& values) {
@@ -203,6 +287,7 @@ class Folder {
       return;
     }
     if (u.op == kLoadConst && fold_values(u, constant_values(u))) return;
+    if (std::optional<std::array<uint32_t, 4>> values = constant_result(u); values && fold_values(u, *values)) return;
     if (u.op == kLoadBuiltin && context_.uniform_builtin) {
       if (std::optional<std::array<uint32_t, 4>> values = context_.uniform_builtin(u.word[0]); values && fold_values(u, *values))
         return;

@@ -7,6 +7,13 @@
 //     the values become immediates, and its readers name their slots;
 //   - STORE_FIELD of a value that one earlier instruction computed into exactly those registers:
 //     that instruction writes the window slots itself (when nothing in between touches them);
+//   - an instruction whose every source is an immediate (or the zero slot), of an opcode whose
+//     result the GPU computes exactly (ADD, SUB, MUL, MIN, MAX, CLAMP, ABS, SIGN, FLOOR, CEIL,
+//     STEP, CMP, SELECT, AND, OR, NOT, MOV, and FMA where the product is exact, so that fusing
+//     it or not rounds alike): computed here, with the same shared functions
+//     (shared/vm_semantics.h), and its registers name immediates. Not where a value is NaN or
+//     subnormal (a GPU may flush those) or a -0.0 meets MIN, MAX or CLAMP (its min and max may
+//     order the zeros differently), nor for any immediate the reader fills at run time;
 //   - then every instruction whose registers nobody reads is dropped.
 // An interpreted instruction costs the same whatever it does, so a move costs as much as an FMA:
 // the benchmark UPDATE program (bench/update_program.hpp) goes from 25 instructions to 12.
@@ -26,6 +33,7 @@
 #include <functional>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "vm/fast_operands.hpp"
 #include "vm/record_window.hpp"
@@ -40,6 +48,9 @@ struct FastFoldContext {
   // particle of the run reads the same value; nothing for a per-particle builtin. Unset: no
   // builtin folds.
   std::function<std::optional<std::array<uint32_t, 4>>(uint32_t id)> uniform_builtin;
+  // Immediates that stand for values the reader fills at run time (the GPU frame's DT): no
+  // instruction that reads one is computed here.
+  std::vector<uint32_t> runtime_immediates;
 };
 
 // `section` (as fast_operand_section writes it; anything else comes back unchanged) with its

@@ -60,6 +60,7 @@ FastInstruction decode_fast_instruction(std::span<const uint32_t> words) {
   u.op = words[0] & 0xFFu;
   u.lanes = (words[0] >> 8) & 7u;
   u.written = (words[0] >> shader::kVmFastWrittenShift) & 7u;
+  u.saturate = (words[0] & shader::kVmFastSaturateBit) != 0;
   u.base = words[0] >> 24;
   for (uint32_t s = 0; s < 3; ++s) {
     u.operand_class[s] = (words[0] >> (shader::kVmFastClassShift + 2 * s)) & 3u;
@@ -70,7 +71,8 @@ FastInstruction decode_fast_instruction(std::span<const uint32_t> words) {
 }
 
 void encode_fast_instruction(const FastInstruction& u, std::vector<uint32_t>& out) {
-  uint32_t w0 = u.op | (u.lanes << 8) | (u.written << shader::kVmFastWrittenShift) | (u.base << 24);
+  uint32_t w0 = u.op | (u.lanes << 8) | (u.written << shader::kVmFastWrittenShift) | (u.base << 24) |
+                (u.saturate ? shader::kVmFastSaturateBit : 0u);
   for (uint32_t s = 0; s < 3; ++s) w0 |= u.operand_class[s] << (shader::kVmFastClassShift + 2 * s);
   out.push_back(w0);
   for (uint32_t s = 0; s < 3; ++s) {
@@ -116,6 +118,14 @@ std::optional<FastOperandSection> fast_operand_section(std::span<const Instructi
       }
       for (uint32_t c = 0; c < 4; ++c) f.slots[s][c] = c < width ? slots[c] : shader::kVmFastZeroSlot;
       f.operand_class[s] = width == 1 ? shader::kVmOperandScalar : shader::kVmOperandVector;
+    }
+    if (f.op == uint32_t(isa::Op::KILL)) {
+      // KILL x as the comparison x != 0.0 (shared/vm_fast_operands.h): the same test, in the
+      // form a fused CMP takes.
+      f.operand_class[1] = shader::kVmOperandScalar;
+      f.slots[1] = {shader::kVmFastZeroSlot, shader::kVmFastZeroSlot, shader::kVmFastZeroSlot, shader::kVmFastZeroSlot};
+      f.operand_class[2] = shader::kVmOperandNone;
+      f.word[2] = shader::kVmCmpNe;
     }
     encode_fast_instruction(f, out.code);
   }

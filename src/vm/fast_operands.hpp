@@ -29,6 +29,7 @@ struct FastOperandSection {
 // One instruction of the fast form, decoded: the fields of shared/vm_fast_operands.h.
 struct FastInstruction {
   uint32_t op = 0, lanes = 1, written = 0, base = 0;
+  bool saturate = false;  // kVmFastSaturateBit
   std::array<uint32_t, 3> operand_class{};
   std::array<std::array<uint32_t, 4>, 3> slots{};  // classes scalar and vector: the slot per component
   std::array<uint32_t, 3> word{};                  // class none: the raw word the opcode reads

@@ -16,6 +16,7 @@
 #include "shared/vm_limits.h"
 #include "vm/executor_common.hpp"
 #include "vm/fast_fold.hpp"
+#include "vm/fast_fuse.hpp"
 #include "vm/record_window.hpp"
 
 namespace mote {
@@ -273,7 +274,7 @@ GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_wo
       FastFoldContext fold{.constants = program.constants, .record_words = record_words};
       fold.uniform_builtin = [&input](uint32_t id) { return run_uniform_builtin(input, id); };
       if (pipeline->window_chunks > 0 && pipeline->window_chunks == window.chunks) fold.window = window;
-      if (run) run = fold_fast_moves(*run, fold);
+      if (run) run = fuse_fast_instructions(fold_fast_moves(*run, fold));
     }
   }
   auto insert_section = [&](const std::vector<Instruction>& code, const std::optional<FastOperandSection>& rewritten) {

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <limits>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "bench/update_program.hpp"
@@ -91,8 +93,13 @@ TEST(FastFold, BuiltinsTheRunSharesBecomeImmediatesAndPerParticleOnesStay) {
   };
   const FastOperandSection f = fold_fast_moves(*fast, context);
   EXPECT_EQ(asked, (std::vector<uint32_t>{uint32_t(isa::Builtin::DT)}));
-  ASSERT_EQ(f.code.size() / 4, 12u);
+  // With dt an immediate, the drag factor 1 - 0.5 dt is computed here too (dt * -0.5 is exact).
+  ASSERT_EQ(f.code.size() / 4, 11u);
   EXPECT_EQ(op_of(f, 0), uint32_t(Op::FMA));
+  EXPECT_EQ(op_of(f, 1), uint32_t(Op::MUL));
+  const uint32_t drag_slot = operand(f, 1, 1) & 0xFFu;
+  ASSERT_GE(drag_slot, kVmFastFirstImmediateSlot);
+  EXPECT_EQ(f.immediates[drag_slot - kVmFastFirstImmediateSlot], f2u(1.0f / 60.0f * -0.5f + 1.0f));
   // v += g * dt: dt is an immediate now, its splat across three lanes.
   const uint32_t dt_slot = operand(f, 0, 1) & 0xFFu;
   ASSERT_GE(dt_slot, kVmFastFirstImmediateSlot);
@@ -159,12 +166,13 @@ TEST(FastFold, ACopyOfAFieldStillReadAfterTheFieldIsStoredIsMadeReal) {
 }
 
 TEST(FastFold, AStoreStaysWhenTheFieldIsReadBetweenTheValueAndTheStore) {
-  // r1 = 2; r2 = a + 0 (reads the old a after r1 is computed); a = r1; b = r2.
+  // r1 = 2c; r2 = a + 0 (reads the old a after r1 is computed); a = r1; b = r2.
   Program p;
   p.register_count = 4;
-  p.particle_fields = {{"a", 1}, {"b", 1}};
+  p.particle_fields = {{"a", 1}, {"b", 1}, {"c", 1}};
   p.update = {
-      make_ins(Op::MUL, 1, 1, imm(2.0f), imm(1.0f)),
+      make_ins(Op::LOAD_FIELD, 1, 3, raw(3)),
+      make_ins(Op::MUL, 1, 1, reg(3), imm(2.0f)),
       make_ins(Op::LOAD_FIELD, 1, 0, raw(1)),
       make_ins(Op::ADD, 1, 2, reg(0), imm(0.0f)),
       make_ins(Op::STORE_FIELD, 1, 0, raw(1), reg(1)),
@@ -255,6 +263,61 @@ TEST(FastFold, ASectionNotInTheFastFormComesBackUnchanged) {
     EXPECT_EQ(out.immediates, bad.immediates);
   }
   EXPECT_LT(fold_fast_moves(section, context).code.size(), section.code.size());  // the intact one folds
+}
+
+// Arithmetic on immediates only is computed on the host, with the interpreter's functions, and
+// its readers name the result's slot.
+TEST(FastFold, ArithmeticOnImmediatesBecomesAnImmediate) {
+  Program p;
+  p.register_count = 8;
+  p.particle_fields = {{"x", 1}, {"y", 2}};
+  p.update = {
+      make_ins(Op::ADD, 1, 0, imm(2.0f), imm(3.5f)),
+      make_ins(Op::CLAMP, 2, 1, imm(7.0f), imm(-1.0f), imm(4.0f)),
+      make_ins(Op::FMA, 1, 3, reg(0), imm(0.5f), imm(1.0f)),  // 5.5 * 0.5 is exact: folds
+      make_ins(Op::CMP, 1, 4, reg(3), imm(3.0f), raw(shader::kVmCmpGt)),
+      make_ins(Op::MUL, 1, 5, reg(4), reg(3)),
+      make_ins(Op::STORE_FIELD, 1, 0, raw(1), reg(5)),
+      make_ins(Op::STORE_FIELD, 2, 0, raw(2), reg(1)),
+  };
+  const FastOperandSection f = folded(p, 4);
+  // Every value is known: only the stores remain, of immediates.
+  ASSERT_EQ(ops_of(f), (std::vector<uint32_t>{uint32_t(Op::STORE_FIELD), uint32_t(Op::STORE_FIELD)}));
+  auto immediate = [&](uint32_t slot) { return u2f(f.immediates.at(slot - kVmFastFirstImmediateSlot)); };
+  EXPECT_EQ(immediate(operand(f, 0, 1) & 0xFFu), 3.75f);  // (5.5 * 0.5 + 1 > 3) * 3.75
+  EXPECT_EQ(immediate(operand(f, 1, 1) & 0xFFu), 4.0f);
+  EXPECT_EQ(immediate((operand(f, 1, 1) >> 8) & 0xFFu), 4.0f);
+}
+
+// What could round or order differently on a GPU stays an instruction: an FMA whose product is
+// inexact, a NaN or subnormal, a -0.0 into MIN, MAX or CLAMP, and an immediate the reader fills
+// at run time (the frame's DT).
+TEST(FastFold, ArithmeticThatAGpuMayComputeOtherwiseStays) {
+  const float subnormal = std::numeric_limits<float>::denorm_min() * 8.0f;
+  const uint32_t quiet_nan = 0x7FC00000u;
+  const uint32_t filled = 0x7FB5D700u;
+  const std::vector<std::pair<Instruction, const char*>> cases = {
+      {make_ins(Op::FMA, 1, 0, imm(0.1f), imm(0.3f), imm(1.0f)), "inexact product"},
+      {make_ins(Op::ADD, 1, 0, imm(subnormal), imm(1.0f)), "subnormal input"},
+      {make_ins(Op::MUL, 1, 0, imm(1e-20f), imm(1e-20f)), "subnormal or zero result"},
+      {make_ins(Op::ADD, 1, 0, Src{shader::kVmKindImm, quiet_nan}, imm(1.0f)), "NaN input"},
+      {make_ins(Op::MIN, 1, 0, imm(-0.0f), imm(2.0f)), "-0.0 into MIN"},
+      {make_ins(Op::ADD, 1, 0, Src{shader::kVmKindImm, filled}, imm(1.0f)), "run-time immediate"},
+      {make_ins(Op::DIV, 1, 0, imm(1.0f), imm(3.0f)), "DIV (not exact on every GPU)"},
+  };
+  for (const auto& [ins, what] : cases) {
+    Program p;
+    p.register_count = 2;
+    p.particle_fields = {{"x", 1}};
+    p.update = {ins, make_ins(Op::STORE_FIELD, 1, 0, raw(1), reg(0))};
+    auto fast = fast_operand_section(p.update);
+    ASSERT_TRUE(fast.has_value());
+    FastFoldContext context{.constants = p.constants, .record_words = 4, .window = record_window(p, Section::kUpdate, 4)};
+    context.runtime_immediates = {filled};
+    const FastOperandSection f = fold_fast_moves(*fast, context);
+    ASSERT_EQ(f.code.size() / 4, 1u) << what;  // the instruction, writing the field's slot
+    EXPECT_EQ(op_of(f, 0), p.update[0].words[0] & 0xFFu) << what;
+  }
 }
 
 TEST(FastFold, KillsAndStoresOutsideTheWindowStay) {

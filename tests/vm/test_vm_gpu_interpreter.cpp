@@ -258,15 +258,56 @@ TEST_F(GpuTest, VerifiedRunRejectsWhatTheVerifierRejects) {
 }
 
 
+// An UPDATE with each pattern the fold computes or fuses away (src/vm/fast_fold.hpp,
+// src/vm/fast_fuse.hpp), and one of each that must stay.
+Program fold_and_fuse_program() {
+  using isa::Op, test::imm, test::make_ins, test::raw, test::reg;
+  Program p;
+  p.register_count = 16;
+  p.particle_fields = {{"a", 1}, {"b", 1}, {"v", 3}, {"c", 1}, {"d", 1}, {"e", 1}};  // words 1, 2, 3-5, 6, 7, 8
+  p.update = {
+      make_ins(Op::LOAD_FIELD, 1, 0, raw(1)),
+      make_ins(Op::LOAD_FIELD, 1, 1, raw(2)),
+      make_ins(Op::DIV, 1, 2, reg(0), reg(1)),
+      make_ins(Op::CLAMP, 1, 2, reg(2), imm(0.0f), imm(1.0f)),  // saturates the DIV, in place
+      make_ins(Op::STORE_FIELD, 1, 0, raw(6), reg(2)),
+      make_ins(Op::LOAD_FIELD, 3, 4, raw(3)),
+      make_ins(Op::MUL, 3, 8, reg(4), imm(0.75f)),
+      make_ins(Op::CLAMP, 3, 12, reg(8), imm(0.0f), imm(1.0f)),  // saturates the MUL, into r12
+      make_ins(Op::STORE_FIELD, 3, 0, raw(3), reg(12)),
+      make_ins(Op::SUB, 1, 9, reg(1), imm(0.5f)),
+      make_ins(Op::CLAMP, 1, 10, reg(9), imm(0.0f), imm(1.0f)),  // stays: r9 is read below
+      make_ins(Op::ADD, 1, 11, reg(9), reg(10)),
+      make_ins(Op::STORE_FIELD, 1, 0, raw(7), reg(11)),
+      make_ins(Op::ADD, 1, 3, imm(2.0f), imm(3.0f)),  // computed on the host: 5.0
+      make_ins(Op::MUL, 1, 3, reg(3), reg(0)),
+      make_ins(Op::STORE_FIELD, 1, 0, raw(2), reg(3)),
+      make_ins(Op::FMA, 1, 13, imm(0.25f), imm(3.0f), imm(1.0f)),  // an exact product: computed on the host
+      make_ins(Op::FMA, 1, 14, imm(0.1f), imm(0.3f), reg(13)),     // an inexact one: stays
+      make_ins(Op::ADD, 1, 15, reg(14), reg(0)),
+      make_ins(Op::STORE_FIELD, 1, 0, raw(8), reg(15)),
+      make_ins(Op::CMP, 1, 5, reg(0), imm(0.5f), raw(shader::kVmCmpGt)),
+      make_ins(Op::KILL, 1, 0, reg(5)),  // compares itself
+      make_ins(Op::CMP, 1, 6, reg(1), imm(0.25f), raw(shader::kVmCmpLt)),
+      make_ins(Op::KILL, 1, 0, reg(6)),  // stays plain: the mask is stored below
+      make_ins(Op::STORE_FIELD, 1, 0, raw(1), reg(6)),
+  };
+  return p;
+}
+
 TEST_F(GpuTest, FoldedSectionsComputeExactlyWhatTheUnfoldedOnesDo) {
-  // The move fold (src/vm/fast_fold.hpp) removes copies only, so on one pipeline the folded and
-  // the unfolded section must agree bit for bit: records and kill flags, for generated programs
-  // of every opcode, with the program's own record and with a wider stride (the window then
-  // sits elsewhere in the record, and clamped field words fall in it differently).
+  // The move fold (src/vm/fast_fold.hpp) removes copies and computes what every particle would
+  // compute alike, and the fusion (src/vm/fast_fuse.hpp) merges a CMP into its KILL and a
+  // CLAMP(x, 0, 1) into x's instruction, each with the same functions on the same values. So on
+  // one pipeline the folded and the unfolded section must agree bit for bit: records and kill
+  // flags, for generated programs of every opcode and one written for the patterns, with the
+  // program's own record and with a wider stride (the window then sits elsewhere in the record,
+  // and clamped field words fall in it differently).
   std::map<GpuInterpreterSpecialization, gpu::ComputePipeline> pipelines;
-  uint32_t sections = 0, instructions = 0, folded_instructions = 0, window_results = 0;
-  for (uint32_t k = 0; k < 40; ++k) {
-    const Program program = generate_random_program(5000 + k, {});
+  uint32_t sections = 0, instructions = 0, folded_instructions = 0, window_results = 0, saturated = 0,
+           comparing_kills = 0;
+  for (uint32_t k = 0; k < 42; ++k) {
+    const Program program = k < 40 ? generate_random_program(5000 + k, {}) : fold_and_fuse_program();
     if (!fits_fast_interpreter(program)) continue;
     for (Section section : {Section::kInit, Section::kUpdate}) {
       const uint32_t count = 1 + (k * 41) % 130;
@@ -293,6 +334,8 @@ TEST_F(GpuTest, FoldedSectionsComputeExactlyWhatTheUnfoldedOnesDo) {
           for (uint32_t i = 0; i < image.params.code_length; ++i) {
             const uint32_t w0 = code[i * 4];
             window_results += ((w0 >> shader::kVmFastWrittenShift) & 7u) > 0 && (w0 >> 24) >= shader::kVmFastFirstWindowSlot;
+            saturated += (w0 & shader::kVmFastSaturateBit) != 0;
+            comparing_kills += (w0 & 0xFFu) == uint32_t(isa::Op::KILL) && code[i * 4 + 3] != shader::kVmCmpNe;
           }
         }
         return run_gpu_harness(device(), in, image, nullptr, [&](gpu::ComputeRecorder& rec, const GpuRunBuffers& b) {
@@ -302,7 +345,8 @@ TEST_F(GpuTest, FoldedSectionsComputeExactlyWhatTheUnfoldedOnesDo) {
               .dispatch(image.groups);
         });
       };
-      const std::string where = "program " + std::to_string(5000 + k) + (section == Section::kInit ? " init" : " update");
+      const std::string where = (k < 40 ? "program " + std::to_string(5000 + k) : std::string("the patterns' program")) +
+                                (section == Section::kInit ? " init" : " update");
       auto unfolded = run(false);
       ASSERT_TRUE(unfolded.ok()) << where << ": " << unfolded.error().to_string();
       auto folded = run(true);
@@ -318,8 +362,13 @@ TEST_F(GpuTest, FoldedSectionsComputeExactlyWhatTheUnfoldedOnesDo) {
   ASSERT_GT(sections, 50u);
   EXPECT_LT(folded_instructions, instructions * 9 / 10) << folded_instructions << " of " << instructions;
   EXPECT_GE(window_results, 5u);  // 10 with these seeds
-  std::printf("[ fold     ] %u sections: %u instructions -> %u, %u results written into the window\n", sections,
-              instructions, folded_instructions, window_results);
+  // The patterns' program fused twice into saturating instructions and once into a KILL, in
+  // each of its two strides.
+  EXPECT_GE(saturated, 4u);
+  EXPECT_GE(comparing_kills, 2u);
+  std::printf("[ fold     ] %u sections: %u instructions -> %u, %u results written into the window, %u saturated, "
+              "%u comparing kills\n",
+              sections, instructions, folded_instructions, window_results, saturated, comparing_kills);
 }
 
 }  // namespace
