@@ -63,10 +63,11 @@ bool prepare_newborn(uint g, uint total, uint first_free, uint first_place, out 
   if (g >= total) return false;
   uint row = find_row(g, params.row_count);
   if (row >= params.row_count) return false;
-  vm_emitter = emitters[row];
-  if (vm_emitter.program_id != push.program) return false;
-  frame_place_emitter();
-  vm_state = states[row];
+  // What the row gives the newborn, loaded together: one trip to memory, not one per use.
+  uint program = emitters[row].program_id, generation = emitters[row].generation, seed = emitters[row].seed;
+  uint spawn_first = states[row].spawn_first, tick = states[row].tick;
+  if (program != push.program) return false;
+  vm_row = row;
   uint before = row == 0u ? 0u : spawn_sums[row - 1u];
   vm_spawn_index = g - before;
   vm_spawn_count = spawn_sums[row] - before;
@@ -76,10 +77,10 @@ bool prepare_newborn(uint g, uint total, uint first_free, uint first_place, out 
   alive_out[min(first_place + g, params.capacity - 1u)] = slot;
   if (slot >= params.capacity) return false;
   vm_record_base = slot * params.record_words;
-  header = (row & kFrameHeaderRowMask) | ((vm_emitter.generation & kFrameHeaderGenerationMask) << kFrameHeaderRowBits);
-  serial = vm_state.spawn_first + vm_spawn_index;
+  header = (row & kFrameHeaderRowMask) | ((generation & kFrameHeaderGenerationMask) << kFrameHeaderRowBits);
+  serial = spawn_first + vm_spawn_index;
   vm_particle_index = serial;
-  vm_seed = vm_particle_seed(frame_rng_base(vm_emitter.seed, vm_state.tick, kFrameRngInit), serial);
+  vm_seed = vm_particle_seed(frame_rng_base(seed, tick, kFrameRngInit), serial);
   return true;
 }
 

@@ -96,10 +96,12 @@ bool prepare_entry(uint slot, uint header) {
   uint row = header & kFrameHeaderRowMask;
   uint generation = header >> kFrameHeaderRowBits;
   bool orphan = row >= params.row_count;
-  if (!orphan) {
-    vm_emitter = emitters[row];
-    orphan = vm_emitter.generation == 0u || (vm_emitter.generation & kFrameHeaderGenerationMask) != generation;
-  }
+  // What the checks and the seed read of the row, loaded together: one trip to memory (with
+  // many emitters, each lane its own row), not one per check.
+  uint at = orphan ? 0u : row;
+  uint live = emitters[at].generation, program = emitters[at].program_id, seed = emitters[at].seed,
+       tick = states[at].tick;
+  orphan = orphan || live == 0u || (live & kFrameHeaderGenerationMask) != generation;
   if (orphan) {
     if (push.first_dispatch != 0u) {
       uint freed = free_slot(slot);
@@ -107,14 +109,13 @@ bool prepare_entry(uint slot, uint header) {
     }
     return false;
   }
-  if (vm_emitter.program_id != push.program) return false;
-  frame_place_emitter();
-  vm_state = states[row];
+  if (program != push.program) return false;
+  vm_row = row;
   vm_record_base = slot * params.record_words;
   vm_particle_index = slot;
   vm_spawn_index = 0u;
   vm_spawn_count = 0u;
-  vm_seed = vm_particle_seed(frame_rng_base(vm_emitter.seed, vm_state.tick, kFrameRngUpdate), slot);
+  vm_seed = vm_particle_seed(frame_rng_base(seed, tick, kFrameRngUpdate), slot);
   return true;
 }
 

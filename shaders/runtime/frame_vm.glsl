@@ -1,12 +1,14 @@
 // The VM glue of the frame's emit and simulate passes: supplies what shaders/vm/interpreter.glsl
 // asks of its host shader from the frame's buffers. The including shader declares
 //   uniform Params { FrameParams params; }          -- this frame's parameters and section bases
+//   buffer Emitters { EmitterRecord emitters[]; }   -- the emitter rows
+//   buffer State { FrameEmitterState states[]; }    -- this frame's state of each row
 //   buffer ProgramWords { uint program_words[]; }  -- the program buffer: the opcode shapes,
 //                                                     then the program heap's image
 //   buffer Pool { uint pool[]; }                    -- the particle records
 //   buffer Transforms { TransformChannels transform_channels[]; }  -- the TransformTable's channels
-// and sets, per particle, vm_emitter / vm_state (its row; frame_place_emitter() right after
-// vm_emitter), vm_record_base, vm_particle_index and, for INIT, vm_spawn_index / vm_spawn_count;
+// and sets, per particle, vm_row (its emitter's row, checked against params.row_count),
+// vm_record_base, vm_particle_index and, for INIT, vm_spawn_index / vm_spawn_count;
 // once, at the top of main, frame_section_begin(FramePush.section_offset, .section_words), and
 // then runs vm_run(vm_section_instructions). Every dispatch runs one program (FramePush.program)
 // and takes its section from the push constants, so the fetched instruction words are uniform
@@ -27,8 +29,10 @@
 #include "shared/vm_limits.h"
 #include "shared/vm_semantics.h"
 
-EmitterRecord vm_emitter;
-FrameEmitterState vm_state;
+// The particle's emitter row. Its record and state are read where a builtin, a constant or
+// the wide file needs them, not copied per particle: the interpreter's switch can reach every
+// builtin, so a copy kept all 44 words live in registers across the section.
+uint vm_row;
 uint vm_record_base;
 uint vm_particle_index;  // PARTICLE_INDEX: birth serial in INIT, slot in UPDATE
 uint vm_spawn_index;
@@ -59,7 +63,7 @@ void vm_reg_write(uint slot, float v) { wide_registers[vm_wide_slot(slot)] = v; 
 // Registers start at zero as in the fast file and the reference (a verified program writes
 // before it reads, so this only keeps a lane's run independent of the previous one).
 void vm_clear_registers() {
-  uint n = min(vm_emitter.register_count, kVmMaxRegisters);
+  uint n = min(emitters[vm_row].register_count, kVmMaxRegisters);
   for (uint i = 0u; i < n; ++i) wide_registers[vm_wide_slot(i)] = 0.0f;
 }
 void frame_wide_begin() {
@@ -128,18 +132,24 @@ void vm_clear_registers() {
 void frame_wide_begin() {}
 #endif
 
-// An emitter at a transforms row stands where that row's composed world pose puts it this frame
-// (the channels are written by the TransformTable's compose pass earlier in the submission): its
-// EMITTER_POSITION / DIRECTION / UP / ROTATION builtins read the row's channels instead of the
-// record's constant pose. The host refuses rows past the table, so the clamp only guards memory.
-void frame_place_emitter() {
-  uint row = vm_emitter.transform_row;
-  if (row == kFrameNoTransform) return;
-  TransformChannels c = transform_channels[min(row, uint(transform_channels.length()) - 1u)];
-  vm_emitter.position = vec4(c.position.xyz, 0.0f);
-  vm_emitter.direction = vec4(c.direction.xyz, 0.0f);
-  vm_emitter.up = vec4(c.up.xyz, 0.0f);
-  vm_emitter.rotation = c.orientation;
+// The emitter's pose builtin (EMITTER_POSITION / DIRECTION / UP, xyz, or ROTATION). An emitter
+// at a transforms row stands where that row's composed world pose puts it this frame (the
+// channels are written by the TransformTable's compose pass earlier in the submission), not at
+// the record's constant pose. The host refuses rows past the table, so the clamp only guards
+// memory.
+vec4 frame_emitter_pose(uint builtin) {
+  uint row = emitters[vm_row].transform_row;
+  if (row == kFrameNoTransform) {
+    if (builtin == VM_BUILTIN_EMITTER_POSITION) return vec4(emitters[vm_row].position.xyz, 0.0f);
+    if (builtin == VM_BUILTIN_EMITTER_DIRECTION) return vec4(emitters[vm_row].direction.xyz, 0.0f);
+    if (builtin == VM_BUILTIN_EMITTER_UP) return vec4(emitters[vm_row].up.xyz, 0.0f);
+    return emitters[vm_row].rotation;
+  }
+  uint at = min(row, uint(transform_channels.length()) - 1u);
+  if (builtin == VM_BUILTIN_EMITTER_POSITION) return vec4(transform_channels[at].position.xyz, 0.0f);
+  if (builtin == VM_BUILTIN_EMITTER_DIRECTION) return vec4(transform_channels[at].direction.xyz, 0.0f);
+  if (builtin == VM_BUILTIN_EMITTER_UP) return vec4(transform_channels[at].up.xyz, 0.0f);
+  return transform_channels[at].orientation;
 }
 
 uvec4 vm_instruction(uint pc) {
@@ -250,9 +260,9 @@ float vm_record_read(uint word) { return uintBitsToFloat(pool[vm_record_base + w
 void vm_record_write(uint word, float v) { pool[vm_record_base + word] = floatBitsToUint(v); }
 #endif
 float vm_load_constant(uint index) {
-  if (vm_emitter.constants_length == 0u) return 0.0f;
-  return uintBitsToFloat(vm_program_word(params.constants_base + vm_emitter.constants_offset +
-                                         min(index, vm_emitter.constants_length - 1u)));
+  uint length = emitters[vm_row].constants_length;
+  if (length == 0u) return 0.0f;
+  return uintBitsToFloat(vm_program_word(params.constants_base + emitters[vm_row].constants_offset + min(index, length - 1u)));
 }
 // Still air: the scene's wind is not bound yet.
 VmWindField vm_wind() { return VmWindField(vec4(0.0f), vec4(0.0f)); }
@@ -267,23 +277,22 @@ vec4 vm_load_builtin(uint id, uint lanes) {
   vec4 v = vec4(0.0f);
   if (space == kVmSpaceEmitterField || space == kVmSpaceGlobalField) {
     bool emitter = space == kVmSpaceEmitterField;
-    uint offset = params.field_base + (emitter ? vm_emitter.field_offset : vm_emitter.global_offset);
-    uint words = emitter ? vm_emitter.field_words : vm_emitter.global_words;
+    uint offset = params.field_base + (emitter ? emitters[vm_row].field_offset : emitters[vm_row].global_offset);
+    uint words = emitter ? emitters[vm_row].field_words : emitters[vm_row].global_words;
     return vm_field_lanes(offset, words, index, lanes);
   }
   if (space != kVmSpaceEngine) return v;
   if (index == VM_BUILTIN_DT) v.x = vm_dt;
-  else if (index == VM_BUILTIN_TIME) v.x = vm_state.age;
-  else if (index == VM_BUILTIN_EMITTER_AGE) v.x = vm_state.age;
-  else if (index == VM_BUILTIN_EMITTER_POSITION) v = vec4(vm_emitter.position.xyz, 0.0f);
-  else if (index == VM_BUILTIN_EMITTER_DIRECTION) v = vec4(vm_emitter.direction.xyz, 0.0f);
-  else if (index == VM_BUILTIN_EMITTER_UP) v = vec4(vm_emitter.up.xyz, 0.0f);
-  else if (index == VM_BUILTIN_EMITTER_ROTATION) v = vm_emitter.rotation;
+  else if (index == VM_BUILTIN_TIME) v.x = states[vm_row].age;
+  else if (index == VM_BUILTIN_EMITTER_AGE) v.x = states[vm_row].age;
+  else if (index == VM_BUILTIN_EMITTER_POSITION || index == VM_BUILTIN_EMITTER_DIRECTION ||
+           index == VM_BUILTIN_EMITTER_UP || index == VM_BUILTIN_EMITTER_ROTATION)
+    v = frame_emitter_pose(index);
   else if (index == VM_BUILTIN_PARTICLE_INDEX) v.x = float(vm_particle_index);
   else if (index == VM_BUILTIN_SPAWN_INDEX) v.x = float(vm_spawn_index);
   else if (index == VM_BUILTIN_SPAWN_FRACTION) v.x = (float(vm_spawn_index) + 0.5f) / float(max(vm_spawn_count, 1u));
   else if (index == VM_BUILTIN_SPAWN_COUNT) v.x = float(vm_spawn_count);
-  else if (index == VM_BUILTIN_EMITTER_SEED) v.x = float(vm_emitter.seed & 0xFFFFFFu);
+  else if (index == VM_BUILTIN_EMITTER_SEED) v.x = float(emitters[vm_row].seed & 0xFFFFFFu);
   return vec4(v.x, lanes > 1u ? v.y : 0.0f, lanes > 2u ? v.z : 0.0f, lanes > 3u ? v.w : 0.0f);
 }
 
