@@ -189,7 +189,11 @@ void vm_record_write(uint word, float v) {
 // written chunks go back the same way. The includer declares PoolChunks (the pool as uvec4).
 const uint kFrameWindowRow = kFrameWindowCapacity * 4u + 1u;
 shared uint frame_window_staged[kFrameWorkgroupSize * kFrameWindowRow];
-shared uint frame_window_record_chunk[kFrameWorkgroupSize];  // ~0u: no record to move
+// Record p's first chunk in the pool (~0u: no record to move) lives in its row's last word, the
+// padding that the window never fills: a separate array would take the workgroup over the
+// 4,352 bytes the harness's interpreter stages in, and the driver leaves a pipeline about
+// 48 KiB of workgroup memory per SM (docs/PERFORMANCE.md), so one workgroup fewer per SM.
+uint frame_window_pad(uint p) { return p * kFrameWindowRow + kFrameWindowRow - 1u; }
 // The k-th chunk this invocation moves: chunk c of the run's record p, staged from word
 // `staged`; its index in the pool (clamped to it), or ~0u when record p does not move.
 uint frame_window_run_chunk(uint k, out uint staged, out uint c) {
@@ -197,7 +201,7 @@ uint frame_window_run_chunk(uint k, out uint staged, out uint c) {
   uint p = j / vm_window_chunks;
   c = j - p * vm_window_chunks;
   staged = p * kFrameWindowRow + c * 4u;
-  uint first = p < kFrameWorkgroupSize ? frame_window_record_chunk[p] : ~0u;
+  uint first = p < kFrameWorkgroupSize ? frame_window_staged[frame_window_pad(p)] : ~0u;
   return first == ~0u ? ~0u : min(first + c, params.capacity * (params.record_words / 4u) - 1u);
 }
 // Every invocation of the workgroup calls these, in uniform control flow (barriers): `present`
@@ -206,7 +210,7 @@ uint frame_window_run_chunk(uint k, out uint staged, out uint c) {
 void frame_window_load_group(bool present) {
   if (vm_window_chunks == 0u) return;  // uniform: the dispatch's image
   uint me = gl_LocalInvocationIndex;
-  frame_window_record_chunk[me] = present ? vm_record_base / 4u + vm_window_first : ~0u;
+  frame_window_staged[frame_window_pad(me)] = present ? vm_record_base / 4u + vm_window_first : ~0u;
   barrier();
   uvec4 loaded[kFrameWindowCapacity];
   uint at[kFrameWindowCapacity];
@@ -236,7 +240,7 @@ void frame_window_load_group(bool present) {
 void frame_window_store_group(bool store, uint chunks) {
   if (vm_window_chunks == 0u) return;
   uint me = gl_LocalInvocationIndex;
-  frame_window_record_chunk[me] = store ? vm_record_base / 4u + vm_window_first : ~0u;
+  frame_window_staged[frame_window_pad(me)] = store ? vm_record_base / 4u + vm_window_first : ~0u;
   if (store) {
     uint row = me * kFrameWindowRow;
     [[unroll]] for (uint w = 0u; w < kFrameWindowCapacity * 4u; ++w)
