@@ -227,12 +227,12 @@ bool vm_run(uint length) {
 
     vm_trace(pc, r);
 #ifdef VM_FAST_OPERANDS
-    // The result goes to `written` consecutive slots from dst, in one run. The host already
-    // placed the run (in the registers, or in the window when it folded a field store); the
-    // clamp only keeps any word the GPU is handed inside the file.
     // A CLAMP(r, 0, 1) the host fused into this instruction (src/vm/fast_fuse.hpp): the same
     // function on the same value.
     if ((w0 & kVmFastSaturateBit) != 0u) r = vm_clamp(r, vec4(0.0f), vec4(1.0f));
+    // The result goes to `written` consecutive slots from dst, in one run. The host already
+    // placed the run (in the registers, or in the window when it folded a field store); the
+    // clamp only keeps any word the GPU is handed inside the file.
     uint written = min((w0 >> kVmFastWrittenShift) & 7u, 4u);
     if (written > 0u) vm_reg_write_run(min(vm_dst(w0), kVmFastFileSlots - written), r, written);
 #else
