@@ -143,12 +143,9 @@ class Folder {
   // The f32 bits slot `slot` holds for the whole run: the zero slot's or an immediate's that the
   // reader does not fill at run time.
   std::optional<uint32_t> constant_bits(uint32_t slot) const {
-    if (slot == kVmFastZeroSlot) return 0u;
-    if (slot < shader::kVmFastFirstImmediateSlot || slot - shader::kVmFastFirstImmediateSlot >= immediates_.size())
-      return std::nullopt;
-    const uint32_t bits = immediates_[slot - shader::kVmFastFirstImmediateSlot];
+    const std::optional<uint32_t> bits = fast_constant_slot_bits(slot, immediates_);
     const std::vector<uint32_t>& filled = context_.runtime_immediates;
-    if (std::find(filled.begin(), filled.end(), bits) != filled.end()) return std::nullopt;
+    if (bits && std::find(filled.begin(), filled.end(), *bits) != filled.end()) return std::nullopt;
     return bits;
   }
   // The result of `u` (lane c, for the lanes it writes) when every source is a constant and the

@@ -46,19 +46,12 @@ class Fuser {
   }
 
  private:
-  // The f32 bits a slot holds for the whole section: the zero slot's, or an immediate's.
-  std::optional<uint32_t> constant_bits(uint32_t slot) const {
-    if (slot == kVmFastZeroSlot) return 0u;
-    if (slot >= kVmFastFirstImmediateSlot && slot - kVmFastFirstImmediateSlot < immediates_.size())
-      return immediates_[slot - kVmFastFirstImmediateSlot];
-    return std::nullopt;
-  }
   // Whether source s reads `bits` in each of the first n lanes (as the interpreter reads the
   // source: a scalar source's lanes past x are 0.0).
   bool source_is(const FastInstruction& u, uint32_t s, uint32_t n, uint32_t bits) const {
     if (u.operand_class[s] != (n == 1 ? kVmOperandScalar : kVmOperandVector)) return false;
     for (uint32_t c = 0; c < n; ++c)
-      if (constant_bits(u.slots[s][c]) != bits) return false;
+      if (fast_constant_slot_bits(u.slots[s][c], immediates_) != bits) return false;
     return true;
   }
   bool untouched_between(size_t from, size_t to, uint32_t slot) const {

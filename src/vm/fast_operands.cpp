@@ -133,6 +133,13 @@ std::optional<FastOperandSection> fast_operand_section(std::span<const Instructi
   return out;
 }
 
+std::optional<uint32_t> fast_constant_slot_bits(uint32_t slot, std::span<const uint32_t> immediates) {
+  if (slot == shader::kVmFastZeroSlot) return 0u;
+  if (slot < shader::kVmFastFirstImmediateSlot || slot - shader::kVmFastFirstImmediateSlot >= immediates.size())
+    return std::nullopt;
+  return immediates[slot - shader::kVmFastFirstImmediateSlot];
+}
+
 uint32_t registers_read_before_written(std::span<const uint32_t> code) {
   std::array<bool, shader::kVmFastRegisterSlots> written{};
   uint32_t bound = 0;

@@ -50,6 +50,10 @@ void for_each_fast_read(I& ins, F&& f) {
   }
 }
 
+// The f32 bits a slot holds for the whole section, when it holds a constant: the zero slot's, or
+// immediate i's for slot kVmFastFirstImmediateSlot + i (`immediates` as the section lists them).
+std::optional<uint32_t> fast_constant_slot_bits(uint32_t slot, std::span<const uint32_t> immediates);
+
 // 1 + the highest register that `code` (in the fast form) reads before writing it; 0 for none.
 uint32_t registers_read_before_written(std::span<const uint32_t> code);
 
