@@ -84,6 +84,8 @@ void frame_section_begin(uint offset, uint words) {
 #define FRAME_FAST_FILE 1
 uint vm_immediates_at;  // the image's first immediate, a program-buffer word
 uint vm_immediate_count;
+uint vm_constants_at;  // the image's first constant vector, a program-buffer word
+uint vm_constant_count;
 uint vm_registers_to_clear;
 uint vm_dt_immediate;  // 1 + the immediate that holds DT (0: none), from the image's header
 // The record window the code was folded against (the image's header): the words from record
@@ -107,16 +109,26 @@ const uint kFrameWindowCapacity = 0u;  // an includer that stages no window
 // image cannot make the loop read past it or write past the file.
 void frame_section_begin(uint offset, uint words) {
   bool has_header = words >= kVmFastImageHeaderWords;
-  vm_immediate_count = has_header ? min(vm_program_word(offset), min(kVmFastMaxImmediates, words - kVmFastImageHeaderWords)) : 0u;
+  uint counts_of_values = has_header ? vm_program_word(offset) : 0u;
+  vm_immediate_count = min(counts_of_values & ((1u << kVmFastImageConstantsShift) - 1u), kVmFastMaxImmediates);
+  vm_constant_count = min(counts_of_values >> kVmFastImageConstantsShift, kVmFastMaxConstantVectors);
   uint counts = has_header ? vm_program_word(offset + 1u) : 0u;
   vm_registers_to_clear = min(counts & ((1u << kVmFastImageDtShift) - 1u), kVmFastRegisterSlots);
-  vm_dt_immediate = min(counts >> kVmFastImageDtShift, vm_immediate_count);  // inside the image's immediates
   uint window = has_header ? vm_program_word(offset + 2u) : 0u;
   vm_window_first = window & ((1u << kVmFastImageWindowChunksShift) - 1u);
   vm_window_chunks = min(window >> kVmFastImageWindowChunksShift, kFrameWindowCapacity);
   vm_window_dirty = has_header ? vm_program_word(offset + 3u) : 0u;
   vm_immediates_at = offset + kVmFastImageHeaderWords;
   uint head = has_header ? kVmFastImageHeaderWords + (vm_immediate_count + 3u) / 4u * 4u : words;
+  vm_constants_at = offset + head;
+  head += vm_constant_count * 4u;
+  // A corrupt image whose counts overrun it reads no value and runs no code.
+  if (head > words) {
+    vm_immediate_count = 0u;
+    vm_constant_count = 0u;
+    head = words;
+  }
+  vm_dt_immediate = min(counts >> kVmFastImageDtShift, vm_immediate_count);  // inside the image's immediates
   vm_code_offset = offset + head;
   vm_section_instructions = words > head ? (words - head) / 4u : 0u;
 }
@@ -128,6 +140,13 @@ void vm_clear_registers() {
   for (uint i = 0u; i < vm_immediate_count; ++i)
     vm_fast_registers[kVmFastFirstImmediateSlot + i] = uintBitsToFloat(vm_program_word(vm_immediates_at + i));
   if (vm_dt_immediate != 0u) vm_fast_registers[kVmFastFirstImmediateSlot + vm_dt_immediate - 1u] = vm_dt;
+}
+// A source of class kVmOperandConstant: the image's constant vector `index` (clamped to the
+// image's; zero when it has none), read at a wave-uniform address.
+vec4 vm_fast_constant(uint index) {
+  if (vm_constant_count == 0u) return vec4(0.0f);
+  uint at = vm_constants_at + min(index, vm_constant_count - 1u) * 4u;
+  return uintBitsToFloat(uvec4(vm_program_word(at), vm_program_word(at + 1u), vm_program_word(at + 2u), vm_program_word(at + 3u)));
 }
 void frame_wide_begin() {}
 #endif

@@ -14,7 +14,8 @@
 // and the globals vm_seed (the particle's RNG seed) and vm_record_words.
 // An includer that defines VM_FAST_OPERANDS hands over code in the fast operand form
 // (shared/vm_fast_operands.h: swizzles, widths and immediates resolved by the host into slot
-// bytes), reads any slot of its kVmFastFileSlots-slot file through vm_reg_read, and supplies
+// bytes), reads any slot of its kVmFastFileSlots-slot file through vm_reg_read and its constant
+// vectors through vm_fast_constant, and supplies
 // vm_reg_write_run(base, v, n) (v's first n components to slots base..base+n-1,
 // base + n <= kVmFastFileSlots) instead of vm_reg_write; vm_op_shape is then not called.
 //
@@ -67,19 +68,24 @@ vec4 vm_read_source(uint w0, uint word, uint s, uint width) {
 
 #ifdef VM_FAST_OPERANDS
 #include "shared/vm_fast_operands.h"
-// Source `s` in the fast operand form: the class says scalar, vector or nothing, and the word
-// holds the slot of each component (a component the source does not read names the zero slot,
-// an immediate names its own slot). A slot is a byte and the file has 256 slots, so every read
-// stays inside it.
+// Source `s` in the fast operand form: the class says scalar, vector, constant or nothing. A
+// scalar or vector word holds the slot of each component (a component the source does not read
+// names the zero slot). A constant word indexes the includer's constant vectors
+// (vm_fast_constant, which clamps it). A slot is a byte and the file has 256 slots, so every
+// read stays inside it. The classes are tested bit by bit (scalar 1, vector 2, constant both):
+// one test and branch per bit, where comparing the two-bit field took three instructions.
 vec4 vm_read_operand(uint w0, uint word, uint s) {
-  uint operand_class = (w0 >> (kVmFastClassShift + 2u * s)) & 3u;
-  uint slots = word;
+  uint operand_class = w0 >> (kVmFastClassShift + 2u * s);
   vec4 v = vec4(0.0f);
-  if (operand_class == kVmOperandScalar) {
-    v.x = vm_reg_read(slots & 0xFFu);
-  } else if (operand_class == kVmOperandVector) {
-    v = vec4(vm_reg_read(slots & 0xFFu), vm_reg_read((slots >> 8u) & 0xFFu), vm_reg_read((slots >> 16u) & 0xFFu),
-             vm_reg_read(slots >> 24u));
+  if ((operand_class & kVmOperandVector) != 0u) {
+    if ((operand_class & kVmOperandScalar) != 0u) {
+      v = vm_fast_constant(word);
+    } else {
+      v = vec4(vm_reg_read(word & 0xFFu), vm_reg_read((word >> 8u) & 0xFFu), vm_reg_read((word >> 16u) & 0xFFu),
+               vm_reg_read(word >> 24u));
+    }
+  } else if ((operand_class & kVmOperandScalar) != 0u) {
+    v.x = vm_reg_read(word & 0xFFu);
   }
   return v;
 }
@@ -121,7 +127,11 @@ bool vm_run(uint length) {
     uint s1 = ins.z;
     uint s2 = ins.w;
     uint op = vm_op(w0);
+#ifndef VM_FAST_OPERANDS
     if (op >= VM_OP_COUNT) op = VM_OP_NOP;  // unknown opcodes do nothing
+#endif
+    // (In the fast form the switch's default does the same for an unknown opcode, and the host
+    // never writes one: the rewrite turns them into NOP. vm_count_op gets the opcode as it is.)
 #ifdef VM_FAST_OPERANDS
     uint lanes = vm_lanes(w0);  // 1..4, from the host's rewrite (only ever a count, never an index)
     vec4 a = vm_read_operand(w0, s0, 0u);
@@ -231,10 +241,11 @@ bool vm_run(uint length) {
     // function on the same value.
     if ((w0 & kVmFastSaturateBit) != 0u) r = vm_clamp(r, vec4(0.0f), vec4(1.0f));
     // The result goes to `written` consecutive slots from dst, in one run. The host already
-    // placed the run (in the registers, or in the window when it folded a field store); the
-    // clamp only keeps any word the GPU is handed inside the file.
+    // placed the run (in the registers, or in the window when it folded a field store), never
+    // past slot kVmFastFileSlots - 4; the clamp only keeps any word the GPU is handed inside
+    // the file.
     uint written = min((w0 >> kVmFastWrittenShift) & 7u, 4u);
-    if (written > 0u) vm_reg_write_run(min(vm_dst(w0), kVmFastFileSlots - written), r, written);
+    if (written > 0u) vm_reg_write_run(min(vm_dst(w0), kVmFastFileSlots - 4u), r, written);
 #else
     uint dst_rule = (shape >> 9u) & 3u;
     uint written = dst_rule == 0u ? lanes : (dst_rule == 1u ? 1u : 0u);

@@ -79,7 +79,9 @@ shared uint vm_window[kVmWorkgroupSize * kWindowRow];
 layout(std140, binding = 9) uniform Immediates {
   uvec4 vm_immediate_count;  // .x
   uvec4 vm_immediates[kVmFastMaxImmediates / 4u + 1u];
+  uvec4 vm_constant_vectors[kVmFastMaxConstantVectors];  // the sources of class kVmOperandConstant
 };
+vec4 vm_fast_constant(uint index) { return uintBitsToFloat(vm_constant_vectors[min(index, kVmFastMaxConstantVectors - 1u)]); }
 // Registers start at zero, as in the reference: only the program's own slots need it. Then the
 // zero slot and the immediates.
 void vm_clear_registers() {
@@ -213,10 +215,12 @@ VmWindField vm_wind() { return params.wind; }
 #ifndef VM_REGISTERS_FAST
 uint vm_op_shape(uint op) { return op_shapes[op & 63u].x; }
 #endif
-uvec4 vm_instruction(uint pc) { return section_code[min(pc, kVmMaxSectionInstructions - 1u)]; }
+// pc < kVmMaxSectionInstructions: vm_run's loop is bounded by it (a clamp here cost an
+// instruction per interpreted instruction, which the driver did not prove redundant).
+uvec4 vm_instruction(uint pc) { return section_code[pc]; }
 layout(constant_id = 5) const bool kInstrumented = true;
 void vm_count_op(uint op) {
-  if (kInstrumented && (params.flags & kVmRunCountOps) != 0u) atomicAdd(op_counts[op], 1u);
+  if (kInstrumented && (params.flags & kVmRunCountOps) != 0u) atomicAdd(op_counts[op < VM_OP_COUNT ? op : VM_OP_NOP], 1u);
 }
 uint vm_particle;  // index in the run
 void vm_trace(uint pc, vec4 r) {

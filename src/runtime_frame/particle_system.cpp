@@ -19,6 +19,7 @@
 #include "shared/vm_limits.h"
 #include "vm/fast_fold.hpp"
 #include "vm/fast_fuse.hpp"
+#include "vm/fast_reads.hpp"
 #include "vm/fast_operands.hpp"
 
 namespace mote::runtime {
@@ -202,7 +203,8 @@ std::vector<uint32_t> frame_section_code(const Program& linked, Section section,
                                 .window = window,
                                 .uniform_builtin = dt,
                                 .runtime_immediates = {dt_stand_in}};
-  const FastOperandSection folded = fuse_fast_instructions(fold_fast_moves(*fast, context));
+  const FastOperandSection folded =
+      read_constants_as_constants(fuse_fast_instructions(fold_fast_moves(*fast, context)), context.runtime_immediates);
   const auto at = std::find(folded.immediates.begin(), folded.immediates.end(), dt_stand_in);
   std::optional<uint32_t> dt_immediate;
   if (at != folded.immediates.end()) dt_immediate = uint32_t(at - folded.immediates.begin());

@@ -157,12 +157,15 @@ uint32_t registers_read_before_written(std::span<const uint32_t> code) {
 std::vector<uint32_t> fast_section_image(const FastOperandSection& section, const RecordWindow& window,
                                          std::optional<uint32_t> dt_immediate) {
   const uint32_t immediates = uint32_t(section.immediates.size());
+  const uint32_t vectors = uint32_t(section.constant_vectors.size());
   const uint32_t dt = dt_immediate && *dt_immediate < immediates ? *dt_immediate + 1 : 0;
-  std::vector<uint32_t> image{immediates, section.registers_to_clear | (dt << shader::kVmFastImageDtShift),
+  std::vector<uint32_t> image{immediates | (vectors << shader::kVmFastImageConstantsShift),
+                              section.registers_to_clear | (dt << shader::kVmFastImageDtShift),
                               window.first_chunk | (window.chunks << shader::kVmFastImageWindowChunksShift),
                               window.dirty_mask};
   image.insert(image.end(), section.immediates.begin(), section.immediates.end());
   image.resize(shader::kVmFastImageHeaderWords + (immediates + 3u) / 4u * 4u, 0u);
+  for (const std::array<uint32_t, 4>& v : section.constant_vectors) image.insert(image.end(), v.begin(), v.end());
   image.insert(image.end(), section.code.begin(), section.code.end());
   return image;
 }

@@ -24,6 +24,8 @@ struct FastOperandSection {
   // the ones the harness must zero per particle, as the reference's registers start (for a
   // verified program, none).
   uint32_t registers_to_clear = 0;
+  // The sources of class kVmOperandConstant read these (src/vm/fast_reads.hpp); empty until then.
+  std::vector<std::array<uint32_t, 4>> constant_vectors;
 };
 
 // One instruction of the fast form, decoded: the fields of shared/vm_fast_operands.h.
@@ -32,7 +34,7 @@ struct FastInstruction {
   bool saturate = false;  // kVmFastSaturateBit
   std::array<uint32_t, 3> operand_class{};
   std::array<std::array<uint32_t, 4>, 3> slots{};  // classes scalar and vector: the slot per component
-  std::array<uint32_t, 3> word{};                  // class none: the raw word the opcode reads
+  std::array<uint32_t, 3> word{};                  // classes none and constant: the word the interpreter reads
 };
 // `words`: the instruction's four words.
 FastInstruction decode_fast_instruction(std::span<const uint32_t> words);
@@ -44,6 +46,7 @@ void encode_fast_instruction(const FastInstruction& ins, std::vector<uint32_t>& 
 template <class I, class F>
 void for_each_fast_read(I& ins, F&& f) {
   for (uint32_t s = 0; s < 3; ++s) {
+    // (kVmOperandConstant reads the section's constant vectors, no slot.)
     if (ins.operand_class[s] == shader::kVmOperandScalar) f(ins.slots[s][0]);
     else if (ins.operand_class[s] == shader::kVmOperandVector)
       for (uint32_t c = 0; c < 4; ++c) f(ins.slots[s][c]);
@@ -64,7 +67,8 @@ uint32_t distinct_immediates(std::span<const Instruction> code);
 // (more than kVmFastMaxImmediates distinct bit patterns).
 std::optional<FastOperandSection> fast_operand_section(std::span<const Instruction> code);
 
-// The section as one run of words, its immediates in front (kVmFastImageHeaderWords), with the
+// The section as one run of words, its immediates and constant vectors in front
+// (kVmFastImageHeaderWords), with the
 // record window its code was folded against (src/vm/fast_fold.hpp; none by default) and the
 // immediate that holds DT (its index in section.immediates; none by default), which the reader
 // fills when it runs the section.

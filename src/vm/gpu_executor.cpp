@@ -17,6 +17,7 @@
 #include "vm/executor_common.hpp"
 #include "vm/fast_fold.hpp"
 #include "vm/fast_fuse.hpp"
+#include "vm/fast_reads.hpp"
 #include "vm/record_window.hpp"
 
 namespace mote {
@@ -274,7 +275,7 @@ GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_wo
       FastFoldContext fold{.constants = program.constants, .record_words = record_words};
       fold.uniform_builtin = [&input](uint32_t id) { return run_uniform_builtin(input, id); };
       if (pipeline->window_chunks > 0 && pipeline->window_chunks == window.chunks) fold.window = window;
-      if (run) run = fuse_fast_instructions(fold_fast_moves(*run, fold));
+      if (run) run = read_constants_as_constants(fuse_fast_instructions(fold_fast_moves(*run, fold)));
     }
   }
   auto insert_section = [&](const std::vector<Instruction>& code, const std::optional<FastOperandSection>& rewritten) {
@@ -290,15 +291,18 @@ GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_wo
   const uint32_t update_offset = uint32_t(words.size());
   insert_section(program.update, fast[1]);
   align();
-  // The immediates block (run_program.comp, binding 9): the count, then the bit patterns.
+  // The immediates block (run_program.comp, binding 9): the count, then the bit patterns, then
+  // the constant vectors.
   image.immediates_offset = uint32_t(words.size());
-  {
-    const std::optional<FastOperandSection>& run = fast[input.section == Section::kInit ? 0 : 1];
-    const std::vector<uint32_t> none;
-    const std::vector<uint32_t>& imm = run ? run->immediates : none;
+  if (const std::optional<FastOperandSection>& run = fast[input.section == Section::kInit ? 0 : 1]; run) {
     words.resize(words.size() + kImmediatesViewBytes / 4, 0);
-    words[image.immediates_offset] = uint32_t(imm.size());
-    std::copy(imm.begin(), imm.end(), words.begin() + image.immediates_offset + 4);
+    words[image.immediates_offset] = uint32_t(run->immediates.size());
+    std::copy(run->immediates.begin(), run->immediates.end(), words.begin() + image.immediates_offset + 4);
+    const size_t vectors_at = image.immediates_offset + kConstantVectorsViewOffset / 4;
+    for (size_t v = 0; v < run->constant_vectors.size(); ++v)
+      std::copy(run->constant_vectors[v].begin(), run->constant_vectors[v].end(), words.begin() + vectors_at + 4 * v);
+  } else {
+    words.resize(words.size() + kImmediatesViewBytes / 4, 0);
   }
   params.emitter_fields_offset = uint32_t(words.size());
   params.emitter_fields_words = uint32_t(input.emitter_fields.size());

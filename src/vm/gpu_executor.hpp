@@ -77,8 +77,9 @@ struct GpuProgramImage {
   uint32_t immediates_offset = 0;  // the fast interpreter's immediates block (binding 9), in words
 };
 // The immediates block: a uvec4 holding the count, then kVmFastMaxImmediates bit patterns as
-// std140 uvec4s (run_program.comp's `Immediates`).
-inline constexpr VkDeviceSize kImmediatesViewBytes = (1 + shader::kVmFastMaxImmediates / 4 + 1) * 16;
+// std140 uvec4s, then kVmFastMaxConstantVectors constant vectors (run_program.comp's `Immediates`).
+inline constexpr VkDeviceSize kConstantVectorsViewOffset = (1 + shader::kVmFastMaxImmediates / 4 + 1) * 16;
+inline constexpr VkDeviceSize kImmediatesViewBytes = kConstantVectorsViewOffset + shader::kVmFastMaxConstantVectors * 16;
 // The program buffer's usage: storage (fields, constants) and uniform (code, shapes).
 inline constexpr VkBufferUsageFlags kProgramBufferUsage =
     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |

@@ -297,15 +297,16 @@ Program fold_and_fuse_program() {
 
 TEST_F(GpuTest, FoldedSectionsComputeExactlyWhatTheUnfoldedOnesDo) {
   // The move fold (src/vm/fast_fold.hpp) removes copies and computes what every particle would
-  // compute alike, and the fusion (src/vm/fast_fuse.hpp) merges a CMP into its KILL and a
-  // CLAMP(x, 0, 1) into x's instruction, each with the same functions on the same values. So on
+  // compute alike, the fusion (src/vm/fast_fuse.hpp) merges a CMP into its KILL and a
+  // CLAMP(x, 0, 1) into x's instruction, each with the same functions on the same values, and
+  // constant sources are read from the constant vectors (src/vm/fast_reads.hpp). So on
   // one pipeline the folded and the unfolded section must agree bit for bit: records and kill
   // flags, for generated programs of every opcode and one written for the patterns, with the
   // program's own record and with a wider stride (the window then sits elsewhere in the record,
   // and clamped field words fall in it differently).
   std::map<GpuInterpreterSpecialization, gpu::ComputePipeline> pipelines;
   uint32_t sections = 0, instructions = 0, folded_instructions = 0, window_results = 0, saturated = 0,
-           comparing_kills = 0;
+           comparing_kills = 0, constant_sources = 0, sections_with_file_immediates = 0;
   for (uint32_t k = 0; k < 42; ++k) {
     const Program program = k < 40 ? generate_random_program(5000 + k, {}) : fold_and_fuse_program();
     if (!fits_fast_interpreter(program)) continue;
@@ -336,7 +337,10 @@ TEST_F(GpuTest, FoldedSectionsComputeExactlyWhatTheUnfoldedOnesDo) {
             window_results += ((w0 >> shader::kVmFastWrittenShift) & 7u) > 0 && (w0 >> 24) >= shader::kVmFastFirstWindowSlot;
             saturated += (w0 & shader::kVmFastSaturateBit) != 0;
             comparing_kills += (w0 & 0xFFu) == uint32_t(isa::Op::KILL) && code[i * 4 + 3] != shader::kVmCmpNe;
+            for (uint32_t s = 0; s < 3; ++s)
+              constant_sources += ((w0 >> (shader::kVmFastClassShift + 2 * s)) & 3u) == shader::kVmOperandConstant;
           }
+          sections_with_file_immediates += image.words[image.immediates_offset] > 0;
         }
         return run_gpu_harness(device(), in, image, nullptr, [&](gpu::ComputeRecorder& rec, const GpuRunBuffers& b) {
           rec.bind(found->second)
@@ -366,9 +370,14 @@ TEST_F(GpuTest, FoldedSectionsComputeExactlyWhatTheUnfoldedOnesDo) {
   // each of its two strides.
   EXPECT_GE(saturated, 4u);
   EXPECT_GE(comparing_kills, 2u);
+  // Constant sources were read as constants (src/vm/fast_reads.hpp), and some sections kept
+  // immediates in the file, for sources that mix them with registers, renumbered.
+  EXPECT_GE(constant_sources, 100u);
+  EXPECT_GE(sections_with_file_immediates, 1u);
   std::printf("[ fold     ] %u sections: %u instructions -> %u, %u results written into the window, %u saturated, "
-              "%u comparing kills\n",
-              sections, instructions, folded_instructions, window_results, saturated, comparing_kills);
+              "%u comparing kills, %u constant sources, %u sections with immediates in the file\n",
+              sections, instructions, folded_instructions, window_results, saturated, comparing_kills,
+              constant_sources, sections_with_file_immediates);
 }
 
 }  // namespace
