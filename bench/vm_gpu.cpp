@@ -266,16 +266,19 @@ int main(int argc, char** argv) {
       run->image.params.launch_lanes = run->image.groups * shader::kVmWorkgroupSize;
     }
     // --print-code: the words the interpreter reads (the section after the host's rewrite and
-    // fold, and its immediates), for a look at what runs, or for the CUDA twin under a profiler
-    // (bench/profiling/vm_fast_twin.cu).
+    // fold, its immediates and its constant vectors, 4 words each), for a look at what runs, or
+    // for the CUDA twin under a profiler (bench/profiling/vm_fast_twin.cu).
     if (opt.print_code && !run->compiled && !run->touch) {
       const shader::VmRunParams& pr = run->image.params;
       const std::vector<uint32_t>& w = run->image.words;
       const std::span<const uint32_t> code(w.data() + pr.code_offset, size_t(pr.code_length) * 4);
       const uint32_t imm_count = w[run->image.immediates_offset];
       const std::span<const uint32_t> imm(w.data() + run->image.immediates_offset + 4, imm_count);
-      fmt::print("{{\"executor\":\"{}\",\"code\":[{}],\"immediates\":[{}],\"registers_to_clear\":{}}}\n", label,
-                 fmt::join(code, ","), fmt::join(imm, ","), pr.register_count);
+      const std::span<const uint32_t> vectors(w.data() + run->image.immediates_offset + kConstantVectorsViewOffset / 4,
+                                              size_t(shader::kVmFastMaxConstantVectors) * 4);
+      fmt::print("{{\"executor\":\"{}\",\"code\":[{}],\"immediates\":[{}],\"constant_vectors\":[{}],"
+                 "\"registers_to_clear\":{}}}\n",
+                 label, fmt::join(code, ","), fmt::join(imm, ","), fmt::join(vectors, ","), pr.register_count);
     }
     if (name == "touch-full-out") {
       auto out = gpu::Buffer::create(device, {.size = VkDeviceSize(opt.particles) * kRecordWords * 4, .name = "bench.records_out"});

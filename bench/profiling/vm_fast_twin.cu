@@ -31,13 +31,15 @@
 
 __constant__ uint4 c_code[64];
 __constant__ uint4 c_imm[16];
+__constant__ uint4 c_constant_vectors[32];  // class 3 sources (src/vm/fast_reads.hpp)
 __constant__ float c_consts[64];
 struct Params { uint32_t count, record_words, code_length, imm_count; float dt; uint32_t launch_lanes; };
 __constant__ Params c_p;
 constexpr uint32_t WG = 64, CHUNKS = 4, ROW = CHUNKS * 4 + 1;
 
 // The three sources of a fast-form instruction (shared/vm_fast_operands.h): every source reads
-// its four slots when all_four is set, else as its class says. read(slot) reads the file.
+// its four slots when all_four is set, else as its class says (3: a constant vector).
+// read(slot) reads the file.
 template <class Read>
 __device__ __forceinline__ void read_sources(uint4 ins, bool all_four, Read read, float4& a, float4& b, float4& c) {
   const uint32_t words[3] = {ins.y, ins.z, ins.w};
@@ -46,7 +48,10 @@ __device__ __forceinline__ void read_sources(uint4 ins, bool all_four, Read read
   for (int s = 0; s < 3; ++s) {
     const uint32_t cls = (ins.x >> (16 + 2 * s)) & 3, m = words[s];
     float4 v = make_float4(0, 0, 0, 0);
-    if (all_four || cls == 2) v = make_float4(read(m & 0xFF), read((m >> 8) & 0xFF), read((m >> 16) & 0xFF), read(m >> 24));
+    if (cls == 3) {
+      const uint4 k = c_constant_vectors[min(m, 31u)];
+      v = make_float4(__uint_as_float(k.x), __uint_as_float(k.y), __uint_as_float(k.z), __uint_as_float(k.w));
+    } else if (all_four || cls == 2) v = make_float4(read(m & 0xFF), read((m >> 8) & 0xFF), read((m >> 16) & 0xFF), read(m >> 24));
     else if (cls == 1) v.x = read(m & 0xFF);
     src[s] = v;
   }
@@ -206,11 +211,14 @@ int main(int argc, char** argv) {
   std::vector<uint32_t> code = json_array(found, "code"), imm = json_array(found, "immediates");
   if (code.empty()) { printf("no fast code line\n"); return 1; }
   imm.resize(64, 0);
+  std::vector<uint32_t> vectors = json_array(found, "constant_vectors");
+  vectors.resize(32 * 4, 0);
   printf("code: %zu instructions\n", code.size() / 4);
   uint32_t count = profile ? (1u << 22) : (1u << 24), rw = 32;
   Params p{count, rw, uint32_t(code.size() / 4), uint32_t(json_array(found, "immediates").size()), 0.016f, 0};
   CK(cudaMemcpyToSymbol(c_code, code.data(), code.size() * 4));
   CK(cudaMemcpyToSymbol(c_imm, imm.data(), 64 * 4));
+  CK(cudaMemcpyToSymbol(c_constant_vectors, vectors.data(), 32 * 16));
   TwinRun run(count, rw, profile);
   run.copy_roofline();
   double wbytes = double(count) * 132;
