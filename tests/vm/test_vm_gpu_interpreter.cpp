@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <map>
 
+#include "gpu/embedded_shaders.hpp"
+#include "gpu/shader_reflection.hpp"
 #include "mote/isa.hpp"
 #include "shared/isa_encoding.h"
 #include "support/gpu_fixture.hpp"
@@ -58,6 +60,24 @@ Program immediate_sum_program(uint32_t n) {
     p.update.push_back({{word0(isa::Op::ADD, 1, kVmKindReg, kVmKindImm, kVmKindNone, 0), reg(0), f2u(float(i)), 0}});
   p.update.push_back({{word0(isa::Op::STORE_FIELD, 1, kVmKindNone, kVmKindReg, kVmKindNone, 0), 1, reg(0), 0}});
   return p;
+}
+
+TEST(GpuInterpreterLayout, TheImmediatesBlockIsWhereTheHostWritesIt) {
+  // run_program.comp's binding 9: the count, the immediates, then the constant vectors at
+  // kConstantVectorsViewOffset, all inside the kImmediatesViewBytes the host binds.
+  const gpu::EmbeddedShader* shader = gpu::find_embedded_shader("vm/run_program_fast");
+  ASSERT_NE(shader, nullptr);
+  auto r = gpu::reflect_spirv(std::span(shader->words, shader->word_count));
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  const auto block = r->structs.find("Immediates");
+  ASSERT_NE(block, r->structs.end());
+  std::map<std::string, uint32_t> offsets;
+  for (const gpu::ReflectedMember& m : block->second) offsets[m.name] = m.offset;
+  EXPECT_EQ(offsets.at("vm_immediate_count"), 0u);
+  EXPECT_EQ(offsets.at("vm_immediates"), 16u);
+  EXPECT_EQ(offsets.at("vm_constant_vectors"), kConstantVectorsViewOffset);
+  EXPECT_EQ(kConstantVectorsViewOffset + shader::kVmFastMaxConstantVectors * 16, kImmediatesViewBytes);
+  EXPECT_GE(kConstantVectorsViewOffset, 16 + (shader::kVmFastMaxImmediates + 3) / 4 * 16);
 }
 
 TEST(GpuInterpreterChoice, ImmediatesBeyondTheFastFilePickTheWideInterpreter) {
