@@ -268,6 +268,45 @@ TEST_F(GpuTest, UnverifiedProgramsStayInsideTheirBuffers) {
   }
 }
 
+TEST_F(GpuTest, ConstantIndicesPastTheTableReadItsLastVector) {
+  // A constant source's word indexes the section's constant vectors (src/vm/fast_reads.hpp); the
+  // interpreter clamps it to the table, so a word the host never writes reads the last vector
+  // and nothing outside the Immediates block.
+  using test::imm, test::make_ins, test::raw;
+  Program p;
+  p.register_count = 2;
+  p.particle_fields = {{"a", 1}, {"b", 1}};
+  p.update = {make_ins(isa::Op::LOAD_FIELD, 1, 0, raw(1)), make_ins(isa::Op::ADD, 1, 1, test::reg(0), imm(2.0f)),
+              make_ins(isa::Op::STORE_FIELD, 1, 0, raw(2), test::reg(1))};
+  const uint32_t count = 130, record_words = 4;
+  RunInput in = input_for(p, count, record_words);
+  for (uint32_t i = 0; i < count; ++i) in.records[size_t(i) * record_words + 1] = f2u(float(i));
+  GpuInterpreterSpecialization spec = gpu_interpreter_specialization(p, Section::kUpdate, record_words);
+  spec.instrumented = false;
+  auto pipeline = create_gpu_interpreter(device(), GpuInterpreter::kFast, spec);
+  ASSERT_TRUE(pipeline.ok()) << pipeline.error().to_string();
+  GpuProgramImage image = make_gpu_program_image(in, record_words, GpuInterpreter::kFast, device().limits(), &spec);
+  // The folded section is the ADD alone, writing b's window slot, its 2.0 a constant vector.
+  ASSERT_EQ(image.params.code_length, 1u);
+  uint32_t* add = image.words.data() + image.params.code_offset;
+  ASSERT_EQ((add[0] >> (shader::kVmFastClassShift + 2)) & 3u, shader::kVmOperandConstant);
+  ASSERT_EQ(image.words[image.immediates_offset + kConstantVectorsViewOffset / 4 + 4 * add[2]], f2u(2.0f));
+  add[2] = 0xFFFFFFFFu;
+  const size_t last = image.immediates_offset + kConstantVectorsViewOffset / 4 + 4 * (shader::kVmFastMaxConstantVectors - 1);
+  image.words[last] = f2u(40.0f);
+  auto out = run_gpu_harness(device(), in, image, nullptr, [&](gpu::ComputeRecorder& rec, const GpuRunBuffers& b) {
+    rec.bind(*pipeline)
+        .buffers({{0, &b.program}, {1, &b.records}, {2, &b.killed}, {3, &b.op_counts}, {4, &b.params}, {6, &b.trace},
+                  code_view(image, b.program), immediates_view(image, b.program)})
+        .dispatch(image.groups);
+  });
+  ASSERT_TRUE(out.ok()) << out.error().to_string();
+  for (uint32_t i = 0; i < count; ++i) {
+    EXPECT_EQ(u2f(out->records[size_t(i) * record_words + 2]), float(i) + 40.0f) << i;
+    EXPECT_EQ(out->records[size_t(i) * record_words + 3], f2u(-1.0f)) << i;
+  }
+}
+
 TEST_F(GpuTest, VerifiedRunRejectsWhatTheVerifierRejects) {
   Program p = store_constant_program(4, 200);  // slot 200 >= register_count
   auto executor = make_gpu_executor(device(), GpuInterpreter::kAuto);
