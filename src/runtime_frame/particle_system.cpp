@@ -19,8 +19,8 @@
 #include "shared/vm_limits.h"
 #include "vm/fast_fold.hpp"
 #include "vm/fast_fuse.hpp"
-#include "vm/fast_reads.hpp"
 #include "vm/fast_operands.hpp"
+#include "vm/fast_reads.hpp"
 
 namespace mote::runtime {
 

@@ -68,10 +68,9 @@ uint32_t distinct_immediates(std::span<const Instruction> code);
 std::optional<FastOperandSection> fast_operand_section(std::span<const Instruction> code);
 
 // The section as one run of words, its immediates and constant vectors in front
-// (kVmFastImageHeaderWords), with the
-// record window its code was folded against (src/vm/fast_fold.hpp; none by default) and the
-// immediate that holds DT (its index in section.immediates; none by default), which the reader
-// fills when it runs the section.
+// (kVmFastImageHeaderWords), with the record window its code was folded against
+// (src/vm/fast_fold.hpp; none by default) and the immediate that holds DT (its index in
+// section.immediates; none by default), which the reader fills when it runs the section.
 std::vector<uint32_t> fast_section_image(const FastOperandSection& section, const RecordWindow& window = {},
                                          std::optional<uint32_t> dt_immediate = std::nullopt);
 

@@ -294,15 +294,13 @@ GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_wo
   // The immediates block (run_program.comp, binding 9): the count, then the bit patterns, then
   // the constant vectors.
   image.immediates_offset = uint32_t(words.size());
+  words.resize(words.size() + kImmediatesViewBytes / 4, 0);
   if (const std::optional<FastOperandSection>& run = fast[input.section == Section::kInit ? 0 : 1]; run) {
-    words.resize(words.size() + kImmediatesViewBytes / 4, 0);
     words[image.immediates_offset] = uint32_t(run->immediates.size());
     std::copy(run->immediates.begin(), run->immediates.end(), words.begin() + image.immediates_offset + 4);
     const size_t vectors_at = image.immediates_offset + kConstantVectorsViewOffset / 4;
     for (size_t v = 0; v < run->constant_vectors.size(); ++v)
       std::copy(run->constant_vectors[v].begin(), run->constant_vectors[v].end(), words.begin() + vectors_at + 4 * v);
-  } else {
-    words.resize(words.size() + kImmediatesViewBytes / 4, 0);
   }
   params.emitter_fields_offset = uint32_t(words.size());
   params.emitter_fields_words = uint32_t(input.emitter_fields.size());
