@@ -1,4 +1,4 @@
-// bench/radix_sort: the runtime's stable (key, value) radix sort (src/runtime_passes/radix_sort.hpp)
+// bench/radix_sort: the runtime's stable (key, value) radix sort (src/gpu/passes/radix_sort.hpp)
 // at 1 Mi, 4 Mi and 16 Mi pairs of random keys, GPU timestamps around each sort (the input is
 // restored from a pristine copy before every repeat, outside the timed range, so every repeat
 // sorts random keys), the median of the repeats. Reported against a vec4 copy of the same
@@ -23,7 +23,7 @@
 #include "gpu/commands.hpp"
 #include "gpu/profiler.hpp"
 #include "gpu/transfer.hpp"
-#include "runtime_passes/radix_sort.hpp"
+#include "gpu/passes/radix_sort.hpp"
 #include "shared/gpu_selftest.h"
 #include "shared/radix_sort.h"
 
@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
                                       std::vector<SpecializationConstant>{{0, kVec4PerThread}});
   if (!profiler.ok()) return fail(profiler.error());
   if (!copy.ok()) return fail(copy.error());
-  const uint32_t passes = runtime::RadixSort::passes(opt.key_bits);
+  const uint32_t passes = gpu::RadixSort::passes(opt.key_bits);
   fmt::print(
       "{{\"bench\":\"radix_sort\",\"device\":\"{}\",\"driver\":\"{}\",\"repeats\":{},\"warmup\":{},\"key_bits\":{},\"passes\":{},"
       "\"count\":\"{}\"}}\n",
@@ -138,7 +138,7 @@ int main(int argc, char** argv) {
 
   for (uint32_t n : opt.sizes) {
     const uint64_t bytes = uint64_t(n) * 4;
-    auto sort = runtime::RadixSort::create(device, n);
+    auto sort = gpu::RadixSort::create(device, n);
     if (!sort.ok()) return fail(sort.error());
     // keys, values, and their pristine copies (keys and values back to back, for the roofline
     // copy of the same 8 bytes a pair), a copy target and the count word.
@@ -159,8 +159,8 @@ int main(int argc, char** argv) {
     if (auto s = upload_span<uint32_t>(device, *pristine, host); !s.ok()) return fail(s.error());
     const std::vector<uint32_t> count_word{n, 0, 0, 0};
     if (auto s = upload_span<uint32_t>(device, *counts, count_word); !s.ok()) return fail(s.error());
-    const runtime::ScanCount count =
-        opt.indirect ? runtime::ScanCount::from_buffer(*counts) : runtime::ScanCount::host(n);
+    const gpu::ScanCount count =
+        opt.indirect ? gpu::ScanCount::from_buffer(*counts) : gpu::ScanCount::host(n);
 
     // One submission, so the clocks that the warm-up raised hold for every timed phase: warm-up
     // sorts, timed sorts, the copy at the same size, then the sorts again with a timestamp pair

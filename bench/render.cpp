@@ -72,7 +72,7 @@
 #include "render/particle_raster_path.hpp"
 #include "render/render_targets.hpp"
 #include "render/render_view.hpp"
-#include "runtime_passes/radix_sort.hpp"
+#include "gpu/passes/radix_sort.hpp"
 #include "shared/frame.h"
 #include "shared/gpu_selftest.h"
 #include "shared/particle_render.h"
@@ -444,7 +444,7 @@ struct CaseGpu {
   render::ParticleRasterPath raster;
   std::optional<render::ParticleComputePath> compute;
   std::string compute_error;
-  runtime::RadixSort sort;  // the sorted path's sort, timed on its own
+  gpu::RadixSort sort;  // the sorted path's sort, timed on its own
   Buffer sort_keys, sort_values;
 };
 
@@ -491,7 +491,7 @@ Status create_case(Bench& b, const Case& c, const Footprint& fp, CaseGpu& g) {
     MOTE_TRY_ASSIGN(g.raster, render::ParticleRasterPath::create(device, n));
   }
   if (want_sorted) {
-    MOTE_TRY_ASSIGN(g.sort, runtime::RadixSort::create(device, n));
+    MOTE_TRY_ASSIGN(g.sort, gpu::RadixSort::create(device, n));
     MOTE_TRY_ASSIGN(g.sort_keys, Buffer::create(device, {.size = uint64_t(n) * 4, .name = "bench.render.sort_keys"}));
     MOTE_TRY_ASSIGN(g.sort_values,
                     Buffer::create(device, {.size = uint64_t(n) * 4, .name = "bench.render.sort_values"}));
@@ -582,7 +582,7 @@ Status record_sort(Bench& b, CaseGpu& g) {
         .push(push)
         .dispatch_threads(g.inputs.capacity);
     recorded = g.sort.record(cmd, g.sort_keys, g.sort_values,
-                             runtime::ScanCount::from_buffer(b.draw_args, shader::kDrawArgsSortCountWord));
+                             gpu::ScanCount::from_buffer(b.draw_args, shader::kDrawArgsSortCountWord));
     b.profiler.end(cmd);
   }));
   return recorded;

@@ -55,9 +55,9 @@
 #include "mote/assembly.hpp"
 #include "mote/effect.hpp"
 #include "mote/isa.hpp"
-#include "runtime_frame/particle_system.hpp"
+#include "runtime/frame/particle_system.hpp"
 #include "shared/frame.h"
-#include "vm_jit/kernel_cache.hpp"
+#include "vm_gpu/kernels/kernel_cache.hpp"
 
 using namespace mote;
 
@@ -452,14 +452,14 @@ int main(int argc, char** argv) {
       for (const auto& st : *stats)
         fmt::print("{{\"simulate_pipeline\":\"{}\",\"statistic\":\"{}\",\"value\":\"{}\"}}\n", which, st.name, st.value);
   };
-  if (auto interpreted = gpu::ComputePipeline::create(device, "runtime/frame_simulate"); interpreted.ok())
+  if (auto interpreted = gpu::ComputePipeline::create(device, "runtime/frame/simulate"); interpreted.ok())
     print_statistics("interpreted", *interpreted);
   if (auto probe = runtime::ParticleSystem::create(device, {.capacity = 1024, .record_words = opt.record_words}); probe.ok()) {
     if (auto row = probe->add_emitter(effect); row.ok()) {
       const runtime::EmitterContext* context = probe->emitter_registry().context(*row);
-      vm_jit::KernelCache kernels(device);
+      vm_kernels::KernelCache kernels(device);
       auto kernel = kernels.kernel(probe->program_heap().linked_program(context->program), Section::kUpdate,
-                                   {.record_words = opt.record_words, .harness = vm_jit::KernelHarness::kFrameSimulate});
+                                   {.record_words = opt.record_words, .harness = vm_kernels::KernelHarness::kFrameSimulate});
       if (kernel.ok()) print_statistics("compiled", **kernel);
     }
   }

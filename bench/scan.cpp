@@ -1,4 +1,4 @@
-// bench/scan: the runtime's exact u32 prefix scan (src/runtime_passes/prefix_scan.hpp) at 1 Mi
+// bench/scan: the runtime's exact u32 prefix scan (src/gpu/passes/prefix_scan.hpp) at 1 Mi
 // and 16 Mi elements, GPU timestamps around each repeat, GB/s counting one read of the input and
 // one write of the output (the scan's compulsory traffic; the upsweep's second read is its
 // overhead, so the figure against bench/roofline says how close to one pass it gets). One JSON
@@ -18,7 +18,7 @@
 #include "gpu/commands.hpp"
 #include "gpu/profiler.hpp"
 #include "gpu/transfer.hpp"
-#include "runtime_passes/prefix_scan.hpp"
+#include "gpu/passes/prefix_scan.hpp"
 
 using namespace mote;
 using namespace mote::gpu;
@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
              opt.exclusive ? "exclusive" : "inclusive", opt.indirect ? "gpu" : "host");
 
   for (uint32_t n : {1u << 20, 1u << 24}) {
-    auto scan = runtime::PrefixScan::create(device, n);
+    auto scan = gpu::PrefixScan::create(device, n);
     auto input = Buffer::create(device, {.size = uint64_t(n) * 4, .name = "bench.scan_in"});
     auto output = Buffer::create(device, {.size = uint64_t(n) * 4, .name = "bench.scan_out"});
     auto counts = Buffer::create(device, {.size = 16, .name = "bench.scan_count"});
@@ -80,8 +80,8 @@ int main(int argc, char** argv) {
     if (auto s = upload_span<uint32_t>(device, *input, values); !s.ok()) return fail(s.error());
     const std::vector<uint32_t> count_word{n, 0, 0, 0};
     if (auto s = upload_span<uint32_t>(device, *counts, count_word); !s.ok()) return fail(s.error());
-    const runtime::ScanCount count = opt.indirect ? runtime::ScanCount::from_buffer(*counts) : runtime::ScanCount::host(n);
-    const auto kind = opt.exclusive ? runtime::ScanKind::kExclusive : runtime::ScanKind::kInclusive;
+    const gpu::ScanCount count = opt.indirect ? gpu::ScanCount::from_buffer(*counts) : gpu::ScanCount::host(n);
+    const auto kind = opt.exclusive ? gpu::ScanKind::kExclusive : gpu::ScanKind::kInclusive;
 
     Status recorded;
     auto status = device.submit_and_wait([&](VkCommandBuffer cmd) {

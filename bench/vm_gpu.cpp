@@ -2,11 +2,11 @@
 // 25 instructions) over N particles with a 32-word (128-byte) record — the VM issue's target of
 // >= 50% of the copy roofline for 16M particles: the interpreters (fast: private register file,
 // wide: storage-buffer file) and the program compiled to
-// its own kernel (compiled, src/vm_jit/), each with the record window staged (the default) and,
+// its own kernel (compiled, src/vm_gpu/kernels/), each with the record window staged (the default) and,
 // as "<name>-direct", with every field access going to the record word by word ("fast-ops": the
 // fast interpreter specialised to the program's opcodes; "fast-instrumented": built with the
 // per-opcode counts and the trace, as the parity suite runs it, where the others leave them
-// out; the uninstrumented fast builds run the section with its moves folded, src/vm/fast_fold.hpp,
+// out; the uninstrumented fast builds run the section with its moves folded, src/vm_gpu/fast_fold.hpp,
 // and "fast-unfolded" is the same build running every instruction as written); and "touch"
 // (shaders/bench/record_window_touch.comp), which moves exactly the staged window's bytes and
 // computes nothing, each invocation its own record's ("-coalesced": through shared memory as
@@ -50,10 +50,10 @@
 #include "copy_roofline.hpp"
 #include "shared/vm_limits.h"
 #include "update_program.hpp"
-#include "vm/gpu_executor.hpp"
-#include "vm/record_window.hpp"
-#include "vm_jit/glsl_translator.hpp"
-#include "vm_jit/kernel_cache.hpp"
+#include "vm_gpu/gpu_executor.hpp"
+#include "vm_gpu/record_window.hpp"
+#include "vm_gpu/kernels/glsl_translator.hpp"
+#include "vm_gpu/kernels/kernel_cache.hpp"
 
 using namespace mote;
 
@@ -209,7 +209,7 @@ int main(int argc, char** argv) {
 
   // The executors. Compiled kernels are translated, compiled and specialised once, as a runtime
   // would when an effect is loaded; the compile cost is reported, not timed.
-  vm_jit::KernelCache kernels(device);
+  vm_kernels::KernelCache kernels(device);
   std::vector<std::unique_ptr<Runner>> runners;
   for (const char* label :
        {"fast", "fast-unfolded", "fast-instrumented", "fast-direct", "fast-ops", "wide", "wide-direct", "compiled", "compiled-direct", "touch", "touch-full",
@@ -234,7 +234,7 @@ int main(int argc, char** argv) {
       auto kernel = kernels.kernel(program, Section::kUpdate, {.record_words = kRecordWords, .window = staged});
       if (!kernel.ok()) return fail(kernel.error());
       run->pipeline = *kernel;
-      const vm_jit::KernelCacheStats& st = kernels.stats();
+      const vm_kernels::KernelCacheStats& st = kernels.stats();
       fmt::print("{{\"executor\":\"{}\",\"translate_ms\":{:.2f},\"compile_ms\":{:.2f},\"pipeline_ms\":{:.2f}}}\n", label,
                  st.translate_ms, st.compile_ms, st.pipeline_ms);
     } else {
@@ -252,7 +252,7 @@ int main(int argc, char** argv) {
       for (const auto& st : *stats)
         fmt::print("{{\"executor\":\"{}\",\"statistic\":\"{}\",\"value\":\"{}\"}}\n", label, st.name, st.value);
     // An interpreter's image goes with its pipeline: the uninstrumented fast builds run the
-    // section with its moves folded (src/vm/fast_fold.hpp), as the executor does when it does not
+    // section with its moves folded (src/vm_gpu/fast_fold.hpp), as the executor does when it does not
     // count opcodes; "fast-unfolded" keeps every instruction, for the comparison.
     std::optional<GpuInterpreterSpecialization> image_spec;
     if (!run->compiled && !run->touch) {

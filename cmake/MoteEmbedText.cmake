@@ -1,5 +1,5 @@
 # Text files embedded in a library at build time (the shared GLSL headers the VM's run-time
-# compiler includes, src/vm_jit/): nothing is looked up on disk at run time.
+# compiler includes, src/vm_gpu/kernels/): nothing is looked up on disk at run time.
 #
 # mote_embed_text(OUTPUT <file.inc> FILES <name> <path> [<name> <path> ...] [DEPENDS <files>])
 #   writes <file.inc>: one `const unsigned char kEmbeddedTextN[]` per file (its bytes, no

@@ -1,4 +1,4 @@
-// A CUDA twin of the fast interpreter as it runs today (shaders/vm/run_program.comp with
+// A CUDA twin of the fast interpreter as it runs today (shaders/vm_gpu/run_program.comp with
 // VM_REGISTERS_FAST, the folded section): the file of 256 slots in local memory, with the zero
 // slot, the immediates and the record window in it, and the block's windows staged by the
 // workgroup. It runs the very words the Vulkan interpreter runs, from a `vm_gpu --print-code`
@@ -31,7 +31,7 @@
 
 __constant__ uint4 c_code[64];
 __constant__ uint4 c_imm[16];
-__constant__ uint4 c_constant_vectors[32];  // class 3 sources (src/vm/fast_reads.hpp)
+__constant__ uint4 c_constant_vectors[32];  // class 3 sources (src/vm_gpu/fast_reads.hpp)
 __constant__ float c_consts[64];
 struct Params { uint32_t count, record_words, code_length, imm_count; float dt; uint32_t launch_lanes; };
 __constant__ Params c_p;

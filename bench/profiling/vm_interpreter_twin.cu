@@ -1,4 +1,4 @@
-// A CUDA twin of the fast interpreter (shaders/vm/run_program.comp), for profiling only. Nsight
+// A CUDA twin of the fast interpreter (shaders/vm_gpu/run_program.comp), for profiling only. Nsight
 // Compute cannot profile Vulkan, so this port of the same loop (same instruction encoding, the
 // same 25-instruction UPDATE program as bench/update_program.hpp, the same record window staged
 // by the workgroup) is what showed where an interpreted instruction's issue slots go
@@ -13,7 +13,7 @@
 // (The interpreter as it runs now, folded and with the window in its file, has its own twin:
 // vm_fast_twin.cu. Both take the opcode bodies from twin_ops.cuh.)
 // MODE 0 is the interpreter as it was (per-source swizzle decode), MODE 4 the operand form the
-// fast interpreter then ran (src/vm/fast_operands.hpp; immediates there are still decoded per
+// fast interpreter then ran (src/vm_gpu/fast_operands.hpp; immediates there are still decoded per
 // source, which the GLSL version moved into the file as well), interpK<K> the operand form with
 // K particles per invocation sharing each fetch, decode and dispatch (not in the GLSL
 // interpreter: see docs/PERFORMANCE.md for what it measured).

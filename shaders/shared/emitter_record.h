@@ -1,5 +1,5 @@
 // One row of the emitter table: what the GPU passes read about an emitter, and the one table
-// the GPU frame reads (shaders/runtime/frame_*.comp). Written on the CPU by EmitterRegistry
+// the GPU frame reads (shaders/runtime/frame/*.comp). Written on the CPU by EmitterRegistry
 // (write_emitter_record, src/runtime/emitter_registry.cpp) through one reusable staging record,
 // uploaded as spans of rows. Offsets are relative to their section of the program heap
 // (shaders/shared/program_heap.h), so a section's growth moves its base and no record. What the

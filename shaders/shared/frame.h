@@ -1,4 +1,4 @@
-// The particle frame's shared layouts (C++: src/runtime_frame/, GLSL: shaders/runtime/frame_*):
+// The particle frame's shared layouts (C++: src/runtime_frame/, GLSL: shaders/runtime/frame/*):
 // per-frame parameters, the counters block (with the indirect dispatch arguments it carries),
 // the declared bursts and the GPU-owned emitter state. The emitter table's rows are
 // shared/emitter_record.h's EmitterRecord (written by the EmitterRegistry). std430, 4-byte
@@ -184,7 +184,7 @@ MOTE_CONSTANT(uint, kFrameChannelUp, 2u);
 MOTE_CONSTANT(uint, kFrameChannelOrientation, 3u);
 
 MOTE_CONSTANT(uint, kFrameWorkgroupSize, 64u);
-// The interpreted simulate's record window (shaders/runtime/frame_vm.glsl): the most chunks of a
+// The interpreted simulate's record window (shaders/runtime/frame/vm.glsl): the most chunks of a
 // record the default pipeline's workgroup stages, 64 B, which a small record's fields (position,
 // velocity, age, life, size, colour after the header) fit. Its staging is sized by it (4,352 B
 // a workgroup, as the run-one-program harness's for such a record): the NVIDIA driver leaves a
@@ -200,7 +200,7 @@ MOTE_CONSTANT(uint, kFrameKeepWordsPerTile, 3u);
 // EmitterRecord::transform_row of an emitter placed by its own constant pose.
 MOTE_CONSTANT(uint, kFrameNoTransform, kEmitterNoTransform);
 // The program buffer opens with the opcode shape table (64 uvec4s, the shape in .x: what
-// shaders/runtime/frame_vm.glsl's vm_op_shape reads); the program heap's image follows.
+// shaders/runtime/frame/vm.glsl's vm_op_shape reads); the program heap's image follows.
 MOTE_CONSTANT(uint, kFrameShapeWords, 256u);
 // Indirect dispatches stay within the guaranteed maxComputeWorkGroupCount[0]; the passes walk
 // the rest with a grid stride.

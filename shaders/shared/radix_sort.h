@@ -1,5 +1,5 @@
-// Layouts of the GPU radix sort of (key, value) u32 pairs (src/runtime_passes/radix_sort.hpp,
-// shaders/sort/radix_*.comp), shared by C++ and GLSL. See docs/design/runtime_passes.md.
+// Layouts of the GPU radix sort of (key, value) u32 pairs (src/gpu/passes/radix_sort.hpp,
+// shaders/gpu/passes/radix_*.comp), shared by C++ and GLSL. See docs/design/runtime_passes.md.
 #ifndef MOTE_SHADERS_SHARED_RADIX_SORT_H
 #define MOTE_SHADERS_SHARED_RADIX_SORT_H
 #include "shared/interop.h"
@@ -16,10 +16,10 @@ MOTE_CONSTANT(uint, kRadixWorkgroupSize, 256u);
 MOTE_CONSTANT(uint, kRadixItemsPerThread, 8u);
 MOTE_CONSTANT(uint, kRadixTileSize, 2048u);
 
-// RadixSortParams::flags (sort/radix_setup)
+// RadixSortParams::flags (gpu/passes/radix_setup)
 MOTE_CONSTANT(uint, kRadixCountFromBuffer, 1u);  // the count is counts[count_word], clamped to `count`
 
-// Push constants of every sort/radix_* shader.
+// Push constants of every gpu/passes/radix_* shader.
 struct RadixSortParams {
   uint count;       // radix_setup: the host count, or the capacity (the clamp) with kRadixCountFromBuffer
   uint count_word;  // radix_setup with kRadixCountFromBuffer: the word of the counts buffer holding the count
@@ -40,7 +40,7 @@ MOTE_ASSERT_OFFSET(RadixSortParams, pad0, 20);
 MOTE_ASSERT_OFFSET(RadixSortParams, pad1, 24);
 MOTE_ASSERT_OFFSET(RadixSortParams, pad2, 28);
 
-// Written once per sort by sort/radix_setup into the sort's scratch, read by every later pass:
+// Written once per sort by gpu/passes/radix_setup into the sort's scratch, read by every later pass:
 // the element count (clamped to the capacity) and what follows from it.
 struct RadixSortState {
   uint count;       // elements sorted: min(the count, the capacity)

@@ -1,5 +1,5 @@
-// Layouts of the exact u32 prefix scan (src/runtime_passes/prefix_scan.hpp,
-// shaders/runtime/scan_*.comp), shared by C++ and GLSL. See docs/design/runtime_passes.md.
+// Layouts of the exact u32 prefix scan (src/gpu/passes/prefix_scan.hpp,
+// shaders/gpu/passes/scan_*.comp), shared by C++ and GLSL. See docs/design/runtime_passes.md.
 #ifndef MOTE_SHADERS_SHARED_SCAN_H
 #define MOTE_SHADERS_SHARED_SCAN_H
 #include "shared/interop.h"
@@ -17,7 +17,7 @@ MOTE_CONSTANT(uint, kScanCountFromBuffer, 1u);  // the count is counts[count_wor
 MOTE_CONSTANT(uint, kScanExclusive, 2u);        // downsweep writes the exclusive prefix
 MOTE_CONSTANT(uint, kScanAddOffsets, 4u);       // downsweep adds offsets[block] (the scanned block sums)
 
-// Push constants of runtime/scan_reduce and runtime/scan_downsweep.
+// Push constants of gpu/passes/scan_reduce and gpu/passes/scan_downsweep.
 struct ScanParams {
   uint count;       // level-0 element count, or its upper bound (the capacity) with kScanCountFromBuffer
   uint level;       // this pass's level: its element count is ceil(count / kScanBlockSize^level)

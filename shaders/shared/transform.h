@@ -1,5 +1,5 @@
-// Layouts of the transforms table and its GPU hierarchy pass (src/runtime_passes/transform_table.hpp,
-// shaders/runtime/transform_compose.comp), shared by C++ and GLSL. See docs/design/runtime_passes.md
+// Layouts of the transforms table and its GPU hierarchy pass (src/runtime/transforms/transform_table.hpp,
+// shaders/runtime/transforms/compose.comp), shared by C++ and GLSL. See docs/design/runtime_passes.md
 // and the seed's "Transform bindings" / "Emitters run at entities' rows".
 #ifndef MOTE_SHADERS_SHARED_TRANSFORM_H
 #define MOTE_SHADERS_SHARED_TRANSFORM_H
@@ -39,7 +39,7 @@ MOTE_ASSERT_OFFSET(TransformChannels, direction, 16);
 MOTE_ASSERT_OFFSET(TransformChannels, up, 32);
 MOTE_ASSERT_OFFSET(TransformChannels, orientation, 48);
 
-// Push constants of runtime/transform_compose: one depth level, order[first, first + count).
+// Push constants of runtime/transforms/compose: one depth level, order[first, first + count).
 struct TransformLevelParams {
   uint first;
   uint count;

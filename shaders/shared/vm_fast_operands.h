@@ -1,9 +1,9 @@
-// The fast interpreter's operand form, shared by C++ (src/vm/fast_operands.cpp writes it) and
-// GLSL (shaders/vm/interpreter.glsl reads it under VM_FAST_OPERANDS). The executor rewrites a
+// The fast interpreter's operand form, shared by C++ (src/vm_gpu/fast_operands.cpp writes it) and
+// GLSL (shaders/vm_gpu/interpreter.glsl reads it under VM_FAST_OPERANDS). The executor rewrites a
 // section once, on the host, so the interpreter does almost no operand decoding per instruction:
 //   word 0: op (bits 0..7) | lanes (bits 8..10, already 1..4) | slots written (bits 11..13, 0..4,
 //           from the opcode's destination rule) | saturate (bit 14: the result is clamped to
-//           [0, 1] as CLAMP(r, 0, 1) would, before it is written; src/vm/fast_fuse.hpp sets it
+//           [0, 1] as CLAMP(r, 0, 1) would, before it is written; src/vm_gpu/fast_fuse.hpp sets it
 //           where it removes that CLAMP) | operand class (bits 16..21, 2 bits per source,
 //           src0 lowest) | dst (bits 24..31: the first slot written, already clamped so that
 //           every written slot lies in the program's 64 registers, or, after the move fold
@@ -16,17 +16,17 @@
 //           word, a builtin id...).
 //   KILL is a comparison in this form: it fires where CMP(src0, src1, word 3's code) would give
 //   a non-zero mask. The rewrite writes a plain KILL x as KILL(x, 0.0, NE), which fires exactly
-//   where x != 0, and src/vm/fast_fuse.hpp folds a CMP that only a KILL reads into the KILL.
+//   where x != 0, and src/vm_gpu/fast_fuse.hpp folds a CMP that only a KILL reads into the KILL.
 // Immediates live in the register file too: each distinct bit pattern of a section gets a slot
 // after the zero slot, filled before the section runs. So every operand is a register read,
 // and the only per-source decision left is scalar or vector (docs/design/vm.md, "The fast
 // operand form"; the measurements that led here are in docs/PERFORMANCE.md, "The fast
 // interpreter's operand form"). A source that reads nothing but constants is the exception: it
 // takes the constant class below, and the immediates only it read leave the file
-// (src/vm/fast_reads.hpp).
+// (src/vm_gpu/fast_reads.hpp).
 // The particle's record window lives in the file as well, from kVmFastFirstWindowSlot: the
 // interpreter copies it in from the workgroup's staging before the section and the written
-// chunks back after. That lets the host fold moves away (src/vm/fast_fold.hpp): a field load
+// chunks back after. That lets the host fold moves away (src/vm_gpu/fast_fold.hpp): a field load
 // or a constant load becomes nothing (its readers name the window or immediate slot), and the
 // instruction whose result a field store writes out writes the window slots itself.
 #ifndef MOTE_SHADERS_SHARED_VM_FAST_OPERANDS_H
@@ -40,7 +40,7 @@ MOTE_CONSTANT(uint, kVmOperandVector, 2u);  // reads all four bytes' slots
 // Reads no slot: the word indexes the section's constant vectors (four f32 bit patterns each,
 // lanes past the source's width zero), which the reader keeps in a uniform view. The host gives
 // this class to a source whose every component is the zero slot or an immediate
-// (src/vm/fast_reads.hpp), so constants cost neither a per-particle fill nor a file read.
+// (src/vm_gpu/fast_reads.hpp), so constants cost neither a per-particle fill nor a file read.
 MOTE_CONSTANT(uint, kVmOperandConstant, 3u);
 MOTE_CONSTANT(uint, kVmFastMaxConstantVectors, 32u);
 MOTE_CONSTANT(uint, kVmFastWrittenShift, 11u);

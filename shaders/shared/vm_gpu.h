@@ -1,5 +1,5 @@
-// The GPU interpreters' run parameters, shared by C++ (src/vm/gpu_executor.cpp) and GLSL
-// (shaders/vm/*.comp). std430, 4-byte scalars, vec4s, no vec3 or bool.
+// The GPU interpreters' run parameters, shared by C++ (src/vm_gpu/gpu_executor.cpp) and GLSL
+// (shaders/vm_gpu/*.comp). std430, 4-byte scalars, vec4s, no vec3 or bool.
 #ifndef MOTE_SHADERS_SHARED_VM_GPU_H
 #define MOTE_SHADERS_SHARED_VM_GPU_H
 #include "shared/interop.h"
@@ -40,7 +40,7 @@ struct VmRunParams {
   // driver reported 0 for a 2 GiB binding and the pass silently did nothing).
   uint record_capacity;
   uint shapes_offset;  // VM_OP_COUNT words of mote::isa::op_shape, one per opcode
-  // The record window (src/vm/record_window.hpp): the 4-word chunks of the record the section
+  // The record window (src/vm_gpu/record_window.hpp): the 4-word chunks of the record the section
   // reads or writes, staged with 16-byte loads and stores instead of one access per field word.
   uint window_first_chunk;
   uint window_chunks;       // 0: fields go straight to the records

@@ -17,7 +17,7 @@ MOTE_CONSTANT(uint, kVmMaxConstantVec4s, 4096u);
 MOTE_CONSTANT(uint, kVmMaxRecordWords, 256u);
 // Default record stride: 32 words = 128 bytes (word 0 header + 31 field words).
 MOTE_CONSTANT(uint, kVmDefaultRecordWords, 32u);
-// The most 4-word chunks of a record a section's window stages (src/vm/record_window.hpp): a
+// The most 4-word chunks of a record a section's window stages (src/vm_gpu/record_window.hpp): a
 // section whose fields span more goes to the records word by word.
 MOTE_CONSTANT(uint, kVmMaxWindowChunks, 8u);
 // Emitter field block and global field section limits, in words.

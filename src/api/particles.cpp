@@ -7,8 +7,8 @@
 
 #include "gpu/device.hpp"
 #include "mote/vulkan_interop.hpp"
-#include "runtime_frame/particle_system.hpp"
-#include "runtime_passes/transform_table.hpp"
+#include "runtime/frame/particle_system.hpp"
+#include "runtime/transforms/transform_table.hpp"
 
 namespace mote {
 

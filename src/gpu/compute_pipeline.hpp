@@ -33,7 +33,7 @@ class ComputePipeline {
   // shader_name: an embedded shader (see shaders/CMakeLists.txt), e.g. "gpu/selftest_saxpy".
   static Result<ComputePipeline> create(Device& device, std::string_view shader_name,
                                         std::span<const SpecializationConstant> specialization = {});
-  // From SPIR-V made at run time (the VM's per-program kernels, src/vm_jit/): the same reflected
+  // From SPIR-V made at run time (the VM's per-program kernels, src/vm_gpu/kernels/): the same reflected
   // layout as an embedded shader. `spirv` is only read during the call; `name` names the
   // pipeline for debuggers and errors.
   static Result<ComputePipeline> create_from_spirv(Device& device, std::string name, std::span<const uint32_t> spirv,

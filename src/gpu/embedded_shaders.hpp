@@ -8,7 +8,7 @@
 namespace mote::gpu {
 
 struct EmbeddedShader {
-  const char* name;  // e.g. "vm/interpret_fast"
+  const char* name;  // e.g. "vm_gpu/interpret_fast"
   const uint32_t* words;
   size_t word_count;
 };

@@ -127,8 +127,8 @@ Result<ParticleComputePath> ParticleComputePath::create(gpu::Device& device, con
   // Until the first frame, the stats read zero pairs.
   const std::vector<uint8_t> no_counts(sizeof(shader::TileCounters), 0);
   MOTE_TRY(gpu::upload(device, path.counters_, no_counts));
-  MOTE_TRY_ASSIGN(path.scan_, runtime::PrefixScan::create(device, options.max_particles));
-  MOTE_TRY_ASSIGN(path.sort_, runtime::RadixSort::create(device, uint32_t(max_pairs)));
+  MOTE_TRY_ASSIGN(path.scan_, gpu::PrefixScan::create(device, options.max_particles));
+  MOTE_TRY_ASSIGN(path.sort_, gpu::RadixSort::create(device, uint32_t(max_pairs)));
   MOTE_TRY_ASSIGN(path.setup_, gpu::ComputePipeline::create(device, "render/tile_setup"));
   MOTE_TRY_ASSIGN(path.bin_, gpu::ComputePipeline::create(device, "render/tile_bin"));
   MOTE_TRY_ASSIGN(path.ranges_, gpu::ComputePipeline::create(device, "render/tile_ranges"));
@@ -208,9 +208,9 @@ void ParticleComputePath::record(VkCommandBuffer cmd, const ParticleInputs& inpu
   bin(shader::kTileBinCount);
   gpu::compute_to_compute(cmd);
   // 3. First pair of each particle (the scan opens with its own barrier).
-  const runtime::ScanCount alive_count =
-      runtime::ScanCount::from_buffer(counters_, offsetof(shader::TileCounters, alive) / 4);
-  Status scanned = scan_.record(cmd, offsets_, offsets_, alive_count, runtime::ScanKind::kExclusive);
+  const gpu::ScanCount alive_count =
+      gpu::ScanCount::from_buffer(counters_, offsetof(shader::TileCounters, alive) / 4);
+  Status scanned = scan_.record(cmd, offsets_, offsets_, alive_count, gpu::ScanKind::kExclusive);
   MOTE_CHECK(scanned.ok(), "compute path: the offsets scan was refused");
   gpu::compute_to_compute(cmd);
   // 4. Pair totals and tile_ranges' dispatch.
@@ -221,7 +221,7 @@ void ParticleComputePath::record(VkCommandBuffer cmd, const ParticleInputs& inpu
   bin(shader::kTileBinEmit);
   // 6. Sorted by (tile, depth); the sort opens with a barrier from the emit's writes.
   Status sorted = sort_.record(
-      cmd, keys_, values_, runtime::ScanCount::from_buffer(counters_, offsetof(shader::TileCounters, kept) / 4),
+      cmd, keys_, values_, gpu::ScanCount::from_buffer(counters_, offsetof(shader::TileCounters, kept) / 4),
       key_bits_);
   MOTE_CHECK(sorted.ok(), "compute path: the pair sort was refused");
   gpu::compute_to_compute(cmd);

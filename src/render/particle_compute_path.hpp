@@ -16,8 +16,8 @@
 #include "gpu/image.hpp"
 #include "mote/result.hpp"
 #include "render/particle_inputs.hpp"
-#include "runtime_passes/prefix_scan.hpp"
-#include "runtime_passes/radix_sort.hpp"
+#include "gpu/passes/prefix_scan.hpp"
+#include "gpu/passes/radix_sort.hpp"
 
 namespace mote::render {
 
@@ -81,8 +81,8 @@ class ParticleComputePath {
   gpu::Buffer bins_;              // shader::TileParticleBin per alive-list entry
   gpu::Buffer offsets_;           // per alive-list entry: its tile count, scanned into its first pair
   gpu::Buffer no_lights_;         // zeroed PointLightGpu[kMaxPointLights], bound when inputs have none
-  runtime::PrefixScan scan_;      // offsets_, exclusive, in place
-  runtime::RadixSort sort_;
+  gpu::PrefixScan scan_;      // offsets_, exclusive, in place
+  gpu::RadixSort sort_;
   gpu::ComputePipeline setup_;
   gpu::ComputePipeline bin_;
   gpu::ComputePipeline ranges_;

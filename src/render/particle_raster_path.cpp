@@ -33,7 +33,7 @@ Result<ParticleRasterPath> ParticleRasterPath::create(gpu::Device& device, uint3
                                           .cull = VK_CULL_MODE_NONE}));
   MOTE_TRY_ASSIGN(p.resolve_, gpu::ComputePipeline::create(device, "render/wboit_resolve"));
   MOTE_TRY_ASSIGN(p.sort_keys_, gpu::ComputePipeline::create(device, "render/sort_keys"));
-  MOTE_TRY_ASSIGN(p.sort_, runtime::RadixSort::create(device, capacity));
+  MOTE_TRY_ASSIGN(p.sort_, gpu::RadixSort::create(device, capacity));
   constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                           VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   MOTE_TRY_ASSIGN(p.sort_keys_buffer_, gpu::Buffer::create(device, {.size = uint64_t(capacity) * 4, .usage = kStorage,
@@ -68,7 +68,7 @@ Status ParticleRasterPath::record(VkCommandBuffer cmd, const ParticleInputs& in,
         .push(push)
         .dispatch_threads(in.capacity);
     MOTE_TRY(sort_.record(cmd, sort_keys_buffer_, sort_values_,
-                          runtime::ScanCount::from_buffer(draw_args, shader::kDrawArgsSortCountWord)));
+                          gpu::ScanCount::from_buffer(draw_args, shader::kDrawArgsSortCountWord)));
     gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                         VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
     draw_list = &sort_values_;

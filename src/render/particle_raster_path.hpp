@@ -18,7 +18,7 @@
 #include "mote/result.hpp"
 #include "render/particle_inputs.hpp"
 #include "render/render_targets.hpp"
-#include "runtime_passes/radix_sort.hpp"
+#include "gpu/passes/radix_sort.hpp"
 
 namespace mote::render {
 
@@ -48,7 +48,7 @@ class ParticleRasterPath {
   gpu::GraphicsPipeline sorted_;
   gpu::ComputePipeline resolve_;
   gpu::ComputePipeline sort_keys_;
-  runtime::RadixSort sort_;
+  gpu::RadixSort sort_;
   gpu::Buffer sort_keys_buffer_;
   gpu::Buffer sort_values_;
   gpu::Buffer quad_indices_;  // 0 1 2 0 2 3

@@ -27,8 +27,8 @@
 #include "render/particle_raster_path.hpp"
 #include "render/render_targets.hpp"
 #include "render/tonemap_pass.hpp"
-#include "runtime_frame/particle_system.hpp"
-#include "runtime_passes/transform_table.hpp"
+#include "runtime/frame/particle_system.hpp"
+#include "runtime/transforms/transform_table.hpp"
 #include "scene/scene.hpp"
 #include "shared/particle_render.h"
 

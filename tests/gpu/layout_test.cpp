@@ -54,7 +54,7 @@ TEST(SharedLayout, ReflectionGivesBindingsPushConstantsAndWorkgroupSize) {
 TEST(SharedLayout, BlocksAliasingOneBindingAreOneDescriptor) {
   // The simulate pass sees the pool as uint[] and as uvec4[] (binding 7), and reads the alive
   // list only (binding 4): one descriptor each, writable where any alias writes.
-  const EmbeddedShader* shader = find_embedded_shader("runtime/frame_simulate");
+  const EmbeddedShader* shader = find_embedded_shader("runtime/frame/simulate");
   ASSERT_NE(shader, nullptr);
   auto r = reflect_spirv(std::span(shader->words, shader->word_count));
   ASSERT_TRUE(r.ok()) << r.error().to_string();

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "runtime_passes/transform_table.hpp"
+#include "runtime/transforms/transform_table.hpp"
 
 namespace mote::test {
 

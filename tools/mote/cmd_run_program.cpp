@@ -25,16 +25,16 @@
 #include "mote/link.hpp"
 #include "mote/mfx.hpp"
 #include "mote/vm.hpp"
-#include "vm/gpu_executor.hpp"
-#include "vm_jit/compiled_executor.hpp"
+#include "vm_gpu/gpu_executor.hpp"
+#include "vm_gpu/kernels/compiled_executor.hpp"
 
 namespace mote::cli {
 
 // The executors `run-program` knows by name. The GPU ones create a device (MOTE_DEVICE chooses
 // it, MOTE_VALIDATION=1 validates it); "gpu" picks the interpreter by register count,
-// "gpu-compiled" compiles the section to its own kernel (src/vm_jit/). The interpreters run
+// "gpu-compiled" compiles the section to its own kernel (src/vm_gpu/kernels/). The interpreters run
 // without opcode counting (run-program prints records and kill flags only), so the fast one runs
-// the section with its moves folded (src/vm/fast_fold.hpp).
+// the section with its moves folded (src/vm_gpu/fast_fold.hpp).
 Result<std::unique_ptr<Executor>> make_cli_executor(std::string_view name) {
   if (name == "reference") return make_reference_executor();
   if (name == "batch") return make_batch_executor();

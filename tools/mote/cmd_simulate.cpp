@@ -38,7 +38,7 @@
 #include "mote/simulation.hpp"
 #include "mote/verifier.hpp"
 #include "gpu/device.hpp"
-#include "runtime_frame/particle_system.hpp"
+#include "runtime/frame/particle_system.hpp"
 
 namespace mote::cli {
 namespace {

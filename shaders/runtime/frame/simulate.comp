@@ -1,0 +1,178 @@
+#version 460
+// Simulate: one invocation per entry of LAST frame's alive list (indirect dispatch written by
+// last frame's finish pass, bound-checked against the alive_in snapshot), so newborns are not
+// advanced in their birth frame. A particle whose header generation is not its row's current
+// one is an orphan (removed or replaced emitter) and is freed without running. Otherwise UPDATE
+// runs with PARTICLE_INDEX = slot and the frame-UPDATE random stream; a KILL zeroes the record.
+// Survivors are counted and flagged per tile of 64 entries; frame_compact.comp places them in
+// this frame's alive list and pushes every other entry's slot on the free list, both in the
+// order of last frame's list.
+// One dispatch per live program (the wide build for programs over the fast register file);
+// orphans are freed by the first dispatch only.
+//
+// Built three ways: the fast interpreter (shaders/CMakeLists.txt; its record window staged
+// through the workgroup into the register file, the code folded against it), the wide
+// interpreter (FRAME_REGISTERS_WIDE), and, at run time, with FRAME_COMPILED and one program's UPDATE
+// section translated in (src/vm_gpu/kernels/, KernelHarness::kFrameSimulate): the straight-line kernel,
+// its record window staged in registers (frame_vm.glsl). The run-time compiler embeds this
+// file and replaces the compiled_section include below.
+#extension GL_EXT_control_flow_attributes : enable
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#include "shared/frame.h"
+#include "shared/transform.h"
+
+layout(local_size_x = 64) in;  // kFrameWorkgroupSize
+
+layout(std140, binding = 0) uniform Params { FrameParams params; };
+layout(std430, binding = 1) buffer Counters { FrameCounters counters; };
+layout(std430, binding = 2) readonly buffer Emitters { EmitterRecord emitters[]; };
+layout(std430, binding = 3) readonly buffer State { FrameEmitterState states[]; };
+layout(std430, binding = 4) readonly buffer AliveIn { uint alive_in[]; };
+// Survivors are not appended and freed slots not pushed here: each tile of 64 entries of last
+// frame's list gets its survivor count and a bit per survivor (kFrameKeepWordsPerTile: counts in
+// [0, T), masks in [T, 3T); cleared before simulate; each program's dispatch adds its own
+// survivors with a few atomics per subgroup), and frame_compact.comp places the survivors after
+// this frame's newborns and pushes the others' slots, both in the order of last frame's list (a
+// scan of the tile counts and the bits within a tile): the list keeps the order the records were
+// born in, the free list the order they died in, the next newborns take their slots in that
+// order, and simulate walks memory in runs.
+layout(std430, binding = 6) buffer Keep { uint keep_words[]; };
+layout(std430, binding = 7) buffer Pool { uint pool[]; };
+// The same records as 16-byte chunks: freed records are zeroed a chunk at a time, and the
+// compiled build's record window moves through them.
+layout(std430, binding = 7) buffer PoolChunks { uvec4 pool_chunks[]; };
+layout(std430, binding = 8) readonly buffer ProgramWords { uint program_words[]; };
+layout(std430, binding = 9) readonly buffer Transforms { TransformChannels transform_channels[]; };
+
+// The fast build stages each record's UPDATE window in its register file (frame_vm.glsl).
+#define FRAME_STAGES_WINDOW 1
+#include "runtime/frame/vm.glsl"
+#ifdef FRAME_COMPILED
+// bool vm_compiled_run(): the UPDATE section, translated.
+#include "vm_gpu/compiled_section.glsl"
+#endif
+
+layout(push_constant) uniform Push { FramePush push; };
+
+// Zeroes the record of a slot this step frees (an orphan or a KILL). Its keep flag stays 0, and
+// frame_compact.comp pushes it on the free list in the order of last frame's list. Called by
+// every invocation of the subgroup that frees at this point; returns how many did (for the
+// counters).
+uint free_slot(uint slot) {
+  uint base = slot * params.record_words;
+  if (params.record_words % 4u == 0u) {
+    for (uint c = 0u; c < params.record_words / 4u; ++c) pool_chunks[base / 4u + c] = uvec4(0u);
+  } else {
+    for (uint w = 0u; w < params.record_words; ++w) pool[base + w] = 0u;
+  }
+  return subgroupBallotBitCount(subgroupBallot(true));
+}
+
+// Adds this invocation's survivor (if it lives on) to its tile's count and mask, with one atomic
+// per word per subgroup. Call in uniform control flow (every invocation of the workgroup, the
+// same tile). The masks are reduced with subgroupOr whatever the subgroup size or how
+// invocations fall into subgroups: each invocation sets its own bit, gl_LocalInvocationIndex.
+void record_survivors(uint tile, bool lives) {
+  uint tiles = (params.capacity + kFrameWorkgroupSize - 1u) / kFrameWorkgroupSize;
+  tile = min(tile, tiles - 1u);
+  uint me = gl_LocalInvocationIndex;
+  uint bit = lives ? 1u << (me & 31u) : 0u;
+  uint low = subgroupOr(me < 32u ? bit : 0u);
+  uint high = subgroupOr(me >= 32u ? bit : 0u);
+  uint count = subgroupAdd(lives ? 1u : 0u);
+  if (subgroupElect()) {
+    if (count != 0u) atomicAdd(keep_words[tile], count);
+    if (low != 0u) atomicOr(keep_words[tiles + 2u * tile], low);
+    if (high != 0u) atomicOr(keep_words[tiles + 2u * tile + 1u], high);
+  }
+}
+
+// Everything before UPDATE for a listed slot of last frame's list, given its header:
+// the orphan check (an orphan is freed here), the program check and the VM's per-particle state.
+// True when UPDATE is to run for it in this dispatch.
+bool prepare_entry(uint slot, uint header) {
+  uint row = header & kFrameHeaderRowMask;
+  uint generation = header >> kFrameHeaderRowBits;
+  bool orphan = row >= params.row_count;
+  // What the checks and the seed read of the row, loaded together: one trip to memory (with
+  // many emitters, each lane its own row), not one per check.
+  uint at = orphan ? 0u : row;
+  uint live = emitters[at].generation, program = emitters[at].program_id, seed = emitters[at].seed,
+       tick = states[at].tick;
+  orphan = orphan || live == 0u || (live & kFrameHeaderGenerationMask) != generation;
+  if (orphan) {
+    if (push.first_dispatch != 0u) {
+      uint freed = free_slot(slot);
+      if (subgroupElect()) atomicAdd(counters.orphaned, freed);
+    }
+    return false;
+  }
+  if (program != push.program) return false;
+  vm_row = row;
+  vm_record_base = slot * params.record_words;
+  vm_particle_index = slot;
+  vm_spawn_index = 0u;
+  vm_spawn_count = 0u;
+  vm_seed = vm_particle_seed(frame_rng_base(seed, tick, kFrameRngUpdate), slot);
+  return true;
+}
+
+// UPDATE for a prepared entry; a KILL frees the slot. True when it lives on.
+bool update_entry() {
+#ifdef FRAME_COMPILED
+  bool dead = vm_compiled_run();
+#else
+  vm_clear_registers();
+  bool dead = vm_run(vm_section_instructions);
+#endif
+  if (dead) {
+    uint freed = free_slot(vm_particle_index);
+    if (subgroupElect()) atomicAdd(counters.killed, freed);
+  }
+  return !dead;
+}
+
+void main() {
+  uint n = min(counters.alive_in, params.capacity);
+  uint stride = gl_NumWorkGroups.x * kFrameWorkgroupSize;
+  vm_record_words = max(params.record_words, 1u);
+  vm_dt = params.dt;
+  frame_section_begin(push.section_offset, push.section_words);  // the program's UPDATE
+  frame_wide_begin();
+  // The workgroup walks the list 64 entries at a time, all its invocations together (n and the
+  // stride are the same for all of them), so the compiled build's record window moves through
+  // the group load and store (vm/record_window_registers.glsl) in uniform control flow.
+  for (uint first = gl_WorkGroupID.x * kFrameWorkgroupSize; first < n; first += stride) {
+    uint t = first + gl_LocalInvocationIndex;
+    uint slot = t < n ? alive_in[t] : ~0u;
+    bool listed = slot < params.capacity;
+#ifdef FRAME_COMPILED
+    // When every listed particle runs this program (or is an orphan) and the window starts at
+    // the header, the window is loaded first and the header read from it: one trip to memory
+    // per particle. Otherwise the header decides whose window is loaded.
+    const bool header_in_window = kWindowChunks > 0u && kWindowFirstChunk == 0u && push.only_dispatch != 0u;
+    if (header_in_window) {
+      vm_record_base = listed ? slot * params.record_words : 0u;
+      vm_window_load_group(listed);
+    }
+    uint header = !listed ? 0u : header_in_window ? vm_window[0].x : pool[slot * params.record_words];
+#else
+    uint header = listed ? pool[slot * params.record_words] : 0u;
+#endif
+    bool run = listed && prepare_entry(slot, header);
+#ifdef FRAME_COMPILED
+    if (kWindowChunks > 0u && !header_in_window) vm_window_load_group(run);
+#elif defined(FRAME_FAST_FILE)
+    frame_window_load_group(run);  // into the file; nothing when the program's image has no window
+#endif
+    bool lives = run && update_entry();
+#ifdef FRAME_COMPILED
+    if (kWindowChunks > 0u) vm_window_store_group(lives, kWindowDirtyMask);
+#elif defined(FRAME_FAST_FILE)
+    frame_window_store_group(lives, vm_window_dirty);  // a killed particle's record is already zeroed
+#endif
+    record_survivors(first / kFrameWorkgroupSize, lives);
+  }
+}
