@@ -1,4 +1,4 @@
-// The particle frame's shared layouts (C++: src/runtime_frame/, GLSL: shaders/runtime/frame/*):
+// The particle frame's shared layouts (C++: src/runtime/frame/, GLSL: shaders/runtime/frame/*):
 // per-frame parameters, the counters block (with the indirect dispatch arguments it carries),
 // the declared bursts and the GPU-owned emitter state. The emitter table's rows are
 // shared/emitter_record.h's EmitterRecord (written by the EmitterRegistry). std430, 4-byte
@@ -182,6 +182,27 @@ MOTE_CONSTANT(uint, kFrameChannelPosition, 0u);
 MOTE_CONSTANT(uint, kFrameChannelDirection, 1u);
 MOTE_CONSTANT(uint, kFrameChannelUp, 2u);
 MOTE_CONSTANT(uint, kFrameChannelOrientation, 3u);
+
+// Descriptor binding slots of the frame's buffers: one slot per buffer across every frame shader
+// (shaders/runtime/frame/*) and the passes that bind them (src/runtime/frame/*_pass.cpp), so a
+// buffer is bound and declared by the same name. Push descriptors take sparse slots.
+MOTE_CONSTANT(uint, kFrameBindingParams, 0u);            // FrameParams (uniform)
+MOTE_CONSTANT(uint, kFrameBindingCounters, 1u);          // FrameCounters
+MOTE_CONSTANT(uint, kFrameBindingEmitters, 2u);          // EmitterRecord per row
+MOTE_CONSTANT(uint, kFrameBindingStates, 3u);            // FrameEmitterState per row
+MOTE_CONSTANT(uint, kFrameBindingAliveIn, 4u);           // last frame's alive list (simulate walks it)
+MOTE_CONSTANT(uint, kFrameBindingFreeList, 5u);          // the free-slot stack
+MOTE_CONSTANT(uint, kFrameBindingAliveOut, 6u);          // this frame's alive list
+MOTE_CONSTANT(uint, kFrameBindingPool, 7u);              // the records (as u32 words and as uvec4 chunks)
+MOTE_CONSTANT(uint, kFrameBindingProgram, 8u);           // opcode shapes, then the program heap's image
+MOTE_CONSTANT(uint, kFrameBindingTransformChannels, 9u); // TransformChannels per transform row
+MOTE_CONSTANT(uint, kFrameBindingWideRegisters, 10u);    // the wide interpreter's register file
+MOTE_CONSTANT(uint, kFrameBindingKeep, 11u);             // survivor counts and masks per tile
+MOTE_CONSTANT(uint, kFrameBindingSpawnCounts, 12u);      // the tick's spawns per row
+MOTE_CONSTANT(uint, kFrameBindingSpawnSums, 13u);        // their inclusive scan
+MOTE_CONSTANT(uint, kFrameBindingBursts, 14u);           // FrameBurst, kFrameMaxBursts per row
+MOTE_CONSTANT(uint, kFrameBindingCommands, 15u);         // the host's [row, count] spawn commands
+MOTE_CONSTANT(uint, kFrameBindingFieldBindings, 16u);    // FrameFieldBinding rows
 
 MOTE_CONSTANT(uint, kFrameWorkgroupSize, 64u);
 // The interpreted simulate's record window (shaders/runtime/frame/vm.glsl): the most chunks of a

@@ -14,8 +14,8 @@ ComputeRecorder& ComputeRecorder::bind(const ComputePipeline& pipeline) {
 }
 
 void push_descriptors(Device& device, VkCommandBuffer cmd, VkPipelineBindPoint bind_point, VkPipelineLayout layout,
-                      const ShaderReflection& reflection, std::initializer_list<BufferBinding> buffers,
-                      std::initializer_list<ImageBinding> images) {
+                      const ShaderReflection& reflection, std::span<const BufferBinding> buffers,
+                      std::span<const ImageBinding> images) {
   std::vector<VkDescriptorBufferInfo> buffer_infos;
   buffer_infos.reserve(buffers.size());
   std::vector<VkDescriptorImageInfo> image_infos;
@@ -63,11 +63,19 @@ ComputeRecorder& ComputeRecorder::buffers(std::initializer_list<BufferBinding> b
   return bind_resources(bindings, {});
 }
 
+ComputeRecorder& ComputeRecorder::buffers(std::span<const BufferBinding> bindings) {
+  MOTE_CHECK(pipeline_ != nullptr, "buffers() before bind()");
+  push_descriptors(device_, cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_->layout(), pipeline_->reflection(),
+                   bindings, {});
+  return *this;
+}
+
 ComputeRecorder& ComputeRecorder::bind_resources(std::initializer_list<BufferBinding> bindings,
                                                  std::initializer_list<ImageBinding> images) {
   MOTE_CHECK(pipeline_, "resources before bind()");
   push_descriptors(device_, cmd_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_->layout(), pipeline_->reflection(),
-                   bindings, images);
+                   std::span<const BufferBinding>(bindings.begin(), bindings.size()),
+                   std::span<const ImageBinding>(images.begin(), images.size()));
   return *this;
 }
 
@@ -115,7 +123,8 @@ GraphicsRecorder& GraphicsRecorder::resources(std::initializer_list<BufferBindin
                                               std::initializer_list<ImageBinding> images) {
   MOTE_CHECK(pipeline_, "resources() before bind()");
   push_descriptors(device_, cmd_, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_->layout(), pipeline_->reflection(),
-                   buffers, images);
+                   std::span<const BufferBinding>(buffers.begin(), buffers.size()),
+                   std::span<const ImageBinding>(images.begin(), images.size()));
   return *this;
 }
 

@@ -6,6 +6,7 @@
 #include <vulkan/vulkan.h>
 
 #include <initializer_list>
+#include <span>
 
 #include "gpu/buffer.hpp"
 #include "gpu/compute_pipeline.hpp"
@@ -32,8 +33,8 @@ struct ImageBinding {
 // Pushes descriptors for set 0 of `layout`, each binding checked against `reflection` (a
 // mismatch is a Mote bug, caught by a check that stays on in release).
 void push_descriptors(Device& device, VkCommandBuffer cmd, VkPipelineBindPoint bind_point, VkPipelineLayout layout,
-                      const ShaderReflection& reflection, std::initializer_list<BufferBinding> buffers,
-                      std::initializer_list<ImageBinding> images);
+                      const ShaderReflection& reflection, std::span<const BufferBinding> buffers,
+                      std::span<const ImageBinding> images);
 
 class ComputeRecorder {
  public:
@@ -42,6 +43,8 @@ class ComputeRecorder {
   ComputeRecorder& bind(const ComputePipeline& pipeline);
   // Every binding must exist in the shader with a buffer type; a mismatch is a Mote bug.
   ComputeRecorder& buffers(std::initializer_list<BufferBinding> bindings);
+  // The same from a list built at run time (a binding set that depends on the pipeline).
+  ComputeRecorder& buffers(std::span<const BufferBinding> bindings);
   // Buffers and images in one push (a push replaces the whole set's pushed bindings only where
   // it writes, so buffers() then images() is equally valid).
   ComputeRecorder& bind_resources(std::initializer_list<BufferBinding> bindings,

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <limits>
 
+#include "isa/emitter_values.hpp"
 #include "mote/link.hpp"
 #include "mote/vm.hpp"
 #include "sim/emission.hpp"
@@ -39,29 +40,6 @@ void rotate(const Quat& q, const float v[3], float out[3]) {
   out[2] = v[2] + q.w * tz + (q.x * ty - q.y * tx);
 }
 
-template <typename Decl>
-Status apply_values(const std::vector<Decl>& decls, const std::vector<FieldValue>& values,
-                    std::vector<uint32_t>& block, const char* what) {
-  for (const FieldValue& v : values) {
-    uint32_t offset = 0;
-    bool found = false;
-    for (const Decl& d : decls) {
-      if (d.name == v.name) {
-        if (v.values.size() != 1 && v.values.size() != d.width)
-          return make_error(ErrorCode::kInvalidArgument,
-                            std::string(what) + " '" + v.name + "' has " + std::to_string(d.width) +
-                                " components, " + std::to_string(v.values.size()) + " given");
-        for (uint32_t c = 0; c < d.width; ++c)
-          block[offset + c] = std::bit_cast<uint32_t>(v.values.size() == 1 ? v.values[0] : v.values[c]);
-        found = true;
-        break;
-      }
-      offset += d.width;
-    }
-    if (!found) return make_error(ErrorCode::kNotFound, std::string("no ") + what + " named '" + v.name + "'");
-  }
-  return ok_status();
-}
 
 }  // namespace
 
@@ -277,16 +255,7 @@ Result<Simulation> Simulation::create(const CompiledEffect& effect, const Simula
   s->header = encode_particle_header(options.emitter_row, options.emitter_generation);
 
   // Emitter fields: the effect's defaults, then the overrides.
-  s->emitter_fields.assign(vm_emitter_field_words(program), 0);
-  if (!effect.emitter_defaults.empty()) {
-    if (effect.emitter_defaults.size() != s->emitter_fields.size())
-      return make_error(ErrorCode::kInvalidArgument, "emitter_defaults has " +
-                                                         std::to_string(effect.emitter_defaults.size()) +
-                                                         " words, the program's emitter fields " +
-                                                         std::to_string(s->emitter_fields.size()));
-    s->emitter_fields = effect.emitter_defaults;
-  }
-  MOTE_TRY(apply_values(program.emitter_fields, options.emitter_fields, s->emitter_fields, "emitter field"));
+  MOTE_TRY_ASSIGN(s->emitter_fields, initial_emitter_fields(effect, options.emitter_fields));
   if (auto off = program.emitter_field_offset("rate")) {
     for (const FieldDecl& f : program.emitter_fields)
       if (f.name == "rate" && f.width == 1) s->rate_offset = off;
@@ -294,19 +263,9 @@ Result<Simulation> Simulation::create(const CompiledEffect& effect, const Simula
 
   // Globals: packed in import order from the previews, then the overrides; the program linked
   // to that section.
-  std::vector<uint32_t> offsets;
-  uint32_t words = 0;
-  for (const GlobalImport& g : program.global_imports) {
-    offsets.push_back(words);
-    words += g.width;
-  }
-  s->global_fields.assign(words, 0);
-  for (size_t i = 0; i < program.global_imports.size() && i < effect.globals.size(); ++i) {
-    const GlobalPreview& g = effect.globals[i];
-    for (uint32_t c = 0; c < program.global_imports[i].width && c < g.values.size(); ++c)
-      s->global_fields[offsets[i] + c] = std::bit_cast<uint32_t>(g.values[c]);
-  }
-  MOTE_TRY(apply_values(program.global_imports, options.globals, s->global_fields, "global field"));
+  const std::vector<uint32_t> offsets = global_import_offsets(program);
+  s->global_fields = initial_global_values(effect);
+  MOTE_TRY(apply_field_values(program.global_imports, options.globals, s->global_fields, "global field"));
   MOTE_TRY_ASSIGN(s->linked, link_globals(program, offsets));
 
   s->executor = options.executor == SimulationExecutor::kBatch ? make_batch_executor() : make_reference_executor();

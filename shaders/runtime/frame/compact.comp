@@ -17,12 +17,12 @@
 
 layout(local_size_x = 64) in;  // kFrameWorkgroupSize
 
-layout(std140, binding = 0) uniform Params { FrameParams params; };
-layout(std430, binding = 1) readonly buffer Counters { FrameCounters counters; };
-layout(std430, binding = 2) readonly buffer Keep { uint keep_words[]; };
-layout(std430, binding = 3) readonly buffer AliveIn { uint alive_in[]; };
-layout(std430, binding = 4) writeonly buffer AliveOut { uint alive_out[]; };
-layout(std430, binding = 5) writeonly buffer FreeList { uint free_list[]; };
+layout(std140, binding = kFrameBindingParams) uniform Params { FrameParams params; };
+layout(std430, binding = kFrameBindingCounters) readonly buffer Counters { FrameCounters counters; };
+layout(std430, binding = kFrameBindingKeep) readonly buffer Keep { uint keep_words[]; };
+layout(std430, binding = kFrameBindingAliveIn) readonly buffer AliveIn { uint alive_in[]; };
+layout(std430, binding = kFrameBindingAliveOut) writeonly buffer AliveOut { uint alive_out[]; };
+layout(std430, binding = kFrameBindingFreeList) writeonly buffer FreeList { uint free_list[]; };
 
 void main() {
   uint n = min(counters.alive_in, params.capacity);

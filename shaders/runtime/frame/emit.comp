@@ -21,17 +21,17 @@
 
 layout(local_size_x = 64) in;  // kFrameWorkgroupSize
 
-layout(std140, binding = 0) uniform Params { FrameParams params; };
-layout(std430, binding = 1) readonly buffer Counters { FrameCounters counters; };
-layout(std430, binding = 2) readonly buffer Emitters { EmitterRecord emitters[]; };
-layout(std430, binding = 3) readonly buffer State { FrameEmitterState states[]; };
-layout(std430, binding = 4) readonly buffer SpawnSums { uint spawn_sums[]; };
-layout(std430, binding = 5) readonly buffer FreeList { uint free_list[]; };
-layout(std430, binding = 6) writeonly buffer AliveOut { uint alive_out[]; };
-layout(std430, binding = 7) buffer Pool { uint pool[]; };
-layout(std430, binding = 7) buffer PoolChunks { uvec4 pool_chunks[]; };
-layout(std430, binding = 8) readonly buffer ProgramWords { uint program_words[]; };
-layout(std430, binding = 9) readonly buffer Transforms { TransformChannels transform_channels[]; };
+layout(std140, binding = kFrameBindingParams) uniform Params { FrameParams params; };
+layout(std430, binding = kFrameBindingCounters) readonly buffer Counters { FrameCounters counters; };
+layout(std430, binding = kFrameBindingEmitters) readonly buffer Emitters { EmitterRecord emitters[]; };
+layout(std430, binding = kFrameBindingStates) readonly buffer State { FrameEmitterState states[]; };
+layout(std430, binding = kFrameBindingSpawnSums) readonly buffer SpawnSums { uint spawn_sums[]; };
+layout(std430, binding = kFrameBindingFreeList) readonly buffer FreeList { uint free_list[]; };
+layout(std430, binding = kFrameBindingAliveOut) writeonly buffer AliveOut { uint alive_out[]; };
+layout(std430, binding = kFrameBindingPool) buffer Pool { uint pool[]; };
+layout(std430, binding = kFrameBindingPool) buffer PoolChunks { uvec4 pool_chunks[]; };
+layout(std430, binding = kFrameBindingProgram) readonly buffer ProgramWords { uint program_words[]; };
+layout(std430, binding = kFrameBindingTransformChannels) readonly buffer Transforms { TransformChannels transform_channels[]; };
 
 // The fast build writes each newborn's INIT window from its register file (frame_vm.glsl).
 #define FRAME_STAGES_WINDOW 1

@@ -10,9 +10,9 @@
 
 layout(local_size_x = 1) in;
 
-layout(std140, binding = 0) uniform Params { FrameParams params; };
-layout(std430, binding = 1) buffer Counters { FrameCounters counters; };
-layout(std430, binding = 2) readonly buffer SpawnSums { uint spawn_sums[]; };
+layout(std140, binding = kFrameBindingParams) uniform Params { FrameParams params; };
+layout(std430, binding = kFrameBindingCounters) buffer Counters { FrameCounters counters; };
+layout(std430, binding = kFrameBindingSpawnSums) readonly buffer SpawnSums { uint spawn_sums[]; };
 
 void main() {
   uint total = params.row_count == 0u ? 0u : spawn_sums[params.row_count - 1u];

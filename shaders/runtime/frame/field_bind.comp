@@ -11,9 +11,9 @@
 
 layout(local_size_x = 64) in;  // kFrameWorkgroupSize
 
-layout(std430, binding = 0) readonly buffer Bindings { FrameFieldBinding bindings[]; };
-layout(std430, binding = 1) readonly buffer Transforms { TransformChannels transform_channels[]; };
-layout(std430, binding = 2) buffer ProgramWords { uint program_words[]; };
+layout(std430, binding = kFrameBindingFieldBindings) readonly buffer Bindings { FrameFieldBinding bindings[]; };
+layout(std430, binding = kFrameBindingTransformChannels) readonly buffer Transforms { TransformChannels transform_channels[]; };
+layout(std430, binding = kFrameBindingProgram) buffer ProgramWords { uint program_words[]; };
 
 layout(push_constant) uniform Push { FrameFieldBindPush push; };
 

@@ -7,10 +7,10 @@
 
 layout(local_size_x = 1) in;
 
-layout(std430, binding = 0) buffer Counters { FrameCounters counters; };
-layout(std140, binding = 1) uniform Params { FrameParams params; };
+layout(std430, binding = kFrameBindingCounters) buffer Counters { FrameCounters counters; };
+layout(std140, binding = kFrameBindingParams) uniform Params { FrameParams params; };
 // Simulate's keep buffer: [0, T) the tiles' survivor counts, scanned (shared/frame.h).
-layout(std430, binding = 2) readonly buffer Keep { uint keep_words[]; };
+layout(std430, binding = kFrameBindingKeep) readonly buffer Keep { uint keep_words[]; };
 
 void main() {
   // The survivors frame_compact placed after the newborns: the last tile's sum.

@@ -6,8 +6,8 @@
 
 layout(local_size_x = 64) in;  // kFrameWorkgroupSize
 
-layout(std430, binding = 0) writeonly buffer FreeList { uint free_list[]; };
-layout(std430, binding = 1) writeonly buffer Counters { FrameCounters counters; };
+layout(std430, binding = kFrameBindingFreeList) writeonly buffer FreeList { uint free_list[]; };
+layout(std430, binding = kFrameBindingCounters) writeonly buffer Counters { FrameCounters counters; };
 layout(push_constant) uniform Push { uint capacity; } push;
 
 void main() {

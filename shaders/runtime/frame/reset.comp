@@ -8,10 +8,10 @@
 
 layout(local_size_x = 64) in;  // kFrameWorkgroupSize
 
-layout(std140, binding = 0) uniform Params { FrameParams params; };
-layout(std430, binding = 1) buffer Counters { FrameCounters counters; };
-layout(std430, binding = 2) buffer State { FrameEmitterState states[]; };
-layout(std430, binding = 3) readonly buffer Commands { uint commands[]; };  // [row, count] pairs
+layout(std140, binding = kFrameBindingParams) uniform Params { FrameParams params; };
+layout(std430, binding = kFrameBindingCounters) buffer Counters { FrameCounters counters; };
+layout(std430, binding = kFrameBindingStates) buffer State { FrameEmitterState states[]; };
+layout(std430, binding = kFrameBindingCommands) readonly buffer Commands { uint commands[]; };  // [row, count] pairs
 
 void main() {
   uint i = gl_GlobalInvocationID.x;

@@ -25,11 +25,11 @@
 
 layout(local_size_x = 64) in;  // kFrameWorkgroupSize
 
-layout(std140, binding = 0) uniform Params { FrameParams params; };
-layout(std430, binding = 1) buffer Counters { FrameCounters counters; };
-layout(std430, binding = 2) readonly buffer Emitters { EmitterRecord emitters[]; };
-layout(std430, binding = 3) readonly buffer State { FrameEmitterState states[]; };
-layout(std430, binding = 4) readonly buffer AliveIn { uint alive_in[]; };
+layout(std140, binding = kFrameBindingParams) uniform Params { FrameParams params; };
+layout(std430, binding = kFrameBindingCounters) buffer Counters { FrameCounters counters; };
+layout(std430, binding = kFrameBindingEmitters) readonly buffer Emitters { EmitterRecord emitters[]; };
+layout(std430, binding = kFrameBindingStates) readonly buffer State { FrameEmitterState states[]; };
+layout(std430, binding = kFrameBindingAliveIn) readonly buffer AliveIn { uint alive_in[]; };
 // Survivors are not appended and freed slots not pushed here: each tile of 64 entries of last
 // frame's list gets its survivor count and a bit per survivor (kFrameKeepWordsPerTile: counts in
 // [0, T), masks in [T, 3T); cleared before simulate; each program's dispatch adds its own
@@ -38,13 +38,13 @@ layout(std430, binding = 4) readonly buffer AliveIn { uint alive_in[]; };
 // scan of the tile counts and the bits within a tile): the list keeps the order the records were
 // born in, the free list the order they died in, the next newborns take their slots in that
 // order, and simulate walks memory in runs.
-layout(std430, binding = 6) buffer Keep { uint keep_words[]; };
-layout(std430, binding = 7) buffer Pool { uint pool[]; };
+layout(std430, binding = kFrameBindingKeep) buffer Keep { uint keep_words[]; };
+layout(std430, binding = kFrameBindingPool) buffer Pool { uint pool[]; };
 // The same records as 16-byte chunks: freed records are zeroed a chunk at a time, and the
 // compiled build's record window moves through them.
-layout(std430, binding = 7) buffer PoolChunks { uvec4 pool_chunks[]; };
-layout(std430, binding = 8) readonly buffer ProgramWords { uint program_words[]; };
-layout(std430, binding = 9) readonly buffer Transforms { TransformChannels transform_channels[]; };
+layout(std430, binding = kFrameBindingPool) buffer PoolChunks { uvec4 pool_chunks[]; };
+layout(std430, binding = kFrameBindingProgram) readonly buffer ProgramWords { uint program_words[]; };
+layout(std430, binding = kFrameBindingTransformChannels) readonly buffer Transforms { TransformChannels transform_channels[]; };
 
 // The fast build stages each record's UPDATE window in its register file (frame_vm.glsl).
 #define FRAME_STAGES_WINDOW 1

@@ -16,12 +16,12 @@ layout(local_size_x = 256) in;
 shared uint s_subgroup_asked[256];  // per subgroup (a subgroup has at least one invocation)
 shared uint s_workgroup_granted;
 
-layout(std140, binding = 0) uniform Params { FrameParams params; };
-layout(std430, binding = 1) buffer Counters { FrameCounters counters; };
-layout(std430, binding = 2) readonly buffer Emitters { EmitterRecord emitters[]; };
-layout(std430, binding = 3) buffer State { FrameEmitterState states[]; };
-layout(std430, binding = 4) writeonly buffer SpawnCounts { uint spawn_counts[]; };
-layout(std430, binding = 5) readonly buffer Bursts { FrameBurst bursts[]; };  // kFrameMaxBursts per row
+layout(std140, binding = kFrameBindingParams) uniform Params { FrameParams params; };
+layout(std430, binding = kFrameBindingCounters) buffer Counters { FrameCounters counters; };
+layout(std430, binding = kFrameBindingEmitters) readonly buffer Emitters { EmitterRecord emitters[]; };
+layout(std430, binding = kFrameBindingStates) buffer State { FrameEmitterState states[]; };
+layout(std430, binding = kFrameBindingSpawnCounts) writeonly buffer SpawnCounts { uint spawn_counts[]; };
+layout(std430, binding = kFrameBindingBursts) readonly buffer Bursts { FrameBurst bursts[]; };  // kFrameMaxBursts per row
 
 // take_rate_spawns: `precise` keeps the compiler from fusing rate * dt into the add, which the
 // CPU (-ffp-contract=off) never does.

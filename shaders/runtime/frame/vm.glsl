@@ -52,7 +52,7 @@ uint vm_record_words;
 void frame_wide_begin() {}
 void frame_section_begin(uint offset, uint words) {}
 #elif defined(FRAME_REGISTERS_WIDE)
-layout(std430, binding = 10) buffer WideRegisters { float wide_registers[]; };
+layout(std430, binding = kFrameBindingWideRegisters) buffer WideRegisters { float wide_registers[]; };
 uint vm_wide_lane;   // gl_GlobalInvocationID.x
 uint vm_wide_lanes;  // the launch: gl_NumWorkGroups.x * kFrameWorkgroupSize
 uint vm_wide_slot(uint slot) {

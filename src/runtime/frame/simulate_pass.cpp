@@ -1,0 +1,70 @@
+#include "runtime/frame/simulate_pass.hpp"
+
+#include <vector>
+
+#include "gpu/commands.hpp"
+#include "runtime/frame/interpreted_code.hpp"
+#include "shared/vm_limits.h"
+
+namespace mote::runtime {
+
+Result<SimulatePass> SimulatePass::create(gpu::Device& device) {
+  SimulatePass pass;
+  const gpu::SpecializationConstant window[] = {{kFrameWindowCapacityId, shader::kFrameFastWindowChunks}};
+  MOTE_TRY_ASSIGN(pass.fast_, gpu::ComputePipeline::create(device, "runtime/frame/simulate", window));
+  return pass;
+}
+
+Status SimulatePass::ensure(gpu::Device& device, const Program& program, uint32_t record_words) {
+  if (needs_large_window(program, Section::kUpdate, record_words) && !large_window_.valid()) {
+    const gpu::SpecializationConstant window[] = {{kFrameWindowCapacityId, shader::kVmMaxWindowChunks}};
+    MOTE_TRY_ASSIGN(large_window_, gpu::ComputePipeline::create(device, "runtime/frame/simulate", window));
+  }
+  if (needs_wide_interpreter(program) && !wide_.valid()) {
+    MOTE_TRY_ASSIGN(wide_, gpu::ComputePipeline::create(device, "runtime/frame/simulate_wide"));
+  }
+  return ok_status();
+}
+
+void SimulatePass::record(const FrameRecording& frame, std::span<const ProgramDispatch> dispatches) const {
+  const FrameBuffers& b = frame.buffers;
+  frame.begin_pass("simulate");
+  vkCmdFillBuffer(frame.cmd, b.keep.handle(), 0, VK_WHOLE_SIZE, 0u);
+  gpu::transfer_to_compute(frame.cmd);
+  // With no live program, one dispatch of no program still frees the orphans.
+  const ProgramDispatch orphans_only{};
+  const std::span<const ProgramDispatch> list = dispatches.empty() ? std::span(&orphans_only, 1) : dispatches;
+  const uint32_t wide_groups = frame.wide_lanes / shader::kFrameWorkgroupSize;
+  for (size_t i = 0; i < list.size(); ++i) {
+    const ProgramDispatch& d = list[i];
+    shader::FramePush push = d.update_push;
+    push.program = d.program;
+    push.first_dispatch = i == 0 ? 1u : 0u;
+    push.only_dispatch = list.size() == 1 ? 1u : 0u;
+    const bool wide = d.wide && !d.compiled_simulate;
+    std::vector<gpu::BufferBinding> bindings{{shader::kFrameBindingParams, &b.params},
+                                             {shader::kFrameBindingCounters, &b.counters},
+                                             {shader::kFrameBindingEmitters, &b.emitters},
+                                             {shader::kFrameBindingStates, &b.states},
+                                             {shader::kFrameBindingAliveIn, &frame.alive_in},
+                                             {shader::kFrameBindingKeep, &b.keep},
+                                             {shader::kFrameBindingPool, &b.pool},
+                                             {shader::kFrameBindingProgram, &frame.program},
+                                             {shader::kFrameBindingTransformChannels, &frame.channels}};
+    if (wide) bindings.push_back({shader::kFrameBindingWideRegisters, &b.wide_registers});
+    gpu::ComputeRecorder rec(frame.device, frame.cmd);
+    rec.bind(wide ? wide_ : d.compiled_simulate ? *d.compiled_simulate : d.update_large_window ? large_window_ : fast_)
+        .buffers(std::span<const gpu::BufferBinding>(bindings))
+        .push(push);
+    if (wide) {
+      rec.dispatch(wide_groups);
+      gpu::compute_to_compute(frame.cmd);  // wide dispatches share one register file
+    } else {
+      rec.dispatch_indirect(b.counters, shader::kFrameSimulateArgsOffset);
+    }
+  }
+  gpu::compute_to_compute(frame.cmd);
+  frame.end_pass();
+}
+
+}  // namespace mote::runtime

@@ -1,0 +1,38 @@
+// Simulate (shaders/runtime/frame/simulate.comp): last frame's alive list, one dispatch per live
+// program, each running UPDATE for its program's particles — its compiled kernel, the fast
+// interpreter or the wide one. The first dispatch also frees the orphans (particles whose row was
+// removed or renewed); it runs even with no live program, so removed emitters' particles still die.
+// Each dispatch adds its survivors to the cleared per-tile counts and masks that CompactPass
+// places. docs/design/runtime_frame.md, "Simulate".
+#pragma once
+
+#include <span>
+
+#include "gpu/compute_pipeline.hpp"
+#include "gpu/device.hpp"
+#include "mote/program.hpp"
+#include "mote/result.hpp"
+#include "runtime/frame/frame_recording.hpp"
+#include "runtime/frame/program_dispatches.hpp"
+
+namespace mote::runtime {
+
+class SimulatePass {
+ public:
+  static Result<SimulatePass> create(gpu::Device& device);
+  // The pipelines `program` needs beyond the default one (as EmitPass::ensure, for UPDATE).
+  Status ensure(gpu::Device& device, const Program& program, uint32_t record_words);
+  // Records "simulate": the keep flags cleared, then the dispatches, then a compute-to-compute
+  // barrier.
+  void record(const FrameRecording& frame, std::span<const ProgramDispatch> dispatches) const;
+
+  // The interpreter build (tools: its pipeline statistics).
+  const gpu::ComputePipeline& interpreter() const { return fast_; }
+
+ private:
+  gpu::ComputePipeline fast_;          // stages record windows up to kFrameFastWindowChunks
+  gpu::ComputePipeline large_window_;  // up to kVmMaxWindowChunks; made when first needed
+  gpu::ComputePipeline wide_;          // made with the first wide program
+};
+
+}  // namespace mote::runtime
