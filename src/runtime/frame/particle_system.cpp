@@ -204,6 +204,7 @@ Result<ParticleSystem::FramePlan> ParticleSystem::prepare_frame(float dt, bool h
   MOTE_TRY(check_transform_references());
   FramePlan plan;
   plan.dt = dt;
+  plan.host_submits = host_submits;
   plan.rows = emitters_->row_count();
   plan.commands = emitters_->take_commands();
   MOTE_TRY_ASSIGN(plan.dispatches, plan_program_dispatches(emitters_->heap(), kernels_.get(), options_.record_words));
@@ -272,7 +273,11 @@ Status ParticleSystem::record_frame(VkCommandBuffer cmd, const FramePlan& plan) 
   gpu::transfer_to_compute(cmd);
   // This frame's world poses and channels, composed before anything of the frame reads them.
   if (transforms_) {
-    transforms_->record(cmd);
+    if (plan.host_submits) {
+      transforms_->record_inline_upload(cmd);
+    } else {
+      transforms_->record(cmd);
+    }
     gpu::compute_to_compute(cmd);
   }
   // The bound words of the program buffer from this frame's channels (ordered before the tick

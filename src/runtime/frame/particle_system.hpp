@@ -147,10 +147,10 @@ class ParticleSystem {
   Status execute(float dt);
   // Records one frame of `dt` seconds into the host's command buffer `cmd` (primary, recording,
   // on a queue family that computes; not inside a render pass) and submits nothing. Everything
-  // the frame uploads goes into `cmd` itself. The host must submit `cmd` before its next record()
-  // or execute(), after any work it recorded earlier that writes the transforms table, and must
-  // not record more than options.frames_in_flight frames ahead of the GPU (buffers the frame
-  // replaces live that many frames). `cmd` ends with a barrier that makes the frame's writes
+  // the frame uploads goes into `cmd` itself, the transforms table's poses included (set them
+  // before record(); TransformTable::upload is for execute()). The host must submit `cmd` before
+  // its next record() or execute(), and must not record more than options.frames_in_flight
+  // frames ahead of the GPU (buffers the frame replaces live that many frames). `cmd` ends with a barrier that makes the frame's writes
   // visible to compute, indirect and transfer work recorded after it; a draw reading the pool
   // adds its own barrier to its stages. Readbacks (read_*) wait for Mote's queue only: call them
   // after the host's submission completed.
@@ -231,6 +231,7 @@ class ParticleSystem {
     shader::FrameParams params{};
     uint32_t rows = 0;
     bool bind_pass = false;
+    bool host_submits = false;  // record(): every upload inline, the transforms' poses too
   };
   // The interpreter pipelines and register file `program` needs beyond the ones made with the
   // system (kUnsupported when the device cannot bind the wide interpreter's).

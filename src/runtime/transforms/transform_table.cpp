@@ -169,13 +169,40 @@ Status TransformTable::upload() {
   return staging_.flush();
 }
 
-void TransformTable::record(VkCommandBuffer cmd) const {
-  const VkDeviceSize locals_bytes = VkDeviceSize(next_unused_) * sizeof(shader::TransformLocal);
-  // Earlier compute work on these buffers (last frame's compose, a field-bind pass reading the
-  // channels) finishes before the copies and the compose overwrite them (WAR and WAW).
+namespace {
+
+// Earlier compute work on the table's buffers (last frame's compose, a field-bind pass reading
+// the channels) finishes before new poses and the compose overwrite them (WAR and WAW).
+void before_table_writes(VkCommandBuffer cmd) {
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                       VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT);
+}
+
+// vkCmdUpdateBuffer writes at most 65536 bytes a command.
+void update_in_pieces(VkCommandBuffer cmd, VkBuffer buffer, const void* data, size_t bytes) {
+  const auto* p = static_cast<const uint8_t*>(data);
+  for (size_t done = 0; done < bytes;) {
+    const size_t n = std::min<size_t>(bytes - done, 65536);
+    vkCmdUpdateBuffer(cmd, buffer, done, n, p + done);
+    done += n;
+  }
+}
+
+}  // namespace
+
+void TransformTable::record_inline_upload(VkCommandBuffer cmd) {
+  if (levels_version_ != topology_version_) rebuild_levels();
+  before_table_writes(cmd);
+  if (next_unused_ > 0)
+    update_in_pieces(cmd, locals_gpu_.handle(), locals_.data(), size_t(next_unused_) * sizeof(shader::TransformLocal));
+  if (!order_.empty()) update_in_pieces(cmd, order_gpu_.handle(), order_.data(), order_.size() * 4);
+  record_compose(cmd);
+}
+
+void TransformTable::record(VkCommandBuffer cmd) const {
+  const VkDeviceSize locals_bytes = VkDeviceSize(next_unused_) * sizeof(shader::TransformLocal);
+  before_table_writes(cmd);
   if (locals_bytes) {
     const VkBufferCopy copy{0, 0, locals_bytes};
     vkCmdCopyBuffer(cmd, staging_.handle(), locals_gpu_.handle(), 1, &copy);
@@ -187,6 +214,10 @@ void TransformTable::record(VkCommandBuffer cmd) const {
                             VkDeviceSize(order_.size()) * 4};
     vkCmdCopyBuffer(cmd, staging_.handle(), order_gpu_.handle(), 1, &copy);
   }
+  record_compose(cmd);
+}
+
+void TransformTable::record_compose(VkCommandBuffer cmd) const {
   gpu::transfer_to_compute(cmd);
   gpu::ComputeRecorder rec(*device_, cmd);
   rec.bind(compose_).buffers({{0, &locals_gpu_}, {1, &order_gpu_}, {2, &worlds_}, {3, &channels_}});

@@ -55,12 +55,18 @@ class TransformTable {
   // every live row, visible to compute shaders (and transfers) recorded next after the caller's
   // own barrier (gpu::compute_to_compute / compute_to_transfer).
   void record(VkCommandBuffer cmd) const;
+  // record() for a frame the host submits itself: the poses (and the level order) are written
+  // into the command buffer instead of copied from the staging buffer, so no earlier frame's copy
+  // has to have completed and upload() is not called. The command buffer grows by 64 bytes a row.
+  void record_inline_upload(VkCommandBuffer cmd);
 
   const gpu::Buffer& worlds() const { return worlds_; }      // mat4 per row
   const gpu::Buffer& channels() const { return channels_; }  // shader::TransformChannels per row
 
  private:
   Status check_live(uint32_t row, const char* what) const;
+  // The compose dispatches, one per depth level, after the poses reached locals_gpu_.
+  void record_compose(VkCommandBuffer cmd) const;
   void rebuild_levels();
 
   gpu::Device* device_ = nullptr;

@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cmath>
 #include <vector>
 
 #include "mote/assembly.hpp"
 #include "runtime/frame/particle_system.hpp"
+#include "runtime/transforms/transform_table.hpp"
 #include "support/effect_presets.hpp"
 #include "support/gpu_fixture.hpp"
 #include "support/random_life_program.hpp"
@@ -112,6 +114,40 @@ TEST_F(HostRecordTest, RecordedFramesEqualExecutedFramesBitForBit) {
   EXPECT_GT(a.upload_stats().staged_regions, 0u) << "execute() stages its large uploads";
   EXPECT_EQ(b.upload_stats().program_bytes, a.upload_stats().program_bytes);
   EXPECT_EQ(b.upload_stats().table_bytes, a.upload_stats().table_bytes);
+}
+
+TEST_F(HostRecordTest, RecordedFramesComposeTheTransformsFromTheCommandBuffer) {
+  // The transforms' poses go into the recorded command buffer (no staging upload): an emitter
+  // at a moving child row emits where execute() with TransformTable::upload has it emit.
+  const ParticleSystemOptions options{.capacity = 2048, .record_words = 32, .max_emitters = 4, .serial_word = 31};
+  ParticleSystem a = make(options);
+  ParticleSystem b = make(options);
+  auto ta = runtime::TransformTable::create(device(), 8);
+  auto tb = runtime::TransformTable::create(device(), 8);
+  ASSERT_TRUE(ta.ok() && tb.ok());
+  for (runtime::TransformTable* t : {&*ta, &*tb}) {
+    auto root = t->add_row();
+    ASSERT_TRUE(root.ok());
+    auto child = t->add_row(*root);
+    ASSERT_TRUE(child.ok());
+    EXPECT_EQ(*child, 1u);
+  }
+  ASSERT_TRUE(a.set_transforms(&*ta).ok());
+  ASSERT_TRUE(b.set_transforms(&*tb).ok());
+  const CompiledEffect fire = test::load_preset("fire.json");
+  ASSERT_TRUE(a.add_emitter(fire, {.seed = 7, .transform_row = 1}).ok());
+  ASSERT_TRUE(b.add_emitter(fire, {.seed = 7, .transform_row = 1}).ok());
+  for (int frame = 0; frame < 40; ++frame) {
+    const float t = frame * kDt;
+    for (runtime::TransformTable* table : {&*ta, &*tb}) {
+      ASSERT_TRUE(table->set_local(0, {std::sin(t) * 3.0f, 0.0f, 0.0f}, glm::quat(1, 0, 0, 0), {1, 1, 1}).ok());
+      ASSERT_TRUE(table->set_local(1, {0.0f, 1.0f + t, 0.0f}, glm::angleAxis(t, glm::vec3(0, 1, 0)), {1, 1, 1}).ok());
+    }
+    ASSERT_TRUE(device().wait(device().last_submitted_serial()).ok());
+    ASSERT_TRUE(ta->upload().ok());
+    step_both(a, b);
+  }
+  expect_same_state(a, b, 40);
 }
 
 TEST_F(HostRecordTest, RefusesWhatItCannotRecord) {
