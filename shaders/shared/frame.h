@@ -23,7 +23,8 @@ struct FrameParams {
   uint constants_base; // program buffer word where the heap's constants section starts
   uint code_base;      // ... its code section
   uint field_base;     // ... its field section (emitter blocks with their global copies)
-  uint pad0;
+  float time;          // TIME: the system's clock after this frame's dt (f32 sums of the dts, as
+                       // an emitter's age is summed, so a first-frame emitter's age equals it)
   uint pad1;
   uint pad2;
 };
@@ -37,7 +38,7 @@ MOTE_ASSERT_OFFSET(FrameParams, serial_word, 20);
 MOTE_ASSERT_OFFSET(FrameParams, constants_base, 24);
 MOTE_ASSERT_OFFSET(FrameParams, code_base, 28);
 MOTE_ASSERT_OFFSET(FrameParams, field_base, 32);
-MOTE_ASSERT_OFFSET(FrameParams, pad0, 36);
+MOTE_ASSERT_OFFSET(FrameParams, time, 36);
 MOTE_ASSERT_OFFSET(FrameParams, pad1, 40);
 MOTE_ASSERT_OFFSET(FrameParams, pad2, 44);
 

@@ -97,7 +97,7 @@ inline std::vector<SharedLayout> shared_layouts() {
        {MOTE_MEMBER(FrameParams, dt), MOTE_MEMBER(FrameParams, row_count), MOTE_MEMBER(FrameParams, command_count),
         MOTE_MEMBER(FrameParams, capacity), MOTE_MEMBER(FrameParams, record_words), MOTE_MEMBER(FrameParams, serial_word),
         MOTE_MEMBER(FrameParams, constants_base), MOTE_MEMBER(FrameParams, code_base),
-        MOTE_MEMBER(FrameParams, field_base), MOTE_MEMBER(FrameParams, pad0), MOTE_MEMBER(FrameParams, pad1),
+        MOTE_MEMBER(FrameParams, field_base), MOTE_MEMBER(FrameParams, time), MOTE_MEMBER(FrameParams, pad1),
         MOTE_MEMBER(FrameParams, pad2)}},
       {"FrameCounters",
        {MOTE_MEMBER(FrameCounters, alive_in), MOTE_MEMBER(FrameCounters, alive_out), MOTE_MEMBER(FrameCounters, free_count),

@@ -306,7 +306,7 @@ vec4 vm_load_builtin(uint id, uint lanes) {
   }
   if (space != kVmSpaceEngine) return v;
   if (index == VM_BUILTIN_DT) v.x = vm_dt;
-  else if (index == VM_BUILTIN_TIME) v.x = states[vm_row].age;
+  else if (index == VM_BUILTIN_TIME) v.x = params.time;
   else if (index == VM_BUILTIN_EMITTER_AGE) v.x = states[vm_row].age;
   else if (index == VM_BUILTIN_EMITTER_POSITION || index == VM_BUILTIN_EMITTER_DIRECTION ||
            index == VM_BUILTIN_EMITTER_UP || index == VM_BUILTIN_EMITTER_ROTATION)

@@ -244,6 +244,7 @@ Result<ParticleSystem::FramePlan> ParticleSystem::prepare_frame(float dt, bool h
   params.constants_base = shader::kFrameShapeWords + heap.constants_base();
   params.code_base = shader::kFrameShapeWords + heap.code_base();
   params.field_base = shader::kFrameShapeWords + heap.field_base();
+  params.time = time_ + dt;  // f32, as the tick sums an emitter's age
   return plan;
 }
 
@@ -301,6 +302,7 @@ void ParticleSystem::frame_recorded(const FramePlan& plan, uint64_t serial) {
   program_.committed(emitters_->heap());
   emitters_->clear_dirty_rows();
   bindings_.recorded(plan.bind_pass);
+  time_ = plan.params.time;
   ++frame_;
   retired_.release(frame_, options_.frames_in_flight);
 }

@@ -180,6 +180,9 @@ class ParticleSystem {
   const gpu::Buffer& emitter_table() const { return buffers_.emitters; }
   const gpu::Buffer& program_buffer() const { return program_.buffer(); }
 
+  // The system's clock, TIME: the f32 sum of the dts of the frames recorded so far.
+  float time() const { return time_; }
+
   // Readbacks (submit and wait): for tests and tools, never a per-frame path.
   Result<FrameStats> read_stats();
   Result<std::vector<uint32_t>> read_alive_slots();  // the last frame's alive list
@@ -268,6 +271,7 @@ class ParticleSystem {
   uint64_t checked_topology_ = UINT64_MAX;
   UploadStats uploads_stats_;
   uint32_t frame_ = 0;  // frames recorded: selects the alive list written this frame
+  float time_ = 0.0f;   // TIME: the f32 sum of the recorded frames' dts
   gpu::GpuProfiler* profiler_ = nullptr;  // optional per-pass timestamps (set_profiler)
 };
 
