@@ -4,23 +4,14 @@
 //   example_embed_particles [EFFECTS_DIR]
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "mote/effect.hpp"
+#include "mote/files.hpp"
 #include "mote/particles.hpp"
 #include "mote/vulkan_interop.hpp"
 
 namespace {
-
-mote::Result<mote::CompiledEffect> load(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return mote::make_error(mote::ErrorCode::kNotFound, "cannot open " + path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return mote::compile_effect(text.str());
-}
 
 int fail(const char* what, const mote::Error& e) {
   std::fprintf(stderr, "%s: %s\n", what, e.to_string().c_str());
@@ -31,9 +22,9 @@ int fail(const char* what, const mote::Error& e) {
 
 int main(int argc, char** argv) {
   const std::string effects = argc > 1 ? argv[1] : MOTE_EXAMPLE_EFFECTS;
-  auto fire = load(effects + "/fire.json");
+  auto fire = mote::compile_effect_file(effects + "/fire.json");
   if (!fire.ok()) return fail("fire.json", fire.error());
-  auto sparkles = load(effects + "/sparkles.json");
+  auto sparkles = mote::compile_effect_file(effects + "/sparkles.json");
   if (!sparkles.ok()) return fail("sparkles.json", sparkles.error());
 
   auto context = mote::Context::create();

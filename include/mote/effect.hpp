@@ -47,6 +47,12 @@ struct RenderSettings {
   std::string frame_field;             // flipbook frame; "" = from age/life
 };
 
+// A value for a named emitter or global field (EmitterDesc, SimulationOptions, scene emitters).
+struct FieldValue {
+  std::string name;
+  std::vector<float> values;  // 1 value splats over the field's width
+};
+
 struct GlobalPreview {
   std::string name;
   std::vector<float> values;  // width = values.size()

@@ -18,13 +18,15 @@
 
 #include "mote/effect.hpp"
 #include "mote/result.hpp"
-#include "mote/simulation.hpp"  // FieldValue
 
 namespace mote {
 
 namespace detail {
 struct ContextState;
 struct ParticleSystemState;
+// Mote's own way in (defined in src/api/): the internal layers reach a Context's device and a
+// system's runtime through it, never through a public member.
+struct ApiAccess;
 }  // namespace detail
 struct HostVulkanDevice;  // mote/vulkan_interop.hpp
 
@@ -46,10 +48,11 @@ class Context {
   Context(const Context&) = delete;
   Context& operator=(const Context&) = delete;
 
+  // The chosen device's name; mote/device.hpp describes it in full.
   std::string device_name() const;
-  detail::ContextState& state() { return *state_; }
 
  private:
+  friend struct detail::ApiAccess;
   Context();
   std::unique_ptr<detail::ContextState> state_;
 };
@@ -92,6 +95,26 @@ struct ParticleSystemDesc {
   // so no frame waits for it.
   bool compiled_simulate = true;
   bool compile_in_background = true;
+  // A debugging and tools aid (0 = off): emit writes each newborn's birth serial — how many
+  // particles its emitter spawned before it — into this record word, which must lie inside the
+  // record and past every effect's fields (add_emitter refuses an effect it overlaps). Lets a tool
+  // match particles across runs (mote/compare.hpp does, against the reference simulation).
+  uint32_t serial_word = 0;
+};
+
+// The live particles' records as the last completed frame left them (read_alive_records).
+struct AliveRecords {
+  uint32_t record_words = 0;     // words per record (the system's stride)
+  std::vector<uint32_t> slots;    // pool slots, in alive-list order
+  std::vector<uint32_t> records;  // slots.size() * record_words words, record i of slots[i]
+};
+
+// One emitter's clock and spawn count as the last completed frame left them (read_emitter_state);
+// all zero before the emitter's first frame.
+struct EmitterState {
+  float age = 0.0f;          // seconds since the emitter started (EMITTER_AGE after the frame's tick)
+  uint32_t spawned = 0;      // particles spawned so far: the next newborn's birth serial
+  uint32_t newborns = 0;     // spawned by the last frame
 };
 
 struct ParticleStats {
@@ -144,14 +167,21 @@ class ParticleSystem {
   // Waits for the kernels compiling in the background (tools and tests; frames never need to).
   Status wait_for_kernels();
 
-  // The counters as the last completed frame left them (waits for it).
+  // Readbacks: each waits for every submitted frame, copies from the GPU and waits again, so
+  // they are for tools, tests and HUDs, never for a frame. Errors: kVulkan, kOutOfMemory.
+  //
+  // The counters as the last completed frame left them.
   Result<ParticleStats> read_stats();
+  // Every live particle's record, in the alive list's order (the order a draw reads them).
+  Result<AliveRecords> read_alive_records();
+  // A live emitter's state (kInvalidArgument for an id that is not live).
+  Result<EmitterState> read_emitter_state(EmitterId id);
 
   uint32_t capacity() const;
   uint32_t record_words() const;
-  detail::ParticleSystemState& state() { return *state_; }
 
  private:
+  friend struct detail::ApiAccess;
   ParticleSystem();
   std::unique_ptr<detail::ParticleSystemState> state_;
 };

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,11 +57,6 @@ float warmup_start_accumulator(uint32_t seed);
 
 enum class SimulationExecutor { kReference, kBatch };
 
-struct FieldValue {
-  std::string name;
-  std::vector<float> values;  // 1 value splats over the field's width
-};
-
 struct SimulationOptions {
   float dt = 1.0f / 60.0f;
   uint32_t seed = 0;
@@ -86,6 +83,21 @@ struct FrameReport {
   float bounds_min[3] = {0.0f, 0.0f, 0.0f};
   float bounds_max[3] = {0.0f, 0.0f, 0.0f};
 };
+
+// The bounds a FrameReport carries measure the effect's position field (render.position_field,
+// "position" when empty) when it is at least 3 wide: its record word, or nullopt when there is
+// no such field (the report then has no bounds).
+std::optional<uint32_t> bounds_field_offset(const CompiledEffect& effect);
+// The one bounds computation (the reference simulation's and the GPU frame's reports): sets
+// report.has_bounds, bounds_min and bounds_max to the component-wise range of the 3 words at
+// `field_offset` of each record, NaN components skipped (has_bounds false when there are no
+// records). Over records laid one after another (records.size() / record_words of them):
+Status measure_bounds(std::span<const uint32_t> records, uint32_t record_words, uint32_t field_offset,
+                      FrameReport& report);
+// Over the records of `slots` in `pool`. Both refuse (kInvalidArgument) a field past the record
+// or a slot past the pool, and leave `report` as it was.
+Status measure_bounds(std::span<const uint32_t> pool, uint32_t record_words, std::span<const uint32_t> slots,
+                      uint32_t field_offset, FrameReport& report);
 
 class Simulation {
  public:

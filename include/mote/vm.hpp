@@ -12,11 +12,17 @@
 
 #include "mote/program.hpp"
 #include "mote/result.hpp"
-#include "shared/vm_semantics.h"
 
 namespace mote {
 
-using VmWindField = shader::VmWindField;
+// What SAMPLE_WIND reads: a uniform wind plus curl-noise turbulence. Plain floats in the std430
+// layout of the shaders' VmWindField (two vec4s, 32 bytes), which src/vm/ converts it to.
+struct VmWindField {
+  std::array<float, 4> base_velocity{};  // xyz: uniform wind, m/s; w unused (0)
+  // x: amplitude, m/s; y: spatial frequency, 1/m; z: scroll speed along -Z, m/s; w: the time the
+  // field is sampled at, s.
+  std::array<float, 4> turbulence{};
+};
 
 // What LOAD_BUILTIN space 0 reads (builtins.inc), for the emitter being run.
 struct VmEmitterContext {

@@ -5,27 +5,14 @@
 
 #include <fmt/format.h>
 
-#include "gpu/device.hpp"
+#include <algorithm>
+
+#include "api/api_access.hpp"
 #include "mote/vulkan_interop.hpp"
-#include "runtime/frame/particle_system.hpp"
-#include "runtime/transforms/transform_table.hpp"
 
 namespace mote {
 
-namespace detail {
-
-struct ContextState {
-  std::unique_ptr<gpu::Device> device;
-};
-
-struct ParticleSystemState {
-  Context* context = nullptr;
-  runtime::TransformTable transforms;
-  bool has_transforms = false;
-  runtime::ParticleSystem system;
-};
-
-}  // namespace detail
+using detail::ApiAccess;
 
 namespace {
 
@@ -60,22 +47,23 @@ Result<std::unique_ptr<Context>> Context::adopt(const HostVulkanDevice& host) {
 std::string Context::device_name() const { return state_->device->description().name; }
 
 VulkanContext vulkan_context(Context& context) {
-  gpu::Device& d = *context.state().device;
+  gpu::Device& d = ApiAccess::device(context);
   return {d.instance(), d.physical_device(), d.handle(), d.queue(), d.queue_family(), d.timeline()};
 }
 
 ParticleSystem::ParticleSystem() : state_(std::make_unique<detail::ParticleSystemState>()) {}
 ParticleSystem::~ParticleSystem() {
-  if (state_ && state_->context) (void)state_->context->state().device->wait_idle();
+  if (state_ && state_->context) (void)ApiAccess::device(*state_->context).wait_idle();
 }
 
 Result<std::unique_ptr<ParticleSystem>> ParticleSystem::create(Context& context, const ParticleSystemDesc& desc) {
   std::unique_ptr<ParticleSystem> s(new ParticleSystem());
-  gpu::Device& device = *context.state().device;
+  gpu::Device& device = ApiAccess::device(context);
   s->state_->context = &context;
   MOTE_TRY_ASSIGN(s->state_->system, runtime::ParticleSystem::create(device, {.capacity = desc.capacity,
                                                                              .record_words = desc.record_words,
                                                                              .max_emitters = desc.max_emitters,
+                                                                             .serial_word = desc.serial_word,
                                                                              .compiled_simulate = desc.compiled_simulate,
                                                                              .compile_in_background =
                                                                                  desc.compile_in_background}));
@@ -176,7 +164,7 @@ Status ParticleSystem::unbind_field(EmitterId id, std::string_view field) {
 }
 
 Status ParticleSystem::execute(float dt) {
-  gpu::Device& device = *state_->context->state().device;
+  gpu::Device& device = ApiAccess::device(*state_->context);
   if (state_->has_transforms) {
     // The table's staging memory is single-buffered: the previous frame must have read it.
     MOTE_TRY(device.wait(device.last_submitted_serial()));
@@ -185,7 +173,7 @@ Status ParticleSystem::execute(float dt) {
   return state_->system.execute(dt);
 }
 
-Status ParticleSystem::wait_idle() { return state_->context->state().device->wait_idle(); }
+Status ParticleSystem::wait_idle() { return ApiAccess::device(*state_->context).wait_idle(); }
 
 Status ParticleSystem::wait_for_kernels() { return state_->system.wait_for_kernels(); }
 
@@ -194,11 +182,42 @@ Result<ParticleStats> ParticleSystem::read_stats() {
   return ParticleStats{s.alive, s.free_count, s.newborns, s.dropped, s.killed, s.orphaned, s.frames};
 }
 
+Result<AliveRecords> ParticleSystem::read_alive_records() {
+  runtime::ParticleSystem& system = state_->system;
+  AliveRecords out;
+  out.record_words = system.record_words();
+  MOTE_TRY_ASSIGN(out.slots, system.read_alive_slots());
+  MOTE_TRY_ASSIGN(const std::vector<uint32_t> pool, system.read_pool());
+  out.records.resize(out.slots.size() * out.record_words);
+  for (size_t i = 0; i < out.slots.size(); ++i) {
+    // The slots come from the GPU: one outside the pool would be a runtime bug, reported, not read.
+    if (out.slots[i] >= system.capacity())
+      return make_error(ErrorCode::kInternal, fmt::format("alive list entry {} is slot {}, past the pool's {}", i,
+                                                          out.slots[i], system.capacity()));
+    std::copy_n(pool.begin() + ptrdiff_t(size_t(out.slots[i]) * out.record_words), out.record_words,
+                out.records.begin() + ptrdiff_t(i * out.record_words));
+  }
+  return out;
+}
+
+Result<EmitterState> ParticleSystem::read_emitter_state(EmitterId id) {
+  MOTE_TRY(check_id(state_->system, id));
+  MOTE_TRY_ASSIGN(const std::vector<shader::FrameEmitterState> states, state_->system.read_emitter_states());
+  if (id.row >= states.size())
+    return make_error(ErrorCode::kInternal, fmt::format("emitter row {} was not read back", id.row));
+  const shader::FrameEmitterState& s = states[id.row];
+  // The tick adopts a row's new generation on the emitter's first frame: until then the state
+  // still belongs to the row's previous tenant, and this emitter has not started.
+  if (s.generation != id.generation) return EmitterState{};
+  return EmitterState{s.age, s.spawned, s.spawn_count};
+}
+
 uint32_t ParticleSystem::capacity() const { return state_->system.capacity(); }
 uint32_t ParticleSystem::record_words() const { return state_->system.record_words(); }
 
 ParticleDrawBuffers draw_buffers(ParticleSystem& system) {
-  runtime::ParticleSystem& s = system.state().system;
+  detail::ParticleSystemState& state = ApiAccess::state(system);
+  runtime::ParticleSystem& s = state.system;
   ParticleDrawBuffers b;
   b.pool = s.pool().handle();
   b.alive = s.drawn_alive_list().handle();
@@ -206,7 +225,7 @@ ParticleDrawBuffers draw_buffers(ParticleSystem& system) {
   b.alive_count_word = runtime::ParticleSystem::kAliveCountWord;
   b.record_words = s.record_words();
   b.capacity = s.capacity();
-  b.frame_serial = system.state().context->state().device->last_submitted_serial();
+  b.frame_serial = ApiAccess::device(*state.context).last_submitted_serial();
   return b;
 }
 

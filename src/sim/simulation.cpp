@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <limits>
 
 #include "isa/emitter_values.hpp"
 #include "mote/link.hpp"
@@ -199,31 +198,8 @@ struct Simulation::State {
     }
     r.alive = uint32_t(alive.size());
     r.emitter_age = age;
-    measure_bounds(r);
+    if (position_offset) MOTE_TRY(measure_bounds(pool, stride, alive, *position_offset, r));
     return r;
-  }
-
-  void measure_bounds(FrameReport& r) const {
-    if (!position_offset || alive.empty()) return;
-    float lo[3], hi[3];
-    for (int c = 0; c < 3; ++c) {
-      lo[c] = std::numeric_limits<float>::infinity();
-      hi[c] = -std::numeric_limits<float>::infinity();
-    }
-    for (uint32_t s : alive) {
-      const uint32_t* p = pool.data() + size_t(s) * stride + *position_offset;
-      for (int c = 0; c < 3; ++c) {
-        const float v = std::bit_cast<float>(p[c]);
-        if (std::isnan(v)) continue;
-        lo[c] = std::min(lo[c], v);
-        hi[c] = std::max(hi[c], v);
-      }
-    }
-    r.has_bounds = true;
-    for (int c = 0; c < 3; ++c) {
-      r.bounds_min[c] = lo[c];
-      r.bounds_max[c] = hi[c];
-    }
   }
 };
 
@@ -274,9 +250,7 @@ Result<Simulation> Simulation::create(const CompiledEffect& effect, const Simula
   s->free_stack.resize(s->capacity);
   for (uint32_t i = 0; i < s->capacity; ++i) s->free_stack[i] = s->capacity - 1 - i;
 
-  const std::string& pos_name = effect.render.position_field.empty() ? std::string("position") : effect.render.position_field;
-  for (const FieldDecl& f : program.particle_fields)
-    if (f.name == pos_name && f.width >= 3) s->position_offset = program.particle_field_offset(pos_name);
+  s->position_offset = bounds_field_offset(effect);
 
   if (options.prewarm) {
     s->warmup = warmup_schedule(effect.emission.prewarm_seconds);

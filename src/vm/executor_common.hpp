@@ -10,6 +10,7 @@
 #include "mote/vm.hpp"
 #include "shared/isa_encoding.h"
 #include "shared/vm_semantics.h"
+#include "vm/wind_field.hpp"
 
 namespace mote::vm_detail {
 

@@ -15,6 +15,7 @@
 #include "shared/vm_gpu.h"
 #include "shared/vm_limits.h"
 #include "vm/executor_common.hpp"
+#include "vm/wind_field.hpp"
 #include "vm_gpu/fast_fold.hpp"
 #include "vm_gpu/fast_fuse.hpp"
 #include "vm_gpu/fast_reads.hpp"
@@ -323,7 +324,7 @@ GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_wo
   params.emitter_direction = {e.direction[0], e.direction[1], e.direction[2], 0.0f};
   params.emitter_up = {e.up[0], e.up[1], e.up[2], 0.0f};
   params.emitter_rotation = {e.rotation[0], e.rotation[1], e.rotation[2], e.rotation[3]};
-  params.wind = input.wind;
+  params.wind = vm_detail::to_shader_wind(input.wind);
   params.dt = e.dt;
   params.time = e.time;
   params.emitter_age = e.emitter_age;

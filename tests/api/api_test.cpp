@@ -2,46 +2,19 @@
 // only public headers drive the system; tests/support captures validation messages.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 
-#include "core/file.hpp"
+#include "api_fixture.hpp"
 #include "mote/particles.hpp"
+#include "mote/simulation.hpp"  // header_row, header_generation
 #include "mote/vulkan_interop.hpp"
-#include "support/gpu_fixture.hpp"
 
 namespace mote {
 namespace {
 
-CompiledEffect load_effect(const std::string& name) {
-  auto text = read_file_text(std::string(MOTE_EFFECTS_DIR) + "/" + name);
-  EXPECT_TRUE(text.ok());
-  auto effect = compile_effect(text.value());
-  EXPECT_TRUE(effect.ok()) << effect.error().to_string();
-  return std::move(effect).value();
-}
-
-class ApiTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    auto context = Context::create({.validation = true});
-    ASSERT_TRUE(context.ok()) << context.error().to_string();
-    context_ = std::move(context).value();
-  }
-  void TearDown() override {
-    system_.reset();
-    context_.reset();
-    for (const std::string& m : capture_.take()) ADD_FAILURE() << "Vulkan validation: " << m;
-  }
-  ParticleSystem& make_system(const ParticleSystemDesc& desc = {}) {
-    auto system = ParticleSystem::create(*context_, desc);
-    EXPECT_TRUE(system.ok()) << system.error().to_string();
-    system_ = std::move(system).value();
-    return *system_;
-  }
-  test::ValidationCapture capture_;
-  std::unique_ptr<Context> context_;
-  std::unique_ptr<ParticleSystem> system_;
-};
+using test::ApiTest;
+using test::load_effect;
 
 TEST_F(ApiTest, EmittersSpawnDieAndAreRemovedThroughThePublicApi) {
   ParticleSystem& system = make_system({.capacity = 4096, .record_words = 32, .max_emitters = 4});
@@ -135,6 +108,68 @@ TEST_F(ApiTest, BadDescriptionsAreErrors) {
   auto full = system.add_emitter(fire, {});
   ASSERT_FALSE(full.ok());
   EXPECT_EQ(full.error().code, ErrorCode::kOutOfMemory);
+}
+
+TEST_F(ApiTest, ReadbacksGiveTheAliveRecordsTheirBirthSerialsAndTheEmitterClock) {
+  const CompiledEffect fire = load_effect("fire.json");
+  const uint32_t own = fire.program.particle_record_words();
+  ParticleSystem& system = make_system(
+      {.capacity = 2048, .record_words = own + 1, .max_emitters = 2, .max_transforms = 0, .serial_word = own});
+  auto id = system.add_emitter(fire, {.seed = 3});
+  ASSERT_TRUE(id.ok()) << id.error().to_string();
+  auto before = system.read_emitter_state(id.value());  // no frame yet: the emitter has not started
+  ASSERT_TRUE(before.ok()) << before.error().to_string();
+  EXPECT_EQ(before.value().age, 0.0f);
+  EXPECT_EQ(before.value().spawned, 0u);
+
+  uint64_t born = 0;
+  ParticleStats last;
+  for (int f = 0; f < 20; ++f) {
+    ASSERT_TRUE(system.execute(1.0f / 60.0f).ok());
+    auto stats = system.read_stats();
+    ASSERT_TRUE(stats.ok());
+    born += stats.value().newborns;
+    last = stats.value();
+  }
+  ASSERT_GT(last.alive, 0u);
+  auto state = system.read_emitter_state(id.value());
+  ASSERT_TRUE(state.ok()) << state.error().to_string();
+  EXPECT_NEAR(state.value().age, 20.0f / 60.0f, 1e-5f);
+  EXPECT_EQ(state.value().spawned, born);
+  EXPECT_EQ(state.value().newborns, last.newborns);
+
+  auto alive = system.read_alive_records();
+  ASSERT_TRUE(alive.ok()) << alive.error().to_string();
+  const AliveRecords& r = alive.value();
+  EXPECT_EQ(r.record_words, own + 1);
+  ASSERT_EQ(r.slots.size(), last.alive);
+  ASSERT_EQ(r.records.size(), size_t(last.alive) * r.record_words);
+  std::set<uint32_t> slots, serials;
+  for (size_t i = 0; i < r.slots.size(); ++i) {
+    const uint32_t* record = r.records.data() + i * r.record_words;
+    EXPECT_EQ(header_row(record[0]), id.value().row);
+    EXPECT_EQ(header_generation(record[0]), id.value().generation);
+    EXPECT_LT(record[own], born);  // a serial the emitter handed out
+    slots.insert(r.slots[i]);
+    serials.insert(record[own]);
+    EXPECT_LT(r.slots[i], system.capacity());
+  }
+  EXPECT_EQ(slots.size(), r.slots.size()) << "a slot appears twice in the alive list";
+  EXPECT_EQ(serials.size(), r.slots.size()) << "two live particles share a birth serial";
+
+  ASSERT_TRUE(system.remove_emitter(id.value()).ok());
+  auto stale = system.read_emitter_state(id.value());
+  ASSERT_FALSE(stale.ok());
+  EXPECT_EQ(stale.error().code, ErrorCode::kInvalidArgument);
+}
+
+TEST_F(ApiTest, ASerialWordInsideTheFieldsIsRefused) {
+  ParticleSystem& system = make_system({.capacity = 64, .record_words = 32, .max_emitters = 1, .max_transforms = 0,
+                                        .serial_word = 1});
+  auto refused = system.add_emitter(load_effect("fire.json"), {});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, ErrorCode::kInvalidArgument);
+  EXPECT_FALSE(ParticleSystem::create(*context_, {.capacity = 64, .record_words = 32, .serial_word = 32}).ok());
 }
 
 }  // namespace

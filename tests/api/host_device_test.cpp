@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/file.hpp"
+#include "mote/files.hpp"
 #include "mote/particles.hpp"
 #include "mote/vulkan_interop.hpp"
 
@@ -128,9 +128,7 @@ class Host {
 };
 
 CompiledEffect load_fire() {
-  auto text = read_file_text(std::string(MOTE_EFFECTS_DIR) + "/fire.json");
-  EXPECT_TRUE(text.ok());
-  auto effect = compile_effect(text.value());
+  auto effect = compile_effect_file(std::string(MOTE_EFFECTS_DIR) + "/fire.json");
   EXPECT_TRUE(effect.ok()) << effect.error().to_string();
   return std::move(effect).value();
 }

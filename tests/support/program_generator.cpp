@@ -8,6 +8,7 @@
 
 #include "mote/isa.hpp"
 #include "shared/isa_encoding.h"
+#include "shared/vm_semantics.h"
 
 namespace mote {
 namespace {
@@ -296,8 +297,8 @@ RunInput make_random_input(const Program& program, Section section, uint32_t cou
   for (uint32_t& w : in.emitter_fields) w = bits(value());
   in.global_fields.resize(generated_global_field_words(program));
   for (uint32_t& w : in.global_fields) w = bits(value());
-  in.wind.base_velocity = shader::vec4(rng.uniform(-5, 5), rng.uniform(-1, 1), rng.uniform(-5, 5), 0.0f);
-  in.wind.turbulence = shader::vec4(rng.uniform(0, 3), rng.uniform(0.05f, 1.0f), rng.uniform(0, 2), rng.uniform(0, 100));
+  in.wind.base_velocity = {rng.uniform(-5, 5), rng.uniform(-1, 1), rng.uniform(-5, 5), 0.0f};
+  in.wind.turbulence = {rng.uniform(0, 3), rng.uniform(0.05f, 1.0f), rng.uniform(0, 2), rng.uniform(0, 100)};
   in.rng_base = uint32_t(rng.next());
   in.first_particle_index = rng.range(0, 1u << 20);
   return in;

@@ -153,8 +153,8 @@ RunInput make_op_input(const Program& p, Op op, Rng& rng) {
   in.emitter.position[0] = 1.0f;
   in.emitter_fields = {f2u(1.5f), f2u(-2.0f), f2u(0.25f), f2u(8.0f)};
   in.global_fields = {f2u(-3.0f), f2u(4.5f), f2u(100.0f), f2u(0.0f)};
-  in.wind.base_velocity = shader::vec4(1.0f, 0.0f, -2.0f, 0.0f);
-  in.wind.turbulence = shader::vec4(2.0f, 0.3f, 1.5f, 7.0f);
+  in.wind.base_velocity = {1.0f, 0.0f, -2.0f, 0.0f};
+  in.wind.turbulence = {2.0f, 0.3f, 1.5f, 7.0f};
   in.rng_base = uint32_t(rng.next());
   in.first_particle_index = rng.range(0, 100000);
   return in;

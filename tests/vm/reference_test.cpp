@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "mote/vm.hpp"
+#include "shared/vm_semantics.h"
 #include "support/program_generator.hpp"
 #include "vm_test_support.hpp"
 

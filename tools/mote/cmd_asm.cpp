@@ -6,8 +6,8 @@
 #include <string>
 
 #include "commands.hpp"
-#include "core/file.hpp"
 #include "mote/assembly.hpp"
+#include "mote/files.hpp"
 #include "mote/mfx.hpp"
 #include "mote/verifier.hpp"
 
@@ -26,18 +26,18 @@ int fail(const std::string& path, const Error& error) {
 }
 
 int run_asm(const std::string& input, const std::string& output) {
-  Result<std::string> text = read_file_text(input);
+  Result<std::string> text = read_text_file(input);
   if (!text) return fail(text.error());
   Result<Program> program = assemble(*text);
   if (!program) return fail(input, program.error());
   if (Status s = verify_program(*program); !s) return fail(input, s.error());
-  if (Status s = write_file_bytes(output, save_mfx(*program)); !s) return fail(s.error());
+  if (Status s = write_binary_file(output, save_mfx(*program)); !s) return fail(s.error());
   return 0;
 }
 
 // Read errors already name the path; format errors get it in front.
 Result<Program> load(const std::string& input) {
-  Result<std::vector<uint8_t>> bytes = read_file_bytes(input);
+  Result<std::vector<uint8_t>> bytes = read_binary_file(input);
   if (!bytes) return bytes.take_error();
   Result<Program> program = load_mfx(*bytes);
   if (!program) {

@@ -6,16 +6,16 @@
 #include <string>
 
 #include "commands.hpp"
-#include "core/file.hpp"
 #include "mote/assembly.hpp"
 #include "mote/effect.hpp"
+#include "mote/files.hpp"
 #include "mote/mfx.hpp"
 
 namespace mote::cli {
 namespace {
 
 int run_compile(const std::string& input, const std::string& output, bool disasm) {
-  Result<std::string> text = read_file_text(input);
+  Result<std::string> text = read_text_file(input);
   if (!text) {
     std::fprintf(stderr, "%s\n", text.error().to_string().c_str());
     return 1;
@@ -27,7 +27,7 @@ int run_compile(const std::string& input, const std::string& output, bool disasm
     return 1;
   }
   if (!output.empty()) {
-    if (Status s = write_file_bytes(output, save_mfx(effect->program)); !s) {
+    if (Status s = write_binary_file(output, save_mfx(effect->program)); !s) {
       std::fprintf(stderr, "%s\n", s.error().to_string().c_str());
       return 1;
     }

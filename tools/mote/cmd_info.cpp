@@ -6,7 +6,7 @@
 #include <string>
 
 #include "commands.hpp"
-#include "gpu/device.hpp"
+#include "mote/device.hpp"
 
 namespace mote::cli {
 
@@ -21,37 +21,37 @@ void add_info_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--device", opts->device_selector, "index, type (discrete|integrated|cpu) or name substring; default MOTE_DEVICE, then automatic");
   cmd->add_flag("--validation", opts->validation, "enable the Khronos validation layer");
   cmd->callback([&exit_code, opts] {
-    auto device = gpu::Device::create({.validation = opts->validation, .device_selector = opts->device_selector});
-    if (!device.ok()) {
-      fmt::print(stderr, "mote info: {}\n", device.error().to_string());
+    auto context = Context::create({.validation = opts->validation, .device = opts->device_selector});
+    if (!context.ok()) {
+      fmt::print(stderr, "mote info: {}\n", context.error().to_string());
       exit_code = 1;
       return;
     }
-    const gpu::Device& d = **device;
+    const DeviceReport d = describe_device(**context);
     fmt::print("Vulkan devices:\n");
-    for (const auto& p : d.all_devices()) {
-      fmt::print("  [{}] {} ({}), Vulkan {}, driver {} {}{}\n", p.index, p.name, gpu::device_type_name(p.type),
-                 gpu::api_version_string(p.api_version), p.driver_name, p.driver_info,
+    for (const DeviceInfo& p : d.devices) {
+      fmt::print("  [{}] {} ({}), Vulkan {}, driver {} {}{}\n", p.index, p.name, device_type_name(p.type),
+                 vulkan_version_string(p.api_version), p.driver_name, p.driver_info,
                  p.suitable ? "" : "  -- unsuitable: " + p.unsuitable_reason);
     }
-    const auto& c = d.description();
-    const auto& l = c.limits;
-    fmt::print("chosen: [{}] {} — {}\n", c.index, c.name, d.choice_reason());
-    fmt::print("  vulkan                  {}\n", gpu::api_version_string(c.api_version));
+    const DeviceInfo& c = d.chosen;
+    const DeviceLimits& l = d.limits;
+    fmt::print("chosen: [{}] {} — {}\n", c.index, c.name, d.choice_reason);
+    fmt::print("  vulkan                  {}\n", vulkan_version_string(c.api_version));
     fmt::print("  driver                  {} ({})\n", c.driver_name, c.driver_info);
     fmt::print("  vendor:device           0x{:04x}:0x{:04x}\n", c.vendor_id, c.device_id);
     fmt::print("  device-local memory     {:.1f} GiB\n", double(c.device_local_bytes) / double(1ull << 30));
     fmt::print("  subgroup size           {}\n", c.subgroup_size);
-    fmt::print("  max storage buffer      {} bytes\n", l.maxStorageBufferRange);
-    fmt::print("  max workgroup size      {} x {} x {} ({} invocations)\n", l.maxComputeWorkGroupSize[0],
-               l.maxComputeWorkGroupSize[1], l.maxComputeWorkGroupSize[2], l.maxComputeWorkGroupInvocations);
-    fmt::print("  max workgroup count     {} x {} x {}\n", l.maxComputeWorkGroupCount[0],
-               l.maxComputeWorkGroupCount[1], l.maxComputeWorkGroupCount[2]);
-    fmt::print("  shared memory           {} bytes\n", l.maxComputeSharedMemorySize);
-    fmt::print("  push constants          {} bytes\n", l.maxPushConstantsSize);
-    fmt::print("  storage buffers/stage   {}\n", l.maxPerStageDescriptorStorageBuffers);
-    fmt::print("  timestamp period        {} ns\n", l.timestampPeriod);
-    fmt::print("  validation              {}\n", d.validation_enabled() ? "on" : "off");
+    fmt::print("  max storage buffer      {} bytes\n", l.max_storage_buffer_range);
+    fmt::print("  max workgroup size      {} x {} x {} ({} invocations)\n", l.max_workgroup_size[0],
+               l.max_workgroup_size[1], l.max_workgroup_size[2], l.max_workgroup_invocations);
+    fmt::print("  max workgroup count     {} x {} x {}\n", l.max_workgroup_count[0], l.max_workgroup_count[1],
+               l.max_workgroup_count[2]);
+    fmt::print("  shared memory           {} bytes\n", l.max_shared_memory_bytes);
+    fmt::print("  push constants          {} bytes\n", l.max_push_constants_bytes);
+    fmt::print("  storage buffers/stage   {}\n", l.max_storage_buffers_per_stage);
+    fmt::print("  timestamp period        {} ns\n", l.timestamp_period_ns);
+    fmt::print("  validation              {}\n", d.validation ? "on" : "off");
   });
 }
 

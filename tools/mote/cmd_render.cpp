@@ -1,4 +1,4 @@
-// mote render SCENE.json --out DIR: renders a scene file's frames headless (src/render/) and
+// mote render SCENE.json --out DIR: renders a scene file's frames headless (mote/scene.hpp) and
 // writes frame_NNNN.png, contact_sheet.png, and — when ffmpeg is on the PATH — frames.gif and
 // frames.mp4; prints one stats line per frame (alive particles, per-pass GPU milliseconds).
 #include <CLI/CLI.hpp>
@@ -12,11 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "assets/image.hpp"
 #include "commands.hpp"
-#include "gpu/device.hpp"
-#include "render/scene_renderer.hpp"
-#include "scene/scene.hpp"
+#include "mote/device.hpp"
+#include "mote/image.hpp"
+#include "mote/scene.hpp"
 
 namespace mote::cli {
 
@@ -39,15 +38,15 @@ void print_error(const Error& e) {
 
 bool ffmpeg_available() { return std::system("ffmpeg -version > /dev/null 2>&1") == 0; }
 
-std::string format_passes(const std::vector<gpu::PassTime>& passes) {
+std::string format_passes(const std::vector<PassTime>& passes) {
   std::string out;
-  for (const gpu::PassTime& p : passes) out += fmt::format(" {}={:.3f}", p.name, p.ms);
+  for (const PassTime& p : passes) out += fmt::format(" {}={:.3f}", p.name, p.ms);
   return out;
 }
 
 Status run(const RenderArgs& a) {
-  MOTE_TRY_ASSIGN(scene::Scene scene, scene::load_scene_file(a.scene));
-  render::SceneRenderOptions options;
+  MOTE_TRY_ASSIGN(Scene scene, Scene::load_file(a.scene));
+  SceneRendererOptions options;
   if (!a.size.empty()) {
     unsigned w = 0, h = 0;
     char extra = 0;
@@ -56,44 +55,45 @@ Status run(const RenderArgs& a) {
     options.width = w;
     options.height = h;
   }
-  if (a.path == "compute") options.path = render::DrawPath::kCompute;
+  if (a.path == "compute") options.path = DrawPath::kCompute;
   else if (a.path != "raster") return make_error(ErrorCode::kInvalidArgument, "--path is raster or compute", a.path);
-  if (a.transparency == "sorted") options.transparency = render::Transparency::kSorted;
+  if (a.transparency == "sorted") options.transparency = Transparency::kSorted;
   else if (a.transparency != "oit")
     return make_error(ErrorCode::kInvalidArgument, "--transparency is oit or sorted", a.transparency);
-  const uint32_t frames = a.frames ? a.frames : scene.output.frames;
+  const uint32_t frames = a.frames ? a.frames : scene.output().frames;
 
-  MOTE_TRY_ASSIGN(auto device, gpu::Device::create({.device_selector = a.device}));
-  std::printf("mote render: %s on %s (%s), %s path%s\n", a.scene.c_str(), device->description().name.c_str(),
-              device->choice_reason().c_str(), a.path.c_str(),
-              options.path == render::DrawPath::kRaster ? (", " + a.transparency).c_str() : "");
-  MOTE_TRY_ASSIGN(auto renderer, render::SceneRenderer::create(*device, scene, options));
+  MOTE_TRY_ASSIGN(std::unique_ptr<Context> context, Context::create({.device = a.device}));
+  const DeviceReport device = describe_device(*context);
+  std::printf("mote render: %s on %s (%s), %s path%s\n", a.scene.c_str(), device.chosen.name.c_str(),
+              device.choice_reason.c_str(), a.path.c_str(),
+              options.path == DrawPath::kRaster ? (", " + a.transparency).c_str() : "");
+  MOTE_TRY_ASSIGN(std::unique_ptr<SceneRenderer> renderer, SceneRenderer::create(*context, scene, options));
   for (const std::string& w : renderer->warnings()) std::printf("warning: %s\n", w.c_str());
 
   std::error_code ec;
   std::filesystem::create_directories(a.out, ec);
   if (ec) return make_error(ErrorCode::kIo, "cannot create the output folder: " + ec.message(), a.out);
-  std::vector<assets::ImageRgba8> kept;  // for the contact sheet (at most 16 frames, evenly spaced)
+  std::vector<ImageRgba8> kept;  // for the contact sheet (at most 16 frames, evenly spaced)
   const uint32_t sheet_every = std::max(1u, frames / 16);
   const auto started = std::chrono::steady_clock::now();
   for (uint32_t f = 0; f < frames; ++f) {
-    render::FrameReport report;
-    MOTE_TRY_ASSIGN(assets::ImageRgba8 image, renderer->render_next(&report));
+    SceneFrameReport report;
+    MOTE_TRY_ASSIGN(ImageRgba8 image, renderer->render_next(&report));
     const std::string name = fmt::format("{}/frame_{:04d}.png", a.out, f);
-    MOTE_TRY(assets::write_png(name, image));
+    MOTE_TRY(write_png(name, image));
     std::printf("frame %u t=%.3f alive=%u steps=%u simulate:%s render:%s\n", f, report.time, report.alive, report.steps,
                 format_passes(report.simulate_passes).c_str(), format_passes(report.render_passes).c_str());
     if (f % sheet_every == 0 && kept.size() < 16) kept.push_back(std::move(image));
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  MOTE_TRY_ASSIGN(assets::ImageRgba8 sheet, assets::contact_sheet(kept, 4, 320));
-  MOTE_TRY(assets::write_png(a.out + "/contact_sheet.png", sheet));
+  MOTE_TRY_ASSIGN(ImageRgba8 sheet, contact_sheet(kept, 4, 320));
+  MOTE_TRY(write_png(a.out + "/contact_sheet.png", sheet));
   std::printf("wrote %u frames and contact_sheet.png to %s in %.1f s\n", frames, a.out.c_str(), seconds);
   if (!a.no_video) {
     if (!ffmpeg_available()) {
       std::printf("ffmpeg not found: no frames.gif / frames.mp4 (install ffmpeg for them)\n");
     } else {
-      const std::string input = fmt::format("-framerate {} -i '{}/frame_%04d.png'", scene.output.fps, a.out);
+      const std::string input = fmt::format("-framerate {} -i '{}/frame_%04d.png'", scene.output().fps, a.out);
       const std::string gif = fmt::format(
           "ffmpeg -y -loglevel error {} -vf \"split[a][b];[a]palettegen[p];[b][p]paletteuse\" '{}/frames.gif'", input,
           a.out);

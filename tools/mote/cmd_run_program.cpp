@@ -20,34 +20,41 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "core/file.hpp"
-#include "mote/assembly.hpp"
+#include "mote/files.hpp"
+#include "mote/gpu_executor.hpp"
 #include "mote/link.hpp"
-#include "mote/mfx.hpp"
 #include "mote/vm.hpp"
-#include "vm_gpu/gpu_executor.hpp"
-#include "vm_gpu/kernels/compiled_executor.hpp"
 
 namespace mote::cli {
 
-// The executors `run-program` knows by name. The GPU ones create a device (MOTE_DEVICE chooses
-// it, MOTE_VALIDATION=1 validates it); "gpu" picks the interpreter by register count,
-// "gpu-compiled" compiles the section to its own kernel (src/vm_gpu/kernels/). The interpreters run
-// without opcode counting (run-program prints records and kill flags only), so the fast one runs
-// the section with its moves folded (src/vm_gpu/fast_fold.hpp).
-Result<std::unique_ptr<Executor>> make_cli_executor(std::string_view name) {
-  if (name == "reference") return make_reference_executor();
-  if (name == "batch") return make_batch_executor();
-  const GpuExecutorOptions uncounted{.count_ops = false};
-  if (name == "gpu") return make_gpu_executor(gpu::DeviceOptions{}, GpuInterpreter::kAuto, uncounted);
-  if (name == "gpu-fast") return make_gpu_executor(gpu::DeviceOptions{}, GpuInterpreter::kFast, uncounted);
-  if (name == "gpu-wide") return make_gpu_executor(gpu::DeviceOptions{}, GpuInterpreter::kWide, uncounted);
-  if (name == "gpu-compiled") return make_compiled_gpu_executor(gpu::DeviceOptions{});
-  return make_error(ErrorCode::kInvalidArgument,
-                    "unknown executor '" + std::string(name) + "' (reference, batch, gpu, gpu-fast, gpu-wide, gpu-compiled)");
-}
-
 namespace {
+
+// An executor and, for the GPU ones, the Context it runs on (declared first: destroyed last).
+struct CliExecutor {
+  std::unique_ptr<Context> context;
+  std::unique_ptr<Executor> executor;
+};
+
+// The executors `run-program` knows by name. The GPU ones create a Context (MOTE_DEVICE chooses
+// its device, MOTE_VALIDATION=1 validates it); "gpu" picks the interpreter by register count,
+// "gpu-compiled" compiles the section to its own kernel. The interpreters run without opcode
+// counting (run-program prints records and kill flags only), so the fast one runs the section
+// with its moves folded.
+Result<CliExecutor> make_cli_executor(std::string_view name) {
+  if (name == "reference") return CliExecutor{nullptr, make_reference_executor()};
+  if (name == "batch") return CliExecutor{nullptr, make_batch_executor()};
+  GpuExecutorKind kind = GpuExecutorKind::kInterpreter;
+  if (name == "gpu-fast") kind = GpuExecutorKind::kFastInterpreter;
+  else if (name == "gpu-wide") kind = GpuExecutorKind::kWideInterpreter;
+  else if (name == "gpu-compiled") kind = GpuExecutorKind::kCompiled;
+  else if (name != "gpu")
+    return make_error(ErrorCode::kInvalidArgument,
+                      "unknown executor '" + std::string(name) + "' (reference, batch, gpu, gpu-fast, gpu-wide, gpu-compiled)");
+  CliExecutor made;
+  MOTE_TRY_ASSIGN(made.context, Context::create());
+  made.executor = make_gpu_executor(*made.context, {.kind = kind, .count_ops = false});
+  return made;
+}
 
 using nlohmann::json;
 
@@ -65,15 +72,6 @@ struct Options {
 int fail(const std::string& message) {
   std::fprintf(stderr, "run-program: %s\n", message.c_str());
   return 1;
-}
-
-Result<Program> load_program(const std::string& path) {
-  if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".masm") == 0) {
-    MOTE_TRY_ASSIGN(std::string text, read_file_text(path));
-    return assemble(text);
-  }
-  MOTE_TRY_ASSIGN(std::vector<uint8_t> bytes, read_file_bytes(path));
-  return load_mfx(bytes);
 }
 
 // Writes a JSON number or array of `width` numbers as f32 bits at dst.
@@ -134,16 +132,16 @@ json field_value(const uint32_t* words, uint32_t width) {
 }
 
 int run(const Options& o) {
-  Result<Program> loaded = load_program(o.input);
+  Result<Program> loaded = load_program_file(o.input);
   if (!loaded) return fail(o.input + ": " + loaded.error().to_string());
   Program program = std::move(loaded).value();
-  Result<std::unique_ptr<Executor>> made = make_cli_executor(o.executor);
+  Result<CliExecutor> made = make_cli_executor(o.executor);
   if (!made) return fail(made.error().to_string());
-  std::unique_ptr<Executor> executor = std::move(made).value();
+  const CliExecutor executor = std::move(made).value();
 
   json init = json::object();
   if (!o.fields.empty()) {
-    Result<std::string> text = read_file_text(o.fields);
+    Result<std::string> text = read_text_file(o.fields);
     if (!text) return fail(text.error().to_string());
     init = json::parse(*text, nullptr, /*allow_exceptions=*/false);
     if (init.is_discarded()) return fail(o.fields + ": not valid JSON");
@@ -195,7 +193,7 @@ int run(const Options& o) {
     }
   }
 
-  Result<RunOutput> out = executor->run(in);
+  Result<RunOutput> out = executor.executor->run(in);
   if (!out) return fail(o.input + ": " + out.error().to_string());
 
   json result = json::array();

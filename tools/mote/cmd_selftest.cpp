@@ -6,8 +6,7 @@
 #include <string>
 
 #include "commands.hpp"
-#include "gpu/device.hpp"
-#include "gpu/selftest.hpp"
+#include "mote/device.hpp"
 
 namespace mote::cli {
 
@@ -24,13 +23,14 @@ void add_selftest_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--validation", opts->validation, "enable the Khronos validation layer");
   cmd->add_option("--elements", opts->elements, "elements to compute")->check(CLI::Range(1u, 1u << 28));
   cmd->callback([&exit_code, opts] {
-    auto device = gpu::Device::create({.validation = opts->validation, .device_selector = opts->device_selector});
-    if (!device.ok()) {
-      fmt::print(stderr, "mote selftest: {}\n", device.error().to_string());
+    auto context = Context::create({.validation = opts->validation, .device = opts->device_selector});
+    if (!context.ok()) {
+      fmt::print(stderr, "mote selftest: {}\n", context.error().to_string());
       exit_code = 1;
       return;
     }
-    auto report = gpu::run_selftest(**device, opts->elements);
+    const std::string device_name = (*context)->device_name();
+    auto report = run_selftest(**context, opts->elements);
     if (!report.ok()) {
       fmt::print(stderr, "mote selftest: {}\n", report.error().to_string());
       exit_code = 1;
@@ -38,12 +38,12 @@ void add_selftest_command(CLI::App& app, int& exit_code) {
     }
     if (report->mismatches) {
       fmt::print(stderr, "mote selftest: FAILED on {}: {} of {} elements wrong (first at {})\n",
-                 (*device)->description().name, report->mismatches, report->elements, report->first_mismatch);
+                 device_name, report->mismatches, report->elements, report->first_mismatch);
       exit_code = 1;
       return;
     }
     fmt::print("mote selftest: ok on {}: saxpy over {} elements verified, {:.3f} ms on the GPU\n",
-               (*device)->description().name, report->elements, report->gpu_ms);
+               device_name, report->elements, report->gpu_ms);
   });
 }
 

@@ -4,12 +4,12 @@
 // bounds of the position field; --dump FRAME prints that frame's records as JSON (field name ->
 // one value or array per live particle, in alive-list order).
 //
-// --gpu prints the same report from the GPU frame (src/runtime_frame/, runtime::ParticleSystem):
-// counts from read_stats, age from the emitter state, bounds from a pool readback every frame.
-// --compare runs the GPU frame and the reference (or --executor batch) side by side and prints
-// per frame both counts and their differences, then the largest deviation per particle field
-// over every live particle of every frame, matched by birth serial (the serial_word option).
-// It exits 1 when a count differs or a GPU particle has no reference twin. The GPU frame has no
+// --gpu prints the same report from the GPU frame (mote::GpuSimulation, mote/compare.hpp): counts
+// from the counters, age from the emitter state, bounds from the live records every frame.
+// --compare runs the GPU frame and the reference (or --executor batch) side by side
+// (mote::ReferenceComparison) and prints per frame both counts and their differences, then the
+// largest deviation per particle field over every live particle of every frame, matched by birth
+// serial. It exits 1 when a count differs or a GPU particle has no reference twin. The GPU frame has no
 // pre-warm yet: --gpu skips it (with a note), --compare runs both without it. The effect's
 // declared bursts are scheduled by the GPU tick itself (nothing is queued with burst()). --dump
 // is reference-only.
@@ -19,26 +19,19 @@
 // (otherwise 0) and --global NAME=V[,V...] global fields (for .json, over the previews).
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstdio>
-#include <limits>
-#include <map>
 #include <memory>
-#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
-#include "core/file.hpp"
-#include "mote/assembly.hpp"
+#include "mote/compare.hpp"
 #include "mote/effect.hpp"
-#include "mote/mfx.hpp"
+#include "mote/files.hpp"
 #include "mote/simulation.hpp"
 #include "mote/verifier.hpp"
-#include "gpu/device.hpp"
-#include "runtime/frame/particle_system.hpp"
 
 namespace mote::cli {
 namespace {
@@ -74,19 +67,12 @@ bool ends_with(const std::string& s, std::string_view suffix) {
 
 Result<CompiledEffect> load_effect(const Options& o) {
   if (ends_with(o.input, ".json")) {
-    MOTE_TRY_ASSIGN(std::string text, read_file_text(o.input));
-    MOTE_TRY_ASSIGN(CompiledEffect effect, compile_effect(text));
+    MOTE_TRY_ASSIGN(CompiledEffect effect, compile_effect_file(o.input));
     if (o.capacity) effect.emission.capacity_hint = o.capacity;
     return effect;
   }
   CompiledEffect effect;
-  if (ends_with(o.input, ".masm")) {
-    MOTE_TRY_ASSIGN(std::string text, read_file_text(o.input));
-    MOTE_TRY_ASSIGN(effect.program, assemble(text));
-  } else {
-    MOTE_TRY_ASSIGN(std::vector<uint8_t> bytes, read_file_bytes(o.input));
-    MOTE_TRY_ASSIGN(effect.program, load_mfx(bytes));
-  }
+  MOTE_TRY_ASSIGN(effect.program, load_program_file(o.input));
   MOTE_TRY(verify_program(effect.program, {}));
   effect.name = o.input;
   effect.emission.rate = o.rate;
@@ -155,90 +141,28 @@ Result<json> dump_json(const Simulation& sim, uint32_t frame) {
 
 // ---- the GPU frame (--gpu, --compare) ----
 
-// A GPU ParticleSystem with one emitter, stepped frame by frame. The GPU tick fires the effect's
-// declared bursts (EmissionSettings::bursts) on the emitter's own clock; queueing them here too
-// would fire each twice.
+GpuSimulationOptions gpu_options(const SimulationOptions& so, bool compare) {
+  GpuSimulationOptions g;
+  g.dt = so.dt;
+  g.seed = so.seed;
+  g.emitter_fields = so.emitter_fields;
+  g.globals = so.globals;
+  g.birth_serials = compare;
+  g.keep_records = compare;
+  return g;
+}
+
+// The Context and the GPU frame on it (the Context declared first: destroyed last).
 struct GpuRun {
-  std::unique_ptr<gpu::Device> device;
-  runtime::ParticleSystem system;
-  uint32_t row = 0;
-  uint32_t stride = 0;
-  uint32_t serial_word = 0;  // 0 = none
-  std::optional<uint32_t> position_offset;
-  uint32_t frame = 0;
-  const CompiledEffect* effect = nullptr;
-  // Last frame's readbacks (when bounds or records were asked for).
-  std::vector<uint32_t> pool;
-  std::vector<uint32_t> alive;
+  std::unique_ptr<Context> context;
+  std::unique_ptr<GpuSimulation> simulation;
 };
 
-std::optional<uint32_t> position_offset(const CompiledEffect& effect) {
-  const std::string pos = effect.render.position_field.empty() ? std::string("position") : effect.render.position_field;
-  for (const FieldDecl& f : effect.program.particle_fields)
-    if (f.name == pos && f.width >= 3) return effect.program.particle_field_offset(pos);
-  return std::nullopt;
-}
-
-Result<std::unique_ptr<GpuRun>> start_gpu(const CompiledEffect& effect, const SimulationOptions& so, bool serial) {
-  auto run = std::make_unique<GpuRun>();
-  run->effect = &effect;
-  MOTE_TRY_ASSIGN(run->device, gpu::Device::create(gpu::DeviceOptions{}));
-  const uint32_t own = std::max(effect.program.particle_record_words(), 2u);
-  run->stride = serial ? own + 1 : own;
-  run->serial_word = serial ? own : 0;
-  MOTE_TRY_ASSIGN(run->system, runtime::ParticleSystem::create(
-                                   *run->device, {.capacity = effect.emission.capacity_hint,
-                                                  .record_words = run->stride,
-                                                  .max_emitters = 1,
-                                                  .serial_word = run->serial_word}));
-  runtime::EmitterOptions eo;
-  eo.seed = so.seed;
-  eo.emitter_fields = so.emitter_fields;
-  eo.globals = so.globals;
-  MOTE_TRY_ASSIGN(run->row, run->system.add_emitter(effect, eo));
-  run->position_offset = position_offset(effect);
+Result<GpuRun> start_gpu(const CompiledEffect& effect, const SimulationOptions& so, bool compare) {
+  GpuRun run;
+  MOTE_TRY_ASSIGN(run.context, Context::create());
+  MOTE_TRY_ASSIGN(run.simulation, GpuSimulation::create(*run.context, effect, gpu_options(so, compare)));
   return run;
-}
-
-// One GPU frame and its report; `records` also keeps the pool and alive list for matching.
-Result<FrameReport> step_gpu(GpuRun& g, float dt, bool records) {
-  MOTE_TRY(g.system.execute(dt));
-  MOTE_TRY_ASSIGN(runtime::FrameStats stats, g.system.read_stats());
-  MOTE_TRY_ASSIGN(std::vector<shader::FrameEmitterState> states, g.system.read_emitter_states());
-  FrameReport r;
-  r.frame = g.frame++;
-  if (g.row >= states.size()) return make_error(ErrorCode::kInternal, "the emitter's state row was not read back");
-  r.emitter_age = states[g.row].age;
-  r.alive = stats.alive;
-  r.spawned = stats.newborns;
-  r.killed = stats.killed;
-  r.dropped = stats.dropped;
-  if (records || (g.position_offset && stats.alive)) {
-    MOTE_TRY_ASSIGN(g.pool, g.system.read_pool());
-    MOTE_TRY_ASSIGN(g.alive, g.system.read_alive_slots());
-  }
-  if (g.position_offset && !g.alive.empty() && stats.alive) {
-    float lo[3], hi[3];
-    for (int c = 0; c < 3; ++c) {
-      lo[c] = std::numeric_limits<float>::infinity();
-      hi[c] = -std::numeric_limits<float>::infinity();
-    }
-    for (uint32_t s : g.alive) {
-      const uint32_t* p = g.pool.data() + size_t(s) * g.stride + *g.position_offset;
-      for (int c = 0; c < 3; ++c) {
-        const float v = std::bit_cast<float>(p[c]);
-        if (std::isnan(v)) continue;
-        lo[c] = std::min(lo[c], v);
-        hi[c] = std::max(hi[c], v);
-      }
-    }
-    r.has_bounds = true;
-    for (int c = 0; c < 3; ++c) {
-      r.bounds_min[c] = lo[c];
-      r.bounds_max[c] = hi[c];
-    }
-  }
-  return r;
 }
 
 void print_report(const FrameReport& r) {
@@ -252,12 +176,12 @@ void print_report(const FrameReport& r) {
 int run_gpu(const Options& o, const CompiledEffect& effect, const SimulationOptions& so) {
   if (effect.emission.prewarm_seconds > 0.0f && so.prewarm)
     std::fprintf(stderr, "simulate: note: the GPU frame has no pre-warm yet; frame 0 starts from an empty pool\n");
-  Result<std::unique_ptr<GpuRun>> started = start_gpu(effect, so, false);
+  Result<GpuRun> started = start_gpu(effect, so, false);
   if (!started) return fail(o.input + ": gpu: " + started.error().to_string());
-  GpuRun& g = **started;
+  GpuSimulation& g = *started->simulation;
   json frames = json::array();
   for (uint32_t f = 0; f < o.frames; ++f) {
-    Result<FrameReport> r = step_gpu(g, o.dt, false);
+    Result<FrameReport> r = g.step();
     if (!r) return fail(o.input + ": gpu frame " + std::to_string(f) + ": " + r.error().to_string());
     if (o.json_output) {
       frames.push_back(report_json(*r));
@@ -266,129 +190,82 @@ int run_gpu(const Options& o, const CompiledEffect& effect, const SimulationOpti
     }
   }
   if (o.json_output) {
-    json out = {{"effect", effect.name}, {"executor", "gpu"}, {"capacity", g.system.capacity()}, {"frames", frames}};
+    json out = {{"effect", effect.name}, {"executor", "gpu"}, {"capacity", g.capacity()}, {"frames", frames}};
     std::printf("%s\n", out.dump(2).c_str());
   }
   return 0;
 }
 
-struct Deviation {
-  double abs = 0.0;
-  double rel = 0.0;  // |d| / (1 + |ref|)
-  bool nan_mismatch = false;
-};
-
-int run_compare(const Options& o, const CompiledEffect& effect, SimulationOptions so) {
-  if (effect.emission.prewarm_seconds > 0.0f && so.prewarm)
-    std::fprintf(stderr, "simulate: note: the GPU frame has no pre-warm yet; both sides run without it\n");
-  so.prewarm = false;
-  Result<std::unique_ptr<GpuRun>> started = start_gpu(effect, so, true);
-  if (!started) return fail(o.input + ": gpu: " + started.error().to_string());
-  GpuRun& g = **started;
-  so.capacity = g.system.capacity();
-  so.record_words = g.stride;
-  so.emitter_row = g.row;
-  so.emitter_generation = g.system.generation(g.row);
-  Result<Simulation> created = Simulation::create(effect, so);
-  if (!created) return fail(o.input + ": " + created.error().to_string());
-  Simulation sim = std::move(created).value();
-
-  const Program& program = effect.program;
-  const uint32_t own = program.particle_record_words();
-  std::vector<Deviation> dev(program.particle_fields.size());
-  std::map<uint32_t, uint32_t> ref_serial;  // reference slot -> birth serial
-  uint32_t born = 0;
-  uint32_t differing_frames = 0;
-  uint64_t unmatched = 0, compared = 0, header_mismatches = 0;
-  json frames = json::array();
-  for (uint32_t f = 0; f < o.frames; ++f) {
-    Result<FrameReport> gr = step_gpu(g, o.dt, true);
-    if (!gr) return fail(o.input + ": gpu frame " + std::to_string(f) + ": " + gr.error().to_string());
-    Result<FrameReport> rr = sim.step();
-    if (!rr) return fail(o.input + ": frame " + std::to_string(f) + ": " + rr.error().to_string());
-    const FrameReport& a = *gr;
-    const FrameReport& b = *rr;
-    const int64_t d_alive = int64_t(a.alive) - b.alive, d_spawned = int64_t(a.spawned) - b.spawned,
-                  d_killed = int64_t(a.killed) - b.killed, d_dropped = int64_t(a.dropped) - b.dropped;
-    const bool differs = d_alive || d_spawned || d_killed || d_dropped;
-    differing_frames += differs;
-
-    const std::vector<uint32_t>& ref_alive = sim.alive_slots();
-    for (uint32_t i = 0; i < b.spawned && i < ref_alive.size(); ++i) ref_serial[ref_alive[i]] = born + i;
-    born += b.spawned;
-    std::map<uint32_t, uint32_t> ref_by_serial;
-    for (uint32_t slot : ref_alive) {
-      auto it = ref_serial.find(slot);
-      if (it != ref_serial.end()) ref_by_serial[it->second] = slot;
-    }
-    const std::vector<uint32_t>& ref_pool = sim.pool();
-    for (uint32_t slot : g.alive) {
-      const uint32_t* got = g.pool.data() + size_t(slot) * g.stride;
-      auto it = ref_by_serial.find(got[g.serial_word]);
-      if (it == ref_by_serial.end()) {
-        ++unmatched;
-        continue;
-      }
-      const uint32_t* want = ref_pool.data() + size_t(it->second) * g.stride;
-      header_mismatches += got[0] != want[0];
-      uint32_t w = 1;
-      for (size_t fi = 0; fi < program.particle_fields.size(); ++fi) {
-        for (uint32_t c = 0; c < program.particle_fields[fi].width && w < own; ++c, ++w) {
-          const float x = std::bit_cast<float>(got[w]);
-          const float y = std::bit_cast<float>(want[w]);
-          if (std::isnan(x) || std::isnan(y)) {
-            if (std::isnan(x) != std::isnan(y)) dev[fi].nan_mismatch = true;
-            continue;
-          }
-          const double d = std::abs(double(x) - double(y));
-          dev[fi].abs = std::max(dev[fi].abs, d);
-          dev[fi].rel = std::max(dev[fi].rel, d / (1.0 + std::abs(double(y))));
-        }
-      }
-      ++compared;
-    }
-
-    if (o.json_output) {
-      frames.push_back({{"frame", f},
-                        {"gpu", report_json(a)},
-                        {"reference", report_json(b)},
-                        {"count_differences",
-                         {{"alive", d_alive}, {"spawned", d_spawned}, {"killed", d_killed}, {"dropped", d_dropped}}}});
-    } else {
-      std::printf("frame %u gpu alive %u spawned %u killed %u dropped %u | reference alive %u spawned %u killed %u "
-                  "dropped %u | differences alive %lld spawned %lld killed %lld dropped %lld%s\n",
-                  f, a.alive, a.spawned, a.killed, a.dropped, b.alive, b.spawned, b.killed, b.dropped,
-                  (long long)d_alive, (long long)d_spawned, (long long)d_killed, (long long)d_dropped,
-                  differs ? " MISMATCH" : "");
-    }
+void print_comparison(const FrameComparison& c, bool json_output, json& frames) {
+  const FrameReport& a = c.gpu;
+  const FrameReport& b = c.reference;
+  const CountDifferences& d = c.differences;
+  if (json_output) {
+    frames.push_back({{"frame", c.frame},
+                      {"gpu", report_json(a)},
+                      {"reference", report_json(b)},
+                      {"count_differences",
+                       {{"alive", d.alive}, {"spawned", d.spawned}, {"killed", d.killed}, {"dropped", d.dropped}}}});
+  } else {
+    std::printf("frame %u gpu alive %u spawned %u killed %u dropped %u | reference alive %u spawned %u killed %u "
+                "dropped %u | differences alive %lld spawned %lld killed %lld dropped %lld%s\n",
+                c.frame, a.alive, a.spawned, a.killed, a.dropped, b.alive, b.spawned, b.killed, b.dropped,
+                (long long)d.alive, (long long)d.spawned, (long long)d.killed, (long long)d.dropped,
+                d.any() ? " MISMATCH" : "");
   }
-  if (o.json_output) {
+}
+
+void print_summary(const ComparisonSummary& s, const std::string& effect, uint32_t capacity, bool json_output,
+                   json frames) {
+  if (json_output) {
     json fields = json::object();
-    for (size_t fi = 0; fi < dev.size(); ++fi)
-      fields[program.particle_fields[fi].name] = {
-          {"abs", dev[fi].abs}, {"relative", dev[fi].rel}, {"nan_mismatch", dev[fi].nan_mismatch}};
-    json out = {{"effect", effect.name},
-                {"capacity", g.system.capacity()},
-                {"frames", frames},
-                {"frames_with_count_differences", differing_frames},
-                {"records_compared", compared},
-                {"unmatched", unmatched},
-                {"header_mismatches", header_mismatches},
+    for (const FieldDeviation& d : s.max_deviation)
+      fields[d.field] = {{"abs", d.abs}, {"relative", d.relative}, {"nan_mismatch", d.nan_mismatch}};
+    json out = {{"effect", effect},
+                {"capacity", capacity},
+                {"frames", std::move(frames)},
+                {"frames_with_count_differences", s.frames_with_count_differences},
+                {"records_compared", s.records_compared},
+                {"unmatched", s.unmatched},
+                {"header_mismatches", s.header_mismatches},
                 {"max_deviation", fields}};
     std::printf("%s\n", out.dump(2).c_str());
   } else {
-    std::printf("count differences: %u frames of %u\n", differing_frames, o.frames);
+    std::printf("count differences: %u frames of %u\n", s.frames_with_count_differences, s.frames);
     std::printf("records compared: %llu (matched by birth serial), unmatched %llu, header mismatches %llu\n",
-                (unsigned long long)compared, (unsigned long long)unmatched, (unsigned long long)header_mismatches);
+                (unsigned long long)s.records_compared, (unsigned long long)s.unmatched,
+                (unsigned long long)s.header_mismatches);
     std::printf("largest deviation per field (|gpu - reference|, and / (1 + |reference|)):\n");
-    for (size_t fi = 0; fi < dev.size(); ++fi)
-      std::printf("  %-20s %.3g  relative %.3g%s\n", program.particle_fields[fi].name.c_str(), dev[fi].abs,
-                  dev[fi].rel, dev[fi].nan_mismatch ? "  NaN on one side only" : "");
+    for (const FieldDeviation& d : s.max_deviation)
+      std::printf("  %-20s %.3g  relative %.3g%s\n", d.field.c_str(), d.abs, d.relative,
+                  d.nan_mismatch ? "  NaN on one side only" : "");
   }
-  if (differing_frames || unmatched || header_mismatches)
-    return fail(o.input + ": the GPU frame and the reference differ (" + std::to_string(differing_frames) +
-                " frames with count differences, " + std::to_string(unmatched) + " unmatched particles, " +
-                std::to_string(header_mismatches) + " header mismatches)");
+}
+
+int run_compare(const Options& o, const CompiledEffect& effect, const SimulationOptions& so) {
+  if (effect.emission.prewarm_seconds > 0.0f && so.prewarm)
+    std::fprintf(stderr, "simulate: note: the GPU frame has no pre-warm yet; both sides run without it\n");
+  Result<GpuRun> started = start_gpu(effect, so, true);
+  if (!started) return fail(o.input + ": gpu: " + started.error().to_string());
+  std::unique_ptr<Context> context = std::move(started->context);  // outlives the comparison
+  Result<std::unique_ptr<ReferenceComparison>> created =
+      ReferenceComparison::create(std::move(started->simulation), so.executor);
+  if (!created) return fail(o.input + ": " + created.error().to_string());
+  ReferenceComparison& comparison = **created;
+
+  json frames = json::array();
+  for (uint32_t f = 0; f < o.frames; ++f) {
+    Result<FrameComparison> c = comparison.step();
+    if (!c) return fail(o.input + ": frame " + std::to_string(f) + ": " + c.error().to_string());
+    print_comparison(*c, o.json_output, frames);
+  }
+  const ComparisonSummary& s = comparison.summary();
+  print_summary(s, effect.name, comparison.gpu().capacity(), o.json_output, std::move(frames));
+  if (!s.agrees())
+    return fail(o.input + ": the GPU frame and the reference differ (" +
+                std::to_string(s.frames_with_count_differences) + " frames with count differences, " +
+                std::to_string(s.unmatched) + " unmatched particles, " + std::to_string(s.header_mismatches) +
+                " header mismatches)");
   return 0;
 }
 

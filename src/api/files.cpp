@@ -1,0 +1,41 @@
+// mote/files.hpp over src/core/file.hpp, compile_effect, assemble and load_mfx.
+#include "mote/files.hpp"
+
+#include "core/file.hpp"
+#include "mote/assembly.hpp"
+#include "mote/mfx.hpp"
+
+namespace mote {
+
+Result<std::vector<uint8_t>> read_binary_file(const std::filesystem::path& path, size_t max_bytes) {
+  return read_file_bytes(path.string(), max_bytes);
+}
+
+Result<std::string> read_text_file(const std::filesystem::path& path, size_t max_bytes) {
+  return read_file_text(path.string(), max_bytes);
+}
+
+Status write_binary_file(const std::filesystem::path& path, std::span<const uint8_t> bytes) {
+  return write_file_bytes(path.string(), bytes);
+}
+
+Status write_text_file(const std::filesystem::path& path, std::string_view text) {
+  return write_file_bytes(path.string(), std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
+}
+
+Result<CompiledEffect> compile_effect_file(const std::filesystem::path& path) {
+  MOTE_TRY_ASSIGN(const std::string text, read_text_file(path));
+  return compile_effect(text);
+}
+
+Result<Program> load_program_file(const std::filesystem::path& path) {
+  // By the name's ending, not path::extension(): a file called ".masm" is text too.
+  if (path.string().ends_with(".masm")) {
+    MOTE_TRY_ASSIGN(const std::string text, read_text_file(path));
+    return assemble(text);
+  }
+  MOTE_TRY_ASSIGN(const std::vector<uint8_t> bytes, read_binary_file(path));
+  return load_mfx(bytes);
+}
+
+}  // namespace mote

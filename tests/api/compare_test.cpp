@@ -1,0 +1,100 @@
+// The GPU frame beside the reference simulation (mote/compare.hpp) on lavapipe with validation:
+// what `mote simulate --gpu` and `--compare` use.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "api_fixture.hpp"
+#include "mote/compare.hpp"
+#include "mote/simulation.hpp"
+
+namespace mote {
+namespace {
+
+using test::ApiTest;
+using test::load_effect;
+
+TEST_F(ApiTest, TheGpuSimulationReportsFramesAsTheReferenceDoes) {
+  const CompiledEffect fire = load_effect("fire.json");
+  auto gpu = GpuSimulation::create(context(), fire, {.seed = 5});
+  ASSERT_TRUE(gpu.ok()) << gpu.error().to_string();
+  GpuSimulation& g = *gpu.value();
+  EXPECT_EQ(g.capacity(), fire.emission.capacity_hint);
+  EXPECT_EQ(g.record_words(), fire.program.particle_record_words());
+  EXPECT_EQ(g.serial_word(), 0u);
+  auto reference = Simulation::create(fire, {.seed = 5, .prewarm = false});
+  ASSERT_TRUE(reference.ok()) << reference.error().to_string();
+  for (uint32_t f = 0; f < 20; ++f) {
+    auto a = g.step();
+    ASSERT_TRUE(a.ok()) << a.error().to_string();
+    auto b = reference.value().step();
+    ASSERT_TRUE(b.ok());
+    EXPECT_EQ(a.value().frame, f);
+    EXPECT_EQ(a.value().alive, b.value().alive) << "frame " << f;
+    EXPECT_EQ(a.value().spawned, b.value().spawned) << "frame " << f;
+    EXPECT_EQ(a.value().killed, b.value().killed) << "frame " << f;
+    EXPECT_NEAR(a.value().emitter_age, b.value().emitter_age, 1e-5f);
+    ASSERT_EQ(a.value().has_bounds, b.value().has_bounds) << "frame " << f;
+    // The bounds are measured from the records read back (keep_records is off: only for them).
+    EXPECT_EQ(g.records().slots.size(), a.value().has_bounds ? a.value().alive : 0u);
+    for (int c = 0; c < 3 && a.value().has_bounds; ++c) {
+      EXPECT_NEAR(a.value().bounds_min[c], b.value().bounds_min[c], 1e-4f);
+      EXPECT_NEAR(a.value().bounds_max[c], b.value().bounds_max[c], 1e-4f);
+    }
+  }
+  EXPECT_EQ(g.frames(), 20u);
+}
+
+TEST_F(ApiTest, TheComparisonMatchesEveryParticleOfThePresets) {
+  for (const char* name : {"fire.json", "explosion.json"}) {
+    SCOPED_TRACE(name);
+    const CompiledEffect effect = load_effect(name);
+    auto gpu = GpuSimulation::create(context(), effect, {.birth_serials = true, .keep_records = true});
+    ASSERT_TRUE(gpu.ok()) << gpu.error().to_string();
+    EXPECT_EQ(gpu.value()->serial_word(), effect.program.particle_record_words());
+    auto comparison = ReferenceComparison::create(std::move(gpu).value());
+    ASSERT_TRUE(comparison.ok()) << comparison.error().to_string();
+    uint64_t gpu_particles = 0;
+    for (uint32_t f = 0; f < 30; ++f) {
+      auto c = comparison.value()->step();
+      ASSERT_TRUE(c.ok()) << c.error().to_string();
+      EXPECT_EQ(c.value().frame, f);
+      EXPECT_FALSE(c.value().differences.any()) << "frame " << f;
+      gpu_particles += c.value().gpu.alive;
+    }
+    const ComparisonSummary& s = comparison.value()->summary();
+    EXPECT_TRUE(s.agrees());
+    EXPECT_EQ(s.frames, 30u);
+    EXPECT_EQ(s.records_compared, gpu_particles);  // every GPU particle found its twin
+    EXPECT_GT(s.records_compared, 0u);
+    ASSERT_EQ(s.max_deviation.size(), effect.program.particle_fields.size());
+    for (const FieldDeviation& d : s.max_deviation) {
+      EXPECT_LT(d.relative, 1e-3) << d.field;
+      EXPECT_FALSE(d.nan_mismatch) << d.field;
+    }
+  }
+}
+
+TEST_F(ApiTest, TheComparisonNeedsBirthSerialsRecordsAndAFreshStart) {
+  const CompiledEffect fire = load_effect("fire.json");
+  auto plain = GpuSimulation::create(context(), fire, {.keep_records = true});
+  ASSERT_TRUE(plain.ok());
+  auto no_serials = ReferenceComparison::create(std::move(plain).value());
+  ASSERT_FALSE(no_serials.ok());
+  EXPECT_EQ(no_serials.error().code, ErrorCode::kInvalidArgument);
+
+  auto stepped = GpuSimulation::create(context(), fire, {.birth_serials = true, .keep_records = true});
+  ASSERT_TRUE(stepped.ok());
+  ASSERT_TRUE(stepped.value()->step().ok());
+  auto late = ReferenceComparison::create(std::move(stepped).value());
+  ASSERT_FALSE(late.ok());
+  EXPECT_EQ(late.error().code, ErrorCode::kInvalidArgument);
+
+  EXPECT_FALSE(ReferenceComparison::create(nullptr).ok());
+  auto bad_override = GpuSimulation::create(context(), fire, {.emitter_fields = {{"no_such_field", {1.0f}}}});
+  EXPECT_FALSE(bad_override.ok());
+}
+
+}  // namespace
+}  // namespace mote
