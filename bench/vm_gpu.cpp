@@ -28,7 +28,7 @@
 // per-instruction cost, the intercept the per-particle cost. --roofline-mib 0 skips the copy.
 // --interpreter-groups G launches the fast interpreter on at most G workgroups, each walking
 // several blocks (default: one per block). --print-code prints each interpreter's section as it
-// runs it (one JSON line: code words, immediates), the input of bench/profiling/vm_fast_twin.cu.
+// runs it (one JSON line: code words, immediates).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -266,8 +266,7 @@ int main(int argc, char** argv) {
       run->image.params.launch_lanes = run->image.groups * shader::kVmWorkgroupSize;
     }
     // --print-code: the words the interpreter reads (the section after the host's rewrite and
-    // fold, its immediates and its constant vectors, 4 words each), for a look at what runs, or
-    // for the CUDA twin under a profiler (bench/profiling/vm_fast_twin.cu).
+    // fold, its immediates and its constant vectors, 4 words each), for a look at what runs.
     if (opt.print_code && !run->compiled && !run->touch) {
       const shader::VmRunParams& pr = run->image.params;
       const std::vector<uint32_t>& w = run->image.words;

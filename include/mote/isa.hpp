@@ -1,5 +1,5 @@
 // The particle ISA as C++ sees it: opcodes, builtins and their rules, expanded from the one
-// table in src/isa/isa_table.inc (and builtins.inc). See docs/design/isa.md.
+// table in include/mote/isa/isa_table.inc (and builtins.inc). See docs/design/isa.md.
 #pragma once
 
 #include <cstdint>
@@ -10,14 +10,14 @@
 namespace mote::isa {
 
 enum class Op : uint8_t {
-#define MOTE_OP(NAME, NUM, LMIN, LMAX, DST, S0, S1, S2, TULP, TABS, DOC) NAME = NUM,
-#include "../../src/isa/isa_table.inc"
+#define MOTE_OP(NAME, NUM, LMIN, LMAX, DST, S0, S1, S2, FORM, FN, EXACT, TULP, TABS, NODE, DOC) NAME = NUM,
+#include "mote/isa/isa_table.inc"
 #undef MOTE_OP
 };
 
 enum class Builtin : uint16_t {
 #define MOTE_BUILTIN(NAME, ID, WIDTH, DOC) NAME = ID,
-#include "../../src/isa/builtins.inc"
+#include "mote/isa/builtins.inc"
 #undef MOTE_BUILTIN
 };
 
@@ -34,6 +34,14 @@ enum class SrcRule : uint8_t {
   kDraw,     // raw: random draw index
   kCmp,      // raw: compare code
 };
+// How the executors run a row (isa_table.inc's header says what each form promises).
+enum class OpForm : uint8_t {
+  kLane1,    // semantics(a), lane by lane
+  kLane2,    // semantics(a, b), lane by lane
+  kLane3,    // semantics(a, b, c), lane by lane
+  kVector,   // semantics(a, b, c) over whole zero-padded vec4s
+  kSpecial,  // written by hand in each executor
+};
 
 struct OpInfo {
   Op op;
@@ -43,8 +51,12 @@ struct OpInfo {
   uint8_t lanes_max;
   DstRule dst;
   SrcRule src[3];
+  OpForm form;
+  std::string_view semantics;  // the vm_semantics.h function of a kLane/kVector row; "" for kSpecial
+  bool gpu_exact;              // every GPU computes it as the host does (isa_table.inc)
   float tolerance_ulp;  // parity bound: |got - ref| <= max(ulp * ulp(ref), abs)
   float tolerance_abs;
+  std::string_view node;  // the effect-graph node of this one instruction, "" for none
   std::string_view doc;
 };
 
@@ -59,15 +71,16 @@ struct BuiltinInfo {
 namespace detail {
 using enum DstRule;
 using enum SrcRule;
+using enum OpForm;
 inline constexpr OpInfo kOps[] = {
-#define MOTE_OP(NAME, NUM, LMIN, LMAX, DST, S0, S1, S2, TULP, TABS, DOC) \
-  {Op::NAME, NUM, #NAME, LMIN, LMAX, DST, {S0, S1, S2}, float(TULP), float(TABS), DOC},
-#include "../../src/isa/isa_table.inc"
+#define MOTE_OP(NAME, NUM, LMIN, LMAX, DST, S0, S1, S2, FORM, FN, EXACT, TULP, TABS, NODE, DOC) \
+  {Op::NAME, NUM, #NAME, LMIN, LMAX, DST, {S0, S1, S2}, FORM, #FN, EXACT, float(TULP), float(TABS), NODE, DOC},
+#include "mote/isa/isa_table.inc"
 #undef MOTE_OP
 };
 inline constexpr BuiltinInfo kBuiltins[] = {
 #define MOTE_BUILTIN(NAME, ID, WIDTH, DOC) {Builtin::NAME, ID, #NAME, WIDTH, DOC},
-#include "../../src/isa/builtins.inc"
+#include "mote/isa/builtins.inc"
 #undef MOTE_BUILTIN
 };
 constexpr bool numbers_are_dense() {
@@ -78,19 +91,42 @@ constexpr bool numbers_are_dense() {
   return true;
 }
 static_assert(numbers_are_dense(), "isa_table.inc / builtins.inc must list numbers 0..N-1 in order");
+constexpr bool is_value_source(SrcRule rule) { return rule == kVal || rule == kVal1 || rule == kVal3 || rule == kVal4; }
+// What each form promises the executors that expand it: a lane-wise row reads exactly its
+// first `arity` sources, `lanes` wide, and writes `lanes` slots; a vector row reads only value
+// sources; a row has a semantics function exactly when it is not special, and a node only then.
+constexpr bool row_keeps_its_form(const OpInfo& op) {
+  if ((op.form == kSpecial) != op.semantics.empty()) return false;
+  if (op.form == kSpecial) return op.node.empty();
+  if (op.form == kVector) {
+    for (SrcRule rule : op.src)
+      if (rule != kUnused && !is_value_source(rule)) return false;
+    return true;
+  }
+  const int arity = op.form == kLane1 ? 1 : op.form == kLane2 ? 2 : 3;
+  for (int s = 0; s < 3; ++s)
+    if (op.src[s] != (s < arity ? kVal : kUnused)) return false;
+  return op.dst == kDstLanes;
+}
+constexpr bool rows_keep_their_forms() {
+  for (const OpInfo& op : kOps)
+    if (!row_keeps_its_form(op)) return false;
+  return true;
+}
+static_assert(rows_keep_their_forms(), "an isa_table.inc row breaks its form's rules (see the table's header)");
 }  // namespace detail
 
 inline constexpr uint32_t kOpCount = uint32_t(std::size(detail::kOps));
 inline constexpr uint32_t kBuiltinCount = uint32_t(std::size(detail::kBuiltins));
 
-inline std::span<const OpInfo> all_ops() { return detail::kOps; }
-inline std::span<const BuiltinInfo> all_builtins() { return detail::kBuiltins; }
+constexpr std::span<const OpInfo> all_ops() { return detail::kOps; }
+constexpr std::span<const BuiltinInfo> all_builtins() { return detail::kBuiltins; }
 // nullptr for an unknown opcode number.
-inline const OpInfo* op_info(uint32_t number) {
+constexpr const OpInfo* op_info(uint32_t number) {
   return number < kOpCount ? &detail::kOps[number] : nullptr;
 }
-inline const OpInfo& op_info(Op op) { return detail::kOps[uint32_t(op)]; }
-inline const BuiltinInfo* builtin_info(uint32_t id) {
+constexpr const OpInfo& op_info(Op op) { return detail::kOps[uint32_t(op)]; }
+constexpr const BuiltinInfo* builtin_info(uint32_t id) {
   return id < kBuiltinCount ? &detail::kBuiltins[id] : nullptr;
 }
 // Components a source of rule `rule` reads in an instruction of `lanes` lanes: `lanes` for kVal,

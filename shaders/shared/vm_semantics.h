@@ -1,8 +1,9 @@
 // The particle VM's arithmetic, written once and compiled as both C++ (glm) and GLSL 4.60: the
 // reference executor, the batch executor and the GPU interpreters all call these functions, so
 // the semantics of an opcode (its "safe math" rules, its RNG, its noise) cannot drift between
-// them. The table in src/isa/isa_table.inc documents each opcode in one line; this header is
-// the definition. See docs/design/vm.md.
+// them. The table in include/mote/isa/isa_table.inc documents each opcode in one line and names
+// its function here (its `semantics` column); this header is the definition. See
+// docs/design/vm.md and docs/design/isa.md ("Adding an opcode").
 //
 // Rules that keep this file valid in both languages:
 //   * plain functions of values: no `inout`, no references, no recursion, no early `return` in
@@ -11,8 +12,10 @@
 //     `f` suffix (double in C++ otherwise), unsigned literals with `u`;
 //   * comparisons and selects are written as scalar ternaries per component, never relying on
 //     min/max/clamp NaN behaviour, which GLSL leaves undefined;
-//   * every lane-wise op has a scalar `float` overload (the batch executor calls it in its
-//     structure-of-arrays loops, where it auto-vectorises) and a `vec4` overload built from it.
+//   * every lane-wise op is a scalar `float` function (every executor applies it lane by lane;
+//     the batch executor in its structure-of-arrays loops, where it auto-vectorises); the `vec4`
+//     overloads below are built from it for code that wants a whole vector;
+//   * every kVector op has a `vec4 vm_vector_<op>(vec4 a, vec4 b, vec4 c)` form (at the end).
 //
 // Evaluation order is part of the definition: the C++ executors build with -ffp-contract=off,
 // so they agree bit for bit; the GPU may fuse or use its own transcendental approximations,
@@ -44,6 +47,7 @@ using glm::tan;
 }  // namespace mote::shader
 #define VM_INLINE inline
 #define VM_PRECISE
+#define VM_XYZ(v) vec3(v)
 #else
 #define VM_INLINE
 // The sums of products below are evaluated as written, product by product, on the GPU too: the
@@ -52,6 +56,9 @@ using glm::tan;
 // +-1 ulp — and FRACT, FLOOR or a comparison after it into a different answer (found on the
 // H200: a generated INIT's CROSS then FRACT gave 0.99999988 where the reference gives 0).
 #define VM_PRECISE precise
+// A vec4's first three components: a swizzle in GLSL (the SPIR-V the interpreters had before the
+// vector forms below called it), the vec3 constructor in C++ (glm has no swizzles by default).
+#define VM_XYZ(v) (v).xyz
 #endif
 
 MOTE_SHARED_BEGIN
@@ -355,6 +362,25 @@ VM_INLINE vec3 vm_sample_wind(VmWindField wind, vec3 p) {
   vec3 q = p * t.y + vec3(0.0f, 0.0f, -t.z * t.w);
   return vec3(wind.base_velocity) + t.x * vm_curl3(q);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Vector form: the function of every kVector row of the ISA table, with the one signature every
+// executor calls (the three value sources, zero-padded; a source the row does not read is left
+// unnamed). The result's first lanes are what the row writes: a scalar result in .x, the other
+// components 0 (what each opcode wrote before the table named these functions).
+
+VM_INLINE vec4 vm_vector_mov(vec4 a, vec4, vec4) { return a; }
+VM_INLINE vec4 vm_vector_dot(vec4 a, vec4 b, vec4) { return vec4(vm_dot(a, b), 0.0f, 0.0f, 0.0f); }
+VM_INLINE vec4 vm_vector_cross(vec4 a, vec4 b, vec4) { return vm_cross(a, b); }
+VM_INLINE vec4 vm_vector_length(vec4 a, vec4, vec4) { return vec4(vm_length(a), 0.0f, 0.0f, 0.0f); }
+VM_INLINE vec4 vm_vector_normalize(vec4 a, vec4, vec4) { return vm_normalize(a); }
+VM_INLINE vec4 vm_vector_distance(vec4 a, vec4 b, vec4) { return vec4(vm_distance(a, b), 0.0f, 0.0f, 0.0f); }
+VM_INLINE vec4 vm_vector_qmul(vec4 a, vec4 b, vec4) { return vm_qmul(a, b); }
+VM_INLINE vec4 vm_vector_qrotate(vec4 a, vec4 b, vec4) { return vec4(vm_qrotate(a, VM_XYZ(b)), 0.0f); }
+VM_INLINE vec4 vm_vector_qfrom_axis_angle(vec4 a, vec4 b, vec4) { return vm_qfrom_axis_angle(VM_XYZ(a), b.x); }
+VM_INLINE vec4 vm_vector_qintegrate(vec4 a, vec4 b, vec4 c) { return vm_qintegrate(a, VM_XYZ(b), c.x); }
+VM_INLINE vec4 vm_vector_noise3(vec4 a, vec4, vec4) { return vec4(vm_noise3(VM_XYZ(a)), 0.0f, 0.0f, 0.0f); }
+VM_INLINE vec4 vm_vector_curl3(vec4 a, vec4, vec4) { return vec4(vm_curl3(VM_XYZ(a)), 0.0f); }
 
 MOTE_SHARED_END
 #endif

@@ -23,7 +23,9 @@
 // fetched instruction and its shape are broadcast from the first active lane, unless the includer
 // defines VM_FETCH_IS_UNIFORM because its vm_instruction and vm_op_shape are visibly uniform).
 // Opcode semantics come from shared/vm_semantics.h, the same functions the C++ executors call;
-// opcode numbers and operand shapes from the generated vm_isa.glsl. There are no jumps: the loop
+// opcode numbers and operand shapes from the generated vm_isa.glsl, and the switch's cases from
+// the generated vm_interpreter_cases.glsl (both written from the ISA table by
+// src/isa/gen_isa_glsl.cpp). There are no jumps: the loop
 // runs the section's instructions once, in order, bounded by kVmMaxSectionInstructions.
 // Every index is clamped, so even a program that got past the verifier cannot read or write
 // outside its buffers: register slots are masked to the file, record words clamped to the
@@ -104,6 +106,38 @@ vec4 vm_read_operand(uint w0, uint word, uint s) {
   r.x = vm_cmp(a.x, b.x, code); \
   if (lanes > 1u) { r.y = vm_cmp(a.y, b.y, code); r.z = vm_cmp(a.z, b.z, code); r.w = vm_cmp(a.w, b.w, code); }
 
+// The special rows of the ISA table (include/mote/isa/isa_table.inc, form kSpecial): the
+// generated cases expand VM_SPECIAL_<NAME>() inside the row's VM_OP_ENABLED guard, so a special
+// row this file does not define fails glslc at build time. Lane-wise rows run VM_RUN_LANEWISE<n>
+// over their scalar function and vector rows call their vm_vector_ function (vm_semantics.h).
+#define VM_SPECIAL_NOP()
+// The compare code is src2's raw word, whole (vm_cmp reads codes 0..5; any other is false).
+#define VM_SPECIAL_CMP() VM_RUN_LANEWISE_CMP(s2)
+#define VM_SPECIAL_LOAD_FIELD()                                     \
+  r.x = vm_record_read(vm_record_word(s0));                         \
+  if (lanes > 1u) r.y = vm_record_read(vm_record_word(s0 + 1u));    \
+  if (lanes > 2u) r.z = vm_record_read(vm_record_word(s0 + 2u));    \
+  if (lanes > 3u) r.w = vm_record_read(vm_record_word(s0 + 3u))
+#define VM_SPECIAL_STORE_FIELD()                                    \
+  vm_record_write(vm_record_word(s0), b.x);                         \
+  if (lanes > 1u) vm_record_write(vm_record_word(s0 + 1u), b.y);    \
+  if (lanes > 2u) vm_record_write(vm_record_word(s0 + 2u), b.z);    \
+  if (lanes > 3u) vm_record_write(vm_record_word(s0 + 3u), b.w)
+#define VM_SPECIAL_LOAD_CONST()                                                                   \
+  r = vec4(vm_load_constant(s0), lanes > 1u ? vm_load_constant(s0 + 1u) : 0.0f,                   \
+           lanes > 2u ? vm_load_constant(s0 + 2u) : 0.0f, lanes > 3u ? vm_load_constant(s0 + 3u) : 0.0f)
+#define VM_SPECIAL_LOAD_BUILTIN() r = vm_load_builtin(s0, lanes)
+#define VM_SPECIAL_RAND()                                                                   \
+  r = vec4(vm_rand(vm_seed, s0, 0u), lanes > 1u ? vm_rand(vm_seed, s0, 1u) : 0.0f,          \
+           lanes > 2u ? vm_rand(vm_seed, s0, 2u) : 0.0f, lanes > 3u ? vm_rand(vm_seed, s0, 3u) : 0.0f)
+#define VM_SPECIAL_SAMPLE_WIND() r = vec4(vm_sample_wind(vm_wind(), a.xyz), 0.0f)
+#ifdef VM_FAST_OPERANDS
+// A comparison in the fast form: KILL x arrives as (x, 0.0, NE), a fused CMP as its own.
+#define VM_SPECIAL_KILL() killed = killed || vm_cmp(a.x, b.x, s2) != 0.0f
+#else
+#define VM_SPECIAL_KILL() killed = killed || a.x != 0.0f
+#endif
+
 uint vm_shape_width(uint code, uint lanes) { return code == VM_SHAPE_WIDTH_LANES ? lanes : code; }
 
 uint vm_record_word(uint word) { return min(word, vm_record_words - 1u); }
@@ -154,84 +188,7 @@ bool vm_run(uint length) {
     // One OpSwitch on the opcode: drivers lower it to a jump table, and the opcode is uniform
     // across a wave (one program per dispatch or per coherence bucket), so it never diverges.
     switch (op) {
-      case VM_OP_NOP: break;
-      case VM_OP_MOV: if (VM_OP_ENABLED(VM_OP_MOV)) { r = a; } break;
-      case VM_OP_ADD: if (VM_OP_ENABLED(VM_OP_ADD)) { VM_RUN_LANEWISE2(vm_add); } break;
-      case VM_OP_SUB: if (VM_OP_ENABLED(VM_OP_SUB)) { VM_RUN_LANEWISE2(vm_sub); } break;
-      case VM_OP_MUL: if (VM_OP_ENABLED(VM_OP_MUL)) { VM_RUN_LANEWISE2(vm_mul); } break;
-      case VM_OP_DIV: if (VM_OP_ENABLED(VM_OP_DIV)) { VM_RUN_LANEWISE2(vm_div); } break;
-      case VM_OP_FMA: if (VM_OP_ENABLED(VM_OP_FMA)) { VM_RUN_LANEWISE3(vm_fma); } break;
-      case VM_OP_MIN: if (VM_OP_ENABLED(VM_OP_MIN)) { VM_RUN_LANEWISE2(vm_min); } break;
-      case VM_OP_MAX: if (VM_OP_ENABLED(VM_OP_MAX)) { VM_RUN_LANEWISE2(vm_max); } break;
-      case VM_OP_CLAMP: if (VM_OP_ENABLED(VM_OP_CLAMP)) { VM_RUN_LANEWISE3(vm_clamp); } break;
-      case VM_OP_ABS: if (VM_OP_ENABLED(VM_OP_ABS)) { VM_RUN_LANEWISE1(vm_abs); } break;
-      case VM_OP_SIGN: if (VM_OP_ENABLED(VM_OP_SIGN)) { VM_RUN_LANEWISE1(vm_sign); } break;
-      case VM_OP_FLOOR: if (VM_OP_ENABLED(VM_OP_FLOOR)) { VM_RUN_LANEWISE1(vm_floor); } break;
-      case VM_OP_CEIL: if (VM_OP_ENABLED(VM_OP_CEIL)) { VM_RUN_LANEWISE1(vm_ceil); } break;
-      case VM_OP_FRACT: if (VM_OP_ENABLED(VM_OP_FRACT)) { VM_RUN_LANEWISE1(vm_fract); } break;
-      case VM_OP_MOD: if (VM_OP_ENABLED(VM_OP_MOD)) { VM_RUN_LANEWISE2(vm_mod); } break;
-      case VM_OP_SQRT: if (VM_OP_ENABLED(VM_OP_SQRT)) { VM_RUN_LANEWISE1(vm_sqrt); } break;
-      case VM_OP_RSQRT: if (VM_OP_ENABLED(VM_OP_RSQRT)) { VM_RUN_LANEWISE1(vm_rsqrt); } break;
-      case VM_OP_EXP: if (VM_OP_ENABLED(VM_OP_EXP)) { VM_RUN_LANEWISE1(vm_exp); } break;
-      case VM_OP_LOG: if (VM_OP_ENABLED(VM_OP_LOG)) { VM_RUN_LANEWISE1(vm_log); } break;
-      case VM_OP_POW: if (VM_OP_ENABLED(VM_OP_POW)) { VM_RUN_LANEWISE2(vm_pow); } break;
-      case VM_OP_SIN: if (VM_OP_ENABLED(VM_OP_SIN)) { VM_RUN_LANEWISE1(vm_sin); } break;
-      case VM_OP_COS: if (VM_OP_ENABLED(VM_OP_COS)) { VM_RUN_LANEWISE1(vm_cos); } break;
-      case VM_OP_TAN: if (VM_OP_ENABLED(VM_OP_TAN)) { VM_RUN_LANEWISE1(vm_tan); } break;
-      case VM_OP_ASIN: if (VM_OP_ENABLED(VM_OP_ASIN)) { VM_RUN_LANEWISE1(vm_asin); } break;
-      case VM_OP_ACOS: if (VM_OP_ENABLED(VM_OP_ACOS)) { VM_RUN_LANEWISE1(vm_acos); } break;
-      case VM_OP_ATAN2: if (VM_OP_ENABLED(VM_OP_ATAN2)) { VM_RUN_LANEWISE2(vm_atan2); } break;
-      case VM_OP_DOT: if (VM_OP_ENABLED(VM_OP_DOT)) { r.x = vm_dot(a, b); } break;
-      case VM_OP_CROSS: if (VM_OP_ENABLED(VM_OP_CROSS)) { r = vm_cross(a, b); } break;
-      case VM_OP_LENGTH: if (VM_OP_ENABLED(VM_OP_LENGTH)) { r.x = vm_length(a); } break;
-      case VM_OP_NORMALIZE: if (VM_OP_ENABLED(VM_OP_NORMALIZE)) { r = vm_normalize(a); } break;
-      case VM_OP_DISTANCE: if (VM_OP_ENABLED(VM_OP_DISTANCE)) { r.x = vm_distance(a, b); } break;
-      case VM_OP_MIX: if (VM_OP_ENABLED(VM_OP_MIX)) { VM_RUN_LANEWISE3(vm_mix); } break;
-      case VM_OP_STEP: if (VM_OP_ENABLED(VM_OP_STEP)) { VM_RUN_LANEWISE2(vm_step); } break;
-      case VM_OP_SMOOTHSTEP: if (VM_OP_ENABLED(VM_OP_SMOOTHSTEP)) { VM_RUN_LANEWISE3(vm_smoothstep); } break;
-      case VM_OP_CMP: if (VM_OP_ENABLED(VM_OP_CMP)) { VM_RUN_LANEWISE_CMP(s2); } break;
-      case VM_OP_SELECT: if (VM_OP_ENABLED(VM_OP_SELECT)) { VM_RUN_LANEWISE3(vm_select); } break;
-      case VM_OP_AND: if (VM_OP_ENABLED(VM_OP_AND)) { VM_RUN_LANEWISE2(vm_and); } break;
-      case VM_OP_OR: if (VM_OP_ENABLED(VM_OP_OR)) { VM_RUN_LANEWISE2(vm_or); } break;
-      case VM_OP_NOT: if (VM_OP_ENABLED(VM_OP_NOT)) { VM_RUN_LANEWISE1(vm_not); } break;
-      case VM_OP_LOAD_FIELD:
-        if (!VM_OP_ENABLED(VM_OP_LOAD_FIELD)) break;
-        r.x = vm_record_read(vm_record_word(s0));
-        if (lanes > 1u) r.y = vm_record_read(vm_record_word(s0 + 1u));
-        if (lanes > 2u) r.z = vm_record_read(vm_record_word(s0 + 2u));
-        if (lanes > 3u) r.w = vm_record_read(vm_record_word(s0 + 3u));
-        break;
-      case VM_OP_STORE_FIELD:
-        if (!VM_OP_ENABLED(VM_OP_STORE_FIELD)) break;
-        vm_record_write(vm_record_word(s0), b.x);
-        if (lanes > 1u) vm_record_write(vm_record_word(s0 + 1u), b.y);
-        if (lanes > 2u) vm_record_write(vm_record_word(s0 + 2u), b.z);
-        if (lanes > 3u) vm_record_write(vm_record_word(s0 + 3u), b.w);
-        break;
-      case VM_OP_LOAD_CONST:
-        if (!VM_OP_ENABLED(VM_OP_LOAD_CONST)) break;
-        r = vec4(vm_load_constant(s0), lanes > 1u ? vm_load_constant(s0 + 1u) : 0.0f,
-                 lanes > 2u ? vm_load_constant(s0 + 2u) : 0.0f, lanes > 3u ? vm_load_constant(s0 + 3u) : 0.0f);
-        break;
-      case VM_OP_LOAD_BUILTIN: if (VM_OP_ENABLED(VM_OP_LOAD_BUILTIN)) { r = vm_load_builtin(s0, lanes); } break;
-      case VM_OP_RAND:
-        if (!VM_OP_ENABLED(VM_OP_RAND)) break;
-        r = vec4(vm_rand(vm_seed, s0, 0u), lanes > 1u ? vm_rand(vm_seed, s0, 1u) : 0.0f,
-                 lanes > 2u ? vm_rand(vm_seed, s0, 2u) : 0.0f, lanes > 3u ? vm_rand(vm_seed, s0, 3u) : 0.0f);
-        break;
-      case VM_OP_QMUL: if (VM_OP_ENABLED(VM_OP_QMUL)) { r = vm_qmul(a, b); } break;
-      case VM_OP_QROTATE: if (VM_OP_ENABLED(VM_OP_QROTATE)) { r = vec4(vm_qrotate(a, b.xyz), 0.0f); } break;
-      case VM_OP_QFROM_AXIS_ANGLE: if (VM_OP_ENABLED(VM_OP_QFROM_AXIS_ANGLE)) { r = vm_qfrom_axis_angle(a.xyz, b.x); } break;
-      case VM_OP_QINTEGRATE: if (VM_OP_ENABLED(VM_OP_QINTEGRATE)) { r = vm_qintegrate(a, b.xyz, c.x); } break;
-      case VM_OP_NOISE3: if (VM_OP_ENABLED(VM_OP_NOISE3)) { r.x = vm_noise3(a.xyz); } break;
-      case VM_OP_CURL3: if (VM_OP_ENABLED(VM_OP_CURL3)) { r = vec4(vm_curl3(a.xyz), 0.0f); } break;
-      case VM_OP_SAMPLE_WIND: if (VM_OP_ENABLED(VM_OP_SAMPLE_WIND)) { r = vec4(vm_sample_wind(vm_wind(), a.xyz), 0.0f); } break;
-#ifdef VM_FAST_OPERANDS
-      // A comparison in the fast form: KILL x arrives as (x, 0.0, NE), a fused CMP as its own.
-      case VM_OP_KILL: if (VM_OP_ENABLED(VM_OP_KILL)) { killed = killed || vm_cmp(a.x, b.x, s2) != 0.0f; } break;
-#else
-      case VM_OP_KILL: if (VM_OP_ENABLED(VM_OP_KILL)) { killed = killed || a.x != 0.0f; } break;
-#endif
+#include "generated/vm_interpreter_cases.glsl"
       default: break;
     }
 

@@ -2,7 +2,7 @@
 #include "lower_nodes.hpp"
 
 #include <cmath>
-#include <map>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -100,38 +100,14 @@ struct Lowerer {
   }
 };
 
-Op unary_op(std::string_view t) {
-  static const std::map<std::string_view, Op> m = {
-      {"abs", Op::ABS},   {"sign", Op::SIGN}, {"floor", Op::FLOOR}, {"ceil", Op::CEIL},           {"fract", Op::FRACT},
-      {"sqrt", Op::SQRT}, {"rsqrt", Op::RSQRT}, {"exp", Op::EXP},   {"log", Op::LOG},             {"sin", Op::SIN},
-      {"cos", Op::COS},   {"tan", Op::TAN},   {"asin", Op::ASIN},   {"acos", Op::ACOS},           {"normalize", Op::NORMALIZE},
-      {"not", Op::NOT},   {"length", Op::LENGTH}};
-  auto it = m.find(t);
-  return it == m.end() ? Op::NOP : it->second;
-}
-
-Op binary_op(std::string_view t) {
-  static const std::map<std::string_view, Op> m = {
-      {"add", Op::ADD}, {"sub", Op::SUB}, {"mul", Op::MUL},   {"div", Op::DIV},     {"min", Op::MIN},      {"max", Op::MAX},
-      {"mod", Op::MOD}, {"pow", Op::POW}, {"and", Op::AND},   {"or", Op::OR},       {"atan2", Op::ATAN2},  {"step", Op::STEP},
-      {"dot", Op::DOT}, {"distance", Op::DISTANCE}, {"cross", Op::CROSS}, {"quat_multiply", Op::QMUL}, {"quat_rotate", Op::QROTATE},
-      {"quat_from_axis_angle", Op::QFROM_AXIS_ANGLE}};
-  auto it = m.find(t);
-  return it == m.end() ? Op::NOP : it->second;
-}
-
-Op ternary_op(std::string_view t) {
-  static const std::map<std::string_view, Op> m = {{"fma", Op::FMA},       {"clamp", Op::CLAMP},   {"mix", Op::MIX},
-                                                   {"smoothstep", Op::SMOOTHSTEP}, {"select", Op::SELECT}, {"quat_integrate", Op::QINTEGRATE}};
-  auto it = m.find(t);
-  return it == m.end() ? Op::NOP : it->second;
-}
-
-uint8_t lanes_of(Op o, uint8_t generic) {
-  switch (o) {
-    case Op::CROSS: case Op::QROTATE: return 3;
-    case Op::QMUL: case Op::QFROM_AXIS_ANGLE: case Op::QINTEGRATE: return 4;
-    default: return generic;
+// A math node that is one instruction (NodeSpec::op, from the ISA table): the row's opcode on
+// the node's inputs, at the row's fixed lane count or the node's generic width.
+ValueRef lower_op_node(Lowerer& L, const isa::OpInfo& info, uint8_t generic, const std::vector<ValueRef>& in) {
+  const uint8_t lanes = info.lanes_min == info.lanes_max ? info.lanes_min : generic;
+  switch (in.size()) {
+    case 1: return L.op(info.op, lanes, {in[0]});
+    case 2: return L.op(info.op, lanes, {in[0], in[1]});
+    default: return L.op(info.op, lanes, {in[0], in[1], in[2]});
   }
 }
 
@@ -180,12 +156,8 @@ Status lower_graph(const TypedGraph& graph, IrBuilder& builder, const std::strin
       o = {L.emitter_rotation()};
     } else if (type == "negate" || type == "one_minus") {
       o = {L.op(Op::SUB, N, {L.k(type == "negate" ? 0.0f : 1.0f), in[0]})};
-    } else if (Op uo = unary_op(type); uo != Op::NOP) {
-      o = {L.op(uo, N, {in[0]})};
-    } else if (Op bo = binary_op(type); bo != Op::NOP) {
-      o = {L.op(bo, lanes_of(bo, N), {in[0], in[1]})};
-    } else if (Op t = ternary_op(type); t != Op::NOP) {
-      o = {L.op(t, lanes_of(t, N), {in[0], in[1], in[2]})};
+    } else if (n.spec->op != nullptr) {
+      o = {lower_op_node(L, *n.spec->op, N, in)};
     } else if (type == "compare") {
       o = {L.op(Op::CMP, N, {in[0], in[1], Src::raw(n.cmp)})};
     } else if (type == "split") {

@@ -1,9 +1,113 @@
-// The node table. Port order is documentation order; lookups are by name.
+// The node table. Port order is documentation order; lookups are by name. The math nodes that
+// are one instruction come from the ISA table's node column (include/mote/isa/isa_table.inc):
+// a pure opcode gets its node by its row.
 #include "node_library.hpp"
+
+#include <optional>
 
 namespace mote::graph {
 
 namespace {
+
+// ---- The node column: "type port port=default ...", words separated by one space, a default
+// being a decimal number or an engine builtin's name (builtins.inc). Parsed at compile time to
+// check every row (below) and at start-up to build the nodes.
+
+// The next space-separated word of `rest`, removed from it.
+constexpr std::string_view next_word(std::string_view& rest) {
+  const size_t end = rest.find(' ');
+  const std::string_view word = rest.substr(0, end);
+  rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+  return word;
+}
+
+constexpr bool is_identifier(std::string_view name) {
+  if (name.empty()) return false;
+  for (char ch : name)
+    if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_')) return false;
+  return !(name[0] >= '0' && name[0] <= '9');
+}
+
+// A decimal number, [-]digits[.digits]; nothing for anything else.
+constexpr std::optional<float> parse_decimal(std::string_view text) {
+  const bool negative = !text.empty() && text[0] == '-';
+  if (negative) text.remove_prefix(1);
+  double value = 0.0, scale = 1.0;
+  bool fraction = false, digits = false;
+  for (char ch : text) {
+    if (ch == '.' && !fraction) {
+      fraction = true;
+    } else if (ch >= '0' && ch <= '9') {
+      value = value * 10.0 + double(ch - '0');
+      if (fraction) scale *= 10.0;
+      digits = true;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (!digits) return std::nullopt;
+  return float((negative ? -value : value) / scale);
+}
+
+constexpr const isa::BuiltinInfo* builtin_named(std::string_view name) {
+  for (const isa::BuiltinInfo& b : isa::all_builtins())
+    if (b.name == name) return &b;
+  return nullptr;
+}
+
+// One port of the column: required, or with a number or builtin default.
+constexpr std::optional<PortSpec> parse_port(std::string_view word, uint8_t width) {
+  const size_t eq = word.find('=');
+  PortSpec port{word.substr(0, eq), width, PortSpec::Default::kRequired, {}, 1, isa::Builtin::DT};
+  if (!is_identifier(port.name)) return std::nullopt;
+  if (eq == std::string_view::npos) return port;
+  const std::string_view def = word.substr(eq + 1);
+  if (const isa::BuiltinInfo* b = builtin_named(def)) {
+    port.def = PortSpec::Default::kBuiltin;
+    port.builtin = b->builtin;
+    return port;
+  }
+  const std::optional<float> value = parse_decimal(def);
+  if (!value) return std::nullopt;
+  port.def = PortSpec::Default::kValue;
+  port.value = {*value, 0.0f, 0.0f, 0.0f};
+  return port;
+}
+
+// The width of a row's value source or result in its node: generic where the row's lane count
+// ranges, fixed otherwise.
+constexpr uint8_t op_width(const isa::OpInfo& op, isa::SrcRule rule) {
+  if (rule != isa::SrcRule::kVal) return uint8_t(isa::source_width(rule, 0));
+  return op.lanes_min < op.lanes_max ? kGeneric : op.lanes_min;
+}
+constexpr uint8_t op_out_width(const isa::OpInfo& op) {
+  if (op.dst == isa::DstRule::kDstScalar) return 1;
+  return op.lanes_min < op.lanes_max ? kGeneric : op.lanes_min;
+}
+
+// The node of an ISA row with a node column; nothing when the column does not parse or names
+// a port count other than the row's value sources.
+constexpr std::optional<NodeSpec> op_node(const isa::OpInfo& op) {
+  std::string_view rest = op.node;
+  NodeSpec node{next_word(rest), kInit | kUpdate, {}, {{"out", op_out_width(op)}}, {}};
+  node.op = &op;
+  if (!is_identifier(node.type) || op.form == isa::OpForm::kSpecial) return std::nullopt;
+  for (isa::SrcRule rule : op.src) {
+    if (rule == isa::SrcRule::kUnused) continue;
+    const std::optional<PortSpec> port = parse_port(next_word(rest), op_width(op, rule));
+    if (!port) return std::nullopt;
+    node.inputs.push_back(*port);
+  }
+  if (!rest.empty()) return std::nullopt;
+  return node;
+}
+
+constexpr bool node_columns_parse() {
+  for (const isa::OpInfo& op : isa::all_ops())
+    if (!op.node.empty() && !op_node(op)) return false;
+  return true;
+}
+static_assert(node_columns_parse(), "an isa_table.inc node column does not parse or does not match its row's sources");
 
 using D = PortSpec::Default;
 
@@ -33,24 +137,13 @@ std::vector<NodeSpec> build_table() {
   t.push_back({"global_field", kInit | kUpdate, {}, {out(kFromParams)}, {{"field", ParamKind::kGlobalField}}});
   t.push_back({"builtin", kInit | kUpdate, {}, {out(kFromParams)}, {{"name", ParamKind::kBuiltinName}}});
   t.push_back({"emitter_rotation", kInit | kUpdate, {}, {out(4)}, {}});
-  // Lane-wise math, one node per opcode.
-  for (std::string_view u : {"abs", "sign", "floor", "ceil", "fract", "sqrt", "rsqrt", "exp", "log", "sin", "cos", "tan",
-                             "asin", "acos", "normalize", "not", "negate", "one_minus"})
-    t.push_back({u, kInit | kUpdate, {req("a", N)}, {out(N)}, {}});
-  for (std::string_view b : {"add", "sub", "mul", "div", "min", "max", "mod", "pow", "and", "or"})
-    t.push_back({b, kInit | kUpdate, {req("a", N), req("b", N)}, {out(N)}, {}});
-  t.push_back({"atan2", kInit | kUpdate, {req("y", N), req("x", N)}, {out(N)}, {}});
-  t.push_back({"step", kInit | kUpdate, {req("edge", N), req("x", N)}, {out(N)}, {}});
-  t.push_back({"fma", kInit | kUpdate, {req("a", N), req("b", N), req("c", N)}, {out(N)}, {}});
-  t.push_back({"clamp", kInit | kUpdate, {req("x", N), val("lo", N, 0.0f), val("hi", N, 1.0f)}, {out(N)}, {}});
-  t.push_back({"mix", kInit | kUpdate, {req("a", N), req("b", N), req("t", N)}, {out(N)}, {}});
-  t.push_back({"smoothstep", kInit | kUpdate, {req("e0", N), req("e1", N), req("x", N)}, {out(N)}, {}});
-  t.push_back({"select", kInit | kUpdate, {req("mask", N), req("a", N), req("b", N)}, {out(N)}, {}});
+  // Math that is one instruction: one node per ISA row with a node column (math, geometry and
+  // the quaternion operations).
+  for (const isa::OpInfo& op : isa::all_ops())
+    if (!op.node.empty()) t.push_back(*op_node(op));
+  // Math of more than one instruction, or with parameters.
+  for (std::string_view u : {"negate", "one_minus"}) t.push_back({u, kInit | kUpdate, {req("a", N)}, {out(N)}, {}});
   t.push_back({"compare", kInit | kUpdate, {req("a", N), req("b", N)}, {out(N)}, {{"op", ParamKind::kCompare}}});
-  t.push_back({"dot", kInit | kUpdate, {req("a", N), req("b", N)}, {out(1)}, {}});
-  t.push_back({"length", kInit | kUpdate, {req("a", N)}, {out(1)}, {}});
-  t.push_back({"distance", kInit | kUpdate, {req("a", N), req("b", N)}, {out(1)}, {}});
-  t.push_back({"cross", kInit | kUpdate, {req("a", 3), req("b", 3)}, {out(3)}, {}});
   t.push_back({"split", kInit | kUpdate, {req("value", N)}, {{"x", 1}, {"y", 1}, {"z", 1}, {"w", 1}}, {}});
   t.push_back({"combine", kInit | kUpdate, {req("x", 1), req("y", 1), opt("z", 1), opt("w", 1)}, {out(kFromParams)}, {}});
   // Control.
@@ -105,11 +198,7 @@ std::vector<NodeSpec> build_table() {
   t.push_back({"age_step", kInit | kUpdate, {req("age", 1), dt_port()}, {out(1)}, {}});
   t.push_back({"normalized_age", kInit | kUpdate, {req("age", 1), req("lifetime", 1)}, {out(1)}, {}});
   t.push_back({"expired", kInit | kUpdate, {req("age", 1), req("lifetime", 1)}, {out(1)}, {}});
-  // Quaternions (xyzw).
-  t.push_back({"quat_from_axis_angle", kInit | kUpdate, {req("axis", 3), req("angle", 1)}, {out(4)}, {}});
-  t.push_back({"quat_multiply", kInit | kUpdate, {req("a", 4), req("b", 4)}, {out(4)}, {}});
-  t.push_back({"quat_rotate", kInit | kUpdate, {req("q", 4), req("v", 3)}, {out(3)}, {}});
-  t.push_back({"quat_integrate", kInit | kUpdate, {req("q", 4), req("angular_velocity", 3), dt_port()}, {out(4)}, {}});
+  // Quaternions (xyzw) beyond the ISA's own (quat_multiply, quat_rotate, ... come from the table).
   t.push_back({"quat_look_rotation", kInit | kUpdate, {req("forward", 3), vec("up", 3, up, 3)}, {out(4)}, {}});
   t.push_back({"quat_random", kInit | kUpdate, {}, {out(4)}, {}, false, true});
   return t;

@@ -94,6 +94,134 @@ void dot_rows(const float* const* a, const float* const* b, float* __restrict ou
 
 vec4 gather(const float* const* rows, uint32_t i) { return vec4(rows[0][i], rows[1][i], rows[2][i], rows[3][i]); }
 
+// One decoded instruction applied to one block: the source rows (per component, zero rows past
+// each source's width), the result rows, and what the special rows touch.
+struct Block {
+  const RunInput& input;
+  const Decoded& d;
+  const float* const* a;
+  const float* const* b;
+  const float* const* c;
+  Row* o;
+  uint32_t n;      // particles in the block
+  uint32_t first;  // the block's first particle in the run
+  uint32_t record_words;
+  uint32_t* records;  // the block's first record
+  const uint32_t* seeds;
+  uint8_t* killed;
+};
+
+// A vector row of the table (form kVector): per particle, gather, call `f`, scatter the written
+// lanes. MOV, DOT, LENGTH and DISTANCE have row-loop overrides that the vectoriser takes (the
+// same operations in the same order as their vm_vector_ functions, so still bit for bit the
+// reference's); the table still says which rows are vector rows, and every one is dispatched.
+template <isa::Op kOp, typename F>
+void run_vector(F f, const Block& x) {
+  Row* o = x.o;
+  if constexpr (kOp == isa::Op::MOV) {
+    rows1([](float v) { return v; }, x.a, o, x.d.lanes);
+  } else if constexpr (kOp == isa::Op::DOT) {
+    dot_rows(x.a, x.b, o[0].v);
+  } else if constexpr (kOp == isa::Op::LENGTH) {
+    dot_rows(x.a, x.a, o[0].v);
+    for (uint32_t i = 0; i < kBlock; ++i) o[0].v[i] = s::sqrt(o[0].v[i]);
+  } else if constexpr (kOp == isa::Op::DISTANCE) {
+    std::array<Row, 4> diff{};
+    const float* drows[4] = {diff[0].v, diff[1].v, diff[2].v, diff[3].v};
+    rows2([](float v, float w) { return v - w; }, x.a, x.b, diff.data(), 4);
+    dot_rows(drows, drows, o[0].v);
+    for (uint32_t i = 0; i < kBlock; ++i) o[0].v[i] = s::sqrt(o[0].v[i]);
+  } else {
+    for (uint32_t i = 0; i < x.n; ++i) {
+      const vec4 r = f(gather(x.a, i), gather(x.b, i), gather(x.c, i));
+      for (uint32_t k = 0; k < x.d.written; ++k) o[k].v[i] = r[int(k)];
+    }
+  }
+}
+
+// ---- The special rows of the ISA table (form kSpecial), one handler each, named after the row:
+// the dispatch names special_<NAME> for every special row, so one without a handler does not
+// compile.
+void special_NOP(const Block&) {}
+void special_CMP(const Block& x) {
+  const uint32_t code_word = x.d.raw[2];
+  const float* const* a = x.a;
+  const float* const* b = x.b;
+  Row* o = x.o;
+  const uint32_t L = x.d.lanes;
+  switch (code_word) {  // hoist the compare code out of the row loops
+    case s::kVmCmpLt: rows2([](float v, float w) { return s::vm_cmp(v, w, s::kVmCmpLt); }, a, b, o, L); break;
+    case s::kVmCmpLe: rows2([](float v, float w) { return s::vm_cmp(v, w, s::kVmCmpLe); }, a, b, o, L); break;
+    case s::kVmCmpEq: rows2([](float v, float w) { return s::vm_cmp(v, w, s::kVmCmpEq); }, a, b, o, L); break;
+    case s::kVmCmpNe: rows2([](float v, float w) { return s::vm_cmp(v, w, s::kVmCmpNe); }, a, b, o, L); break;
+    case s::kVmCmpGe: rows2([](float v, float w) { return s::vm_cmp(v, w, s::kVmCmpGe); }, a, b, o, L); break;
+    case s::kVmCmpGt: rows2([](float v, float w) { return s::vm_cmp(v, w, s::kVmCmpGt); }, a, b, o, L); break;
+    default: rows2([code_word](float v, float w) { return s::vm_cmp(v, w, code_word); }, a, b, o, L); break;
+  }
+}
+void special_LOAD_FIELD(const Block& x) {
+  for (uint32_t k = 0; k < x.d.lanes; ++k)
+    for (uint32_t i = 0; i < x.n; ++i) x.o[k].v[i] = as_float(x.records[size_t(i) * x.record_words + x.d.raw[0] + k]);
+}
+void special_STORE_FIELD(const Block& x) {
+  for (uint32_t k = 0; k < x.d.lanes; ++k)
+    for (uint32_t i = 0; i < x.n; ++i) x.records[size_t(i) * x.record_words + x.d.raw[0] + k] = as_bits(x.b[k][i]);
+}
+void special_LOAD_CONST(const Block& x) {
+  for (uint32_t k = 0; k < x.d.lanes; ++k)
+    std::fill(std::begin(x.o[k].v), std::end(x.o[k].v), as_float(x.input.program->constants[x.d.raw[0] + k]));
+}
+void special_LOAD_BUILTIN(const Block& x) {
+  for (uint32_t i = 0; i < x.n; ++i) {
+    const vec4 v = load_builtin(x.input, x.d.raw[0], x.d.lanes, x.first + i);
+    for (uint32_t k = 0; k < x.d.lanes; ++k) x.o[k].v[i] = v[int(k)];
+  }
+}
+void special_RAND(const Block& x) {
+  for (uint32_t k = 0; k < x.d.lanes; ++k)
+    for (uint32_t i = 0; i < x.n; ++i) x.o[k].v[i] = s::vm_rand(x.seeds[i], x.d.raw[0], k);
+}
+void special_SAMPLE_WIND(const Block& x) {
+  for (uint32_t i = 0; i < x.n; ++i) {
+    const vec4 r = vec4(s::vm_sample_wind(x.input.wind, vec3(gather(x.a, i))), 0.0f);
+    for (uint32_t k = 0; k < x.d.written; ++k) x.o[k].v[i] = r[int(k)];
+  }
+}
+void special_KILL(const Block& x) {
+  for (uint32_t i = 0; i < x.n; ++i) x.killed[i] |= x.a[0][i] != 0.0f ? 1 : 0;
+}
+
+// Every row of the table, by its form: lane-wise rows over the row loops, vector rows through
+// run_vector, special rows through their handlers. False for an opcode outside the table.
+bool run_instruction(const Block& x) {
+  const float* const* a = x.a;
+  const float* const* b = x.b;
+  const float* const* c = x.c;
+  Row* o = x.o;
+  const uint32_t L = x.d.lanes;
+  switch (isa::Op(x.d.op)) {
+#define MOTE_BATCH_kLane1(NAME, FN) \
+  case isa::Op::NAME: rows1([](float u) { return s::FN(u); }, a, o, L); return true;
+#define MOTE_BATCH_kLane2(NAME, FN) \
+  case isa::Op::NAME: rows2([](float u, float v) { return s::FN(u, v); }, a, b, o, L); return true;
+#define MOTE_BATCH_kLane3(NAME, FN) \
+  case isa::Op::NAME: rows3([](float u, float v, float w) { return s::FN(u, v, w); }, a, b, c, o, L); return true;
+#define MOTE_BATCH_kVector(NAME, FN) \
+  case isa::Op::NAME: run_vector<isa::Op::NAME>([](vec4 u, vec4 v, vec4 w) { return s::FN(u, v, w); }, x); return true;
+#define MOTE_BATCH_kSpecial(NAME, FN) \
+  case isa::Op::NAME: special_##NAME(x); return true;
+#define MOTE_OP(NAME, NUM, LMIN, LMAX, DST, S0, S1, S2, FORM, FN, EXACT, TULP, TABS, NODE, DOC) MOTE_BATCH_##FORM(NAME, FN)
+#include "mote/isa/isa_table.inc"
+#undef MOTE_OP
+#undef MOTE_BATCH_kLane1
+#undef MOTE_BATCH_kLane2
+#undef MOTE_BATCH_kLane3
+#undef MOTE_BATCH_kVector
+#undef MOTE_BATCH_kSpecial
+    default: return false;
+  }
+}
+
 Status BatchExecutor::run_into(const RunInput& input, RunOutput& out) {
   MOTE_TRY_ASSIGN(const uint32_t record_words, validate_run_input(input));
   const Program& program = *input.program;
@@ -156,121 +284,10 @@ Status BatchExecutor::run_into(const RunInput& input, RunOutput& out) {
           const int32_t r = d.row[q][c];
           src[q][c] = r >= 0 ? regs[uint32_t(r)].v : const_rows[uint32_t(-1 - r)].v;
         }
-      const float* const* a = src[0];
-      const float* const* b = src[1];
-      const float* const* c = src[2];
-      const uint32_t L = d.lanes;
-      Row* o = result.data();
-
-      switch (isa::Op(d.op)) {
-        case isa::Op::NOP: break;
-        case isa::Op::MOV: rows1([](float x) { return x; }, a, o, L); break;
-        case isa::Op::ADD: rows2([](float x, float y) { return s::vm_add(x, y); }, a, b, o, L); break;
-        case isa::Op::SUB: rows2([](float x, float y) { return s::vm_sub(x, y); }, a, b, o, L); break;
-        case isa::Op::MUL: rows2([](float x, float y) { return s::vm_mul(x, y); }, a, b, o, L); break;
-        case isa::Op::DIV: rows2([](float x, float y) { return s::vm_div(x, y); }, a, b, o, L); break;
-        case isa::Op::FMA: rows3([](float x, float y, float z) { return s::vm_fma(x, y, z); }, a, b, c, o, L); break;
-        case isa::Op::MIN: rows2([](float x, float y) { return s::vm_min(x, y); }, a, b, o, L); break;
-        case isa::Op::MAX: rows2([](float x, float y) { return s::vm_max(x, y); }, a, b, o, L); break;
-        case isa::Op::CLAMP: rows3([](float x, float y, float z) { return s::vm_clamp(x, y, z); }, a, b, c, o, L); break;
-        case isa::Op::ABS: rows1([](float x) { return s::vm_abs(x); }, a, o, L); break;
-        case isa::Op::SIGN: rows1([](float x) { return s::vm_sign(x); }, a, o, L); break;
-        case isa::Op::FLOOR: rows1([](float x) { return s::vm_floor(x); }, a, o, L); break;
-        case isa::Op::CEIL: rows1([](float x) { return s::vm_ceil(x); }, a, o, L); break;
-        case isa::Op::FRACT: rows1([](float x) { return s::vm_fract(x); }, a, o, L); break;
-        case isa::Op::MOD: rows2([](float x, float y) { return s::vm_mod(x, y); }, a, b, o, L); break;
-        case isa::Op::SQRT: rows1([](float x) { return s::vm_sqrt(x); }, a, o, L); break;
-        case isa::Op::RSQRT: rows1([](float x) { return s::vm_rsqrt(x); }, a, o, L); break;
-        case isa::Op::EXP: rows1([](float x) { return s::vm_exp(x); }, a, o, L); break;
-        case isa::Op::LOG: rows1([](float x) { return s::vm_log(x); }, a, o, L); break;
-        case isa::Op::POW: rows2([](float x, float y) { return s::vm_pow(x, y); }, a, b, o, L); break;
-        case isa::Op::SIN: rows1([](float x) { return s::vm_sin(x); }, a, o, L); break;
-        case isa::Op::COS: rows1([](float x) { return s::vm_cos(x); }, a, o, L); break;
-        case isa::Op::TAN: rows1([](float x) { return s::vm_tan(x); }, a, o, L); break;
-        case isa::Op::ASIN: rows1([](float x) { return s::vm_asin(x); }, a, o, L); break;
-        case isa::Op::ACOS: rows1([](float x) { return s::vm_acos(x); }, a, o, L); break;
-        case isa::Op::ATAN2: rows2([](float x, float y) { return s::vm_atan2(x, y); }, a, b, o, L); break;
-        case isa::Op::DOT: dot_rows(a, b, o[0].v); break;
-        case isa::Op::LENGTH:
-          dot_rows(a, a, o[0].v);
-          for (uint32_t i = 0; i < kBlock; ++i) o[0].v[i] = s::sqrt(o[0].v[i]);
-          break;
-        case isa::Op::DISTANCE: {
-          std::array<Row, 4> diff{};
-          const float* drows[4] = {diff[0].v, diff[1].v, diff[2].v, diff[3].v};
-          rows2([](float x, float y) { return x - y; }, a, b, diff.data(), 4);
-          dot_rows(drows, drows, o[0].v);
-          for (uint32_t i = 0; i < kBlock; ++i) o[0].v[i] = s::sqrt(o[0].v[i]);
-          break;
-        }
-        case isa::Op::MIX: rows3([](float x, float y, float z) { return s::vm_mix(x, y, z); }, a, b, c, o, L); break;
-        case isa::Op::STEP: rows2([](float x, float y) { return s::vm_step(x, y); }, a, b, o, L); break;
-        case isa::Op::SMOOTHSTEP:
-          rows3([](float x, float y, float z) { return s::vm_smoothstep(x, y, z); }, a, b, c, o, L);
-          break;
-        case isa::Op::CMP: {
-          const uint32_t code_word = d.raw[2];
-          switch (code_word) {  // hoist the compare code out of the row loops
-            case s::kVmCmpLt: rows2([](float x, float y) { return s::vm_cmp(x, y, s::kVmCmpLt); }, a, b, o, L); break;
-            case s::kVmCmpLe: rows2([](float x, float y) { return s::vm_cmp(x, y, s::kVmCmpLe); }, a, b, o, L); break;
-            case s::kVmCmpEq: rows2([](float x, float y) { return s::vm_cmp(x, y, s::kVmCmpEq); }, a, b, o, L); break;
-            case s::kVmCmpNe: rows2([](float x, float y) { return s::vm_cmp(x, y, s::kVmCmpNe); }, a, b, o, L); break;
-            case s::kVmCmpGe: rows2([](float x, float y) { return s::vm_cmp(x, y, s::kVmCmpGe); }, a, b, o, L); break;
-            case s::kVmCmpGt: rows2([](float x, float y) { return s::vm_cmp(x, y, s::kVmCmpGt); }, a, b, o, L); break;
-            default: rows2([code_word](float x, float y) { return s::vm_cmp(x, y, code_word); }, a, b, o, L); break;
-          }
-          break;
-        }
-        case isa::Op::SELECT: rows3([](float x, float y, float z) { return s::vm_select(x, y, z); }, a, b, c, o, L); break;
-        case isa::Op::AND: rows2([](float x, float y) { return s::vm_and(x, y); }, a, b, o, L); break;
-        case isa::Op::OR: rows2([](float x, float y) { return s::vm_or(x, y); }, a, b, o, L); break;
-        case isa::Op::NOT: rows1([](float x) { return s::vm_not(x); }, a, o, L); break;
-        case isa::Op::LOAD_FIELD:
-          for (uint32_t k = 0; k < L; ++k)
-            for (uint32_t i = 0; i < n; ++i) o[k].v[i] = as_float(records[size_t(i) * record_words + d.raw[0] + k]);
-          break;
-        case isa::Op::STORE_FIELD:
-          for (uint32_t k = 0; k < L; ++k)
-            for (uint32_t i = 0; i < n; ++i) records[size_t(i) * record_words + d.raw[0] + k] = as_bits(b[k][i]);
-          break;
-        case isa::Op::LOAD_CONST:
-          for (uint32_t k = 0; k < L; ++k) std::fill(std::begin(o[k].v), std::end(o[k].v), as_float(program.constants[d.raw[0] + k]));
-          break;
-        case isa::Op::LOAD_BUILTIN:
-          for (uint32_t i = 0; i < n; ++i) {
-            const vec4 v = load_builtin(input, d.raw[0], L, first + i);
-            for (uint32_t k = 0; k < L; ++k) o[k].v[i] = v[int(k)];
-          }
-          break;
-        case isa::Op::RAND:
-          for (uint32_t k = 0; k < L; ++k)
-            for (uint32_t i = 0; i < n; ++i) o[k].v[i] = s::vm_rand(seeds[i], d.raw[0], k);
-          break;
-        case isa::Op::KILL:
-          for (uint32_t i = 0; i < n; ++i) killed[i] |= a[0][i] != 0.0f ? 1 : 0;
-          break;
-        default:
-          // The rest are per-particle vector functions: gather, call, scatter.
-          for (uint32_t i = 0; i < n; ++i) {
-            const vec4 x = gather(a, i), y = gather(b, i), z = gather(c, i);
-            vec4 r(0.0f);
-            switch (isa::Op(d.op)) {
-              case isa::Op::CROSS: r = s::vm_cross(x, y); break;
-              case isa::Op::NORMALIZE: r = s::vm_normalize(x); break;
-              case isa::Op::QMUL: r = s::vm_qmul(x, y); break;
-              case isa::Op::QROTATE: r = vec4(s::vm_qrotate(x, vec3(y)), 0.0f); break;
-              case isa::Op::QFROM_AXIS_ANGLE: r = s::vm_qfrom_axis_angle(vec3(x), y.x); break;
-              case isa::Op::QINTEGRATE: r = s::vm_qintegrate(x, vec3(y), z.x); break;
-              case isa::Op::NOISE3: r.x = s::vm_noise3(vec3(x)); break;
-              case isa::Op::CURL3: r = vec4(s::vm_curl3(vec3(x)), 0.0f); break;
-              case isa::Op::SAMPLE_WIND: r = vec4(s::vm_sample_wind(input.wind, vec3(x)), 0.0f); break;
-              default:
-                return make_error(ErrorCode::kInternal, "batch executor has no case for opcode " + std::to_string(d.op));
-            }
-            for (uint32_t k = 0; k < d.written; ++k) o[k].v[i] = r[int(k)];
-          }
-          break;
-      }
+      const Block block{input, d, src[0], src[1], src[2], result.data(), n, first, record_words, records, seeds.data(), killed.data()};
+      if (!run_instruction(block))
+        return make_error(ErrorCode::kInternal, "batch executor has no case for opcode " + std::to_string(d.op));
+      const Row* o = result.data();
       for (uint32_t k = 0; k < d.written; ++k) std::memcpy(regs[d.dst + k].v, o[k].v, sizeof(Row));
     }
     for (uint32_t i = 0; i < n; ++i) out.killed[first + i] = killed[i];

@@ -1,9 +1,11 @@
-// The reference executor: one particle at a time, one instruction at a time, one switch. It is
-// written to be read, not to be fast: it *is* the VM's semantics (with vm_semantics.h), and
-// every other executor is tested against it.
+// The reference executor: one particle at a time, one instruction at a time. It is written to
+// be read, not to be fast: it *is* the VM's semantics (with vm_semantics.h and the ISA table's
+// evaluation of its pure rows, isa/evaluate.hpp), and every other executor is tested against it.
 #include <array>
+#include <optional>
 #include <string>
 
+#include "isa/evaluate.hpp"
 #include "vm/executor_common.hpp"
 
 namespace mote {
@@ -41,10 +43,65 @@ vec4 read_source(const Particle& p, const Instruction& ins, uint32_t s, uint32_t
   return v;
 }
 
+// What a special row's handler sees of its instruction: the run, the particle, the decoded
+// value sources and the result it may write.
+struct Site {
+  const RunInput& in;
+  const Instruction& ins;
+  Particle& p;
+  uint32_t lanes;
+  const vec4& a;
+  const vec4& b;
+  vec4& r;
+};
+
+// ---- The special rows of the ISA table (form kSpecial), one handler each, named after the row:
+// the dispatch below names special_<NAME> for every special row, so one without a handler does
+// not compile. Every other row is the table's own evaluation (isa/evaluate.hpp).
+void special_NOP(Site&) {}
+void special_CMP(Site& s) { s.r = shader::vm_cmp(s.a, s.b, s.ins.words[3]); }
+void special_LOAD_FIELD(Site& s) {
+  for (uint32_t k = 0; k < s.lanes; ++k) s.r[int(k)] = as_float(s.p.record[s.ins.words[1] + k]);
+}
+void special_STORE_FIELD(Site& s) {
+  for (uint32_t k = 0; k < s.lanes; ++k) s.p.record[s.ins.words[1] + k] = as_bits(s.b[int(k)]);
+}
+void special_LOAD_CONST(Site& s) {
+  for (uint32_t k = 0; k < s.lanes; ++k) s.r[int(k)] = as_float(s.in.program->constants[s.ins.words[1] + k]);
+}
+void special_LOAD_BUILTIN(Site& s) { s.r = load_builtin(s.in, s.ins.words[1], s.lanes, s.p.index); }
+void special_RAND(Site& s) {
+  for (uint32_t k = 0; k < s.lanes; ++k) s.r[int(k)] = shader::vm_rand(s.p.seed, s.ins.words[1], k);
+}
+void special_SAMPLE_WIND(Site& s) { s.r = vec4(shader::vm_sample_wind(s.in.wind, vec3(s.a)), 0.0f); }
+void special_KILL(Site& s) { s.p.killed = s.p.killed || s.a.x != 0.0f; }
+
+// The special row `op`'s handler; false for a row that is not special.
+bool run_special(isa::Op op, Site& site) {
+  switch (op) {
+#define MOTE_REFERENCE_kLane1(NAME)
+#define MOTE_REFERENCE_kLane2(NAME)
+#define MOTE_REFERENCE_kLane3(NAME)
+#define MOTE_REFERENCE_kVector(NAME)
+#define MOTE_REFERENCE_kSpecial(NAME) \
+  case isa::Op::NAME: special_##NAME(site); return true;
+#define MOTE_OP(NAME, NUM, LMIN, LMAX, DST, S0, S1, S2, FORM, FN, EXACT, TULP, TABS, NODE, DOC) MOTE_REFERENCE_##FORM(NAME)
+#include "mote/isa/isa_table.inc"
+#undef MOTE_OP
+#undef MOTE_REFERENCE_kLane1
+#undef MOTE_REFERENCE_kLane2
+#undef MOTE_REFERENCE_kLane3
+#undef MOTE_REFERENCE_kVector
+#undef MOTE_REFERENCE_kSpecial
+    default: return false;
+  }
+}
+
 }  // namespace
 
-// Runs one instruction; false for an opcode the switch does not know (never for a verified
-// program: the meta-test checks every table opcode reaches a case).
+// Runs one instruction; false for an opcode the reference does not know (never for a verified
+// program: every row of the table is either evaluated or special, and the coverage test runs
+// each one).
 bool vm_detail::reference_execute(const RunInput& in, const Instruction& ins, ReferenceParticle& p, vec4* result) {
   const uint32_t w0 = ins.words[0];
   const uint32_t op = vm_op(w0);
@@ -55,72 +112,13 @@ bool vm_detail::reference_execute(const RunInput& in, const Instruction& ins, Re
   const vec4 b = read_source(p, ins, 1, source_width(info->src[1], lanes));
   const vec4 c = read_source(p, ins, 2, source_width(info->src[2], lanes));
   vec4 r(0.0f);
-  using shader::vec3;
-  namespace s = shader;
-
-  switch (isa::Op(op)) {
-    case isa::Op::NOP: break;
-    case isa::Op::MOV: r = a; break;
-    case isa::Op::ADD: r = s::vm_add(a, b); break;
-    case isa::Op::SUB: r = s::vm_sub(a, b); break;
-    case isa::Op::MUL: r = s::vm_mul(a, b); break;
-    case isa::Op::DIV: r = s::vm_div(a, b); break;
-    case isa::Op::FMA: r = s::vm_fma(a, b, c); break;
-    case isa::Op::MIN: r = s::vm_min(a, b); break;
-    case isa::Op::MAX: r = s::vm_max(a, b); break;
-    case isa::Op::CLAMP: r = s::vm_clamp(a, b, c); break;
-    case isa::Op::ABS: r = s::vm_abs(a); break;
-    case isa::Op::SIGN: r = s::vm_sign(a); break;
-    case isa::Op::FLOOR: r = s::vm_floor(a); break;
-    case isa::Op::CEIL: r = s::vm_ceil(a); break;
-    case isa::Op::FRACT: r = s::vm_fract(a); break;
-    case isa::Op::MOD: r = s::vm_mod(a, b); break;
-    case isa::Op::SQRT: r = s::vm_sqrt(a); break;
-    case isa::Op::RSQRT: r = s::vm_rsqrt(a); break;
-    case isa::Op::EXP: r = s::vm_exp(a); break;
-    case isa::Op::LOG: r = s::vm_log(a); break;
-    case isa::Op::POW: r = s::vm_pow(a, b); break;
-    case isa::Op::SIN: r = s::vm_sin(a); break;
-    case isa::Op::COS: r = s::vm_cos(a); break;
-    case isa::Op::TAN: r = s::vm_tan(a); break;
-    case isa::Op::ASIN: r = s::vm_asin(a); break;
-    case isa::Op::ACOS: r = s::vm_acos(a); break;
-    case isa::Op::ATAN2: r = s::vm_atan2(a, b); break;
-    case isa::Op::DOT: r.x = s::vm_dot(a, b); break;
-    case isa::Op::CROSS: r = s::vm_cross(a, b); break;
-    case isa::Op::LENGTH: r.x = s::vm_length(a); break;
-    case isa::Op::NORMALIZE: r = s::vm_normalize(a); break;
-    case isa::Op::DISTANCE: r.x = s::vm_distance(a, b); break;
-    case isa::Op::MIX: r = s::vm_mix(a, b, c); break;
-    case isa::Op::STEP: r = s::vm_step(a, b); break;
-    case isa::Op::SMOOTHSTEP: r = s::vm_smoothstep(a, b, c); break;
-    case isa::Op::CMP: r = s::vm_cmp(a, b, ins.words[3]); break;
-    case isa::Op::SELECT: r = s::vm_select(a, b, c); break;
-    case isa::Op::AND: r = s::vm_and(a, b); break;
-    case isa::Op::OR: r = s::vm_or(a, b); break;
-    case isa::Op::NOT: r = s::vm_not(a); break;
-    case isa::Op::LOAD_FIELD:
-      for (uint32_t k = 0; k < lanes; ++k) r[int(k)] = as_float(p.record[ins.words[1] + k]);
-      break;
-    case isa::Op::STORE_FIELD:
-      for (uint32_t k = 0; k < lanes; ++k) p.record[ins.words[1] + k] = as_bits(b[int(k)]);
-      break;
-    case isa::Op::LOAD_CONST:
-      for (uint32_t k = 0; k < lanes; ++k) r[int(k)] = as_float(in.program->constants[ins.words[1] + k]);
-      break;
-    case isa::Op::LOAD_BUILTIN: r = load_builtin(in, ins.words[1], lanes, p.index); break;
-    case isa::Op::RAND:
-      for (uint32_t k = 0; k < lanes; ++k) r[int(k)] = s::vm_rand(p.seed, ins.words[1], k);
-      break;
-    case isa::Op::QMUL: r = s::vm_qmul(a, b); break;
-    case isa::Op::QROTATE: r = vec4(s::vm_qrotate(a, vec3(b)), 0.0f); break;
-    case isa::Op::QFROM_AXIS_ANGLE: r = s::vm_qfrom_axis_angle(vec3(a), b.x); break;
-    case isa::Op::QINTEGRATE: r = s::vm_qintegrate(a, vec3(b), c.x); break;
-    case isa::Op::NOISE3: r.x = s::vm_noise3(vec3(a)); break;
-    case isa::Op::CURL3: r = vec4(s::vm_curl3(vec3(a)), 0.0f); break;
-    case isa::Op::SAMPLE_WIND: r = vec4(s::vm_sample_wind(in.wind, vec3(a)), 0.0f); break;
-    case isa::Op::KILL: p.killed = p.killed || a.x != 0.0f; break;
-    default: return false;
+  if (info->form == isa::OpForm::kSpecial) {
+    Site site{in, ins, p, lanes, a, b, r};
+    if (!run_special(info->op, site)) return false;
+  } else {
+    const std::optional<vec4> value = isa::evaluate_pure(info->op, a, b, c, ins.words[3]);
+    if (!value) return false;
+    r = *value;
   }
 
   if (result) *result = r;

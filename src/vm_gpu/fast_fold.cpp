@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "isa/evaluate.hpp"
 #include "mote/isa.hpp"
 #include "shared/isa_encoding.h"
 #include "shared/vm_fast_operands.h"
@@ -30,6 +31,14 @@ constexpr uint32_t kLoadConst = uint32_t(isa::Op::LOAD_CONST);
 constexpr uint32_t kLoadBuiltin = uint32_t(isa::Op::LOAD_BUILTIN);
 constexpr uint32_t kKill = uint32_t(isa::Op::KILL);
 constexpr uint32_t kMov = uint32_t(isa::Op::MOV);
+
+// Every row the table calls gpu_exact is one the host can evaluate.
+constexpr bool gpu_exact_rows_evaluate() {
+  for (const isa::OpInfo& op : isa::all_ops())
+    if (op.gpu_exact && !isa::evaluates(op)) return false;
+  return true;
+}
+static_assert(gpu_exact_rows_evaluate(), "a gpu_exact row of isa_table.inc that isa::evaluate_pure does not compute");
 
 class Folder {
  public:
@@ -149,18 +158,14 @@ class Folder {
     return bits;
   }
   // The result of `u` (lane c, for the lanes it writes) when every source is a constant and the
-  // opcode is one the GPU computes exactly, as the interpreter computes it (shared functions,
-  // lanes past x of a scalar source read 0.0).
+  // opcode is one the GPU computes exactly (the ISA table's gpu_exact column), as the interpreter
+  // computes it: the table's own evaluation of the row (isa/evaluate.hpp, the same shared
+  // functions), lanes past x of a scalar source reading 0.0.
   std::optional<std::array<uint32_t, 4>> constant_result(const FastInstruction& u) const {
     using namespace shader;
-    const isa::Op op = isa::Op(u.op);
-    switch (op) {
-      case isa::Op::MOV: case isa::Op::ADD: case isa::Op::SUB: case isa::Op::MUL: case isa::Op::MIN:
-      case isa::Op::MAX: case isa::Op::CLAMP: case isa::Op::ABS: case isa::Op::SIGN: case isa::Op::FLOOR:
-      case isa::Op::CEIL: case isa::Op::STEP: case isa::Op::CMP: case isa::Op::SELECT: case isa::Op::AND:
-      case isa::Op::OR: case isa::Op::NOT: case isa::Op::FMA: break;
-      default: return std::nullopt;
-    }
+    const isa::OpInfo* info = isa::op_info(u.op);
+    if (info == nullptr || !info->gpu_exact) return std::nullopt;
+    const isa::Op op = info->op;
     if (u.saturate || u.written == 0 || u.written > 4) return std::nullopt;
     const bool orders_zeros = op == isa::Op::MIN || op == isa::Op::MAX || op == isa::Op::CLAMP;
     // A float the GPU may treat differently from the host: NaN, subnormal, and -0.0 where the
@@ -168,52 +173,32 @@ class Folder {
     auto unsafe = [&](float x) {
       return std::isnan(x) || std::fpclassify(x) == FP_SUBNORMAL || (orders_zeros && x == 0.0f && std::signbit(x));
     };
-    std::array<std::array<float, 4>, 3> in{};
+    std::array<vec4, 3> in{vec4(0.0f), vec4(0.0f), vec4(0.0f)};
     for (uint32_t s = 0; s < 3; ++s) {
       const uint32_t cls = u.operand_class[s];
       if (cls == kVmOperandNone) continue;
       for (uint32_t c = 0; c < (cls == kVmOperandScalar ? 1u : 4u); ++c) {
         const std::optional<uint32_t> bits = constant_bits(u.slots[s][c]);
         if (!bits) return std::nullopt;
-        in[s][c] = std::bit_cast<float>(*bits);
-        if (c < u.written && unsafe(in[s][c])) return std::nullopt;
+        in[s][int(c)] = std::bit_cast<float>(*bits);
+        if (c < u.written && unsafe(in[s][int(c)])) return std::nullopt;
       }
     }
+    // FMA only where a * b is exact in f32 (a float product is exact in double): then a GPU that
+    // fuses and one that does not round the same sum (vm_fma's own caveat).
+    if (op == isa::Op::FMA) {
+      for (uint32_t c = 0; c < u.written; ++c) {
+        const double product = double(in[0][int(c)]) * double(in[1][int(c)]);
+        const float rounded = float(product);
+        if (double(rounded) != product || unsafe(rounded)) return std::nullopt;
+      }
+    }
+    const std::optional<vec4> r = isa::evaluate_pure(op, in[0], in[1], in[2], u.word[2]);
+    if (!r) return std::nullopt;
     std::array<uint32_t, 4> out{};
     for (uint32_t c = 0; c < u.written; ++c) {
-      const float a = in[0][c], b = in[1][c], x = in[2][c];
-      float r = 0.0f;
-      switch (op) {
-        case isa::Op::MOV: r = a; break;
-        case isa::Op::ADD: r = vm_add(a, b); break;
-        case isa::Op::SUB: r = vm_sub(a, b); break;
-        case isa::Op::MUL: r = vm_mul(a, b); break;
-        case isa::Op::FMA: {
-          // Only where a * b is exact in f32 (a float product is exact in double): then a GPU
-          // that fuses and one that does not round the same sum (vm_fma's own caveat).
-          const double product = double(a) * double(b);
-          const float rounded = float(product);
-          if (double(rounded) != product || unsafe(rounded)) return std::nullopt;
-          r = vm_fma(a, b, x);
-          break;
-        }
-        case isa::Op::MIN: r = vm_min(a, b); break;
-        case isa::Op::MAX: r = vm_max(a, b); break;
-        case isa::Op::CLAMP: r = vm_clamp(a, b, x); break;
-        case isa::Op::ABS: r = vm_abs(a); break;
-        case isa::Op::SIGN: r = vm_sign(a); break;
-        case isa::Op::FLOOR: r = vm_floor(a); break;
-        case isa::Op::CEIL: r = vm_ceil(a); break;
-        case isa::Op::STEP: r = vm_step(a, b); break;
-        case isa::Op::CMP: r = vm_cmp(a, b, u.word[2]); break;
-        case isa::Op::SELECT: r = vm_select(a, b, x); break;
-        case isa::Op::AND: r = vm_and(a, b); break;
-        case isa::Op::OR: r = vm_or(a, b); break;
-        case isa::Op::NOT: r = vm_not(a); break;
-        default: return std::nullopt;
-      }
-      if (unsafe(r)) return std::nullopt;
-      out[c] = std::bit_cast<uint32_t>(r);
+      if (unsafe((*r)[int(c)])) return std::nullopt;
+      out[c] = std::bit_cast<uint32_t>((*r)[int(c)]);
     }
     return out;
   }

@@ -8,10 +8,11 @@
 //   - STORE_FIELD of a value that one earlier instruction computed into exactly those registers:
 //     that instruction writes the window slots itself (when nothing in between touches them);
 //   - an instruction whose every source is an immediate (or the zero slot), of an opcode whose
-//     result the GPU computes exactly (ADD, SUB, MUL, MIN, MAX, CLAMP, ABS, SIGN, FLOOR, CEIL,
-//     STEP, CMP, SELECT, AND, OR, NOT, MOV, and FMA where the product is exact, so that fusing
-//     it or not rounds alike): computed here, with the same shared functions
-//     (shared/vm_semantics.h), and its registers name immediates. Not where a value is NaN or
+//     result the GPU computes exactly (the ISA table's gpu_exact rows: ADD, SUB, MUL, MIN, MAX,
+//     CLAMP, ABS, SIGN, FLOOR, CEIL, STEP, CMP, SELECT, AND, OR, NOT, MOV, and FMA where the
+//     product is exact, so that fusing it or not rounds alike): computed here, through the
+//     table's own evaluation (isa/evaluate.hpp, the shared/vm_semantics.h functions), and its
+//     registers name immediates. Not where a value is NaN or
 //     subnormal (a GPU may flush those) or a -0.0 meets MIN, MAX or CLAMP (its min and max may
 //     order the zeros differently), nor for any immediate the reader fills at run time;
 //   - then every instruction whose registers nobody reads is dropped.

@@ -30,48 +30,33 @@ std::string load_const(const OpSite& s) {
   });
 }
 
-// ---- One function per opcode, named after its row of isa_table.inc.
+// A lane-wise row (form kLane<arity>): the row's scalar function per lane, for the
+// instruction's lanes (the rest of r stays 0 and is never written back), as the interpreter's
+// VM_RUN_LANEWISE<n> computes it.
+std::string lanewise(std::string_view fn, uint32_t arity, const OpSite& s) {
+  return per_lane(s.lanes, [&](uint32_t k) {
+    std::string call = std::string(fn) + "(";
+    for (uint32_t q = 0; q < arity; ++q) call += std::string(q ? ", " : "") + "abc"[q] + "." + kLane[k];
+    return call + ")";
+  });
+}
+
+// A vector row (form kVector): the row's vm_vector_ function over the three sources (zero for
+// one the row does not read: the block declares only the row's own); a scalar result is its .x.
+std::string vector(const isa::OpInfo& info) {
+  std::string call = std::string(info.semantics) + "(";
+  for (uint32_t q = 0; q < 3; ++q)
+    call += std::string(q ? ", " : "") + (info.src[q] == isa::SrcRule::kUnused ? std::string("vec4(0.0f)") : std::string(1, "abc"[q]));
+  call += ")";
+  return info.dst == isa::DstRule::kDstScalar ? "r.x = " + call + ".x;" : "r = " + call + ";";
+}
+
+// ---- The special rows (form kSpecial), one function each, named after its row of
+// isa_table.inc: the table below names op_<NAME> for every special row, so one without a
+// translation fails to compile right there.
 std::string op_NOP(const OpSite&) { return ""; }
-std::string op_MOV(const OpSite&) { return "r = a;"; }
-std::string op_ADD(const OpSite&) { return "r = vm_add(a, b);"; }
-std::string op_SUB(const OpSite&) { return "r = vm_sub(a, b);"; }
-std::string op_MUL(const OpSite&) { return "r = vm_mul(a, b);"; }
-std::string op_DIV(const OpSite&) { return "r = vm_div(a, b);"; }
-std::string op_FMA(const OpSite&) { return "r = vm_fma(a, b, c);"; }
-std::string op_MIN(const OpSite&) { return "r = vm_min(a, b);"; }
-std::string op_MAX(const OpSite&) { return "r = vm_max(a, b);"; }
-std::string op_CLAMP(const OpSite&) { return "r = vm_clamp(a, b, c);"; }
-std::string op_ABS(const OpSite&) { return "r = vm_abs(a);"; }
-std::string op_SIGN(const OpSite&) { return "r = vm_sign(a);"; }
-std::string op_FLOOR(const OpSite&) { return "r = vm_floor(a);"; }
-std::string op_CEIL(const OpSite&) { return "r = vm_ceil(a);"; }
-std::string op_FRACT(const OpSite&) { return "r = vm_fract(a);"; }
-std::string op_MOD(const OpSite&) { return "r = vm_mod(a, b);"; }
-std::string op_SQRT(const OpSite&) { return "r = vm_sqrt(a);"; }
-std::string op_RSQRT(const OpSite&) { return "r = vm_rsqrt(a);"; }
-std::string op_EXP(const OpSite&) { return "r = vm_exp(a);"; }
-std::string op_LOG(const OpSite&) { return "r = vm_log(a);"; }
-std::string op_POW(const OpSite&) { return "r = vm_pow(a, b);"; }
-std::string op_SIN(const OpSite&) { return "r = vm_sin(a);"; }
-std::string op_COS(const OpSite&) { return "r = vm_cos(a);"; }
-std::string op_TAN(const OpSite&) { return "r = vm_tan(a);"; }
-std::string op_ASIN(const OpSite&) { return "r = vm_asin(a);"; }
-std::string op_ACOS(const OpSite&) { return "r = vm_acos(a);"; }
-std::string op_ATAN2(const OpSite&) { return "r = vm_atan2(a, b);"; }
-std::string op_DOT(const OpSite&) { return "r.x = vm_dot(a, b);"; }
-std::string op_CROSS(const OpSite&) { return "r = vm_cross(a, b);"; }
-std::string op_LENGTH(const OpSite&) { return "r.x = vm_length(a);"; }
-std::string op_NORMALIZE(const OpSite&) { return "r = vm_normalize(a);"; }
-std::string op_DISTANCE(const OpSite&) { return "r.x = vm_distance(a, b);"; }
-std::string op_MIX(const OpSite&) { return "r = vm_mix(a, b, c);"; }
-std::string op_STEP(const OpSite&) { return "r = vm_step(a, b);"; }
-std::string op_SMOOTHSTEP(const OpSite&) { return "r = vm_smoothstep(a, b, c);"; }
 // The compare code is src2's raw word, whole (vm_cmp reads codes 0..5; any other is false).
 std::string op_CMP(const OpSite& s) { return "r = vm_cmp(a, b, " + u(s.words[3]) + ");"; }
-std::string op_SELECT(const OpSite&) { return "r = vm_select(a, b, c);"; }
-std::string op_AND(const OpSite&) { return "r = vm_and(a, b);"; }
-std::string op_OR(const OpSite&) { return "r = vm_or(a, b);"; }
-std::string op_NOT(const OpSite&) { return "r = vm_not(a);"; }
 // Record words src0 + k in u32 arithmetic, as the interpreter computes them; the host's
 // accessors clamp them to the record.
 std::string op_LOAD_FIELD(const OpSite& s) {
@@ -91,27 +76,42 @@ std::string op_LOAD_BUILTIN(const OpSite& s) {
 std::string op_RAND(const OpSite& s) {
   return per_lane(s.lanes, [&](uint32_t k) { return "vm_rand(vm_seed, " + u(s.words[1]) + ", " + u(k) + ")"; });
 }
-std::string op_QMUL(const OpSite&) { return "r = vm_qmul(a, b);"; }
-std::string op_QROTATE(const OpSite&) { return "r = vec4(vm_qrotate(a, b.xyz), 0.0f);"; }
-std::string op_QFROM_AXIS_ANGLE(const OpSite&) { return "r = vm_qfrom_axis_angle(a.xyz, b.x);"; }
-std::string op_QINTEGRATE(const OpSite&) { return "r = vm_qintegrate(a, b.xyz, c.x);"; }
-std::string op_NOISE3(const OpSite&) { return "r.x = vm_noise3(a.xyz);"; }
-std::string op_CURL3(const OpSite&) { return "r = vec4(vm_curl3(a.xyz), 0.0f);"; }
 std::string op_SAMPLE_WIND(const OpSite&) { return "r = vec4(vm_sample_wind(vm_wind(), a.xyz), 0.0f);"; }
 std::string op_KILL(const OpSite&) { return "vm_killed = vm_killed || a.x != 0.0f;"; }
 
-// Indexed by opcode number: the table lists opcodes densely in number order (isa.hpp asserts
-// it), and a row without an op_<NAME> above fails to compile right here.
-constexpr Translation kTranslations[] = {
-#define MOTE_OP(NAME, NUM, LMIN, LMAX, DST, S0, S1, S2, TULP, TABS, DOC) &op_##NAME,
-#include "isa/isa_table.inc"
+// One entry per row, indexed by opcode number (the table lists opcodes densely in number order,
+// isa.hpp asserts it): the special rows' functions above; nullptr for the rows translated from
+// their form.
+constexpr Translation kSpecialTranslations[] = {
+#define MOTE_KERNEL_kLane1(NAME) nullptr,
+#define MOTE_KERNEL_kLane2(NAME) nullptr,
+#define MOTE_KERNEL_kLane3(NAME) nullptr,
+#define MOTE_KERNEL_kVector(NAME) nullptr,
+#define MOTE_KERNEL_kSpecial(NAME) &op_##NAME,
+#define MOTE_OP(NAME, NUM, LMIN, LMAX, DST, S0, S1, S2, FORM, FN, EXACT, TULP, TABS, NODE, DOC) MOTE_KERNEL_##FORM(NAME)
+#include "mote/isa/isa_table.inc"
 #undef MOTE_OP
+#undef MOTE_KERNEL_kLane1
+#undef MOTE_KERNEL_kLane2
+#undef MOTE_KERNEL_kLane3
+#undef MOTE_KERNEL_kVector
+#undef MOTE_KERNEL_kSpecial
 };
-static_assert(std::size(kTranslations) == isa::kOpCount);
+static_assert(std::size(kSpecialTranslations) == isa::kOpCount);
 
 }  // namespace
 
-std::string translate_op(isa::Op op, const OpSite& site) { return kTranslations[uint32_t(op)](site); }
+std::string translate_op(isa::Op op, const OpSite& site) {
+  const isa::OpInfo& info = isa::op_info(op);
+  switch (info.form) {
+    case isa::OpForm::kLane1: return lanewise(info.semantics, 1, site);
+    case isa::OpForm::kLane2: return lanewise(info.semantics, 2, site);
+    case isa::OpForm::kLane3: return lanewise(info.semantics, 3, site);
+    case isa::OpForm::kVector: return vector(info);
+    case isa::OpForm::kSpecial: break;
+  }
+  return kSpecialTranslations[uint32_t(op)](site);
+}
 
 std::string glsl_float_bits(uint32_t bits) {
   char text[32];

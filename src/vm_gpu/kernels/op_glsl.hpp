@@ -1,8 +1,9 @@
-// Each opcode of the ISA as GLSL: what the run-time compiler writes for one instruction. The
-// table is an X-macro over src/isa/isa_table.inc, so an opcode added to the ISA without a
-// translation here fails to compile. Every translation calls the same
-// shaders/shared/vm_semantics.h function the interpreters and the CPU executors call: the
-// semantics are written once.
+// Each opcode of the ISA as GLSL: what the run-time compiler writes for one instruction. Rows
+// of the ISA table (include/mote/isa/isa_table.inc) that are lane-wise or vector are translated
+// from their form and semantics function; special rows have a translation each, named through an
+// X-macro over the table, so a special row added without one fails to compile. Every
+// translation calls the same shaders/shared/vm_semantics.h function the interpreters and the
+// CPU executors call: the semantics are written once.
 #pragma once
 
 #include <array>
