@@ -95,8 +95,8 @@ RunInput make_input(const Program& p) {
   in.emitter.dt = 0.016f;
   in.emitter.time = 12.5f;
   in.emitter_fields = {f2u(1.5f), f2u(-2.0f), f2u(0.25f), f2u(8.0f)};
-  in.wind.base_velocity = shader::vec4(1.0f, 0.5f, -2.0f, 0.0f);
-  in.wind.turbulence = shader::vec4(2.0f, 0.3f, 1.5f, 7.0f);
+  in.wind.base_velocity = {1.0f, 0.5f, -2.0f, 0.0f};
+  in.wind.turbulence = {2.0f, 0.3f, 1.5f, 7.0f};
   in.rng_base = 0x5EEDu;
   in.first_particle_index = 100;
   return in;
