@@ -257,26 +257,31 @@ TEST(ReadNumberElements, ReadsEachElementAtItsIndex) {
 
 TEST(ReadOptional, AbsentKeepsTheDefaultPresentIsRead) {
   const json j = json::parse(R"({"n": 0.25, "u": 7, "b": true, "s": "x"})");
-  float n = 9.0f, absent_n = 9.0f;
-  uint32_t u = 9, absent_u = 9;
-  bool b = false, absent_b = false;
-  std::string s = "d", absent_s = "d";
-  EXPECT_TRUE(read_optional_number(j, "/o", "n", {0.0, 1.0}, n).ok());
-  EXPECT_TRUE(read_optional_uint(j, "/o", "u", 0, 10, u).ok());
-  EXPECT_TRUE(read_optional_bool(j, "/o", "b", b).ok());
-  EXPECT_TRUE(read_optional_string(j, "/o", "s", s).ok());
-  EXPECT_EQ(n, 0.25f);
-  EXPECT_EQ(u, 7u);
-  EXPECT_TRUE(b);
-  EXPECT_EQ(s, "x");
-  EXPECT_TRUE(read_optional_number(j, "/o", "nn", {0.0, 1.0}, absent_n).ok());
-  EXPECT_TRUE(read_optional_uint(j, "/o", "uu", 0, 10, absent_u).ok());
-  EXPECT_TRUE(read_optional_bool(j, "/o", "bb", absent_b).ok());
-  EXPECT_TRUE(read_optional_string(j, "/o", "ss", absent_s).ok());
-  EXPECT_EQ(absent_n, 9.0f);
-  EXPECT_EQ(absent_u, 9u);
-  EXPECT_FALSE(absent_b);
-  EXPECT_EQ(absent_s, "d");
+  struct Values {
+    float n = 9.0f;
+    uint32_t u = 9;
+    bool b = false;
+    std::string s = "d";
+  };
+  // Reads the members named by the keys above plus `suffix` into a Values of defaults.
+  auto read_all = [&](const std::string& suffix) {
+    Values v;
+    EXPECT_TRUE(read_optional_number(j, "/o", "n" + suffix, {0.0, 1.0}, v.n).ok());
+    EXPECT_TRUE(read_optional_uint(j, "/o", "u" + suffix, 0, 10, v.u).ok());
+    EXPECT_TRUE(read_optional_bool(j, "/o", "b" + suffix, v.b).ok());
+    EXPECT_TRUE(read_optional_string(j, "/o", "s" + suffix, v.s).ok());
+    return v;
+  };
+  const Values present = read_all("");
+  EXPECT_EQ(present.n, 0.25f);
+  EXPECT_EQ(present.u, 7u);
+  EXPECT_TRUE(present.b);
+  EXPECT_EQ(present.s, "x");
+  const Values absent = read_all("_absent");
+  EXPECT_EQ(absent.n, 9.0f);
+  EXPECT_EQ(absent.u, 9u);
+  EXPECT_FALSE(absent.b);
+  EXPECT_EQ(absent.s, "d");
 }
 
 TEST(ReadOptional, RefusesABadMemberAtItsPointer) {
