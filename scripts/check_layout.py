@@ -210,7 +210,7 @@ def function_name(head):
     if open_index <= 0:
         return None
     before = s[:open_index].rstrip()
-    operator = re.search(r"\boperator\s*(\(\s*\)|\[\s*\]|[^\w\s(]+|\w[\w\s:<>*&]*)$", before)
+    operator = re.search(r"\boperator\b\s*(\(\s*\)|\[\s*\]|[^\w\s(]+|\w[\w\s:<>*&]*)$", before)
     if operator:
         symbol = re.sub(r"\s+", " ", operator.group(1)).strip()
         return "operator" + (" " if symbol[0].isalpha() else "") + re.sub(r"\s+(?=\W)|(?<=\W)\s+", "", symbol)
