@@ -3,15 +3,13 @@
 // resolved. The first problem stops loading with ErrorCode::kParse and a JSON pointer to it, the
 // same contract as the effect-document loader (src/graph/document_loader.cpp).
 #include <cmath>
-#include <functional>
-#include <initializer_list>
 #include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "core/file.hpp"
-#include "core/json_pointer.hpp"
+#include "core/json_reader.hpp"
 #include "scene/scene.hpp"
 
 namespace mote::scene {
@@ -25,6 +23,7 @@ std::optional<uint32_t> Scene::find_transform(std::string_view transform_name) c
 namespace {
 
 using nlohmann::json;
+using namespace core;  // the strict reader: check_object, read_number, ... (src/core/json_reader.hpp)
 
 // Bounds the header leaves open. They keep every value a finite float with room to compute
 // with, and reject what can only be a typo (a camera 10,000 km away).
@@ -36,87 +35,26 @@ constexpr double kMaxSeconds = 1e6;       // key times, start times
 constexpr double kMaxDegrees = 1e6;       // angles and angular rates in degrees
 constexpr double kZeroLength = 1e-6;      // a direction, axis or quaternion shorter than this is zero
 
-struct Range {
-  double lo;
-  double hi;
-  bool lo_open = false;  // lo itself is outside
-  bool hi_open = false;  // hi itself is outside
-};
+constexpr NumberRange kAny{-kMaxCoordinate, kMaxCoordinate};
+constexpr NumberRange kNonNegative{0.0, kMaxCoordinate};
+constexpr NumberRange kPositive{0.0, kMaxCoordinate, true};
+constexpr NumberRange kUnit{0.0, 1.0};
+constexpr NumberRange kRadiance{0.0, kMaxRadiance};
+constexpr NumberRange kIntensity{0.0, kMaxIntensity};
 
-constexpr Range kAny{-kMaxCoordinate, kMaxCoordinate};
-constexpr Range kNonNegative{0.0, kMaxCoordinate};
-constexpr Range kPositive{0.0, kMaxCoordinate, true};
-constexpr Range kUnit{0.0, 1.0};
-constexpr Range kRadiance{0.0, kMaxRadiance};
-constexpr Range kIntensity{0.0, kMaxIntensity};
-
-
-Status check_object(const json& j, const std::string& where, std::initializer_list<std::string_view> allowed) {
-  if (!j.is_object()) return json_parse_error(where, fmt::format("expected an object, got {}", j.type_name()));
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    bool known = false;
-    for (auto a : allowed) known = known || it.key() == a;
-    if (!known) return json_parse_error(json_child(where, it.key()), fmt::format("unknown key '{}'", it.key()));
-  }
-  return {};
-}
-
-Status require(const json& j, const std::string& where, std::string_view key) {
-  if (!j.contains(key)) return json_parse_error(where, fmt::format("missing required key '{}'", key));
-  return {};
-}
-
-// "a and b are exclusive", reported at b.
-Status exclusive(const json& j, const std::string& where, std::string_view a, std::string_view b) {
-  if (j.contains(a) && j.contains(b)) return json_parse_error(json_child(where, b), fmt::format("'{}' and '{}' are exclusive", a, b));
-  return {};
-}
-
-Result<float> read_number(const json& j, const std::string& where, Range r) {
-  if (!j.is_number()) return json_parse_error(where, fmt::format("expected a number, got {}", j.type_name()));
-  const double v = j.get<double>();
-  if (!std::isfinite(v)) return json_parse_error(where, "number is not finite");
-  const bool below = r.lo_open ? v <= r.lo : v < r.lo;
-  const bool above = r.hi_open ? v >= r.hi : v > r.hi;
-  if (below || above)
-    return json_parse_error(where, fmt::format("{} is outside {}{}, {}{}", v, r.lo_open ? '(' : '[', r.lo, r.hi, r.hi_open ? ')' : ']'));
-  return float(v);
-}
-
-Result<uint32_t> read_uint(const json& j, const std::string& where, uint64_t lo, uint64_t hi) {
-  if (!j.is_number_integer()) return json_parse_error(where, fmt::format("expected an integer, got {}", j.type_name()));
-  if (j.is_number_unsigned() || j.get<int64_t>() >= 0) {
-    const uint64_t v = j.get<uint64_t>();
-    if (v >= lo && v <= hi) return uint32_t(v);
-  }
-  return json_parse_error(where, fmt::format("integer is outside [{}, {}]", lo, hi));
-}
-
-Result<std::string> read_string(const json& j, const std::string& where) {
-  if (!j.is_string()) return json_parse_error(where, fmt::format("expected a string, got {}", j.type_name()));
-  return j.get<std::string>();
-}
-
-Result<bool> read_bool(const json& j, const std::string& where) {
-  if (!j.is_boolean()) return json_parse_error(where, fmt::format("expected true or false, got {}", j.type_name()));
-  return j.get<bool>();
-}
-
-Result<std::string> read_choice(const json& j, const std::string& where, std::initializer_list<std::string_view> choices) {
-  MOTE_TRY_ASSIGN(std::string s, read_string(j, where));
-  std::string list;
-  for (auto c : choices) {
-    if (s == c) return s;
-    list += (list.empty() ? "" : ", ") + std::string(c);
-  }
-  return json_parse_error(where, fmt::format("'{}' is not one of {}", s, list));
-}
-
-Result<glm::vec3> read_vec3(const json& j, const std::string& where, Range r) {
+Result<glm::vec3> read_vec3(const json& j, const std::string& where, NumberRange r) {
   if (!j.is_array() || j.size() != 3) return json_parse_error(where, "expected an array of 3 numbers");
   glm::vec3 v(0.0f);
   for (int k = 0; k < 3; ++k) { MOTE_TRY_ASSIGN(v[k], read_number(j[size_t(k)], json_child(where, size_t(k)), r)); }
   return v;
+}
+
+// The optional member `key` as read_vec3 reads it, into `out` when present.
+Status read_optional_vec3(const json& j, const std::string& where, std::string_view key, NumberRange r, glm::vec3& out) {
+  const auto it = j.find(key);
+  if (it == j.end()) return {};
+  MOTE_TRY_ASSIGN(out, read_vec3(*it, json_child(where, key), r));
+  return {};
 }
 
 // A 3-vector that must not be zero, returned normalised.
@@ -154,7 +92,7 @@ Status read_rotation(const json& j, const std::string& where, glm::quat& out) {
 
 // "scale": a number (uniform) or [x, y, z], every component > 0.
 Result<glm::vec3> read_scale(const json& j, const std::string& where) {
-  constexpr Range kScaleRange{0.0, kMaxScale, true};
+  constexpr NumberRange kScaleRange{0.0, kMaxScale, true};
   if (j.is_number()) {
     MOTE_TRY_ASSIGN(float s, read_number(j, where, kScaleRange));
     return glm::vec3(s);
@@ -176,9 +114,7 @@ Result<std::filesystem::path> read_path(const json& j, const std::string& where,
 Status read_name(const json& j, const std::string& where, std::set<std::string>& seen, std::string& out, const char* what) {
   if (!j.contains("name")) return {};
   const std::string w = json_child(where, "name");
-  MOTE_TRY_ASSIGN(out, read_string(j["name"], w));
-  if (!is_identifier(out))
-    return json_parse_error(w, fmt::format("'{}' is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most 64)", out));
+  MOTE_TRY_ASSIGN(out, read_identifier(j["name"], w));
   if (!seen.insert(out).second) return json_parse_error(w, fmt::format("duplicate {} name '{}'", what, out));
   return {};
 }
@@ -192,21 +128,13 @@ Status read_transform_ref(const json& j, const std::string& where, const std::se
   return {};
 }
 
-Result<const json*> read_array(const json& j, const std::string& where, size_t max_size) {
-  if (!j.is_array()) return json_parse_error(where, fmt::format("expected an array, got {}", j.type_name()));
-  if (j.size() > max_size) return json_parse_error(where, fmt::format("more than {} entries", max_size));
-  return &j;
-}
-
 Status read_camera_key(const json& j, const std::string& where, CameraKey& key) {
   MOTE_TRY(check_object(j, where, {"time", "position", "target", "fov_y_degrees"}));
   for (const char* k : {"time", "position", "target"}) MOTE_TRY(require(j, where, k));
   MOTE_TRY_ASSIGN(key.time, read_number(j["time"], json_child(where, "time"), {0.0, kMaxSeconds}));
   MOTE_TRY_ASSIGN(key.position, read_vec3(j["position"], json_child(where, "position"), kAny));
   MOTE_TRY_ASSIGN(key.target, read_vec3(j["target"], json_child(where, "target"), kAny));
-  if (j.contains("fov_y_degrees")) {
-    MOTE_TRY_ASSIGN(key.fov_y_degrees, read_number(j["fov_y_degrees"], json_child(where, "fov_y_degrees"), {1.0, 179.0, true, true}));
-  }
+  MOTE_TRY(read_optional_number(j, where, "fov_y_degrees", {1.0, 179.0, true, true}, key.fov_y_degrees));
   if (glm::length(key.target - key.position) < float(kZeroLength))
     return json_parse_error(json_child(where, "target"), "the target must differ from the position");
   return {};
@@ -214,19 +142,12 @@ Status read_camera_key(const json& j, const std::string& where, CameraKey& key) 
 
 Status read_orbit(const json& j, const std::string& where, CameraOrbit& o) {
   MOTE_TRY(check_object(j, where, {"center", "radius", "height", "target_height", "start_degrees", "degrees_per_second"}));
-  if (j.contains("center")) { MOTE_TRY_ASSIGN(o.center, read_vec3(j["center"], json_child(where, "center"), kAny)); }
-  if (j.contains("radius")) { MOTE_TRY_ASSIGN(o.radius, read_number(j["radius"], json_child(where, "radius"), kPositive)); }
-  if (j.contains("height")) { MOTE_TRY_ASSIGN(o.height, read_number(j["height"], json_child(where, "height"), kAny)); }
-  if (j.contains("target_height")) {
-    MOTE_TRY_ASSIGN(o.target_height, read_number(j["target_height"], json_child(where, "target_height"), kAny));
-  }
-  if (j.contains("start_degrees")) {
-    MOTE_TRY_ASSIGN(o.start_degrees, read_number(j["start_degrees"], json_child(where, "start_degrees"), {-kMaxDegrees, kMaxDegrees}));
-  }
-  if (j.contains("degrees_per_second")) {
-    MOTE_TRY_ASSIGN(o.degrees_per_second,
-                    read_number(j["degrees_per_second"], json_child(where, "degrees_per_second"), {-kMaxDegrees, kMaxDegrees}));
-  }
+  MOTE_TRY(read_optional_vec3(j, where, "center", kAny, o.center));
+  MOTE_TRY(read_optional_number(j, where, "radius", kPositive, o.radius));
+  MOTE_TRY(read_optional_number(j, where, "height", kAny, o.height));
+  MOTE_TRY(read_optional_number(j, where, "target_height", kAny, o.target_height));
+  MOTE_TRY(read_optional_number(j, where, "start_degrees", {-kMaxDegrees, kMaxDegrees}, o.start_degrees));
+  MOTE_TRY(read_optional_number(j, where, "degrees_per_second", {-kMaxDegrees, kMaxDegrees}, o.degrees_per_second));
   return {};
 }
 
@@ -245,11 +166,9 @@ Status read_camera(const json& j, const std::string& where, Camera& cam) {
     return json_parse_error(json_child(where, "fov_y_degrees"), "a camera with 'keys' takes 'fov_y_degrees' from each key");
   if (!has_keys && j.contains("interpolation")) return json_parse_error(json_child(where, "interpolation"), "'interpolation' needs 'keys'");
 
-  if (j.contains("fov_y_degrees")) {
-    MOTE_TRY_ASSIGN(cam.still.fov_y_degrees, read_number(j["fov_y_degrees"], json_child(where, "fov_y_degrees"), {1.0, 179.0, true, true}));
-  }
-  if (j.contains("position")) { MOTE_TRY_ASSIGN(cam.still.position, read_vec3(j["position"], json_child(where, "position"), kAny)); }
-  if (j.contains("target")) { MOTE_TRY_ASSIGN(cam.still.target, read_vec3(j["target"], json_child(where, "target"), kAny)); }
+  MOTE_TRY(read_optional_number(j, where, "fov_y_degrees", {1.0, 179.0, true, true}, cam.still.fov_y_degrees));
+  MOTE_TRY(read_optional_vec3(j, where, "position", kAny, cam.still.position));
+  MOTE_TRY(read_optional_vec3(j, where, "target", kAny, cam.still.target));
   if (!has_keys && !has_orbit && glm::length(cam.still.target - cam.still.position) < float(kZeroLength))
     return json_parse_error(json_child(where, j.contains("target") ? "target" : "position"), "the target must differ from the position");
 
@@ -275,8 +194,8 @@ Status read_camera(const json& j, const std::string& where, Camera& cam) {
     MOTE_TRY(read_orbit(j["orbit"], json_child(where, "orbit"), orbit));
     cam.orbit = orbit;
   }
-  if (j.contains("near")) { MOTE_TRY_ASSIGN(cam.near_plane, read_number(j["near"], json_child(where, "near"), kPositive)); }
-  if (j.contains("far")) { MOTE_TRY_ASSIGN(cam.far_plane, read_number(j["far"], json_child(where, "far"), {0.0, 1e7, true})); }
+  MOTE_TRY(read_optional_number(j, where, "near", kPositive, cam.near_plane));
+  MOTE_TRY(read_optional_number(j, where, "far", {0.0, 1e7, true}, cam.far_plane));
   if (!(cam.far_plane > cam.near_plane)) {
     const char* at = j.contains("far") ? "far" : "near";
     return json_parse_error(json_child(where, at), fmt::format("far ({}) must be greater than near ({})", cam.far_plane, cam.near_plane));
@@ -288,35 +207,29 @@ Status read_sun(const json& j, const std::string& where, DirectionalLight& sun) 
   MOTE_TRY(check_object(j, where, {"direction", "color", "intensity", "shadows", "shadow_map_size"}));
   if (j.contains("direction")) { MOTE_TRY_ASSIGN(sun.direction, read_direction(j["direction"], json_child(where, "direction"))); }
   else sun.direction = glm::normalize(sun.direction);
-  if (j.contains("color")) { MOTE_TRY_ASSIGN(sun.color, read_vec3(j["color"], json_child(where, "color"), kRadiance)); }
-  if (j.contains("intensity")) { MOTE_TRY_ASSIGN(sun.intensity, read_number(j["intensity"], json_child(where, "intensity"), kIntensity)); }
-  if (j.contains("shadows")) { MOTE_TRY_ASSIGN(sun.shadows, read_bool(j["shadows"], json_child(where, "shadows"))); }
-  if (j.contains("shadow_map_size")) {
-    MOTE_TRY_ASSIGN(sun.shadow_map_size, read_uint(j["shadow_map_size"], json_child(where, "shadow_map_size"), 256, 8192));
-  }
+  MOTE_TRY(read_optional_vec3(j, where, "color", kRadiance, sun.color));
+  MOTE_TRY(read_optional_number(j, where, "intensity", kIntensity, sun.intensity));
+  MOTE_TRY(read_optional_bool(j, where, "shadows", sun.shadows));
+  MOTE_TRY(read_optional_uint(j, where, "shadow_map_size", 256, 8192, sun.shadow_map_size));
   return {};
 }
 
 Status read_point_light(const json& j, const std::string& where, const std::set<std::string>& transforms, PointLight& l) {
   MOTE_TRY(check_object(j, where, {"transform", "position", "color", "intensity", "range"}));
   MOTE_TRY(read_transform_ref(j, where, transforms, l.transform));
-  if (j.contains("position")) { MOTE_TRY_ASSIGN(l.position, read_vec3(j["position"], json_child(where, "position"), kAny)); }
-  if (j.contains("color")) { MOTE_TRY_ASSIGN(l.color, read_vec3(j["color"], json_child(where, "color"), kRadiance)); }
-  if (j.contains("intensity")) { MOTE_TRY_ASSIGN(l.intensity, read_number(j["intensity"], json_child(where, "intensity"), kIntensity)); }
-  if (j.contains("range")) { MOTE_TRY_ASSIGN(l.range, read_number(j["range"], json_child(where, "range"), kPositive)); }
+  MOTE_TRY(read_optional_vec3(j, where, "position", kAny, l.position));
+  MOTE_TRY(read_optional_vec3(j, where, "color", kRadiance, l.color));
+  MOTE_TRY(read_optional_number(j, where, "intensity", kIntensity, l.intensity));
+  MOTE_TRY(read_optional_number(j, where, "range", kPositive, l.range));
   return {};
 }
 
 Status read_environment(const json& j, const std::string& where, Environment& e) {
   MOTE_TRY(check_object(j, where, {"sky_color", "ground_color", "ambient_intensity", "background"}));
-  if (j.contains("sky_color")) { MOTE_TRY_ASSIGN(e.sky_color, read_vec3(j["sky_color"], json_child(where, "sky_color"), kRadiance)); }
-  if (j.contains("ground_color")) {
-    MOTE_TRY_ASSIGN(e.ground_color, read_vec3(j["ground_color"], json_child(where, "ground_color"), kRadiance));
-  }
-  if (j.contains("ambient_intensity")) {
-    MOTE_TRY_ASSIGN(e.ambient_intensity, read_number(j["ambient_intensity"], json_child(where, "ambient_intensity"), kIntensity));
-  }
-  if (j.contains("background")) { MOTE_TRY_ASSIGN(e.background, read_vec3(j["background"], json_child(where, "background"), kRadiance)); }
+  MOTE_TRY(read_optional_vec3(j, where, "sky_color", kRadiance, e.sky_color));
+  MOTE_TRY(read_optional_vec3(j, where, "ground_color", kRadiance, e.ground_color));
+  MOTE_TRY(read_optional_number(j, where, "ambient_intensity", kIntensity, e.ambient_intensity));
+  MOTE_TRY(read_optional_vec3(j, where, "background", kRadiance, e.background));
   return {};
 }
 
@@ -332,27 +245,22 @@ Status read_transform(const json& j, const std::string& where, std::set<std::str
       return json_parse_error(w, fmt::format("'{}' is not a transform declared before this one (parents come first)", t.parent));
   }
   MOTE_TRY(read_name(j, where, declared, t.name, "transform"));
-  if (j.contains("position")) { MOTE_TRY_ASSIGN(t.position, read_vec3(j["position"], json_child(where, "position"), kAny)); }
+  MOTE_TRY(read_optional_vec3(j, where, "position", kAny, t.position));
   MOTE_TRY(read_rotation(j, where, t.rotation));
   if (j.contains("scale")) { MOTE_TRY_ASSIGN(t.scale, read_scale(j["scale"], json_child(where, "scale"))); }
   if (j.contains("spin_axis")) { MOTE_TRY_ASSIGN(t.spin_axis, read_direction(j["spin_axis"], json_child(where, "spin_axis"))); }
-  if (j.contains("spin_degrees_per_second")) {
-    MOTE_TRY_ASSIGN(t.spin_degrees_per_second,
-                    read_number(j["spin_degrees_per_second"], json_child(where, "spin_degrees_per_second"), {-kMaxDegrees, kMaxDegrees}));
-  }
-  if (j.contains("bob_amplitude")) {
-    MOTE_TRY_ASSIGN(t.bob_amplitude, read_number(j["bob_amplitude"], json_child(where, "bob_amplitude"), kNonNegative));
-  }
-  if (j.contains("bob_hz")) { MOTE_TRY_ASSIGN(t.bob_hz, read_number(j["bob_hz"], json_child(where, "bob_hz"), {0.0, 1000.0})); }
+  MOTE_TRY(read_optional_number(j, where, "spin_degrees_per_second", {-kMaxDegrees, kMaxDegrees}, t.spin_degrees_per_second));
+  MOTE_TRY(read_optional_number(j, where, "bob_amplitude", kNonNegative, t.bob_amplitude));
+  MOTE_TRY(read_optional_number(j, where, "bob_hz", {0.0, 1000.0}, t.bob_hz));
   return {};
 }
 
 Status read_material(const json& j, const std::string& where, Material& m) {
   MOTE_TRY(check_object(j, where, {"base_color", "roughness", "metallic", "emissive"}));
-  if (j.contains("base_color")) { MOTE_TRY_ASSIGN(m.base_color, read_vec3(j["base_color"], json_child(where, "base_color"), kUnit)); }
-  if (j.contains("roughness")) { MOTE_TRY_ASSIGN(m.roughness, read_number(j["roughness"], json_child(where, "roughness"), {0.02, 1.0})); }
-  if (j.contains("metallic")) { MOTE_TRY_ASSIGN(m.metallic, read_number(j["metallic"], json_child(where, "metallic"), kUnit)); }
-  if (j.contains("emissive")) { MOTE_TRY_ASSIGN(m.emissive, read_vec3(j["emissive"], json_child(where, "emissive"), kRadiance)); }
+  MOTE_TRY(read_optional_vec3(j, where, "base_color", kUnit, m.base_color));
+  MOTE_TRY(read_optional_number(j, where, "roughness", {0.02, 1.0}, m.roughness));
+  MOTE_TRY(read_optional_number(j, where, "metallic", kUnit, m.metallic));
+  MOTE_TRY(read_optional_vec3(j, where, "emissive", kRadiance, m.emissive));
   return {};
 }
 
@@ -385,11 +293,11 @@ Status read_object(const json& j, const std::string& where, const std::set<std::
     return json_parse_error(json_child(where, "mesh"), fmt::format("'mesh' is only for shape 'mesh', not '{}'", shape));
   }
   MOTE_TRY(read_transform_ref(j, where, transforms, o.transform));
-  if (j.contains("position")) { MOTE_TRY_ASSIGN(o.position, read_vec3(j["position"], json_child(where, "position"), kAny)); }
+  MOTE_TRY(read_optional_vec3(j, where, "position", kAny, o.position));
   MOTE_TRY(read_rotation(j, where, o.rotation));
   if (j.contains("scale")) { MOTE_TRY_ASSIGN(o.scale, read_scale(j["scale"], json_child(where, "scale"))); }
   if (j.contains("material")) MOTE_TRY(read_material(j["material"], json_child(where, "material"), o.material));
-  if (j.contains("casts_shadow")) { MOTE_TRY_ASSIGN(o.casts_shadow, read_bool(j["casts_shadow"], json_child(where, "casts_shadow"))); }
+  MOTE_TRY(read_optional_bool(j, where, "casts_shadow", o.casts_shadow));
   return {};
 }
 
@@ -398,7 +306,6 @@ Status read_object(const json& j, const std::string& where, const std::set<std::
 // effect when it loads.
 Result<std::vector<FieldValue>> read_field_values(const json& j, const std::string& where) {
   if (!j.is_object()) return json_parse_error(where, fmt::format("expected an object of name: value, got {}", j.type_name()));
-  constexpr Range kValue{-3.4e38, 3.4e38};
   std::vector<FieldValue> out;
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string w = json_child(where, it.key());
@@ -407,13 +314,10 @@ Result<std::vector<FieldValue>> read_field_values(const json& j, const std::stri
     f.name = it.key();
     const json& v = it.value();
     if (v.is_number()) {
-      MOTE_TRY_ASSIGN(float x, read_number(v, w, kValue));
+      MOTE_TRY_ASSIGN(float x, read_number(v, w, kAnyFloat));
       f.values.push_back(x);
     } else if (v.is_array() && !v.empty() && v.size() <= 16) {
-      for (size_t k = 0; k < v.size(); ++k) {
-        MOTE_TRY_ASSIGN(float x, read_number(v[k], json_child(w, k), kValue));
-        f.values.push_back(x);
-      }
+      MOTE_TRY_ASSIGN(f.values, read_number_elements(v, w, kAnyFloat));
     } else {
       return json_parse_error(w, "expected a number or an array of 1 to 16 numbers");
     }
@@ -437,27 +341,25 @@ Status read_emitter(const json& j, const std::string& where, const std::set<std:
         return json_parse_error(json_child(where, k), fmt::format("an emitter at a transform takes its pose from it; '{}' is for an emitter "
                                                         "without one (put the offset on a child transform)", k));
   }
-  if (j.contains("position")) { MOTE_TRY_ASSIGN(e.position, read_vec3(j["position"], json_child(where, "position"), kAny)); }
+  MOTE_TRY(read_optional_vec3(j, where, "position", kAny, e.position));
   MOTE_TRY(read_rotation(j, where, e.rotation));
-  if (j.contains("seed")) { MOTE_TRY_ASSIGN(e.seed, read_uint(j["seed"], json_child(where, "seed"), 0, 0xffffffffu)); }
+  MOTE_TRY(read_optional_uint(j, where, "seed", 0, 0xffffffffu, e.seed));
   if (j.contains("fields")) { MOTE_TRY_ASSIGN(e.fields, read_field_values(j["fields"], json_child(where, "fields"))); }
   if (j.contains("globals")) { MOTE_TRY_ASSIGN(e.globals, read_field_values(j["globals"], json_child(where, "globals"))); }
-  if (j.contains("start_time")) { MOTE_TRY_ASSIGN(e.start_time, read_number(j["start_time"], json_child(where, "start_time"), {0.0, kMaxSeconds})); }
+  MOTE_TRY(read_optional_number(j, where, "start_time", {0.0, kMaxSeconds}, e.start_time));
   return {};
 }
 
 Status read_output(const json& j, const std::string& where, Output& o) {
   MOTE_TRY(check_object(j, where, {"width", "height", "frames", "fps", "dt", "seed", "warmup_seconds", "exposure", "tonemap"}));
-  if (j.contains("width")) { MOTE_TRY_ASSIGN(o.width, read_uint(j["width"], json_child(where, "width"), 16, 8192)); }
-  if (j.contains("height")) { MOTE_TRY_ASSIGN(o.height, read_uint(j["height"], json_child(where, "height"), 16, 8192)); }
-  if (j.contains("frames")) { MOTE_TRY_ASSIGN(o.frames, read_uint(j["frames"], json_child(where, "frames"), 1, 100000)); }
-  if (j.contains("fps")) { MOTE_TRY_ASSIGN(o.fps, read_number(j["fps"], json_child(where, "fps"), {0.0, 1000.0, true})); }
-  if (j.contains("dt")) { MOTE_TRY_ASSIGN(o.dt, read_number(j["dt"], json_child(where, "dt"), {0.0, 1.0})); }
-  if (j.contains("seed")) { MOTE_TRY_ASSIGN(o.seed, read_uint(j["seed"], json_child(where, "seed"), 0, 0xffffffffu)); }
-  if (j.contains("warmup_seconds")) {
-    MOTE_TRY_ASSIGN(o.warmup_seconds, read_number(j["warmup_seconds"], json_child(where, "warmup_seconds"), {0.0, 600.0}));
-  }
-  if (j.contains("exposure")) { MOTE_TRY_ASSIGN(o.exposure, read_number(j["exposure"], json_child(where, "exposure"), {0.0, 1e6, true})); }
+  MOTE_TRY(read_optional_uint(j, where, "width", 16, 8192, o.width));
+  MOTE_TRY(read_optional_uint(j, where, "height", 16, 8192, o.height));
+  MOTE_TRY(read_optional_uint(j, where, "frames", 1, 100000, o.frames));
+  MOTE_TRY(read_optional_number(j, where, "fps", {0.0, 1000.0, true}, o.fps));
+  MOTE_TRY(read_optional_number(j, where, "dt", {0.0, 1.0}, o.dt));
+  MOTE_TRY(read_optional_uint(j, where, "seed", 0, 0xffffffffu, o.seed));
+  MOTE_TRY(read_optional_number(j, where, "warmup_seconds", {0.0, 600.0}, o.warmup_seconds));
+  MOTE_TRY(read_optional_number(j, where, "exposure", {0.0, 1e6, true}, o.exposure));
   if (j.contains("tonemap")) {
     MOTE_TRY_ASSIGN(std::string s, read_choice(j["tonemap"], json_child(where, "tonemap"), {"aces", "agx"}));
     o.tonemap = s == "aces" ? Tonemap::kAces : Tonemap::kAgx;
@@ -465,62 +367,10 @@ Status read_output(const json& j, const std::string& where, Output& o) {
   return {};
 }
 
-// nlohmann::json keeps the last of two equal keys in an object without a word; a scene file
-// with "shadows" twice is a mistake, so the parse callback finds the first duplicate and its
-// pointer. Each frame is an open object or array and the element being read in it.
-class DuplicateKeyFinder {
- public:
-  bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
-    switch (event) {
-      case json::parse_event_t::object_start: frames_.emplace_back().array = false; break;
-      case json::parse_event_t::array_start: frames_.emplace_back().array = true; break;
-      case json::parse_event_t::key: {
-        Frame& top = frames_.back();
-        top.key = parsed.get<std::string>();
-        if (!top.keys.insert(top.key).second && !found_) found_ = json_parse_error(pointer(), fmt::format("duplicate key '{}'", top.key));
-        break;
-      }
-      case json::parse_event_t::value: element_done(); break;
-      case json::parse_event_t::object_end:
-      case json::parse_event_t::array_end:
-        frames_.pop_back();
-        element_done();
-        break;
-    }
-    return true;
-  }
-  const std::optional<Error>& found() const { return found_; }
-
- private:
-  struct Frame {
-    bool array = false;
-    size_t index = 0;  // arrays: the element being read
-    std::string key;   // objects: the key being read
-    std::set<std::string> keys;
-  };
-  void element_done() {
-    if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
-  }
-  std::string pointer() const {
-    std::string out;
-    for (const Frame& f : frames_) out = f.array ? json_child(out, f.index) : json_child(out, f.key);
-    return out;
-  }
-  std::vector<Frame> frames_;
-  std::optional<Error> found_;
-};
-
 }  // namespace
 
 Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path& base_dir) {
-  json j;
-  DuplicateKeyFinder duplicates;
-  try {
-    j = json::parse(json_text.begin(), json_text.end(), std::ref(duplicates));
-  } catch (const json::exception& e) {
-    return json_parse_error("/", fmt::format("not valid JSON: {}", e.what()));
-  }
-  if (duplicates.found()) return *duplicates.found();
+  MOTE_TRY_ASSIGN(const json j, parse_json(json_text));
   const std::string root;
   MOTE_TRY(check_object(j, root, {"version", "name", "camera", "sun", "point_lights", "environment", "transforms", "objects", "emitters",
                                   "output"}));

@@ -1,6 +1,7 @@
 // Loader and graph-check rejections: one per reason, each with the JSON pointer expected.
 #include <gtest/gtest.h>
 
+#include "core/json_reader.hpp"
 #include "graph_test_util.hpp"
 #include "mote/effect.hpp"
 
@@ -86,6 +87,34 @@ TEST(Loader, RejectsDoubleStore) {
 TEST(Loader, RejectsUnsortedCurveKeys) {
   expect_rejected(effect_with(kStore, R"({"id": "c", "type": "curve", "params": {"keys": [[0, 1], [0, 2]]}, "inputs": {"t": 0}})"),
                   "/update/nodes/0/params/keys/1/0");
+}
+TEST(Loader, RejectsDuplicateKey) {
+  // nlohmann::json alone keeps the last of two equal keys; the loader refuses at the second.
+  const std::pair<std::string, std::string> cases[] = {
+      {effect_with(kStore, kStore, R"("name": "u",)"), "/name"},
+      {effect_with(kStore, R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "type": "set_field", "inputs": {"value": 0}})"),
+       "/update/nodes/0/type"},
+      {effect_with(kStore, std::string(kStore) + R"(, {"id": "t", "type": "add", "inputs": {"a": 1, "b": 2, "a": 3}})"),
+       "/update/nodes/1/inputs/a"},
+      {effect_with(kStore, kStore, R"("emission": {"bursts": [{"time": 0, "count": 1}, {"time": 1, "count": 2, "count": 3}]},)"),
+       "/emission/bursts/1/count"},
+  };
+  for (const auto& [doc, where] : cases) {
+    SCOPED_TRACE(where);
+    expect_rejected(doc, where);
+    EXPECT_NE(mote::compile_effect(doc).error().message.find("duplicate key"), std::string::npos);
+  }
+}
+TEST(Loader, RejectsDeepNestingBeforeReadingIt) {
+  // Node parameters are free-form JSON until graph_check reads them; the parse bounds their depth.
+  const std::string deep = std::string(100, '[') + "0" + std::string(100, ']');
+  const std::string doc =
+      effect_with(kStore, R"({"id": "c", "type": "curve", "params": {"keys": )" + deep + R"(}, "inputs": {"t": 0}})");
+  // The root, "update", "nodes", the node and "params" are levels 1 to 5, so the level past the
+  // limit is array number kMaxJsonDepth - 4 of "keys", at index 0 of the arrays around it.
+  std::string where = "/update/nodes/0/params/keys";
+  for (size_t i = 0; i < mote::core::kMaxJsonDepth - 5; ++i) where += "/0";
+  expect_rejected(doc, where);
 }
 TEST(Loader, EscapesPointerTokens) {
   expect_rejected(effect_with(kStore, kStore, R"("a/b~c": 1,)"), "/a~1b~0c");

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_reader.hpp"
 #include "scene/scene.hpp"
 
 namespace {
@@ -527,6 +528,17 @@ TEST(SceneLoader, DuplicateKeysAreRejectedWithTheirPointer) {
   }
   // Equal keys in different objects are fine.
   EXPECT_TRUE(load_scene(R"({"version": 1, "objects": [{"shape": "box"}, {"shape": "box"}]})", "").ok());
+}
+
+TEST(SceneLoader, DeepNestingIsRefusedWithItsPointer) {
+  // The root, "emitters", the emitter and "fields" are levels 1 to 4; the arrays of "a" follow.
+  const std::string deep = std::string(200, '[') + "1" + std::string(200, ']');
+  auto r = load_scene(R"({"version": 1, "emitters": [{"effect": "a.json", "fields": {"a": )" + deep + "}}]}", "");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kParse);
+  std::string where = "/emitters/0/fields/a";
+  for (size_t i = 0; i < mote::core::kMaxJsonDepth - 4; ++i) where += "/0";
+  EXPECT_EQ(r.error().where, where) << r.error().to_string();
 }
 
 TEST(SceneLoader, CountLimits) {
