@@ -271,7 +271,7 @@ int run_scenario(gpu::Device& device, const Options& opt, const Scenario& sc, co
   effect.emitter_defaults = {std::bit_cast<uint32_t>(life), std::bit_cast<uint32_t>(rate)};
   effect.emission.rate = rate;
   effect.emission.capacity_hint = capacity;
-  std::vector<runtime::EmitterOptions> emitters(sc.emitters);
+  std::vector<EmitterDesc> emitters(sc.emitters);
   const uint32_t side = uint32_t(std::ceil(std::sqrt(double(sc.emitters))));
   for (uint32_t i = 0; i < sc.emitters; ++i) {
     emitters[i].seed = 0x9E3779B9u * (i + 1);
@@ -280,7 +280,7 @@ int run_scenario(gpu::Device& device, const Options& opt, const Scenario& sc, co
     // Rates spread over [0.5, 1.5) x the mean (the mean kept): emitters with equal rates would
     // spawn in lockstep (every accumulator starts at 0), and the alive count would pulse.
     if (sc.emitters > 1 && !sc.burst)
-      emitters[i].emitter_fields = {{"rate", {float(rate * (0.5 + (i + 0.5) / sc.emitters))}}};
+      emitters[i].fields = {{"rate", {float(rate * (0.5 + (i + 0.5) / sc.emitters))}}};
   }
   const auto t_add = std::chrono::steady_clock::now();
   auto rows = system.add_emitters(effect, emitters);

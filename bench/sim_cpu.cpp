@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
     SimulationOptions options;
     options.capacity = capacity;
     options.executor = executor;
-    options.emitter_fields = {{"rate", {rate}}};
+    options.emitter.fields = {{"rate", {rate}}};
     auto sim = Simulation::create(*effect, options);
     if (!sim.ok()) {
       fmt::print(stderr, "sim_cpu: {}\n", sim.error().to_string());

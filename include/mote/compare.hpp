@@ -24,12 +24,8 @@ namespace mote {
 
 struct GpuSimulationOptions {
   float dt = 1.0f / 60.0f;  // seconds per step
-  uint32_t seed = 0;
-  uint32_t capacity = 0;  // particles; 0 = the effect's emission.capacity_hint
-  std::array<float, 3> position{0.0f, 0.0f, 0.0f};
-  std::array<float, 4> rotation{0.0f, 0.0f, 0.0f, 1.0f};  // quaternion xyzw
-  std::vector<FieldValue> emitter_fields;  // overrides of the effect's emitter defaults
-  std::vector<FieldValue> globals;         // overrides of the effect's global previews
+  EmitterDesc emitter;      // seed, pose and overrides (no transform: refused)
+  uint32_t capacity = 0;    // particles; 0 = the effect's emission.capacity_hint
   // One record word past the program's fields holds each particle's birth serial
   // (ParticleSystemDesc::serial_word): what ReferenceComparison matches by.
   bool birth_serials = false;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "mote/effect.hpp"
+#include "mote/emitter.hpp"
 #include "mote/result.hpp"
 
 namespace mote {
@@ -57,13 +58,6 @@ class Context {
   std::unique_ptr<detail::ContextState> state_;
 };
 
-// A transform row: parent-relative position, rotation (quaternion x, y, z, w) and scale, composed
-// on the GPU every frame, parents before children.
-struct TransformId {
-  uint32_t row = UINT32_MAX;
-  bool valid() const { return row != UINT32_MAX; }
-};
-
 // An emitter as the system knows it: its row and the generation it was given (a removed and
 // reused row never answers to an old id).
 struct EmitterId {
@@ -73,15 +67,6 @@ struct EmitterId {
 
 // The transform channel a field binding copies every frame.
 enum class TransformChannel { kPosition, kDirection, kUp, kOrientation };
-
-struct EmitterDesc {
-  uint32_t seed = 0;
-  TransformId transform;  // when valid, the emitter stands at that row (position/rotation ignored)
-  std::array<float, 3> position{0.0f, 0.0f, 0.0f};
-  std::array<float, 4> rotation{0.0f, 0.0f, 0.0f, 1.0f};
-  std::vector<FieldValue> fields;   // emitter field overrides
-  std::vector<FieldValue> globals;  // global field overrides
-};
 
 struct ParticleSystemDesc {
   uint32_t capacity = 1u << 16;  // particles, 1 .. 2^24

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "mote/effect.hpp"
+#include "mote/emitter.hpp"
 #include "mote/result.hpp"
 
 namespace mote {
@@ -59,13 +60,9 @@ enum class SimulationExecutor { kReference, kBatch };
 
 struct SimulationOptions {
   float dt = 1.0f / 60.0f;
-  uint32_t seed = 0;
+  EmitterDesc emitter;        // seed, pose and overrides (no transform: refused)
   uint32_t capacity = 0;      // 0 = emission.capacity_hint
   uint32_t record_words = 0;  // pool stride; 0 = the program's record size
-  float position[3] = {0.0f, 0.0f, 0.0f};
-  float rotation[4] = {0.0f, 0.0f, 0.0f, 1.0f};  // quaternion xyzw
-  std::vector<FieldValue> emitter_fields;  // overrides of the effect's emitter defaults
-  std::vector<FieldValue> globals;         // overrides of the effect's global previews
   SimulationExecutor executor = SimulationExecutor::kReference;
   bool prewarm = true;   // run emission.prewarm_seconds before the first frame
   uint32_t emitter_row = 0;

@@ -84,16 +84,6 @@ Status check_id(runtime::ParticleSystem& system, EmitterId id) {
   return ok_status();
 }
 
-runtime::EmitterOptions to_options(const EmitterDesc& d) {
-  runtime::EmitterOptions o;
-  o.seed = d.seed;
-  for (int i = 0; i < 3; ++i) o.position[i] = d.position[i];
-  for (int i = 0; i < 4; ++i) o.rotation[i] = d.rotation[i];
-  o.emitter_fields = d.fields;
-  o.globals = d.globals;
-  if (d.transform.valid()) o.transform_row = d.transform.row;
-  return o;
-}
 
 }  // namespace
 
@@ -102,7 +92,7 @@ Result<EmitterId> ParticleSystem::add_emitter(const CompiledEffect& effect, cons
   if (desc.transform.valid() &&
       (!state_->has_transforms || !state_->transforms.is_live(desc.transform.row)))
     return make_error(ErrorCode::kInvalidArgument, "the emitter's transform is not a live row");
-  MOTE_TRY_ASSIGN(uint32_t row, system.add_emitter(effect, to_options(desc)));
+  MOTE_TRY_ASSIGN(uint32_t row, system.add_emitter(effect, desc));
   return EmitterId{row, system.generation(row)};
 }
 

@@ -42,13 +42,7 @@ Result<std::unique_ptr<GpuSimulation>> GpuSimulation::create(Context& context, c
                                                               .compiled_simulate = true,
                                                               .compile_in_background = false,
                                                               .serial_word = s.serial_word}));
-  EmitterDesc desc;
-  desc.seed = options.seed;
-  desc.position = options.position;
-  desc.rotation = options.rotation;
-  desc.fields = options.emitter_fields;
-  desc.globals = options.globals;
-  MOTE_TRY_ASSIGN(s.emitter, s.system->add_emitter(effect, desc));
+  MOTE_TRY_ASSIGN(s.emitter, s.system->add_emitter(effect, options.emitter));
   s.bounds_offset = bounds_field_offset(effect);
   return made;
 }
@@ -115,13 +109,9 @@ Result<std::unique_ptr<ReferenceComparison>> ReferenceComparison::create(std::un
   const GpuSimulationOptions& o = gpu->options();
   SimulationOptions so;
   so.dt = o.dt;
-  so.seed = o.seed;
+  so.emitter = o.emitter;
   so.capacity = gpu->capacity();
   so.record_words = gpu->record_words();
-  for (int i = 0; i < 3; ++i) so.position[i] = o.position[size_t(i)];
-  for (int i = 0; i < 4; ++i) so.rotation[i] = o.rotation[size_t(i)];
-  so.emitter_fields = o.emitter_fields;
-  so.globals = o.globals;
   so.executor = executor;
   so.prewarm = false;  // the GPU frame has none
   so.emitter_row = gpu->emitter().row;

@@ -71,14 +71,15 @@ struct Simulation::State {
     c.dt = dt;
     c.time = age;
     c.emitter_age = age;
-    for (int i = 0; i < 3; ++i) c.position[i] = options.position[i];
-    for (int i = 0; i < 4; ++i) c.rotation[i] = options.rotation[i];
-    const Quat q{options.rotation[0], options.rotation[1], options.rotation[2], options.rotation[3]};
+    for (int i = 0; i < 3; ++i) c.position[i] = options.emitter.position[size_t(i)];
+    for (int i = 0; i < 4; ++i) c.rotation[i] = options.emitter.rotation[size_t(i)];
+    const std::array<float, 4>& r = options.emitter.rotation;
+    const Quat q{r[0], r[1], r[2], r[3]};
     const float z[3] = {0.0f, 0.0f, 1.0f};
     const float y[3] = {0.0f, 1.0f, 0.0f};
     rotate(q, z, c.direction);
     rotate(q, y, c.up);
-    c.seed = options.seed;
+    c.seed = options.emitter.seed;
     return c;
   }
 
@@ -169,13 +170,13 @@ struct Simulation::State {
     const std::vector<uint32_t> previous = std::move(alive);
     alive.clear();
     alive.reserve(previous.size() + 64);
-    MOTE_TRY_ASSIGN(auto born_now, emit(requested, dt, simulation_rng_base(options.seed, tick_index, warm ? 2 : 0), alive));
+    MOTE_TRY_ASSIGN(auto born_now, emit(requested, dt, simulation_rng_base(options.emitter.seed, tick_index, warm ? 2 : 0), alive));
     r.spawned = born_now.first;
     r.killed = born_now.second;
     r.dropped = uint32_t(std::min<uint64_t>(requested - r.spawned, 0xFFFFFFFFu));
 
     std::vector<uint8_t> dead(capacity, 0);
-    const uint32_t update_base = simulation_rng_base(options.seed, tick_index, warm ? 3 : 1);
+    const uint32_t update_base = simulation_rng_base(options.emitter.seed, tick_index, warm ? 3 : 1);
     std::vector<uint32_t> sorted = previous;
     std::sort(sorted.begin(), sorted.end());
     if (!warm) {
@@ -225,13 +226,16 @@ Result<Simulation> Simulation::create(const CompiledEffect& effect, const Simula
     return make_error(ErrorCode::kInvalidArgument, "record_words " + std::to_string(s->stride) +
                                                        " is smaller than the program's record (" +
                                                        std::to_string(own) + " words)");
+  if (options.emitter.transform.valid())
+    return make_error(ErrorCode::kInvalidArgument,
+                      "the reference simulation has no transform hierarchy: place the emitter by position and rotation");
   if (options.emitter_generation == 0 || options.emitter_generation > kHeaderGenerationMask ||
       options.emitter_row > kHeaderRowMask)
     return make_error(ErrorCode::kInvalidArgument, "emitter row or generation out of the header's range");
   s->header = encode_particle_header(options.emitter_row, options.emitter_generation);
 
   // Emitter fields: the effect's defaults, then the overrides.
-  MOTE_TRY_ASSIGN(s->emitter_fields, initial_emitter_fields(effect, options.emitter_fields));
+  MOTE_TRY_ASSIGN(s->emitter_fields, initial_emitter_fields(effect, options.emitter.fields));
   if (auto off = program.emitter_field_offset("rate")) {
     for (const FieldDecl& f : program.emitter_fields)
       if (f.name == "rate" && f.width == 1) s->rate_offset = off;
@@ -241,7 +245,7 @@ Result<Simulation> Simulation::create(const CompiledEffect& effect, const Simula
   // to that section.
   const std::vector<uint32_t> offsets = global_import_offsets(program);
   s->global_fields = initial_global_values(effect);
-  MOTE_TRY(apply_field_values(program.global_imports, options.globals, s->global_fields, "global field"));
+  MOTE_TRY(apply_field_values(program.global_imports, options.emitter.globals, s->global_fields, "global field"));
   MOTE_TRY_ASSIGN(s->linked, link_globals(program, offsets));
 
   s->executor = options.executor == SimulationExecutor::kBatch ? make_batch_executor() : make_reference_executor();
@@ -254,7 +258,7 @@ Result<Simulation> Simulation::create(const CompiledEffect& effect, const Simula
 
   if (options.prewarm) {
     s->warmup = warmup_schedule(effect.emission.prewarm_seconds);
-    if (s->warmup.ticks > 0) s->accumulator = warmup_start_accumulator(options.seed);
+    if (s->warmup.ticks > 0) s->accumulator = warmup_start_accumulator(options.emitter.seed);
     FrameReport total;
     for (uint32_t t = 0; t < s->warmup.ticks; ++t) {
       MOTE_TRY_ASSIGN(FrameReport r, s->tick(s->warmup.tick_seconds, t, /*warm=*/true));

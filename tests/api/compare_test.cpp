@@ -17,13 +17,13 @@ using test::load_effect;
 
 TEST_F(ApiTest, TheGpuSimulationReportsFramesAsTheReferenceDoes) {
   const CompiledEffect fire = load_effect("fire.json");
-  auto gpu = GpuSimulation::create(context(), fire, {.seed = 5});
+  auto gpu = GpuSimulation::create(context(), fire, {.emitter = {.seed = 5}});
   ASSERT_TRUE(gpu.ok()) << gpu.error().to_string();
   GpuSimulation& g = *gpu.value();
   EXPECT_EQ(g.capacity(), fire.emission.capacity_hint);
   EXPECT_EQ(g.record_words(), fire.program.particle_record_words());
   EXPECT_EQ(g.serial_word(), 0u);
-  auto reference = Simulation::create(fire, {.seed = 5, .prewarm = false});
+  auto reference = Simulation::create(fire, {.emitter = {.seed = 5}, .prewarm = false});
   ASSERT_TRUE(reference.ok()) << reference.error().to_string();
   for (uint32_t f = 0; f < 20; ++f) {
     auto a = g.step();
@@ -92,7 +92,7 @@ TEST_F(ApiTest, TheComparisonNeedsBirthSerialsRecordsAndAFreshStart) {
   EXPECT_EQ(late.error().code, ErrorCode::kInvalidArgument);
 
   EXPECT_FALSE(ReferenceComparison::create(nullptr).ok());
-  auto bad_override = GpuSimulation::create(context(), fire, {.emitter_fields = {{"no_such_field", {1.0f}}}});
+  auto bad_override = GpuSimulation::create(context(), fire, {.emitter = {.fields = {{"no_such_field", {1.0f}}}}});
   EXPECT_FALSE(bad_override.ok());
 }
 

@@ -83,7 +83,7 @@ TEST(SimBounds, TheReferenceReportsMeasureItsAliveParticles) {
   const CompiledEffect fire = test::load_preset("fire.json");
   const std::optional<uint32_t> offset = bounds_field_offset(fire);
   ASSERT_TRUE(offset.has_value());
-  Result<Simulation> sim = Simulation::create(fire, {.seed = 2});
+  Result<Simulation> sim = Simulation::create(fire, {.emitter = {.seed = 2}});
   ASSERT_TRUE(sim.ok()) << sim.error().to_string();
   for (int f = 0; f < 10; ++f) {
     Result<FrameReport> r = sim->step();

@@ -65,7 +65,7 @@ TEST(SimSpawn, EmitterFieldRateOverridesEmissionRate) {
   CompiledEffect e = make_effect(30.0f, 100.0f, 4096);
   e.emission.rate = 1000.0f;  // ignored: the effect declares a "rate" emitter field
   SimulationOptions o;
-  o.emitter_fields = {{"rate", {120.0f}}};
+  o.emitter.fields = {{"rate", {120.0f}}};
   Simulation sim = make_sim(e, o);
   uint64_t total = 0;
   for (int f = 0; f < 60; ++f) total += sim.step()->spawned;
@@ -171,9 +171,9 @@ TEST(SimKill, ParticlesDieAtTheEndOfTheirLife) {
 TEST(SimDeterminism, SameSeedIsBitIdenticalOtherSeedDiffers) {
   CompiledEffect e = make_effect(200.0f, 0.7f, 256);
   SimulationOptions o;
-  o.seed = 1234;
+  o.emitter.seed = 1234;
   Simulation a = make_sim(e, o), b = make_sim(e, o);
-  o.seed = 1235;
+  o.emitter.seed = 1235;
   Simulation c = make_sim(e, o);
   for (int f = 0; f < 120; ++f) {
     ASSERT_TRUE(a.step().ok());
@@ -189,10 +189,10 @@ TEST(SimDeterminism, ReferenceAndBatchExecutorsGiveIdenticalRecords) {
   CompiledEffect e = make_effect(500.0f, 0.5f, 200);
   e.emission.bursts = {{0.1f, 50, 0, 0.3f}};
   SimulationOptions o;
-  o.seed = 99;
-  o.position[0] = 3.0f;
-  o.rotation[1] = std::sin(0.4f);
-  o.rotation[3] = std::cos(0.4f);
+  o.emitter.seed = 99;
+  o.emitter.position[0] = 3.0f;
+  o.emitter.rotation[1] = std::sin(0.4f);
+  o.emitter.rotation[3] = std::cos(0.4f);
   Simulation ref = make_sim(e, o);
   o.executor = SimulationExecutor::kBatch;
   Simulation bat = make_sim(e, o);
@@ -266,7 +266,7 @@ TEST(SimWarmup, PrewarmReachesTheSteadyStateWithoutBands) {
 TEST(SimErrors, BadOptionsAreErrorsNotCrashes) {
   CompiledEffect e = make_effect(10.0f, 1.0f, 64);
   SimulationOptions o;
-  o.emitter_fields = {{"nope", {1.0f}}};
+  o.emitter.fields = {{"nope", {1.0f}}};
   Result<Simulation> s = Simulation::create(e, o);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().code, ErrorCode::kNotFound);

@@ -46,7 +46,7 @@ std::vector<float> field_of(const Simulation& sim, std::string_view name) {
 template <typename Each>
 void run_preset(const CompiledEffect& effect, Each&& each) {
   SimulationOptions o;
-  o.seed = 2024;
+  o.emitter.seed = 2024;
   o.executor = SimulationExecutor::kBatch;
   Result<Simulation> created = Simulation::create(effect, o);
   ASSERT_TRUE(created.ok()) << created.error().to_string();

@@ -144,9 +144,7 @@ Result<json> dump_json(const Simulation& sim, uint32_t frame) {
 GpuSimulationOptions gpu_options(const SimulationOptions& so, bool compare) {
   GpuSimulationOptions g;
   g.dt = so.dt;
-  g.seed = so.seed;
-  g.emitter_fields = so.emitter_fields;
-  g.globals = so.globals;
+  g.emitter = so.emitter;
   g.birth_serials = compare;
   g.keep_records = compare;
   return g;
@@ -274,7 +272,7 @@ int run(const Options& o) {
   if (!effect) return fail(o.input + ": " + effect.error().to_string());
   SimulationOptions so;
   so.dt = o.dt;
-  so.seed = o.seed;
+  so.emitter.seed = o.seed;
   so.prewarm = !o.no_prewarm;
   if (o.executor == "batch") {
     so.executor = SimulationExecutor::kBatch;
@@ -284,12 +282,12 @@ int run(const Options& o) {
   for (const std::string& s : o.fields) {
     Result<FieldValue> v = parse_assignment(s);
     if (!v) return fail("--field: " + v.error().to_string());
-    so.emitter_fields.push_back(*v);
+    so.emitter.fields.push_back(*v);
   }
   for (const std::string& s : o.globals) {
     Result<FieldValue> v = parse_assignment(s);
     if (!v) return fail("--global: " + v.error().to_string());
-    so.globals.push_back(*v);
+    so.emitter.globals.push_back(*v);
   }
   if ((o.gpu || o.compare) && o.dump >= 0) return fail("--dump is reference-only (not with --gpu or --compare)");
   if (o.compare) return run_compare(o, *effect, so);

@@ -49,17 +49,17 @@ uint32_t EmitterLifecycle::block_word(uint32_t row) const {
 }
 
 Result<EmitterLifecycle::Row> EmitterLifecycle::make_row(const CompiledEffect& effect,
-                                                         const EmitterOptions& options) const {
+                                                         const EmitterDesc& options) const {
   const Program& program = effect.program;
   if (vm_particle_record_words(program) > options_.record_words)
     return make_error(ErrorCode::kInvalidArgument, "the program's record does not fit the pool's stride");
   if (options_.serial_word != 0 && options_.serial_word < vm_particle_record_words(program))
     return make_error(ErrorCode::kInvalidArgument, "serial_word overlaps the program's fields");
-  if (options.transform_row != kNoTransformRow) {
+  if (options.transform.row != kNoTransformRow) {
     if (transforms_ == nullptr)
       return make_error(ErrorCode::kInvalidArgument, "an emitter at a transform row needs set_transforms first");
-    if (!transforms_->is_live(options.transform_row))
-      return make_error(ErrorCode::kNotFound, "no live transform row " + std::to_string(options.transform_row));
+    if (!transforms_->is_live(options.transform.row))
+      return make_error(ErrorCode::kNotFound, "no live transform row " + std::to_string(options.transform.row));
   }
   Row r;
   // The effect's declared bursts, fired by the tick (bursts with count 0 never fire: skipped).
@@ -75,7 +75,7 @@ Result<EmitterLifecycle::Row> EmitterLifecycle::make_row(const CompiledEffect& e
     r.bursts[burst_count++] = shader::FrameBurst{b.time, b.count, b.cycles, b.interval};
   }
   Emitter& e = r.emitter;
-  MOTE_TRY_ASSIGN(e.field_values, initial_emitter_fields(effect, options.emitter_fields));
+  MOTE_TRY_ASSIGN(e.field_values, initial_emitter_fields(effect, options.fields));
   // The emitter's own copy of its globals, packed in import order: the previews, then the
   // system's values (set_global), then the overrides (as the reference).
   const std::vector<uint32_t> offsets = global_import_offsets(program);
@@ -99,12 +99,12 @@ Result<EmitterLifecycle::Row> EmitterLifecycle::make_row(const CompiledEffect& e
                                    .record_words = options_.record_words}));
   MOTE_TRY(heap_->check(program));
   e.effect = effect;
-  e.transform_row = options.transform_row;
-  std::copy_n(options.position, 3, e.position);
-  std::copy_n(options.rotation, 4, e.rotation);
+  e.transform_row = options.transform.row;
+  std::copy_n(options.position.begin(), 3, e.position);
+  std::copy_n(options.rotation.begin(), 4, e.rotation);
   e.seed = options.seed;
   r.options = options;
-  if (options.transform_row != kNoTransformRow) r.transform_generation = transforms_->generation(options.transform_row);
+  if (options.transform.row != kNoTransformRow) r.transform_generation = transforms_->generation(options.transform.row);
   return r;
 }
 
@@ -123,12 +123,12 @@ void EmitterLifecycle::edited(uint32_t row) {
 }
 
 Result<std::vector<uint32_t>> EmitterLifecycle::add_emitters(const CompiledEffect& effect,
-                                                             std::span<const EmitterOptions> options) {
+                                                             std::span<const EmitterDesc> options) {
   if (registry_->live_count() + options.size() > options_.max_emitters)
     return make_error(ErrorCode::kOutOfMemory, "the emitter table is full");
   std::vector<std::unique_ptr<Row>> made;
   made.reserve(options.size());
-  for (const EmitterOptions& o : options) {
+  for (const EmitterDesc& o : options) {
     MOTE_TRY_ASSIGN(Row r, make_row(effect, o));
     made.push_back(std::make_unique<Row>(std::move(r)));
   }
@@ -169,8 +169,8 @@ Status EmitterLifecycle::remove_emitter(uint32_t row) {
 Status EmitterLifecycle::swap_effect(uint32_t row, const CompiledEffect& effect) {
   if (!is_live(row)) return make_error(ErrorCode::kNotFound, "no live emitter at that row");
   Row& old = *rows_[row];
-  EmitterOptions options = old.options;
-  options.emitter_fields.clear();  // the old program's names: carried over below where they fit
+  EmitterDesc options = old.options;
+  options.fields.clear();  // the old program's names: carried over below where they fit
   std::erase_if(options.globals, [&](const FieldValue& v) {
     for (const GlobalImport& g : effect.program.global_imports)
       if (g.name == v.name) return v.values.size() != 1 && v.values.size() != g.width;

@@ -31,10 +31,10 @@ class EmitterLifecycle {
   // allocated once and never moved) and what only the frame keeps.
   struct Row {
     Emitter emitter;         // effect, field values, own global copies, pose, seed, version
-    EmitterOptions options;  // as given (swap_effect keeps the seed, pose, row and overrides)
+    EmitterDesc options;  // as given (swap_effect keeps the seed, pose, row and overrides)
     shader::FrameBurst bursts[shader::kFrameMaxBursts]{};  // unused entries: count 0
     uint64_t serial = 0;     // which emitter this is (a swap keeps it, a re-add does not)
-    uint32_t transform_generation = 0;  // of options.transform_row, when the emitter was placed there
+    uint32_t transform_generation = 0;  // of options.transform.row, when the emitter was placed there
   };
 
   // `encode_section`: the code the heap keeps for each section (the interpreters' form).
@@ -44,7 +44,7 @@ class EmitterLifecycle {
   void set_transforms(const TransformTable* table) { transforms_ = table; }
 
   // Everything that can refuse runs before anything is added; on an error nothing is added.
-  Result<std::vector<uint32_t>> add_emitters(const CompiledEffect& effect, std::span<const EmitterOptions> options);
+  Result<std::vector<uint32_t>> add_emitters(const CompiledEffect& effect, std::span<const EmitterDesc> options);
   Status remove_emitter(uint32_t row);
   // The row runs `effect` under a new generation; fields both programs declare with one width
   // keep their values. On an error the row is unchanged.
@@ -98,7 +98,7 @@ class EmitterLifecycle {
   const EmitterRegistry& registry() const { return *registry_; }
 
  private:
-  Result<Row> make_row(const CompiledEffect& effect, const EmitterOptions& options) const;
+  Result<Row> make_row(const CompiledEffect& effect, const EmitterDesc& options) const;
   void note_row_changed(uint32_t row);
   // After an edit of the row's emitter (its values): the next flush rewrites its block and record.
   void edited(uint32_t row);

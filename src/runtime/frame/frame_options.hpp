@@ -1,12 +1,12 @@
-// The GPU frame's value types: how a system is created (ParticleSystemOptions), how an emitter
-// is placed (EmitterOptions), the transform channels a field binding reads, and what the frame
+// The GPU frame's value types: how a system is created (ParticleSystemOptions), the transform
+// channels a field binding reads, and what the frame
 // reports back (FrameStats, UploadStats). Shared by every part of src/runtime/frame/.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include "mote/simulation.hpp"  // FieldValue
+#include "mote/emitter.hpp"
 #include "shared/frame.h"
 
 namespace mote::runtime {
@@ -62,8 +62,9 @@ struct UploadStats {
 // Declared bursts (EmissionSettings::bursts with count > 0) an effect may have on the GPU frame.
 inline constexpr uint32_t kMaxEffectBursts = shader::kFrameMaxBursts;
 
-// EmitterOptions::transform_row of an emitter placed by its own constant pose.
+// The transform row of an emitter placed by its own constant pose (TransformId{}.row).
 inline constexpr uint32_t kNoTransformRow = shader::kFrameNoTransform;
+static_assert(kNoTransformRow == TransformId{}.row, "an invalid TransformId is the constant pose");
 
 // The TransformTable channel a field binding copies (shader::TransformChannels): POSITION,
 // DIRECTION and UP are 3 words (as the emitter builtins of the same names), ORIENTATION a
@@ -78,16 +79,6 @@ enum class Channel : uint32_t {
 constexpr uint32_t channel_width(Channel c) { return c == Channel::kOrientation ? 4u : 3u; }
 const char* channel_name(Channel c);
 
-struct EmitterOptions {
-  uint32_t seed = 0;
-  float position[3] = {0.0f, 0.0f, 0.0f};
-  float rotation[4] = {0.0f, 0.0f, 0.0f, 1.0f};  // quaternion xyzw
-  std::vector<FieldValue> emitter_fields;          // overrides of the effect's defaults
-  std::vector<FieldValue> globals;                 // overrides of the effect's global previews
-  // A live row of the system's TransformTable (set_transforms): the emitter stands at that row's
-  // world pose, composed on the GPU each frame, and position / rotation above are ignored.
-  uint32_t transform_row = kNoTransformRow;
-};
 
 // The counters as the last completed frame left them (read_stats: tests and tools only).
 struct FrameStats {

@@ -41,7 +41,7 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
   ParticleSystem s;
   s.device_ = &device;
   s.options_ = options;
-  // Globals are per-emitter copies in each emitter's block (EmitterOptions overrides a global per
+  // Globals are per-emitter copies in each emitter's block (EmitterDesc overrides a global per
   // emitter), and the heap keeps each section in the interpreters' form.
   auto encode_section = [record_words = options.record_words](const Program& linked, Section section) {
     return interpreted_section_code(linked, section, record_words);
@@ -85,13 +85,13 @@ Status ParticleSystem::ensure_interpreters(const Program& program) {
   return buffers_.ensure_wide_registers(*device_, bytes);
 }
 
-Result<uint32_t> ParticleSystem::add_emitter(const CompiledEffect& effect, const EmitterOptions& options) {
+Result<uint32_t> ParticleSystem::add_emitter(const CompiledEffect& effect, const EmitterDesc& options) {
   MOTE_TRY_ASSIGN(std::vector<uint32_t> rows, add_emitters(effect, std::span(&options, 1)));
   return rows[0];
 }
 
 Result<std::vector<uint32_t>> ParticleSystem::add_emitters(const CompiledEffect& effect,
-                                                           std::span<const EmitterOptions> options) {
+                                                           std::span<const EmitterDesc> options) {
   if (emitters_->live_count() + options.size() > options_.max_emitters)
     return make_error(ErrorCode::kOutOfMemory, "the emitter table is full");
   MOTE_TRY(ensure_interpreters(effect.program));

@@ -67,11 +67,11 @@ class ParticleSystem {
   // Refuses effects declaring more than kMaxEffectBursts bursts (count > 0) or a burst with a
   // non-finite time or interval. The effect's declared bursts are scheduled by the GPU tick
   // against the emitter's clock, as the reference simulation fires them (sim::bursts_due).
-  Result<uint32_t> add_emitter(const CompiledEffect& effect, const EmitterOptions& options = {});
+  Result<uint32_t> add_emitter(const CompiledEffect& effect, const EmitterDesc& options = {});
   // Adds one emitter per entry of `options`, all running `effect` (the set-up path for thousands
   // of emitters: one program placement, one registry flush). Returns the rows in order. On an
   // error nothing is added.
-  Result<std::vector<uint32_t>> add_emitters(const CompiledEffect& effect, std::span<const EmitterOptions> options);
+  Result<std::vector<uint32_t>> add_emitters(const CompiledEffect& effect, std::span<const EmitterDesc> options);
   // Frees the row (generation 0): the next frame's simulate frees its particles as orphans. The
   // last emitter of a program releases its placement. The row's field bindings go with it. Does
   // not wait.
@@ -134,7 +134,7 @@ class ParticleSystem {
   //
   // set_global: the global field `name` for every live emitter that reads it (each row's copy),
   // and the system's value of that name: emitters added later start from it instead of their
-  // effect's preview (an explicit EmitterOptions::globals entry still wins at add_emitter).
+  // effect's preview (an explicit EmitterDesc::globals entry still wins at add_emitter).
   // `values` must have exactly the width every reader reads it with (1..4); the name keeps that
   // width. Refused while the global is bound to a transform.
   Status set_global(std::string_view name, std::span<const float> values);

@@ -32,7 +32,6 @@ namespace mote {
 namespace {
 
 using runtime::Channel;
-using runtime::EmitterOptions;
 using runtime::FrameStats;
 using runtime::kNoParent;
 using runtime::kNoTransformRow;
@@ -155,10 +154,10 @@ TEST_F(ChurnTest, PoolListsStayConsistentOverThousandsOfFramesOfChurn) {
     // ---- random actions ----
     if (live.size() < kMaxEmitters && chance(live.size() < 3 ? 40 : 12)) {
       const size_t effect = pick(effects.size());
-      EmitterOptions o;
+      EmitterDesc o;
       o.seed = uint32_t(rng());
       o.position[0] = uniform(-2.0f, 2.0f);
-      if (chance(50)) o.transform_row = transform_rows[pick(transform_rows.size())];
+      if (chance(50)) o.transform = TransformId{transform_rows[pick(transform_rows.size())]};
       auto row = system.add_emitter(effects[effect], o);
       ASSERT_TRUE(row.ok()) << "frame " << frame << ": " << row.error().to_string();
       ASSERT_FALSE(live.contains(*row));

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "mote/assembly.hpp"
+#include "mote/simulation.hpp"
 #include "runtime/frame/particle_system.hpp"
 #include "support/gpu_fixture.hpp"
 

@@ -25,7 +25,6 @@ namespace mote {
 namespace {
 
 using runtime::Channel;
-using runtime::EmitterOptions;
 using runtime::kNoParent;
 using runtime::ParticleSystem;
 using runtime::TransformTable;
@@ -145,7 +144,7 @@ class FieldBindingTest : public test::GpuTest {
   }
   void set(uint32_t row, const Pose& pose) { EXPECT_TRUE(poses_.set(table_, row, pose)); }
   glm::vec3 world_position(uint32_t row) const { return glm::vec3(poses_.world(table_, row)[3]); }
-  uint32_t add(const CompiledEffect& e, const EmitterOptions& o = {}) {
+  uint32_t add(const CompiledEffect& e, const EmitterDesc& o = {}) {
     auto r = system_.add_emitter(e, o);
     EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().to_string());
     return r.ok() ? *r : 0;
@@ -446,7 +445,7 @@ TEST_F(FieldBindingTest, ATransformRowRemovedWhileUsedStopsTheFrameUntilItsUsers
   const uint32_t stand = add_row(kNoParent, {});
   const uint32_t global_row = add_row(kNoParent, {});
   const uint32_t e = add(effect_);
-  const uint32_t placed = add(effect_, {.transform_row = stand});
+  const uint32_t placed = add(effect_, {.transform = TransformId{stand}});
   ASSERT_TRUE(system_.bind_field(e, "target", bound, Channel::kPosition).ok());
   ASSERT_TRUE(system_.bind_global("anchor", global_row, Channel::kPosition).ok());
   run_frame({e, placed});

@@ -17,7 +17,6 @@
 namespace mote {
 namespace {
 
-using runtime::EmitterOptions;
 using runtime::FrameStats;
 using runtime::ParticleSystem;
 
@@ -115,7 +114,7 @@ class GlobalFieldsTest : public test::GpuTest {
     system_ = ParticleSystem();
     GpuTest::TearDown();
   }
-  uint32_t add(const CompiledEffect& e, const EmitterOptions& o = {}) {
+  uint32_t add(const CompiledEffect& e, const EmitterDesc& o = {}) {
     auto r = system_.add_emitter(e, o);
     EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().to_string());
     return r.ok() ? *r : 0;
@@ -204,7 +203,7 @@ TEST_F(GlobalFieldsTest, AGlobalChangeIsSeenByUpdateAndInitOfEveryReader) {
   step();
   for (const Particle& p : particles(wind_.program, c)) EXPECT_EQ(p.born_wind[1], 2.0f);
   // ...unless add_emitter is given an override of their own.
-  EmitterOptions own;
+  EmitterDesc own;
   own.globals = {{"wind", {0.0f, 0.0f, 5.0f}}};
   const uint32_t d = add(wind_, own);
   ASSERT_TRUE(system_.burst(d, 3).ok());

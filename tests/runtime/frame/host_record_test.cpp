@@ -135,8 +135,8 @@ TEST_F(HostRecordTest, RecordedFramesComposeTheTransformsFromTheCommandBuffer) {
   ASSERT_TRUE(a.set_transforms(&*ta).ok());
   ASSERT_TRUE(b.set_transforms(&*tb).ok());
   const CompiledEffect fire = test::load_preset("fire.json");
-  ASSERT_TRUE(a.add_emitter(fire, {.seed = 7, .transform_row = 1}).ok());
-  ASSERT_TRUE(b.add_emitter(fire, {.seed = 7, .transform_row = 1}).ok());
+  ASSERT_TRUE(a.add_emitter(fire, {.seed = 7, .transform = TransformId{1}}).ok());
+  ASSERT_TRUE(b.add_emitter(fire, {.seed = 7, .transform = TransformId{1}}).ok());
   for (int frame = 0; frame < 40; ++frame) {
     const float t = frame * kDt;
     for (runtime::TransformTable* table : {&*ta, &*tb}) {

@@ -26,7 +26,6 @@
 namespace mote {
 namespace {
 
-using runtime::EmitterOptions;
 using runtime::FrameStats;
 using runtime::ParticleSystem;
 using runtime::ParticleSystemOptions;
@@ -66,7 +65,7 @@ class ParticleSystemTest : public test::GpuTest {
   // kernel built in the background arrives.
   enum class Simulate { kInterpreted, kCompiled, kCompiledInBackground };
   void check_fire_against_reference(Simulate simulate);
-  uint32_t add(ParticleSystem& s, const CompiledEffect& e, EmitterOptions o = {}) {
+  uint32_t add(ParticleSystem& s, const CompiledEffect& e, EmitterDesc o = {}) {
     auto r = s.add_emitter(e, o);
     EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().to_string());
     return r.ok() ? r.value() : 0;
@@ -105,7 +104,7 @@ TEST_F(ParticleSystemTest, RateSpawnsMatchTheReferenceAccumulatorAndDieAtEndOfLi
   const CompiledEffect effect = make_effect(kProgram, 90.0f, 0.25f);
   ParticleSystem system = make_system(1024);
   add(system, effect, {.seed = 3});
-  Result<Simulation> sim = Simulation::create(effect, {.dt = kDt, .seed = 3, .capacity = 1024, .record_words = 32});
+  Result<Simulation> sim = Simulation::create(effect, {.dt = kDt, .emitter = {.seed = 3}, .capacity = 1024, .record_words = 32});
   ASSERT_TRUE(sim.ok());
   uint32_t total = 0;
   for (int f = 0; f < 120; ++f) {
@@ -237,7 +236,7 @@ TEST_F(ParticleSystemTest, RepeatingDeclaredBurstMatchesTheReferenceFrameByFrame
   for (const CompiledEffect* e : {&effect, &endless}) {
     ParticleSystem system = make_system(512);
     const uint32_t row = add(system, *e, {.seed = 5});
-    Result<Simulation> sim = Simulation::create(*e, {.dt = kDt, .seed = 5, .capacity = 512, .record_words = 32});
+    Result<Simulation> sim = Simulation::create(*e, {.dt = kDt, .emitter = {.seed = 5}, .capacity = 512, .record_words = 32});
     ASSERT_TRUE(sim.ok()) << sim.error().to_string();
     float accumulator = 0.0f, age = 0.0f;
     uint32_t firing_frames = 0;
@@ -281,7 +280,7 @@ TEST_F(ParticleSystemTest, FullPoolDropsSpawnsWithoutWrappingAndMatchesTheRefere
   const CompiledEffect effect = make_effect(kProgram, 6000.0f, 0.1f, 64);
   ParticleSystem system = make_system(64);
   add(system, effect, {.seed = 9});
-  Result<Simulation> sim = Simulation::create(effect, {.dt = kDt, .seed = 9, .capacity = 64, .record_words = 32});
+  Result<Simulation> sim = Simulation::create(effect, {.dt = kDt, .emitter = {.seed = 9}, .capacity = 64, .record_words = 32});
   ASSERT_TRUE(sim.ok());
   for (int f = 0; f < 40; ++f) {
     const FrameStats g = step(system);
@@ -304,7 +303,7 @@ TEST_F(ParticleSystemTest, ManyEmittersShareAShortBudgetAcrossWorkgroupsWithoutW
   auto created = ParticleSystem::create(device(), {.capacity = 1000, .record_words = 32, .max_emitters = 600});
   ASSERT_TRUE(created.ok()) << created.error().to_string();
   ParticleSystem system = std::move(created).value();
-  std::vector<EmitterOptions> options(600);
+  std::vector<EmitterDesc> options(600);
   for (uint32_t i = 0; i < 600; ++i) options[i].seed = i + 1;
   auto rows = system.add_emitters(effect, options);
   ASSERT_TRUE(rows.ok()) << rows.error().to_string();
@@ -445,7 +444,7 @@ void ParticleSystemTest::check_fire_against_reference(Simulate simulate) {
       make_system(capacity, kSerialWord, compiled_simulate, simulate == Simulate::kCompiledInBackground);
   const uint32_t row = add(system, fire, {.seed = 7});
   Result<Simulation> sim = Simulation::create(
-      fire, {.dt = kDt, .seed = 7, .capacity = capacity, .record_words = 32, .prewarm = false,
+      fire, {.dt = kDt, .emitter = {.seed = 7}, .capacity = capacity, .record_words = 32, .prewarm = false,
              .emitter_row = row, .emitter_generation = system.generation(row)});
   ASSERT_TRUE(sim.ok()) << sim.error().to_string();
   std::map<uint32_t, uint32_t> ref_serial;  // reference slot -> birth serial

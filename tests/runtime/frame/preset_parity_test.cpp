@@ -114,7 +114,7 @@ TEST_P(PresetParityTest, GpuFrameMatchesTheReferenceSimulation) {
   const uint32_t row = added.value();
 
   Result<Simulation> sim = Simulation::create(
-      effect, {.dt = kDt, .seed = kSeed, .capacity = capacity, .record_words = kRecordWords, .prewarm = false,
+      effect, {.dt = kDt, .emitter = {.seed = kSeed}, .capacity = capacity, .record_words = kRecordWords, .prewarm = false,
                .emitter_row = row, .emitter_generation = system.generation(row)});
   ASSERT_TRUE(sim.ok()) << sim.error().to_string();
 

@@ -43,7 +43,6 @@ namespace mote {
 namespace {
 
 using runtime::Channel;
-using runtime::EmitterOptions;
 using runtime::FrameStats;
 using runtime::kNoParent;
 using runtime::ParticleSystem;
@@ -148,7 +147,7 @@ class ProgramHeapFrameTest : public test::GpuTest {
     EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().to_string());
     return s.ok() ? std::move(s).value() : ParticleSystem{};
   }
-  uint32_t add(ParticleSystem& s, const CompiledEffect& e, const EmitterOptions& o = {}) {
+  uint32_t add(ParticleSystem& s, const CompiledEffect& e, const EmitterDesc& o = {}) {
     auto r = s.add_emitter(e, o);
     EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().to_string());
     return r.ok() ? *r : 0u;
@@ -206,7 +205,7 @@ TEST_F(ProgramHeapFrameTest, EmittersOfOneEffectShareOnePlacementAndOneDispatch)
   const CompiledEffect probe = random_life_effect(90.0f, 0.25f);
   const CompiledEffect other = target_wind_effect(60.0f, 0.4f);
   ParticleSystem system = make_system({.capacity = 2048, .record_words = kWords, .max_emitters = 8, .serial_word = kSerialWord});
-  const EmitterOptions slow{.seed = 11, .emitter_fields = {{"life", {0.5f}}, {"rate", {45.0f}}}};
+  const EmitterDesc slow{.seed = 11, .fields = {{"life", {0.5f}}, {"rate", {45.0f}}}};
   const uint32_t a = add(system, probe, {.seed = 7});
   const uint32_t b = add(system, probe, slow);
   EXPECT_EQ(system.placed_program_count(), 1u);
@@ -224,11 +223,11 @@ TEST_F(ProgramHeapFrameTest, EmittersOfOneEffectShareOnePlacementAndOneDispatch)
   // Each emitter against its own reference (same row and generation, so the headers agree).
   std::vector<Simulation> refs;
   const std::vector<std::pair<uint32_t, const CompiledEffect*>> emitters = {{a, &probe}, {b, &probe}, {c, &other}};
-  const std::vector<EmitterOptions> options = {{.seed = 7}, slow, {.seed = 3}};
+  const std::vector<EmitterDesc> options = {{.seed = 7}, slow, {.seed = 3}};
   for (size_t i = 0; i < emitters.size(); ++i) {
     auto sim = Simulation::create(*emitters[i].second,
-                                  {.dt = kDt, .seed = options[i].seed, .capacity = 2048, .record_words = kWords,
-                                   .emitter_fields = options[i].emitter_fields, .prewarm = false,
+                                  {.dt = kDt, .emitter = options[i], .capacity = 2048, .record_words = kWords,
+                                   .prewarm = false,
                                    .emitter_row = emitters[i].first,
                                    .emitter_generation = system.generation(emitters[i].first)});
     ASSERT_TRUE(sim.ok()) << sim.error().to_string();
@@ -321,10 +320,10 @@ TEST_F(ProgramHeapFrameTest, AThousandAddsAndRemovalsUploadOnlyWhatChanged) {
   auto act = [&](bool adding) {
     if (adding) {
       const size_t e = rng() % effects.size();
-      EmitterOptions o{.seed = uint32_t(rng())};
+      EmitterDesc o{.seed = uint32_t(rng())};
       o.position[0] = float(rng() % 100) * 0.1f;
       const float rate = float(1 + rng() % 5);
-      o.emitter_fields = {{"rate", {rate}}};
+      o.fields = {{"rate", {rate}}};
       const uint32_t row = add(system, effects[e], o);
       accumulator[row] = 0.0f;
       rate_of[row] = rate;
@@ -664,12 +663,12 @@ void ProgramHeapFrameTest::check_generated_programs_against_the_reference(Genera
     if (HasFatalFailure()) return;
     EXPECT_EQ(system.placed_program_count(), 2u);
     EXPECT_EQ(system.wide_program_count(), wide_programs);
-    auto made = Simulation::create(generated, {.dt = kDt, .seed = 9, .capacity = kCapacity, .record_words = kRecord,
+    auto made = Simulation::create(generated, {.dt = kDt, .emitter = {.seed = 9}, .capacity = kCapacity, .record_words = kRecord,
                                                .prewarm = false, .emitter_row = row,
                                                .emitter_generation = system.generation(row)});
     ASSERT_TRUE(made.ok()) << made.error().to_string();
     Simulation& ref = *made;
-    auto made_fast = Simulation::create(probe, {.dt = kDt, .seed = 1, .capacity = kCapacity, .record_words = kRecord,
+    auto made_fast = Simulation::create(probe, {.dt = kDt, .emitter = {.seed = 1}, .capacity = kCapacity, .record_words = kRecord,
                                                 .prewarm = false, .emitter_row = fast_row,
                                                 .emitter_generation = system.generation(fast_row)});
     ASSERT_TRUE(made_fast.ok());

@@ -23,7 +23,6 @@
 namespace mote {
 namespace {
 
-using runtime::EmitterOptions;
 using runtime::kNoParent;
 using runtime::ParticleSystem;
 using runtime::TransformTable;
@@ -157,12 +156,12 @@ TEST_F(TransformEmitterTest, NewbornsSpawnAtTheParentComposedPositionOfAChildRow
   const uint32_t parent = add_row(kNoParent, {});
   const Pose child_pose{{0.5f, -0.25f, 1.0f}, glm::angleAxis(0.3f, glm::normalize(glm::vec3(1, 2, 0.5f))), {1, 1, 1}};
   const uint32_t child = add_row(parent, child_pose);
-  EmitterOptions at_row;
-  at_row.transform_row = child;
+  EmitterDesc at_row;
+  at_row.transform = TransformId{child};
   at_row.position[0] = 100.0f;  // ignored: the row places it
   auto placed = system_.add_emitter(effect_, at_row);
   ASSERT_TRUE(placed.ok()) << placed.error().to_string();
-  EmitterOptions fixed;  // no row: today's constant pose
+  EmitterDesc fixed;  // no row: today's constant pose
   fixed.position[0] = -2.0f;
   fixed.position[1] = 0.75f;
   fixed.position[2] = 3.0f;
@@ -211,8 +210,8 @@ TEST_F(TransformEmitterTest, NewbornsSpawnAtTheParentComposedPositionOfAChildRow
 TEST_F(TransformEmitterTest, RotatingTheParentTurnsEmitterDirection) {
   const uint32_t parent = add_row(kNoParent, {});
   const uint32_t child = add_row(parent, {{0.0f, 1.0f, 0.0f}, glm::quat(1, 0, 0, 0), {1, 1, 1}});
-  EmitterOptions o;
-  o.transform_row = child;
+  EmitterDesc o;
+  o.transform = TransformId{child};
   auto placed = system_.add_emitter(effect_, o);
   ASSERT_TRUE(placed.ok()) << placed.error().to_string();
 
@@ -240,11 +239,11 @@ TEST_F(TransformEmitterTest, RotatingTheParentTurnsEmitterDirection) {
 }
 
 TEST_F(TransformEmitterTest, RowsAreCheckedOnTheHost) {
-  EmitterOptions o;
-  o.transform_row = 5;  // never added
+  EmitterDesc o;
+  o.transform = TransformId{5};  // never added
   EXPECT_FALSE(system_.add_emitter(effect_, o).ok());
   const uint32_t row = add_row(kNoParent, {});
-  o.transform_row = row;
+  o.transform = TransformId{row};
   auto placed = system_.add_emitter(effect_, o);
   ASSERT_TRUE(placed.ok());
   // The table cannot be swapped out from under a placed emitter.
