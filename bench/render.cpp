@@ -629,7 +629,8 @@ Status run_case(Bench& b, const Case& c) {
     row.median_ms = median(ms);
     row.min_ms = *std::min_element(ms.begin(), ms.end());
     // The last frame's picture (the targets hold it: every frame clears and redraws them).
-    MOTE_TRY_ASSIGN(std::vector<uint8_t> texels, readback_image(device, b.targets.hdr, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, 8));
+    MOTE_TRY_ASSIGN(std::vector<uint8_t> texels,
+                    readback_image(device, b.targets.hdr, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, 8));
     images.push_back(unpack_rgba16f(texels));
     if (path == PathKind::kRasterSorted) {
       MOTE_TRY_ASSIGN(std::vector<double> sort_ms, time_frames(b, [&] { return record_sort(b, g); }));

@@ -82,9 +82,10 @@ Result<MeshParticlePass> MeshParticlePass::create(gpu::Device& device) {
     const VkClearDepthStencilValue far{1.0f, 0};
     const VkImageSubresourceRange range{VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1};
     vkCmdClearDepthStencilImage(cmd, p.no_shadow_.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &far, 1, &range);
-    gpu::image_barrier(cmd, p.no_shadow_, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-                       VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                       VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    gpu::image_barrier(cmd, p.no_shadow_, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                       VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_CLEAR_BIT,
+                       VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                       VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
   }));
   return p;
 }
@@ -97,7 +98,8 @@ void MeshParticlePass::record_shadow(VkCommandBuffer cmd, const ShadowMapTarget&
   acquire_target(cmd, image, shadow_map.layout, kLayout, kDepthTestStages, kDepthTestAccess);
   gpu::begin_rendering(cmd, {}, {.image = &image, .clear = false}, kLayout);
   gpu::GraphicsRecorder rec(*device_, cmd);
-  rec.bind(shadow_, image.width(), image.height()).resources({{0, in.view}, {2, in.pool}, {3, in.records}, {4, in.alive}});
+  rec.bind(shadow_, image.width(), image.height())
+      .resources({{0, in.view}, {2, in.pool}, {3, in.records}, {4, in.alive}});
   draw_meshes(rec, draws, in, draw_args);
   vkCmdEndRendering(cmd);
   release_target(cmd, image, kLayout, shadow_map.layout, VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,

@@ -38,8 +38,8 @@ Status check_buffers(const ParticleBuffers& p, uint32_t capacity) {
   if (p.capacity > capacity)
     return make_error(ErrorCode::kInvalidArgument,
                       fmt::format("a pool of {} particles; the renderer was made for {}", p.capacity, capacity), where);
-  if (p.pool->size() < VkDeviceSize(p.capacity) * p.record_words * 4 || p.alive->size() < VkDeviceSize(p.capacity) * 4 ||
-      p.counters->size() < (VkDeviceSize(p.alive_count_word) + 1) * 4)
+  if (p.pool->size() < VkDeviceSize(p.capacity) * p.record_words * 4 ||
+      p.alive->size() < VkDeviceSize(p.capacity) * 4 || p.counters->size() < (VkDeviceSize(p.alive_count_word) + 1) * 4)
     return make_error(ErrorCode::kInvalidArgument, "a particle buffer is smaller than the pool it describes", where);
   return ok_status();
 }
@@ -263,7 +263,8 @@ Status ParticleRenderer::record_opaque(VkCommandBuffer cmd, const ParticleTarget
        (shadow_map.layout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL &&
         shadow_map.layout != VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL)))
     return make_error(ErrorCode::kInvalidArgument,
-                      "the shadow map must be D32_SFLOAT in SHADER_READ_ONLY_OPTIMAL or DEPTH_STENCIL_READ_ONLY_OPTIMAL",
+                      "the shadow map must be D32_SFLOAT in SHADER_READ_ONLY_OPTIMAL or "
+                      "DEPTH_STENCIL_READ_ONLY_OPTIMAL",
                       "record_opaque");
   if (mesh_draws_.empty()) return ok_status();
   mesh_pass_.record_opaque(cmd, targets, shadow_map, mesh_draws_, inputs(), draw_args_);

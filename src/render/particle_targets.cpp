@@ -14,7 +14,8 @@ bool color_layout_ok(VkImageLayout layout) {
 
 bool depth_layout_ok(VkImageLayout layout) {
   return layout == VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL ||
-         layout == VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL || layout == VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+         layout == VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL ||
+         layout == VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
 }
 
 }  // namespace

@@ -482,10 +482,11 @@ Status SceneRenderer::record_frame(VkCommandBuffer cmd, const shader::RenderView
                      VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
   pass_end();
   pass("particles");
-  MOTE_TRY(particle_renderer_.record_transparent(cmd, {.color = &targets_.hdr,
-                                                       .color_layout = VK_IMAGE_LAYOUT_GENERAL,
-                                                       .depth = &targets_.depth,
-                                                       .depth_layout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL}));
+  const ParticleTargets sprite_targets{.color = &targets_.hdr,
+                                       .color_layout = VK_IMAGE_LAYOUT_GENERAL,
+                                       .depth = &targets_.depth,
+                                       .depth_layout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL};
+  MOTE_TRY(particle_renderer_.record_transparent(cmd, sprite_targets));
   gpu::memory_barrier(cmd, kTargetStages, VK_ACCESS_2_MEMORY_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT);
