@@ -22,8 +22,9 @@
 //   (assets::make_soft_disc), no soft fade, no lighting; the depth target is cleared to far.
 //
 // Figures per (case, path), one JSON object per line, then a table:
-//   median_ms / min_ms   the particle pass (timestamps around ParticleRasterPath::record or the
-//                        HDR transition + ParticleComputePath::record).
+//   median_ms / min_ms   the particle pass (timestamps around ParticleRasterPath::record or
+//                        ParticleComputePath::record, each with its own moves of the HDR target
+//                        from COLOR_ATTACHMENT_OPTIMAL, where the opaque pass leaves it, and back).
 //   fragments            sum over particles of the projected square's area in pixels, clipped to
 //                        the screen (size_px = size * focal_px / view distance: exact for
 //                        billboards, whose corners share the centre's depth). What a rasterizer
@@ -70,6 +71,7 @@
 #include "render/particle_compute_path.hpp"
 #include "render/particle_inputs.hpp"
 #include "render/particle_raster_path.hpp"
+#include "render/particle_targets.hpp"
 #include "render/render_targets.hpp"
 #include "render/render_view.hpp"
 #include "gpu/passes/radix_sort.hpp"
@@ -488,7 +490,8 @@ Status create_case(Bench& b, const Case& c, const Footprint& fp, CaseGpu& g) {
   const bool want_sorted = std::count(b.opt.paths.begin(), b.opt.paths.end(), PathKind::kRasterSorted) > 0;
   const bool want_compute = std::count(b.opt.paths.begin(), b.opt.paths.end(), PathKind::kCompute) > 0;
   if (want_oit || want_sorted) {
-    MOTE_TRY_ASSIGN(g.raster, render::ParticleRasterPath::create(device, n));
+    MOTE_TRY_ASSIGN(g.raster, render::ParticleRasterPath::create(
+                                  device, {.capacity = n, .width = b.opt.width, .height = b.opt.height}));
   }
   if (want_sorted) {
     MOTE_TRY_ASSIGN(g.sort, gpu::RadixSort::create(device, n));
@@ -510,7 +513,7 @@ Status create_case(Bench& b, const Case& c, const Footprint& fp, CaseGpu& g) {
 }
 
 // One frame: the draw arguments and the cleared targets (untimed), then the particle pass between
-// timestamps. Leaves targets.hdr in GENERAL.
+// timestamps. Leaves targets.hdr in COLOR_ATTACHMENT_OPTIMAL.
 Status record_frame(Bench& b, CaseGpu& g, PathKind path) {
   Device& device = b.device;
   Status recorded = ok_status();
@@ -526,29 +529,28 @@ Status record_frame(Bench& b, CaseGpu& g, PathKind path) {
     memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                    VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                    VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
-    b.opaque.record_scene(cmd, b.targets, kBackground, {}, {}, g.inputs, b.draw_args);
-    // The clear's colour writes → the particle pass's colour attachment or storage accesses.
-    memory_barrier(cmd, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                   VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                   VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+    b.opaque.record_scene(cmd, b.targets, kBackground, {}, b.view_buffer, b.lights);
+    // The cleared depth to the read-only layout both paths test and sample it in (untimed, as a
+    // host's own depth pass would leave it); the HDR target stays where the opaque pass left it.
+    image_barrier(cmd, b.targets.depth, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+                  VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
+                  VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, render::kTargetStages, VK_ACCESS_2_MEMORY_READ_BIT);
+    const render::ParticleTargets targets{.color = &b.targets.hdr,
+                                          .color_layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                          .depth = &b.targets.depth,
+                                          .depth_layout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL};
     b.profiler.begin(cmd, path_name(path));
     if (path == PathKind::kCompute) {
-      image_barrier(cmd, b.targets.hdr, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL,
-                    VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-      g.compute->record(cmd, g.inputs, b.targets.hdr, b.targets.depth, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
-                        b.nearest.handle());
+      g.compute->record(cmd, g.inputs, targets, b.nearest.handle());
     } else {
-      recorded = g.raster.record(cmd, g.inputs, b.targets,
+      recorded = g.raster.record(cmd, g.inputs, targets,
                                  path == PathKind::kRasterSorted ? render::Transparency::kSorted
                                                                  : render::Transparency::kOit,
                                  b.draw_args, b.nearest.handle());
     }
     b.profiler.end(cmd);
-    memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                   VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                   VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT);
+    memory_barrier(cmd, render::kTargetStages, VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                   VK_ACCESS_2_MEMORY_READ_BIT);
   }));
   return recorded;
 }
@@ -627,7 +629,8 @@ Status run_case(Bench& b, const Case& c) {
     row.median_ms = median(ms);
     row.min_ms = *std::min_element(ms.begin(), ms.end());
     // The last frame's picture (the targets hold it: every frame clears and redraws them).
-    MOTE_TRY_ASSIGN(std::vector<uint8_t> texels, readback_image(device, b.targets.hdr, VK_IMAGE_LAYOUT_GENERAL, 8));
+    MOTE_TRY_ASSIGN(std::vector<uint8_t> texels,
+                    readback_image(device, b.targets.hdr, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, 8));
     images.push_back(unpack_rgba16f(texels));
     if (path == PathKind::kRasterSorted) {
       MOTE_TRY_ASSIGN(std::vector<double> sort_ms, time_frames(b, [&] { return record_sort(b, g); }));

@@ -191,7 +191,7 @@ void begin_rendering(VkCommandBuffer cmd, std::initializer_list<ColorTarget> col
     depth_info.imageView = depth.image->view();
     depth_info.imageLayout = depth_layout;
     depth_info.loadOp = depth.clear ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD;
-    depth_info.storeOp = depth.store ? VK_ATTACHMENT_STORE_OP_STORE : VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    depth_info.storeOp = depth.store ? VK_ATTACHMENT_STORE_OP_STORE : VK_ATTACHMENT_STORE_OP_NONE;
     depth_info.clearValue.depthStencil = {depth.clear_depth, 0};
     width = depth.image->width();
     height = depth.image->height();

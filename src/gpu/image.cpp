@@ -55,6 +55,18 @@ Result<Image> Image::create(Device& device, const ImageCreateInfo& info) {
   return img;
 }
 
+Image Image::borrow(VkImage image, VkImageView view, VkFormat format, uint32_t width, uint32_t height,
+                    VkImageAspectFlags aspect) {
+  Image img;
+  img.image_ = image;
+  img.view_ = view;
+  img.format_ = format;
+  img.aspect_ = aspect;
+  img.width_ = width;
+  img.height_ = height;
+  return img;
+}
+
 Image& Image::operator=(Image&& other) noexcept {
   if (this != &other) {
     release();
@@ -71,7 +83,11 @@ Image& Image::operator=(Image&& other) noexcept {
 }
 
 void Image::release() {
-  if (!device_) return;
+  if (!device_) {  // empty or borrowed: the handles are someone else's
+    image_ = VK_NULL_HANDLE;
+    view_ = VK_NULL_HANDLE;
+    return;
+  }
   VkDevice dev = device_->handle();
   VkImage image = image_;
   VkImageView view = view_;

@@ -1,4 +1,6 @@
-// RAII 2-D images with one view, device-local, destruction deferred like buffers.
+// RAII 2-D images with one view, device-local, destruction deferred like buffers; or a borrowed
+// (non-owning) image made elsewhere — a host engine's colour or depth target — so that it can be
+// passed wherever Mote takes a `const gpu::Image&`.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -23,6 +25,12 @@ class Image {
  public:
   Image() = default;
   static Result<Image> create(Device& device, const ImageCreateInfo& info);
+  // Wraps an image and a view of it that someone else created and will destroy: the handles,
+  // format, size and aspect are as given (the view must cover mip level 0 and array layer 0 of
+  // `aspect`); destroying or moving from the result destroys nothing. The owner keeps the image
+  // alive until every command buffer that uses it has completed.
+  static Image borrow(VkImage image, VkImageView view, VkFormat format, uint32_t width, uint32_t height,
+                      VkImageAspectFlags aspect = VK_IMAGE_ASPECT_COLOR_BIT);
   ~Image() { release(); }
   Image(Image&& other) noexcept { *this = std::move(other); }
   Image& operator=(Image&& other) noexcept;
@@ -36,10 +44,12 @@ class Image {
   uint32_t height() const { return height_; }
   VkImageAspectFlags aspect() const { return aspect_; }
   bool valid() const { return image_ != VK_NULL_HANDLE; }
+  // Made by borrow(): Mote does not own the handles.
+  bool borrowed() const { return valid() && device_ == nullptr; }
 
  private:
   void release();
-  Device* device_ = nullptr;
+  Device* device_ = nullptr;  // nullptr for a borrowed (or empty) image: nothing to destroy
   VkImage image_ = VK_NULL_HANDLE;
   VkImageView view_ = VK_NULL_HANDLE;
   VkDeviceMemory memory_ = VK_NULL_HANDLE;

@@ -13,10 +13,6 @@ const std::vector<gpu::VertexAttribute> kMeshAttributes = {
     {2, VK_FORMAT_R32G32_SFLOAT, offsetof(assets::MeshVertex, uv)},
 };
 
-shader::ParticleDrawPush particle_push(const ParticleInputs& in, uint32_t row) {
-  return {in.record_words, in.record_count, in.capacity, in.alive_count_word, row, 0, 0, 0};
-}
-
 }  // namespace
 
 Result<OpaquePass> OpaquePass::create(gpu::Device& device) {
@@ -35,9 +31,6 @@ Result<OpaquePass> OpaquePass::create(gpu::Device& device) {
                                    .vertex_stride = stride,
                                    .vertex_attributes = kMeshAttributes};
   MOTE_TRY_ASSIGN(p.shadow_, gpu::GraphicsPipeline::create(device, shadow));
-  shadow.name = "mote.render.shadow_mesh_particles";
-  shadow.vertex_shader = "render/mesh_particle_shadow.vert";
-  MOTE_TRY_ASSIGN(p.shadow_particles_, gpu::GraphicsPipeline::create(device, shadow));
   gpu::GraphicsPipelineDesc opaque{.name = "mote.render.opaque",
                                    .vertex_shader = "render/opaque.vert",
                                    .fragment_shader = "render/opaque.frag",
@@ -47,9 +40,6 @@ Result<OpaquePass> OpaquePass::create(gpu::Device& device) {
                                    .vertex_stride = stride,
                                    .vertex_attributes = kMeshAttributes};
   MOTE_TRY_ASSIGN(p.opaque_, gpu::GraphicsPipeline::create(device, opaque));
-  opaque.name = "mote.render.mesh_particles";
-  opaque.vertex_shader = "render/mesh_particle.vert";
-  MOTE_TRY_ASSIGN(p.mesh_particles_, gpu::GraphicsPipeline::create(device, opaque));
   MOTE_TRY_ASSIGN(p.shadow_sampler_,
                   gpu::Sampler::create(device, {.filter = VK_FILTER_LINEAR,
                                                 .address = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER,
@@ -61,8 +51,7 @@ Result<OpaquePass> OpaquePass::create(gpu::Device& device) {
 }
 
 void OpaquePass::record_shadow(VkCommandBuffer cmd, RenderTargets& t, bool shadows, std::span<const OpaqueDraw> draws,
-                               std::span<const MeshParticleDraw> mesh_particles, const ParticleInputs& in,
-                               const gpu::Buffer& draw_args) {
+                               const gpu::Buffer& view) {
   gpu::image_barrier(cmd, t.shadow_map, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
                      VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_NONE,
                      VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
@@ -70,31 +59,24 @@ void OpaquePass::record_shadow(VkCommandBuffer cmd, RenderTargets& t, bool shado
   gpu::begin_rendering(cmd, {}, {.image = &t.shadow_map, .clear = true, .clear_depth = 1.0f});
   if (shadows) {
     gpu::GraphicsRecorder rec(*device_, cmd);
-    rec.bind(shadow_, t.shadow_size, t.shadow_size).resources({{0, in.view}});
+    rec.bind(shadow_, t.shadow_size, t.shadow_size).resources({{0, &view}});
     for (const OpaqueDraw& d : draws) {
       if (!d.casts_shadow) continue;
       rec.push(d.push).vertex_buffer(d.mesh->vertices).index_buffer(d.mesh->indices).draw_indexed(d.mesh->index_count);
     }
-    if (!mesh_particles.empty()) {
-      rec.bind(shadow_particles_, t.shadow_size, t.shadow_size)
-          .resources({{0, in.view}, {2, in.pool}, {3, in.records}, {4, in.alive}});
-      for (const MeshParticleDraw& m : mesh_particles)
-        rec.push(particle_push(in, m.row))
-            .vertex_buffer(m.mesh->vertices)
-            .index_buffer(m.mesh->indices)
-            .draw_indexed_indirect(draw_args, shader::kDrawArgsMeshOffset + 20u * m.args_index);
-    }
   }
   vkCmdEndRendering(cmd);
+}
+
+void OpaquePass::finish_shadow(VkCommandBuffer cmd, RenderTargets& t) {
   gpu::image_barrier(cmd, t.shadow_map, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
-                     VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-                     VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
-                     VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+                     VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, kTargetStages, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                     VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
 }
 
 void OpaquePass::record_scene(VkCommandBuffer cmd, RenderTargets& t, const glm::vec3& background,
-                              std::span<const OpaqueDraw> draws, std::span<const MeshParticleDraw> mesh_particles,
-                              const ParticleInputs& in, const gpu::Buffer& draw_args) {
+                              std::span<const OpaqueDraw> draws, const gpu::Buffer& view,
+                              const gpu::Buffer& point_lights) {
   gpu::image_barrier(cmd, t.hdr, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_NONE,
                      VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
@@ -114,25 +96,10 @@ void OpaquePass::record_scene(VkCommandBuffer cmd, RenderTargets& t, const glm::
   const gpu::ImageBinding shadow_map{7, t.shadow_map.view(), shadow_sampler_.handle(),
                                      VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
   gpu::GraphicsRecorder rec(*device_, cmd);
-  rec.bind(opaque_, t.width, t.height).resources({{0, in.view}, {1, in.point_lights}}, {shadow_map});
+  rec.bind(opaque_, t.width, t.height).resources({{0, &view}, {1, &point_lights}}, {shadow_map});
   for (const OpaqueDraw& d : draws)
     rec.push(d.push).vertex_buffer(d.mesh->vertices).index_buffer(d.mesh->indices).draw_indexed(d.mesh->index_count);
-  if (!mesh_particles.empty()) {
-    rec.bind(mesh_particles_, t.width, t.height)
-        .resources({{0, in.view}, {1, in.point_lights}, {2, in.pool}, {3, in.records}, {4, in.alive}}, {shadow_map});
-    for (const MeshParticleDraw& m : mesh_particles)
-      rec.push(particle_push(in, m.row))
-          .vertex_buffer(m.mesh->vertices)
-          .index_buffer(m.mesh->indices)
-          .draw_indexed_indirect(draw_args, shader::kDrawArgsMeshOffset + 20u * m.args_index);
-  }
   vkCmdEndRendering(cmd);
-  gpu::image_barrier(cmd, t.depth, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
-                     VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
-                     VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
-                     VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT |
-                         VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                     VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
 }
 
 }  // namespace mote::render

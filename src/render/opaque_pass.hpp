@@ -1,13 +1,14 @@
-// The opaque set: the sun's shadow map (depth only, slope-biased), then the lit surfaces into
-// the HDR target with depth writes — the scene's objects (one draw each, model and material in
-// push constants) and the mesh particles (one instanced indexed draw per mesh emitter, instance
-// count from the alive count: render/draw_args). Shading: shaders/render/lighting.glsl.
+// The scene's opaque set: the sun's shadow map (depth only, slope-biased), then the lit surfaces
+// into the HDR target with depth writes — the scene's objects, one draw each, model and material
+// in push constants. Mesh particles are the particle renderer's (render/mesh_particle_pass.hpp),
+// drawn into the same images after these. Shading: shaders/render/lighting.glsl.
 #pragma once
 
 #include <vulkan/vulkan.h>
 
 #include <span>
-#include <vector>
+
+#include <glm/glm.hpp>
 
 #include "gpu/buffer.hpp"
 #include "gpu/device.hpp"
@@ -15,7 +16,6 @@
 #include "gpu/sampler.hpp"
 #include "mote/result.hpp"
 #include "render/gpu_mesh.hpp"
-#include "render/particle_inputs.hpp"
 #include "render/render_targets.hpp"
 #include "shared/render_passes.h"
 
@@ -27,12 +27,6 @@ struct OpaqueDraw {
   bool casts_shadow = true;
 };
 
-struct MeshParticleDraw {
-  const GpuMesh* mesh = nullptr;
-  uint32_t row = 0;         // the emitter row whose particles this draw shows
-  uint32_t args_index = 0;  // its VkDrawIndexedIndirectCommand in the draw-args buffer
-};
-
 class OpaquePass {
  public:
   static Result<OpaquePass> create(gpu::Device& device);
@@ -40,24 +34,25 @@ class OpaquePass {
   OpaquePass(OpaquePass&&) noexcept = default;
   OpaquePass& operator=(OpaquePass&&) noexcept = default;
 
-  // Shadow map: UNDEFINED → drawn → SHADER_READ_ONLY_OPTIMAL (cleared to 1 = far, LESS test).
-  // `shadows` false: just cleared, so the compare always passes.
+  // Shadow map: UNDEFINED → cleared to 1 (far, LESS test) and drawn with the casters →
+  // DEPTH_STENCIL_ATTACHMENT_OPTIMAL, written by the fragment tests (more casters may follow).
+  // `shadows` false: just cleared, so the compare always passes. `view`: the RenderView uniform.
   void record_shadow(VkCommandBuffer cmd, RenderTargets& targets, bool shadows, std::span<const OpaqueDraw> draws,
-                     std::span<const MeshParticleDraw> mesh_particles, const ParticleInputs& particles,
-                     const gpu::Buffer& draw_args);
+                     const gpu::Buffer& view);
+  // The shadow map from DEPTH_STENCIL_ATTACHMENT_OPTIMAL (its writes in render/particle_targets.hpp's
+  // kTargetStages) to SHADER_READ_ONLY_OPTIMAL for the fragment shaders.
+  void finish_shadow(VkCommandBuffer cmd, RenderTargets& targets);
   // HDR cleared to `background`, depth cleared to 0 (reversed-Z far); both UNDEFINED before.
-  // After: hdr in COLOR_ATTACHMENT_OPTIMAL, depth in DEPTH_STENCIL_READ_ONLY_OPTIMAL (visible to
-  // depth tests and fragment/compute sampling).
+  // After: hdr in COLOR_ATTACHMENT_OPTIMAL, depth in DEPTH_STENCIL_ATTACHMENT_OPTIMAL, written by
+  // colour-attachment output and the fragment tests. The shadow map in SHADER_READ_ONLY_OPTIMAL;
+  // `view` and `point_lights` (PointLightGpu[kMaxPointLights]) visible to the shaders.
   void record_scene(VkCommandBuffer cmd, RenderTargets& targets, const glm::vec3& background,
-                    std::span<const OpaqueDraw> draws, std::span<const MeshParticleDraw> mesh_particles,
-                    const ParticleInputs& particles, const gpu::Buffer& draw_args);
+                    std::span<const OpaqueDraw> draws, const gpu::Buffer& view, const gpu::Buffer& point_lights);
 
  private:
   gpu::Device* device_ = nullptr;
   gpu::GraphicsPipeline shadow_;
-  gpu::GraphicsPipeline shadow_particles_;
   gpu::GraphicsPipeline opaque_;
-  gpu::GraphicsPipeline mesh_particles_;
   gpu::Sampler shadow_sampler_;
 };
 

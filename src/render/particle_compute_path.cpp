@@ -136,9 +136,12 @@ Result<ParticleComputePath> ParticleComputePath::create(gpu::Device& device, con
   return path;
 }
 
-void ParticleComputePath::record(VkCommandBuffer cmd, const ParticleInputs& inputs, const gpu::Image& color,
-                                 const gpu::Image& depth, VkImageLayout depth_layout, VkSampler depth_sampler) {
+void ParticleComputePath::record(VkCommandBuffer cmd, const ParticleInputs& inputs, const ParticleTargets& targets,
+                                 VkSampler depth_sampler) {
   MOTE_CHECK(device_ != nullptr, "compute path used before create()");
+  MOTE_CHECK(targets.color && targets.depth, "compute path targets lack an image");
+  const gpu::Image& color = *targets.color;
+  const gpu::Image& depth = *targets.depth;
   MOTE_CHECK(inputs.pool && inputs.alive && inputs.counters && inputs.records && inputs.view,
              "compute path inputs lack a buffer");
   MOTE_CHECK(inputs.atlas != VK_NULL_HANDLE && inputs.atlas_sampler != VK_NULL_HANDLE && depth_sampler != VK_NULL_HANDLE,
@@ -233,6 +236,11 @@ void ParticleComputePath::record(VkCommandBuffer cmd, const ParticleInputs& inpu
       .dispatch_indirect(counters_, offsetof(shader::TileCounters, ranges_groups_x));
   gpu::compute_to_compute(cmd);
   // 8. Blend, one workgroup per tile, over the colour target.
+  const VkImageLayout depth_layout = sampled_depth_layout(targets.depth_layout);
+  acquire_target(cmd, color, targets.color_layout, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                 VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+  acquire_target(cmd, depth, targets.depth_layout, depth_layout, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                 VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
   rec.bind(blend_)
       .bind_resources({{0, inputs.pool},
                        {1, inputs.records},
@@ -246,6 +254,10 @@ void ParticleComputePath::record(VkCommandBuffer cmd, const ParticleInputs& inpu
                        {8, color.view(), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL}})
       .push(params)
       .dispatch(tiles_x_, tiles_y_);
+  release_target(cmd, color, VK_IMAGE_LAYOUT_GENERAL, targets.color_layout, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                 VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+  release_target(cmd, depth, depth_layout, targets.depth_layout, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                 VK_ACCESS_2_NONE);
 }
 
 Result<ComputePathStats> ParticleComputePath::read_stats() {

@@ -16,6 +16,7 @@
 #include "gpu/image.hpp"
 #include "mote/result.hpp"
 #include "render/particle_inputs.hpp"
+#include "render/particle_targets.hpp"
 #include "gpu/passes/prefix_scan.hpp"
 #include "gpu/passes/radix_sort.hpp"
 
@@ -50,19 +51,19 @@ class ParticleComputePath {
   ParticleComputePath& operator=(ParticleComputePath&&) noexcept = default;
 
   // Records: bin (one thread per alive particle: project its quad, emit a (tile, depth) key per
-  // covered tile), sort the keys, find each tile's range, blend. `color` is the scene's HDR target
-  // (R16G16B16A16_SFLOAT) in GENERAL layout, read and written as a storage image: the particles are
-  // composited OVER what it holds (premultiplied, additive alpha 0). `depth` is the scene's depth
-  // (D32, reversed-Z) in SHADER_READ_ONLY_OPTIMAL or DEPTH_STENCIL_READ_ONLY_OPTIMAL (given by
-  // `depth_layout`), sampled with `depth_sampler` (nearest). Before: the frame's simulate and the
-  // opaque pass must be made visible to compute shaders by the caller. After: `color` written by
-  // compute shaders (the caller barriers before tonemapping). The counts stay on the GPU: the
-  // alive count is clamped to inputs.capacity and max_particles, alive-list slots below the
-  // capacity; kProjectionMesh sprites are left to the mesh pipeline. A frame's pair count is a
-  // u32: a frame asking for 2^32 pairs or more draws garbage (never out of bounds). Misuse (a
-  // missing buffer, targets of another size or colour format) aborts through MOTE_CHECK.
-  void record(VkCommandBuffer cmd, const ParticleInputs& inputs, const gpu::Image& color, const gpu::Image& depth,
-              VkImageLayout depth_layout, VkSampler depth_sampler);
+  // covered tile), sort the keys, find each tile's range, blend. `targets` follow
+  // render/particle_targets.hpp's contract: the colour (R16G16B16A16_SFLOAT) is read and written
+  // as a storage image in GENERAL, the particles composited OVER what it holds (premultiplied,
+  // additive alpha 0); the depth (D32, reversed-Z) is sampled with `depth_sampler` (nearest) in
+  // the layout it came in when that can be sampled, else DEPTH_STENCIL_READ_ONLY_OPTIMAL. Before:
+  // the frame's particle buffers made visible to compute shaders by the caller. After: both images
+  // back in the layouts they came in. The counts stay on the GPU: the alive count is clamped to
+  // inputs.capacity and max_particles, alive-list slots below the capacity; kProjectionMesh
+  // sprites are left to the mesh pipeline. A frame's pair count is a u32: a frame asking for 2^32
+  // pairs or more draws garbage (never out of bounds). Misuse (a missing buffer, targets of
+  // another size or colour format) aborts through MOTE_CHECK.
+  void record(VkCommandBuffer cmd, const ParticleInputs& inputs, const ParticleTargets& targets,
+              VkSampler depth_sampler);
 
   // Readback of last frame's counters (tests and tools; submit-and-wait).
   Result<ComputePathStats> read_stats();

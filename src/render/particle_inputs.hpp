@@ -1,7 +1,8 @@
 // What every particle draw path reads, as the frame left it: the runtime's pool, this frame's
 // alive list and its length (a word of the counters block — never read back to size anything),
 // the per-emitter draw records (shaders/shared/particle_render.h), the view block and the atlas.
-// The renderer fills one of these per frame; the raster path, the compute path and the mesh
+// ParticleRenderer (render/particle_renderer.hpp) fills one of these per frame from the
+// runtime's ParticleBuffers and its own buffers; the raster path, the compute path and the mesh
 // particles all take it.
 #pragma once
 
@@ -13,6 +14,17 @@
 #include "gpu/image.hpp"
 
 namespace mote::render {
+
+// The runtime frame's buffers a frame's particles are drawn from (runtime::ParticleSystem's
+// pool(), drawn_alive_list(), counters() and kAliveCountWord): nothing is owned.
+struct ParticleBuffers {
+  const gpu::Buffer* pool = nullptr;      // capacity * record_words u32
+  uint32_t record_words = 0;
+  uint32_t capacity = 0;
+  const gpu::Buffer* alive = nullptr;     // u32 slots, `capacity` of them
+  const gpu::Buffer* counters = nullptr;  // the alive count is u32 word `alive_count_word`
+  uint32_t alive_count_word = 0;
+};
 
 struct ParticleInputs {
   const gpu::Buffer* pool = nullptr;      // capacity * record_words u32

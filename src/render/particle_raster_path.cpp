@@ -6,12 +6,26 @@
 
 namespace mote::render {
 
-Result<ParticleRasterPath> ParticleRasterPath::create(gpu::Device& device, uint32_t capacity) {
+namespace {
+
+// The depth's accesses while the quads draw: tested read-only, sampled by soft particles.
+constexpr VkPipelineStageFlags2 kDepthReadStages = VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
+                                                   VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT |
+                                                   VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT;
+constexpr VkAccessFlags2 kDepthReadAccess =
+    VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_SHADER_SAMPLED_READ_BIT;
+
+}  // namespace
+
+Result<ParticleRasterPath> ParticleRasterPath::create(gpu::Device& device, const RasterPathOptions& options) {
   if (!device.independent_blend_enabled())
     return make_error(ErrorCode::kUnsupported, "the raster path's weighted OIT needs the independentBlend feature");
+  if (options.capacity == 0 || options.width == 0 || options.height == 0)
+    return make_error(ErrorCode::kInvalidArgument, "the raster path needs a capacity, width and height above 0");
+  const uint32_t capacity = options.capacity;
   ParticleRasterPath p;
   p.device_ = &device;
-  p.capacity_ = capacity;
+  p.options_ = options;
   const VkPipelineColorBlendAttachmentState additive = gpu::blend_additive();
   MOTE_TRY_ASSIGN(p.oit_, gpu::GraphicsPipeline::create(
                               device, {.name = "mote.render.particles_oit",
@@ -46,12 +60,28 @@ Result<ParticleRasterPath> ParticleRasterPath::create(gpu::Device& device, uint3
                                                                 .name = "mote.render.quad_indices"}));
   const uint32_t indices[6] = {0, 1, 2, 0, 2, 3};
   MOTE_TRY(gpu::upload_span(device, p.quad_indices_, std::span<const uint32_t>(indices)));
+  constexpr VkImageUsageFlags kAccumulator = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+  auto accumulator = [&](VkFormat format, const char* name) {
+    return gpu::Image::create(device, {.width = options.width, .height = options.height, .format = format,
+                                       .usage = kAccumulator, .name = name});
+  };
+  MOTE_TRY_ASSIGN(p.oit_accum_, accumulator(kHdrFormat, "mote.render.oit_accum"));
+  MOTE_TRY_ASSIGN(p.oit_revealage_, accumulator(kRevealageFormat, "mote.render.oit_revealage"));
+  MOTE_TRY_ASSIGN(p.oit_emission_, accumulator(kHdrFormat, "mote.render.oit_emission"));
   return p;
 }
 
-Status ParticleRasterPath::record(VkCommandBuffer cmd, const ParticleInputs& in, RenderTargets& t, Transparency mode,
-                                  const gpu::Buffer& draw_args, VkSampler depth_sampler) {
+Status ParticleRasterPath::record(VkCommandBuffer cmd, const ParticleInputs& in, const ParticleTargets& t,
+                                  Transparency mode, const gpu::Buffer& draw_args, VkSampler depth_sampler) {
+  if (!device_) return make_error(ErrorCode::kInvalidArgument, "raster path used before create()");
+  MOTE_TRY(check_targets(t, options_.width, options_.height, "raster path targets"));
+  if (in.capacity > options_.capacity)
+    return make_error(ErrorCode::kInvalidArgument,
+                      "the pool holds more particles than the raster path was made for", "raster path inputs");
   gpu::Device& device = *device_;
+  const gpu::Image& color = *t.color;
+  const gpu::Image& depth = *t.depth;
+  const uint32_t width = options_.width, height = options_.height;
   const shader::ParticleDrawPush push{in.record_words, in.record_count, in.capacity, in.alive_count_word, 0, 0, 0, 0};
   const gpu::Buffer* draw_list = in.alive;
   if (mode == Transparency::kSorted) {
@@ -74,59 +104,66 @@ Status ParticleRasterPath::record(VkCommandBuffer cmd, const ParticleInputs& in,
     draw_list = &sort_values_;
   }
 
+  constexpr VkImageLayout kDepthLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL;
+  acquire_target(cmd, depth, t.depth_layout, kDepthLayout, kDepthReadStages, kDepthReadAccess);
   const gpu::ImageBinding atlas{5, in.atlas, in.atlas_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-  const gpu::ImageBinding depth{6, t.depth.view(), depth_sampler, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL};
+  const gpu::ImageBinding depth_binding{6, depth.view(), depth_sampler, kDepthLayout};
   auto draw = [&](const gpu::GraphicsPipeline& pipeline) {
     gpu::GraphicsRecorder(device, cmd)
-        .bind(pipeline, t.width, t.height)
-        .resources({{0, in.view}, {1, in.point_lights}, {2, in.pool}, {3, in.records}, {4, draw_list}}, {atlas, depth})
+        .bind(pipeline, width, height)
+        .resources({{0, in.view}, {1, in.point_lights}, {2, in.pool}, {3, in.records}, {4, draw_list}},
+                   {atlas, depth_binding})
         .push(push)
         .index_buffer(quad_indices_)
         .draw_indexed_indirect(draw_args, shader::kDrawArgsQuadOffset);
   };
-  const gpu::DepthTarget depth_target{.image = &t.depth, .clear = false, .store = false};
+  // Read-only: the host's depth is left as it is (store op NONE).
+  const gpu::DepthTarget depth_target{.image = &depth, .clear = false, .store = false};
   if (mode == Transparency::kSorted) {
-    gpu::begin_rendering(cmd, {{.image = &t.hdr, .clear = false}}, depth_target,
-                         VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL);
+    constexpr VkImageLayout kColorLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    acquire_target(cmd, color, t.color_layout, kColorLayout, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                   VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+    gpu::begin_rendering(cmd, {{.image = &color, .clear = false}}, depth_target, kDepthLayout);
     draw(sorted_);
     vkCmdEndRendering(cmd);
-    gpu::image_barrier(cmd, t.hdr, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL,
-                       VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    release_target(cmd, color, kColorLayout, t.color_layout, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                   VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+    release_target(cmd, depth, kDepthLayout, t.depth_layout, kDepthReadStages, VK_ACCESS_2_NONE);
     return ok_status();
   }
 
-  for (const gpu::Image* image : {&t.oit_accum, &t.oit_revealage, &t.oit_emission})
+  const gpu::Image* accumulators[3] = {&oit_accum_, &oit_revealage_, &oit_emission_};
+  for (const gpu::Image* image : accumulators)
     gpu::image_barrier(cmd, *image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_NONE,
                        VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
                        VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT);
   gpu::begin_rendering(cmd,
-                       {{.image = &t.oit_accum, .clear = true, .clear_value = {{0, 0, 0, 0}}},
-                        {.image = &t.oit_revealage, .clear = true, .clear_value = {{1, 0, 0, 0}}},
-                        {.image = &t.oit_emission, .clear = true, .clear_value = {{0, 0, 0, 0}}}},
-                       depth_target, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL);
+                       {{.image = &oit_accum_, .clear = true, .clear_value = {{0, 0, 0, 0}}},
+                        {.image = &oit_revealage_, .clear = true, .clear_value = {{1, 0, 0, 0}}},
+                        {.image = &oit_emission_, .clear = true, .clear_value = {{0, 0, 0, 0}}}},
+                       depth_target, kDepthLayout);
   draw(oit_);
   vkCmdEndRendering(cmd);
-  for (const gpu::Image* image : {&t.oit_accum, &t.oit_revealage, &t.oit_emission})
+  release_target(cmd, depth, kDepthLayout, t.depth_layout, kDepthReadStages, VK_ACCESS_2_NONE);
+  for (const gpu::Image* image : accumulators)
     gpu::image_barrier(cmd, *image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                        VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
-  gpu::image_barrier(cmd, t.hdr, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL,
-                     VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                     VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                     VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-  const shader::TonemapPush size{t.width, t.height, 0, 1.0f};
+  acquire_target(cmd, color, t.color_layout, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                 VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+  const shader::TonemapPush size{width, height, 0, 1.0f};
   gpu::ComputeRecorder(device, cmd)
       .bind(resolve_)
       .bind_resources({},
-                      {{0, t.oit_accum.view(), depth_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
-                       {1, t.oit_revealage.view(), depth_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
-                       {2, t.oit_emission.view(), depth_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
-                       {3, t.hdr.view(), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL}})
+                      {{0, oit_accum_.view(), depth_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+                       {1, oit_revealage_.view(), depth_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+                       {2, oit_emission_.view(), depth_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+                       {3, color.view(), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL}})
       .push(size)
-      .dispatch((t.width + 7) / 8, (t.height + 7) / 8);
+      .dispatch((width + 7) / 8, (height + 7) / 8);
+  release_target(cmd, color, VK_IMAGE_LAYOUT_GENERAL, t.color_layout, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                 VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
   return ok_status();
 }
 

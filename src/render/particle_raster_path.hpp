@@ -14,36 +14,49 @@
 #include "gpu/compute_pipeline.hpp"
 #include "gpu/device.hpp"
 #include "gpu/graphics_pipeline.hpp"
-#include "gpu/sampler.hpp"
+#include "gpu/image.hpp"
 #include "mote/result.hpp"
 #include "render/particle_inputs.hpp"
-#include "render/render_targets.hpp"
+#include "render/particle_targets.hpp"
 #include "gpu/passes/radix_sort.hpp"
 
 namespace mote::render {
 
 enum class Transparency { kOit, kSorted };
 
+inline constexpr VkFormat kRevealageFormat = VK_FORMAT_R16_SFLOAT;
+
+struct RasterPathOptions {
+  uint32_t capacity = 0;  // the pool's: the sort's size
+  uint32_t width = 0;     // the targets' size: the OIT accumulators are made at it
+  uint32_t height = 0;
+};
+
 class ParticleRasterPath {
  public:
-  static Result<ParticleRasterPath> create(gpu::Device& device, uint32_t capacity);
+  // The pipelines, the sort and its buffers (8 bytes a particle plus the sort's), and the OIT
+  // accumulators (18 bytes a pixel: RGBA16F accumulation and emission, R16F revealage).
+  // Errors: kUnsupported without independentBlend; kInvalidArgument for a zero size or capacity.
+  static Result<ParticleRasterPath> create(gpu::Device& device, const RasterPathOptions& options);
   ParticleRasterPath() = default;
   ParticleRasterPath(ParticleRasterPath&&) noexcept = default;
   ParticleRasterPath& operator=(ParticleRasterPath&&) noexcept = default;
 
-  // Records the sort (kSorted) and the draw; `draw_args` holds the quads' VkDrawIndexedIndirectCommand at
-  // kDrawArgsQuadOffset and the sort's count at word kDrawArgsSortCountWord (render/draw_args).
-  // Before: the particle buffers and draw_args visible to compute, vertex and indirect stages;
-  // targets.hdr in COLOR_ATTACHMENT_OPTIMAL holding the opaque scene, targets.depth in
-  // DEPTH_STENCIL_READ_ONLY_OPTIMAL (tested, and sampled by soft particles). After: targets.hdr in
-  // GENERAL with the particles composited, written by compute (OIT resolve) or colour-attachment
-  // output (sorted) — the caller barriers from both before reading it.
-  Status record(VkCommandBuffer cmd, const ParticleInputs& inputs, RenderTargets& targets, Transparency mode,
+  // Records the sort (kSorted) and the draw; `draw_args` holds the quads' VkDrawIndexedIndirectCommand
+  // at kDrawArgsQuadOffset and the sort's count at word kDrawArgsSortCountWord (render/draw_args).
+  // Before: the particle buffers and draw_args visible to compute, vertex and indirect stages.
+  // `targets` follow render/particle_targets.hpp's contract: the colour holds the opaque scene
+  // and the particles are composited over it — drawn into it as a colour attachment (kSorted,
+  // COLOR_ATTACHMENT_OPTIMAL) or resolved into it from the accumulators as a storage image (kOit,
+  // GENERAL); the depth is tested read-only and sampled by soft particles in
+  // DEPTH_STENCIL_READ_ONLY_OPTIMAL, never written (its store op is NONE). After: both back in
+  // the layouts they came in. Errors: kInvalidArgument for targets that break the contract.
+  Status record(VkCommandBuffer cmd, const ParticleInputs& inputs, const ParticleTargets& targets, Transparency mode,
                 const gpu::Buffer& draw_args, VkSampler depth_sampler);
 
  private:
   gpu::Device* device_ = nullptr;
-  uint32_t capacity_ = 0;
+  RasterPathOptions options_;
   gpu::GraphicsPipeline oit_;
   gpu::GraphicsPipeline sorted_;
   gpu::ComputePipeline resolve_;
@@ -52,6 +65,9 @@ class ParticleRasterPath {
   gpu::Buffer sort_keys_buffer_;
   gpu::Buffer sort_values_;
   gpu::Buffer quad_indices_;  // 0 1 2 0 2 3
+  gpu::Image oit_accum_;      // RGBA16F
+  gpu::Image oit_revealage_;  // R16F
+  gpu::Image oit_emission_;   // RGBA16F
 };
 
 }  // namespace mote::render

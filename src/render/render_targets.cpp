@@ -20,13 +20,6 @@ Result<RenderTargets> RenderTargets::create(gpu::Device& device, uint32_t width,
                                                                 VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
                                                        .aspect = VK_IMAGE_ASPECT_DEPTH_BIT,
                                                        .name = "mote.render.depth"}));
-  MOTE_TRY_ASSIGN(t.oit_accum, gpu::Image::create(device, {.width = width, .height = height, .format = kHdrFormat,
-                                                           .usage = kColor, .name = "mote.render.oit_accum"}));
-  MOTE_TRY_ASSIGN(t.oit_revealage,
-                  gpu::Image::create(device, {.width = width, .height = height, .format = kRevealageFormat,
-                                              .usage = kColor, .name = "mote.render.oit_revealage"}));
-  MOTE_TRY_ASSIGN(t.oit_emission, gpu::Image::create(device, {.width = width, .height = height, .format = kHdrFormat,
-                                                              .usage = kColor, .name = "mote.render.oit_emission"}));
   MOTE_TRY_ASSIGN(t.ldr, gpu::Image::create(device, {.width = width, .height = height, .format = kLdrFormat,
                                                      .usage = VK_IMAGE_USAGE_STORAGE_BIT |
                                                               VK_IMAGE_USAGE_TRANSFER_SRC_BIT,

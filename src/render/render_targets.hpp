@@ -1,7 +1,7 @@
-// The offscreen images a frame renders into: HDR colour (RGBA16F: the opaque pass's attachment,
-// then read and written by the particle compute path and the OIT resolve as a storage image),
-// depth (D32, reversed-Z; sampled read-only by soft particles), the weighted-OIT accumulators,
-// the sun's shadow map, and the tonemapped RGBA8 image that is read back.
+// The offscreen images a scene frame renders into: HDR colour (RGBA16F: the opaque pass's
+// attachment, then the particle renderer's target — render/particle_targets.hpp), depth (D32,
+// reversed-Z; sampled read-only by soft particles), the sun's shadow map, and the tonemapped RGBA8
+// image that is read back. The raster path's OIT accumulators are the path's own.
 #pragma once
 
 #include <cstdint>
@@ -9,12 +9,10 @@
 #include "gpu/device.hpp"
 #include "gpu/image.hpp"
 #include "mote/result.hpp"
+#include "render/particle_targets.hpp"
 
 namespace mote::render {
 
-inline constexpr VkFormat kHdrFormat = VK_FORMAT_R16G16B16A16_SFLOAT;
-inline constexpr VkFormat kDepthFormat = VK_FORMAT_D32_SFLOAT;
-inline constexpr VkFormat kRevealageFormat = VK_FORMAT_R16_SFLOAT;
 inline constexpr VkFormat kLdrFormat = VK_FORMAT_R8G8B8A8_UNORM;
 
 struct RenderTargets {
@@ -22,9 +20,6 @@ struct RenderTargets {
   uint32_t height = 0;
   gpu::Image hdr;
   gpu::Image depth;
-  gpu::Image oit_accum;      // RGBA16F
-  gpu::Image oit_revealage;  // R16F
-  gpu::Image oit_emission;   // RGBA16F
   gpu::Image ldr;            // RGBA8 UNORM holding sRGB-encoded values
   gpu::Image shadow_map;     // D32, shadow_size²; 1x1 when the scene has no shadowed sun
   uint32_t shadow_size = 1;

@@ -129,16 +129,9 @@ Result<const GpuMesh*> SceneRenderer::mesh_for(scene::ObjectShape shape, const s
   return out;
 }
 
-Status SceneRenderer::load(const SceneRenderOptions& options) {
-  gpu::Device& device = *device_;
-  const uint32_t width = options.width ? options.width : scene_.output.width;
-  const uint32_t height = options.height ? options.height : scene_.output.height;
-  if (width == 0 || height == 0 || width > 8192 || height > 8192)
-    return make_error(ErrorCode::kInvalidArgument, fmt::format("render size {}x{} is outside 1..8192", width, height));
-
+Status SceneRenderer::load_effects(std::vector<std::filesystem::path>& effect_dirs) {
   // Effects, compiled once per file.
   std::map<std::string, size_t> effect_by_path;
-  std::vector<std::filesystem::path> effect_dirs;
   for (size_t i = 0; i < scene_.emitters.size(); ++i) {
     const std::filesystem::path& path = scene_.emitters[i].effect;
     auto found = effect_by_path.find(path.string());
@@ -154,7 +147,7 @@ Status SceneRenderer::load(const SceneRenderOptions& options) {
                           fmt::format("effect '{}' at {}: {}", path.string(), compiled.error().where,
                                       compiled.error().message),
                           emitter_where(i));
-      effects_.push_back({std::move(compiled).value(), nullptr, nullptr});
+      effects_.push_back({std::move(compiled).value(), nullptr});
       effect_dirs.push_back(path.parent_path());
       found = effect_by_path.emplace(path.string(), effects_.size() - 1).first;
     }
@@ -179,35 +172,10 @@ Status SceneRenderer::load(const SceneRenderOptions& options) {
                       fmt::format("each frame needs {:.0f} simulation steps (dt {} s at {} fps); at most {}",
                                   steps_per_frame, dt, scene_.output.fps, kMaxStepsPerFrame),
                       "/output/dt");
+  return ok_status();
+}
 
-  // The atlas: every effect's texture (relative to its effect file), the soft disc and white.
-  std::vector<assets::AtlasRequest> requests;
-  for (size_t e = 0; e < effects_.size(); ++e) {
-    const std::string& texture = effects_[e].effect.render.texture;
-    if (texture.empty()) continue;
-    requests.push_back({texture, std::filesystem::path(texture).is_absolute() ? std::filesystem::path(texture)
-                                                                              : effect_dirs[e] / texture});
-  }
-  MOTE_TRY_ASSIGN(atlas_, assets::build_atlas(requests));
-  for (const assets::AtlasEntry& entry : atlas_.entries)
-    if (entry.fallback)
-      warnings_.push_back(fmt::format("texture '{}' fell back to the soft disc: {}", entry.key, entry.problem));
-  for (LoadedEffect& e : effects_) {
-    e.texture = atlas_.find(e.effect.render.texture);
-    if (!e.texture) return make_error(ErrorCode::kInternal, "atlas lost texture " + e.effect.render.texture);
-  }
-  MOTE_TRY_ASSIGN(atlas_image_, gpu::Image::create(device, {.width = atlas_.image.width,
-                                                            .height = atlas_.image.height,
-                                                            .format = VK_FORMAT_R8G8B8A8_SRGB,
-                                                            .usage = VK_IMAGE_USAGE_SAMPLED_BIT |
-                                                                     VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-                                                            .name = "mote.render.atlas"}));
-  MOTE_TRY(gpu::upload_image(device, atlas_image_, atlas_.image.pixels));
-  MOTE_TRY_ASSIGN(linear_sampler_, gpu::Sampler::create(device, {.filter = VK_FILTER_LINEAR,
-                                                                 .name = "mote.render.linear"}));
-  MOTE_TRY_ASSIGN(nearest_sampler_, gpu::Sampler::create(device, {.filter = VK_FILTER_NEAREST,
-                                                                  .name = "mote.render.nearest"}));
-
+Status SceneRenderer::load_meshes(const std::vector<std::filesystem::path>& effect_dirs) {
   // Meshes: the objects', and the mesh particles' (box, sphere or a glTF next to the effect).
   for (size_t i = 0; i < scene_.objects.size(); ++i) {
     const scene::Object& o = scene_.objects[i];
@@ -226,6 +194,18 @@ Status SceneRenderer::load(const SceneRenderOptions& options) {
       MOTE_TRY_ASSIGN(effects_[e].mesh, mesh_for(scene::ObjectShape::kMesh, effect_dirs[e] / r.mesh, where));
     }
   }
+  return ok_status();
+}
+
+Status SceneRenderer::load(const SceneRenderOptions& options) {
+  gpu::Device& device = *device_;
+  const uint32_t width = options.width ? options.width : scene_.output.width;
+  const uint32_t height = options.height ? options.height : scene_.output.height;
+  if (width == 0 || height == 0 || width > 8192 || height > 8192)
+    return make_error(ErrorCode::kInvalidArgument, fmt::format("render size {}x{} is outside 1..8192", width, height));
+  std::vector<std::filesystem::path> effect_dirs;
+  MOTE_TRY(load_effects(effect_dirs));
+  MOTE_TRY(load_meshes(effect_dirs));
 
   // The transform hierarchy on the GPU (emitters stand at its rows).
   if (!scene_.transforms.empty()) {
@@ -258,32 +238,23 @@ Status SceneRenderer::load(const SceneRenderOptions& options) {
   MOTE_TRY_ASSIGN(targets_, RenderTargets::create(device, width, height, shadow_size));
   MOTE_TRY_ASSIGN(opaque_, OpaquePass::create(device));
   MOTE_TRY_ASSIGN(tonemap_, TonemapPass::create(device));
-  if (options.path == DrawPath::kCompute) {
-    MOTE_TRY_ASSIGN(compute_, ParticleComputePath::create(device, {.max_particles = uint32_t(capacity),
-                                                                  .width = width,
-                                                                  .height = height}));
-  } else {
-    MOTE_TRY_ASSIGN(raster_, ParticleRasterPath::create(device, uint32_t(capacity)));
+  MOTE_TRY_ASSIGN(particle_renderer_, ParticleRenderer::create(device, {.width = width,
+                                                                        .height = height,
+                                                                        .path = options.path,
+                                                                        .transparency = options.transparency,
+                                                                        .capacity = uint32_t(capacity),
+                                                                        .max_emitters = rows}));
+  // The atlas: every effect's texture, relative to its effect file (the soft disc and white are
+  // always there).
+  std::vector<assets::AtlasRequest> requests;
+  for (size_t e = 0; e < effects_.size(); ++e) {
+    const std::string& texture = effects_[e].effect.render.texture;
+    if (texture.empty()) continue;
+    requests.push_back({texture, std::filesystem::path(texture).is_absolute() ? std::filesystem::path(texture)
+                                                                              : effect_dirs[e] / texture});
   }
-  MOTE_TRY_ASSIGN(draw_args_pipeline_, gpu::ComputePipeline::create(device, "render/draw_args"));
+  MOTE_TRY(particle_renderer_.add_textures(requests));
 
-  constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
-                                          VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
-  constexpr VkBufferUsageFlags kUniform = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  MOTE_TRY_ASSIGN(view_buffer_, gpu::Buffer::create(device, {.size = sizeof(shader::RenderView), .usage = kUniform,
-                                                             .name = "mote.render.view"}));
-  MOTE_TRY_ASSIGN(lights_buffer_,
-                  gpu::Buffer::create(device, {.size = sizeof(shader::PointLightGpu) * shader::kMaxPointLights,
-                                               .usage = kStorage, .name = "mote.render.point_lights"}));
-  MOTE_TRY_ASSIGN(records_buffer_, gpu::Buffer::create(device, {.size = sizeof(shader::ParticleDrawRecord) * rows,
-                                                                .usage = kStorage,
-                                                                .name = "mote.render.draw_records"}));
-  MOTE_TRY_ASSIGN(draw_args_, gpu::Buffer::create(device, {.size = shader::kDrawArgsWords * 4,
-                                                           .usage = kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
-                                                           .name = "mote.render.draw_args"}));
-  MOTE_TRY_ASSIGN(draw_args_params_, gpu::Buffer::create(device, {.size = sizeof(shader::DrawArgsParams),
-                                                                  .usage = kUniform,
-                                                                  .name = "mote.render.draw_args_params"}));
   MOTE_TRY_ASSIGN(readback_, gpu::Buffer::create(device, {.size = uint64_t(width) * height * 4,
                                                           .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                                           .memory = gpu::MemoryUsage::kReadback,
@@ -293,9 +264,17 @@ Status SceneRenderer::load(const SceneRenderOptions& options) {
     MOTE_TRY_ASSIGN(simulate_profiler_, gpu::GpuProfiler::create(device, 16));
     particles_.set_profiler(&simulate_profiler_);
   }
-  records_.assign(rows, shader::ParticleDrawRecord{});
-  MOTE_TRY(upload_records());
+  fit_shadow_bounds();
 
+  // Warm-up: the scene's own plus the longest effect pre-warm (all emitters start together).
+  warmup_ = scene_.output.warmup_seconds;
+  float prewarm = 0.0f;
+  for (const LoadedEffect& e : effects_) prewarm = std::max(prewarm, e.effect.emission.prewarm_seconds);
+  warmup_ += prewarm;
+  return ok_status();
+}
+
+void SceneRenderer::fit_shadow_bounds() {
   // The sun's shadow map covers the objects' bounds at t = 0 (a sphere around their boxes).
   const std::vector<glm::mat4> worlds = world_matrices(0.0f);
   glm::vec3 lo(1e30f), hi(-1e30f);
@@ -316,13 +295,6 @@ Status SceneRenderer::load(const SceneRenderOptions& options) {
     shadow_center_ = 0.5f * (lo + hi);
     shadow_radius_ = std::clamp(0.5f * glm::length(hi - lo), 1.0f, 100.0f);
   }
-
-  // Warm-up: the scene's own plus the longest effect pre-warm (all emitters start together).
-  warmup_ = scene_.output.warmup_seconds;
-  float prewarm = 0.0f;
-  for (const LoadedEffect& e : effects_) prewarm = std::max(prewarm, e.effect.emission.prewarm_seconds);
-  warmup_ += prewarm;
-  return ok_status();
 }
 
 std::vector<glm::mat4> SceneRenderer::world_matrices(float time) const {
@@ -336,32 +308,7 @@ std::vector<glm::mat4> SceneRenderer::world_matrices(float time) const {
   return worlds;
 }
 
-Status SceneRenderer::upload_records() {
-  mesh_particle_draws_.clear();
-  for (const EmitterSlot& slot : emitters_) {
-    if (!slot.added) continue;
-    const LoadedEffect& e = effects_[slot.effect];
-    MOTE_TRY_ASSIGN(records_[slot.row], make_draw_record(e.effect, *e.texture, particles_.generation(slot.row)));
-    if (e.mesh) {
-      if (mesh_particle_draws_.size() >= shader::kMaxMeshParticleDraws)
-        return make_error(ErrorCode::kUnsupported,
-                          fmt::format("more than {} mesh-particle emitters", shader::kMaxMeshParticleDraws));
-      mesh_particle_draws_.push_back({e.mesh, slot.row, uint32_t(mesh_particle_draws_.size())});
-    }
-  }
-  MOTE_TRY(gpu::upload_span(*device_, records_buffer_, std::span<const shader::ParticleDrawRecord>(records_)));
-  shader::DrawArgsParams params{};
-  params.alive_count_word = runtime::ParticleSystem::kAliveCountWord;
-  params.capacity = particles_.capacity();
-  params.mesh_draws = uint32_t(mesh_particle_draws_.size());
-  for (size_t i = 0; i < mesh_particle_draws_.size(); ++i)
-    params.mesh_index_counts[i / 4][i % 4] = mesh_particle_draws_[i].mesh->index_count;
-  return gpu::upload(*device_, draw_args_params_,
-                     std::span(reinterpret_cast<const uint8_t*>(&params), sizeof(params)));
-}
-
 Status SceneRenderer::add_due_emitters() {
-  bool changed = false;
   for (size_t i = 0; i < emitters_.size(); ++i) {
     EmitterSlot& slot = emitters_[i];
     const scene::Emitter& e = scene_.emitters[i];
@@ -385,9 +332,10 @@ Status SceneRenderer::add_due_emitters() {
                         fmt::format("/emitters/{}{}", i, row.error().where.empty() ? "" : " " + row.error().where));
     slot.row = row.value();
     slot.added = true;
-    changed = true;
+    const LoadedEffect& effect = effects_[slot.effect];
+    MOTE_TRY(particle_renderer_.set_emitter(slot.row, effect.effect, particles_.generation(slot.row), effect.mesh));
   }
-  return changed ? upload_records() : ok_status();
+  return ok_status();
 }
 
 Status SceneRenderer::step_simulation(float dt) {
@@ -423,17 +371,18 @@ Result<assets::ImageRgba8> SceneRenderer::capture_next(FrameCapture& capture, Fr
 
 namespace {
 
-// Copies a colour or depth image in `layout` into `buffer` and returns it to `layout`.
-void copy_image(VkCommandBuffer cmd, const gpu::Image& image, VkImageLayout layout, VkPipelineStageFlags2 stage,
-                VkAccessFlags2 access, const gpu::Buffer& buffer) {
-  gpu::image_barrier(cmd, image, layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, stage, access,
+// Copies a colour or depth image in `layout`, last written in `stages`, into `buffer` and returns
+// it to `layout` for those stages.
+void copy_image(VkCommandBuffer cmd, const gpu::Image& image, VkImageLayout layout, VkPipelineStageFlags2 stages,
+                const gpu::Buffer& buffer) {
+  gpu::image_barrier(cmd, image, layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, stages, VK_ACCESS_2_MEMORY_WRITE_BIT,
                      VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
   VkBufferImageCopy region{};
   region.imageSubresource = {image.aspect(), 0, 0, 1};
   region.imageExtent = {image.width(), image.height(), 1};
   vkCmdCopyImageToBuffer(cmd, image.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buffer.handle(), 1, &region);
   gpu::image_barrier(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, layout, VK_PIPELINE_STAGE_2_COPY_BIT,
-                     VK_ACCESS_2_NONE, stage, access);
+                     VK_ACCESS_2_NONE, stages, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
 }
 
 std::vector<glm::vec4> unpack_rgba16f(const gpu::Buffer& buffer, size_t texels) {
@@ -445,6 +394,116 @@ std::vector<glm::vec4> unpack_rgba16f(const gpu::Buffer& buffer, size_t texels) 
 }
 
 }  // namespace
+
+shader::RenderView SceneRenderer::frame_view(float frame_time, const std::vector<glm::mat4>& worlds,
+                                             std::vector<shader::PointLightGpu>& lights) const {
+  ViewSetup setup;
+  setup.camera = scene::evaluate_camera(scene_.camera, frame_time);
+  setup.width = targets_.width;
+  setup.height = targets_.height;
+  setup.exposure = scene_.output.exposure;
+  setup.time = frame_time;
+  setup.sun = scene_.sun;
+  setup.shadow_center = shadow_center_;
+  setup.shadow_radius = shadow_radius_;
+  setup.shadow_map_size = targets_.shadow_size > 1 ? targets_.shadow_size : 0;
+  setup.environment = scene_.environment;
+  lights.clear();
+  for (const scene::PointLight& light : scene_.point_lights) {
+    if (lights.size() == shader::kMaxPointLights) break;
+    glm::vec4 p(light.position, 1.0f);
+    if (!light.transform.empty()) p = worlds[*scene_.find_transform(light.transform)] * p;
+    lights.push_back(make_point_light(light, glm::vec3(p)));
+  }
+  setup.point_light_count = uint32_t(lights.size());
+  return make_render_view(setup);
+}
+
+std::vector<OpaqueDraw> SceneRenderer::opaque_draws(const std::vector<glm::mat4>& worlds) const {
+  std::vector<OpaqueDraw> draws;
+  for (size_t i = 0; i < scene_.objects.size(); ++i) {
+    const scene::Object& o = scene_.objects[i];
+    glm::mat4 model = trs(o.position, o.rotation, o.scale);
+    if (!o.transform.empty()) model = worlds[*scene_.find_transform(o.transform)] * model;
+    OpaqueDraw d;
+    d.mesh = object_meshes_[i];
+    d.push.model = model;
+    d.push.base_color = glm::vec4(o.material.base_color, o.material.roughness);
+    d.push.emissive = glm::vec4(o.material.emissive, o.material.metallic);
+    d.casts_shadow = o.casts_shadow;
+    draws.push_back(d);
+  }
+  return draws;
+}
+
+Status SceneRenderer::record_frame(VkCommandBuffer cmd, const shader::RenderView& view,
+                                   std::span<const shader::PointLightGpu> lights, std::span<const OpaqueDraw> draws,
+                                   bool capture) {
+  const bool profile = options_.profile;
+  auto pass = [&](const char* name) {
+    if (profile) render_profiler_.begin(cmd, name);
+  };
+  auto pass_end = [&] {
+    if (profile) render_profiler_.end(cmd);
+  };
+  if (profile) render_profiler_.reset(cmd);
+  pass("setup");
+  MOTE_TRY(particle_renderer_.record_prepare(cmd, particle_buffers(particles_), view, lights));
+  const gpu::Buffer& view_buffer = particle_renderer_.view_buffer();
+  pass_end();
+  pass("shadow");
+  const bool shadows = targets_.shadow_size > 1;
+  opaque_.record_shadow(cmd, targets_, shadows, draws, view_buffer);
+  if (shadows)
+    MOTE_TRY(particle_renderer_.record_shadow_casters(
+        cmd, {&targets_.shadow_map, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL}));
+  opaque_.finish_shadow(cmd, targets_);
+  pass_end();
+  pass("opaque");
+  opaque_.record_scene(cmd, targets_, glm::vec3(scene_.environment.background), draws, view_buffer,
+                       particle_renderer_.point_lights_buffer());
+  MOTE_TRY(particle_renderer_.record_opaque(cmd,
+                                            {.color = &targets_.hdr,
+                                             .color_layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                             .depth = &targets_.depth,
+                                             .depth_layout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL},
+                                            {&targets_.shadow_map, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}));
+  // For the sprites: the depth read-only (tested and sampled), the colour as a storage image (the
+  // compute path's and the OIT resolve's layout, and the tonemapper's after).
+  gpu::image_barrier(cmd, targets_.depth, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+                     VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL, kTargetStages, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                     kTargetStages, VK_ACCESS_2_MEMORY_READ_BIT);
+  if (capture) {
+    copy_image(cmd, targets_.hdr, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, kTargetStages, capture_opaque_);
+    copy_image(cmd, targets_.depth, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL, kTargetStages, capture_depth_);
+  }
+  gpu::image_barrier(cmd, targets_.hdr, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL,
+                     kTargetStages, VK_ACCESS_2_MEMORY_WRITE_BIT, kTargetStages,
+                     VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+  pass_end();
+  pass("particles");
+  const ParticleTargets sprite_targets{.color = &targets_.hdr,
+                                       .color_layout = VK_IMAGE_LAYOUT_GENERAL,
+                                       .depth = &targets_.depth,
+                                       .depth_layout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL};
+  MOTE_TRY(particle_renderer_.record_transparent(cmd, sprite_targets));
+  gpu::memory_barrier(cmd, kTargetStages, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
+                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT);
+  if (capture) copy_image(cmd, targets_.hdr, VK_IMAGE_LAYOUT_GENERAL, kTargetStages, capture_composited_);
+  pass_end();
+  pass("tonemap");
+  tonemap_.record(cmd, targets_, scene_.output.tonemap, scene_.output.exposure);
+  VkBufferImageCopy region{};
+  region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+  region.imageExtent = {targets_.width, targets_.height, 1};
+  vkCmdCopyImageToBuffer(cmd, targets_.ldr.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback_.handle(), 1,
+                         &region);
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                      VK_ACCESS_2_HOST_READ_BIT);
+  pass_end();
+  return ok_status();
+}
 
 Result<assets::ImageRgba8> SceneRenderer::render(FrameReport* report, FrameCapture* capture) {
   gpu::Device& device = *device_;
@@ -459,138 +518,15 @@ Result<assets::ImageRgba8> SceneRenderer::render(FrameReport* report, FrameCaptu
   }
   MOTE_TRY(device.wait(device.last_submitted_serial()));
 
-  // The view and lights at this frame.
+  // The view, lights and objects at this frame.
   const std::vector<glm::mat4> worlds = world_matrices(sim_time_);
-  ViewSetup setup;
-  setup.camera = scene::evaluate_camera(scene_.camera, frame_time);
-  setup.width = targets_.width;
-  setup.height = targets_.height;
-  setup.exposure = scene_.output.exposure;
-  setup.time = frame_time;
-  setup.sun = scene_.sun;
-  setup.shadow_center = shadow_center_;
-  setup.shadow_radius = shadow_radius_;
-  setup.shadow_map_size = targets_.shadow_size > 1 ? targets_.shadow_size : 0;
-  setup.environment = scene_.environment;
   std::vector<shader::PointLightGpu> lights;
-  for (const scene::PointLight& light : scene_.point_lights) {
-    if (lights.size() == shader::kMaxPointLights) break;
-    glm::vec4 p(light.position, 1.0f);
-    if (!light.transform.empty()) p = worlds[*scene_.find_transform(light.transform)] * p;
-    lights.push_back(make_point_light(light, glm::vec3(p)));
-  }
-  setup.point_light_count = uint32_t(lights.size());
-  const shader::RenderView view = make_render_view(setup);
-
-  std::vector<OpaqueDraw> draws;
-  for (size_t i = 0; i < scene_.objects.size(); ++i) {
-    const scene::Object& o = scene_.objects[i];
-    glm::mat4 model = trs(o.position, o.rotation, o.scale);
-    if (!o.transform.empty()) model = worlds[*scene_.find_transform(o.transform)] * model;
-    OpaqueDraw d;
-    d.mesh = object_meshes_[i];
-    d.push.model = model;
-    d.push.base_color = glm::vec4(o.material.base_color, o.material.roughness);
-    d.push.emissive = glm::vec4(o.material.emissive, o.material.metallic);
-    d.casts_shadow = o.casts_shadow;
-    draws.push_back(d);
-  }
-
-  ParticleInputs in;
-  in.pool = &particles_.pool();
-  in.record_words = particles_.record_words();
-  in.capacity = particles_.capacity();
-  in.alive = &particles_.drawn_alive_list();
-  in.counters = &particles_.counters();
-  in.alive_count_word = runtime::ParticleSystem::kAliveCountWord;
-  in.records = &records_buffer_;
-  in.record_count = uint32_t(records_.size());
-  in.view = &view_buffer_;
-  in.point_lights = &lights_buffer_;
-  in.atlas = atlas_image_.view();
-  in.atlas_sampler = linear_sampler_.handle();
-
-  const bool profile = options_.profile;
-  Status record_status = ok_status();
-  MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) {
-    auto pass = [&](const char* name) {
-      if (profile) render_profiler_.begin(cmd, name);
-    };
-    auto pass_end = [&] {
-      if (profile) render_profiler_.end(cmd);
-    };
-    if (profile) render_profiler_.reset(cmd);
-    pass("setup");
-    // The particle frames' compute writes (earlier submissions) → this frame's readers.
-    gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT,
-                        VK_ACCESS_2_MEMORY_WRITE_BIT,
-                        VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT |
-                            VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
-                            VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
-                        VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
-    vkCmdUpdateBuffer(cmd, view_buffer_.handle(), 0, sizeof(view), &view);
-    if (!lights.empty())
-      vkCmdUpdateBuffer(cmd, lights_buffer_.handle(), 0, lights.size() * sizeof(shader::PointLightGpu), lights.data());
-    gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
-                            VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
-                        VK_ACCESS_2_UNIFORM_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
-    gpu::ComputeRecorder(device, cmd)
-        .bind(draw_args_pipeline_)
-        .buffers({{0, in.counters}, {1, &draw_args_}, {2, &draw_args_params_}})
-        .dispatch(1);
-    gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                        VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                        VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
-    pass_end();
-    pass("shadow");
-    opaque_.record_shadow(cmd, targets_, targets_.shadow_size > 1, draws, mesh_particle_draws_, in, draw_args_);
-    pass_end();
-    pass("opaque");
-    opaque_.record_scene(cmd, targets_, glm::vec3(scene_.environment.background), draws, mesh_particle_draws_, in,
-                         draw_args_);
-    if (capture) {
-      copy_image(cmd, targets_.hdr, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                 VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                 VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT, capture_opaque_);
-      copy_image(cmd, targets_.depth, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
-                 VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
-                     VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                 VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_SHADER_SAMPLED_READ_BIT, capture_depth_);
-    }
-    pass_end();
-    pass("particles");
-    if (options_.path == DrawPath::kCompute) {
-      gpu::image_barrier(cmd, targets_.hdr, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL,
-                         VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                         VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                         VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-      compute_.record(cmd, in, targets_.hdr, targets_.depth, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
-                      nearest_sampler_.handle());
-    } else {
-      record_status = raster_.record(cmd, in, targets_, options_.transparency, draw_args_, nearest_sampler_.handle());
-    }
-    gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                        VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
-    if (capture)
-      copy_image(cmd, targets_.hdr, VK_IMAGE_LAYOUT_GENERAL,
-                 VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                 VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
-                     VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                 capture_composited_);
-    pass_end();
-    pass("tonemap");
-    tonemap_.record(cmd, targets_, scene_.output.tonemap, scene_.output.exposure);
-    VkBufferImageCopy region{};
-    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    region.imageExtent = {targets_.width, targets_.height, 1};
-    vkCmdCopyImageToBuffer(cmd, targets_.ldr.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback_.handle(), 1,
-                           &region);
-    gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                        VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
-    pass_end();
-  }));
+  const shader::RenderView view = frame_view(frame_time, worlds, lights);
+  const std::vector<OpaqueDraw> draws = opaque_draws(worlds);
+  Status recorded = ok_status();
+  MOTE_TRY(device.submit_and_wait(
+      [&](VkCommandBuffer cmd) { recorded = record_frame(cmd, view, lights, draws, capture != nullptr); }));
+  MOTE_TRY(recorded);
   if (capture) {
     const size_t texels = size_t(targets_.width) * targets_.height;
     MOTE_TRY(capture_opaque_.invalidate());
@@ -600,14 +536,14 @@ Result<assets::ImageRgba8> SceneRenderer::render(FrameReport* report, FrameCaptu
     capture->record_words = particles_.record_words();
     MOTE_TRY_ASSIGN(capture->pool, particles_.read_pool());
     MOTE_TRY_ASSIGN(capture->alive, particles_.read_alive_slots());
-    capture->records = records_;
+    const std::span<const shader::ParticleDrawRecord> records = particle_renderer_.records();
+    capture->records.assign(records.begin(), records.end());
     capture->depth.resize(texels);
     std::memcpy(capture->depth.data(), capture_depth_.mapped(), texels * sizeof(float));
     capture->opaque = unpack_rgba16f(capture_opaque_, texels);
     capture->composited = unpack_rgba16f(capture_composited_, texels);
-    capture->atlas = &atlas_;
+    capture->atlas = &particle_renderer_.atlas();
   }
-  MOTE_TRY(record_status);
   MOTE_TRY(readback_.invalidate());
   assets::ImageRgba8 image;
   image.width = targets_.width;
@@ -623,7 +559,7 @@ Result<assets::ImageRgba8> SceneRenderer::render(FrameReport* report, FrameCaptu
     report->alive = stats.alive;
     report->simulate_passes.clear();
     report->render_passes.clear();
-    if (profile) {
+    if (options_.profile) {
       if (steps_since_frame_ > 0) {
         MOTE_TRY_ASSIGN(report->simulate_passes, simulate_profiler_.resolve());
       }

@@ -1,30 +1,29 @@
-// Renders a scene file's frames headless: loads and compiles its effects, packs their textures
-// into the atlas, uploads its meshes, runs the GPU particle runtime (src/runtime_frame/) with
-// the scene's transforms on the GPU, and per frame records shadow → opaque set (with mesh
-// particles) → particles (raster path with OIT or depth-sorted, or the compute path) → tonemap,
-// then reads the picture back. Frames are produced in order; the simulation advances by the
+// Renders a scene file's frames headless: loads and compiles its effects, uploads its meshes,
+// runs the GPU particle runtime (src/runtime/frame/) with the scene's transforms on the GPU, and
+// per frame records shadow → opaque set → particles → tonemap, then reads the picture back. Every
+// particle matter — the atlas of the effects' textures, the draw records, the mesh particles, the
+// sprites on the raster path (OIT or depth-sorted) or the compute path — is the
+// ParticleRenderer's (render/particle_renderer.hpp), which draws into this renderer's targets as
+// it would into a host engine's. Frames are produced in order; the simulation advances by the
 // scene's dt until the frame's time. docs/design/render.md.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
-#include "assets/atlas.hpp"
 #include "assets/image.hpp"
 #include "gpu/buffer.hpp"
 #include "gpu/device.hpp"
-#include "gpu/image.hpp"
 #include "gpu/profiler.hpp"
-#include "gpu/sampler.hpp"
 #include "mote/effect.hpp"
 #include "mote/result.hpp"
 #include "render/gpu_mesh.hpp"
 #include "render/opaque_pass.hpp"
-#include "render/particle_compute_path.hpp"
-#include "render/particle_raster_path.hpp"
+#include "render/particle_renderer.hpp"
 #include "render/render_targets.hpp"
 #include "render/tonemap_pass.hpp"
 #include "runtime/frame/particle_system.hpp"
@@ -33,8 +32,6 @@
 #include "shared/particle_render.h"
 
 namespace mote::render {
-
-enum class DrawPath { kRaster, kCompute };
 
 struct SceneRenderOptions {
   uint32_t width = 0;   // 0 = the scene's output size
@@ -83,7 +80,7 @@ class SceneRenderer {
   uint32_t height() const { return targets_.height; }
   uint32_t frames_rendered() const { return frame_; }
   // Non-fatal problems found while loading (texture fallbacks), for the CLI to print.
-  const std::vector<std::string>& warnings() const { return warnings_; }
+  const std::vector<std::string>& warnings() const { return particle_renderer_.warnings(); }
   runtime::ParticleSystem& particles() { return particles_; }
 
  private:
@@ -94,7 +91,6 @@ class SceneRenderer {
   };
   struct LoadedEffect {
     CompiledEffect effect;
-    const assets::AtlasEntry* texture = nullptr;
     const GpuMesh* mesh = nullptr;  // projection "mesh"
   };
 
@@ -103,7 +99,15 @@ class SceneRenderer {
   Status load(const SceneRenderOptions& options);
   Status add_due_emitters();
   Status step_simulation(float dt);
-  Status upload_records();
+  Status load_effects(std::vector<std::filesystem::path>& effect_dirs);
+  Status load_meshes(const std::vector<std::filesystem::path>& effect_dirs);
+  void fit_shadow_bounds();
+  // The view at `frame_time` and the point lights (at most kMaxPointLights) it counts.
+  shader::RenderView frame_view(float frame_time, const std::vector<glm::mat4>& worlds,
+                                std::vector<shader::PointLightGpu>& lights) const;
+  std::vector<OpaqueDraw> opaque_draws(const std::vector<glm::mat4>& worlds) const;
+  Status record_frame(VkCommandBuffer cmd, const shader::RenderView& view,
+                      std::span<const shader::PointLightGpu> lights, std::span<const OpaqueDraw> draws, bool capture);
   std::vector<glm::mat4> world_matrices(float time) const;
   Result<const GpuMesh*> mesh_for(scene::ObjectShape shape, const std::filesystem::path& path, const std::string& where);
 
@@ -112,34 +116,20 @@ class SceneRenderer {
   SceneRenderOptions options_;
   std::vector<LoadedEffect> effects_;
   std::vector<EmitterSlot> emitters_;
-  assets::Atlas atlas_;
-  gpu::Image atlas_image_;
-  gpu::Sampler linear_sampler_;
-  gpu::Sampler nearest_sampler_;
   std::map<std::string, std::unique_ptr<GpuMesh>> meshes_;
   std::vector<const GpuMesh*> object_meshes_;
   runtime::TransformTable transforms_;
   runtime::ParticleSystem particles_;
   RenderTargets targets_;
   OpaquePass opaque_;
-  ParticleRasterPath raster_;
-  ParticleComputePath compute_;
+  ParticleRenderer particle_renderer_;
   TonemapPass tonemap_;
-  gpu::ComputePipeline draw_args_pipeline_;
-  gpu::Buffer view_buffer_;
-  gpu::Buffer lights_buffer_;
-  gpu::Buffer records_buffer_;
-  gpu::Buffer draw_args_;
-  gpu::Buffer draw_args_params_;
   gpu::Buffer readback_;
   gpu::Buffer capture_opaque_;      // RGBA16F texels (capture_next only)
   gpu::Buffer capture_depth_;       // D32
   gpu::Buffer capture_composited_;  // RGBA16F
   gpu::GpuProfiler render_profiler_;
   gpu::GpuProfiler simulate_profiler_;
-  std::vector<shader::ParticleDrawRecord> records_;
-  std::vector<MeshParticleDraw> mesh_particle_draws_;
-  std::vector<std::string> warnings_;
   float sim_time_ = 0.0f;      // seconds simulated, warm-up included
   float warmup_ = 0.0f;        // seconds simulated before frame 0
   uint32_t frame_ = 0;

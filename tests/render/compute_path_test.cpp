@@ -198,7 +198,10 @@ class ComputePathTest : public test::GpuTest {
         gpu::image_barrier(cmd, depth.value(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, depth_layout,
                            VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
-        path.record(cmd, inputs, color.value(), depth.value(), depth_layout, nearest.value().handle());
+        path.record(cmd, inputs,
+                    {.color = &color.value(), .color_layout = VK_IMAGE_LAYOUT_GENERAL, .depth = &depth.value(),
+                     .depth_layout = depth_layout},
+                    nearest.value().handle());
       });
       EXPECT_TRUE(done.ok()) << done.error().to_string();
     }
@@ -385,8 +388,10 @@ TEST_F(ComputePathTest, LitSpritesTakeTheScenesLight) {
 }
 
 TEST_F(ComputePathTest, AParticleBehindTheSceneDepthIsHidden) {
+  // Each depth layout a host may hand it in (an attachment layout is moved to a sampled one and back).
   for (const VkImageLayout layout :
-       {VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL}) {
+       {VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+        VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL}) {
     Scene scene;
     scene.depth.assign(scene.pixel_count(), depth_at_distance(scene.camera, 1.5f));
     scene.add({.position = {-0.3f, 0.0f, -2.0f}, .size = 0.5f});  // behind the wall at 1.5 m

@@ -1,0 +1,57 @@
+// The particle renderer's texture atlas on the device: every effect texture asked for so far,
+// packed with the soft disc and white (assets/atlas.hpp), its RGBA8 sRGB image and the bilinear
+// sampler the particle shaders read it with. Asked for textures by (key, path); rebuilt whole when
+// a key it does not hold arrives, so a batch asked for at once packs exactly as one
+// assets::build_atlas call over it. A missing or corrupt file is not an error: its entry is the
+// soft disc and warnings() says why.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "assets/atlas.hpp"
+#include "gpu/device.hpp"
+#include "gpu/image.hpp"
+#include "gpu/sampler.hpp"
+#include "mote/result.hpp"
+
+namespace mote::render {
+
+class ParticleAtlas {
+ public:
+  // The built-ins only (submit and wait: a set-up path).
+  static Result<ParticleAtlas> create(gpu::Device& device);
+  ParticleAtlas() = default;
+  ParticleAtlas(ParticleAtlas&&) noexcept = default;
+  ParticleAtlas& operator=(ParticleAtlas&&) noexcept = default;
+
+  // Adds the requests whose keys it lacks (the first of a repeated key wins) and, when there is
+  // one, rebuilds the atlas and uploads a new image (submit and wait). Returns whether it rebuilt:
+  // the entries' rects have then moved. The previous image is destroyed once the device's
+  // submissions so far have completed (Device::defer_destroy); a host that submits its own
+  // command buffers must not have one in flight that reads the atlas when it adds textures.
+  // Errors: kUnsupported when the textures do not fit in kMaxAtlasSize² (the atlas is unchanged).
+  Result<bool> add(std::span<const assets::AtlasRequest> requests);
+
+  const assets::Atlas& atlas() const { return atlas_; }
+  // The entry for `key` ("" = the soft disc), or nullptr when it was never added.
+  const assets::AtlasEntry* find(std::string_view key) const { return atlas_.find(key); }
+  VkImageView view() const { return image_.view(); }  // SHADER_READ_ONLY_OPTIMAL
+  VkSampler sampler() const { return sampler_.handle(); }  // linear, clamp to edge
+  // One line per texture that fell back to the soft disc, in the order they were added.
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+ private:
+  Status build();
+
+  gpu::Device* device_ = nullptr;
+  std::vector<assets::AtlasRequest> requests_;
+  assets::Atlas atlas_;
+  gpu::Image image_;
+  gpu::Sampler sampler_;
+  std::vector<std::string> warnings_;
+};
+
+}  // namespace mote::render

@@ -1,0 +1,284 @@
+#include "render/particle_renderer.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "gpu/commands.hpp"
+#include "render/draw_records.hpp"
+
+namespace mote::render {
+
+namespace {
+
+// vkCmdUpdateBuffer writes at most this many bytes a call.
+constexpr VkDeviceSize kMaxUpdateBytes = 65536;
+
+void update_buffer(VkCommandBuffer cmd, const gpu::Buffer& buffer, VkDeviceSize offset, const void* data,
+                   VkDeviceSize bytes) {
+  const auto* at = static_cast<const uint8_t*>(data);
+  for (VkDeviceSize done = 0; done < bytes; done += kMaxUpdateBytes)
+    vkCmdUpdateBuffer(cmd, buffer.handle(), offset + done, std::min(kMaxUpdateBytes, bytes - done), at + done);
+}
+
+// The stages that read the renderer's buffers in a frame (and the runtime's compute and transfer
+// writes before it).
+constexpr VkPipelineStageFlags2 kFrameStages =
+    VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT |
+    VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
+    VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT;
+
+Status check_buffers(const ParticleBuffers& p, uint32_t capacity) {
+  const char* where = "particle renderer: particles";
+  if (!p.pool || !p.alive || !p.counters || !p.pool->valid() || !p.alive->valid() || !p.counters->valid())
+    return make_error(ErrorCode::kInvalidArgument, "the particle buffers are missing", where);
+  if (p.capacity == 0 || p.record_words == 0)
+    return make_error(ErrorCode::kInvalidArgument, "an empty pool (capacity or record words 0)", where);
+  if (p.capacity > capacity)
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("a pool of {} particles; the renderer was made for {}", p.capacity, capacity), where);
+  if (p.pool->size() < VkDeviceSize(p.capacity) * p.record_words * 4 ||
+      p.alive->size() < VkDeviceSize(p.capacity) * 4 || p.counters->size() < (VkDeviceSize(p.alive_count_word) + 1) * 4)
+    return make_error(ErrorCode::kInvalidArgument, "a particle buffer is smaller than the pool it describes", where);
+  return ok_status();
+}
+
+}  // namespace
+
+ParticleBuffers particle_buffers(const runtime::ParticleSystem& particles) {
+  return {.pool = &particles.pool(),
+          .record_words = particles.record_words(),
+          .capacity = particles.capacity(),
+          .alive = &particles.drawn_alive_list(),
+          .counters = &particles.counters(),
+          .alive_count_word = runtime::ParticleSystem::kAliveCountWord};
+}
+
+Result<ParticleRenderer> ParticleRenderer::create(gpu::Device& device, const ParticleRendererOptions& options) {
+  if (options.width == 0 || options.height == 0 || options.capacity == 0 || options.max_emitters == 0)
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("a particle renderer needs a size, capacity and rows above 0 ({}x{}, {}, {})",
+                                  options.width, options.height, options.capacity, options.max_emitters));
+  ParticleRenderer r;
+  r.device_ = &device;
+  r.options_ = options;
+  MOTE_TRY_ASSIGN(r.atlas_, ParticleAtlas::create(device));
+  MOTE_TRY_ASSIGN(r.depth_sampler_,
+                  gpu::Sampler::create(device, {.filter = VK_FILTER_NEAREST, .name = "mote.render.nearest"}));
+  r.rows_.assign(options.max_emitters, Row{});
+  r.records_.assign(options.max_emitters, shader::ParticleDrawRecord{});
+  r.dirty_end_ = options.max_emitters;  // the buffer starts undefined: every row goes up once
+
+  constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                          VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+  constexpr VkBufferUsageFlags kUniform = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  MOTE_TRY_ASSIGN(r.view_buffer_, gpu::Buffer::create(device, {.size = sizeof(shader::RenderView), .usage = kUniform,
+                                                               .name = "mote.render.view"}));
+  MOTE_TRY_ASSIGN(r.lights_buffer_,
+                  gpu::Buffer::create(device, {.size = sizeof(shader::PointLightGpu) * shader::kMaxPointLights,
+                                               .usage = kStorage, .name = "mote.render.point_lights"}));
+  MOTE_TRY_ASSIGN(r.records_buffer_,
+                  gpu::Buffer::create(device, {.size = sizeof(shader::ParticleDrawRecord) * options.max_emitters,
+                                               .usage = kStorage, .name = "mote.render.draw_records"}));
+  MOTE_TRY_ASSIGN(r.draw_args_, gpu::Buffer::create(device, {.size = shader::kDrawArgsWords * 4,
+                                                             .usage = kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                                                             .name = "mote.render.draw_args"}));
+  MOTE_TRY_ASSIGN(r.draw_args_params_, gpu::Buffer::create(device, {.size = sizeof(shader::DrawArgsParams),
+                                                                    .usage = kUniform,
+                                                                    .name = "mote.render.draw_args_params"}));
+  MOTE_TRY_ASSIGN(r.draw_args_pipeline_, gpu::ComputePipeline::create(device, "render/draw_args"));
+  MOTE_TRY_ASSIGN(r.mesh_pass_, MeshParticlePass::create(device));
+  if (options.path == DrawPath::kCompute) {
+    MOTE_TRY_ASSIGN(r.compute_, ParticleComputePath::create(device, {.max_particles = options.capacity,
+                                                                     .width = options.width,
+                                                                     .height = options.height}));
+  } else {
+    MOTE_TRY_ASSIGN(r.raster_, ParticleRasterPath::create(device, {.capacity = options.capacity,
+                                                                   .width = options.width,
+                                                                   .height = options.height}));
+  }
+  return r;
+}
+
+Status ParticleRenderer::add_textures(std::span<const assets::AtlasRequest> requests) {
+  if (!device_) return make_error(ErrorCode::kInvalidArgument, "particle renderer used before create()");
+  MOTE_TRY_ASSIGN(bool rebuilt, atlas_.add(requests));
+  if (!rebuilt) return ok_status();
+  for (size_t row = 0; row < rows_.size(); ++row) {
+    if (!rows_[row].set) continue;
+    const assets::AtlasEntry* entry = atlas_.find(rows_[row].texture);
+    if (!entry) return make_error(ErrorCode::kInternal, "the rebuilt atlas lost texture " + rows_[row].texture);
+    records_[row].atlas_rect = entry->rect;
+  }
+  dirty_begin_ = 0;
+  dirty_end_ = uint32_t(rows_.size());
+  return ok_status();
+}
+
+Status ParticleRenderer::set_emitter(uint32_t row, const CompiledEffect& effect, uint32_t generation,
+                                     const GpuMesh* mesh) {
+  if (!device_) return make_error(ErrorCode::kInvalidArgument, "particle renderer used before create()");
+  if (row >= rows_.size())
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("emitter row {} is past the renderer's {} rows", row, rows_.size()));
+  const std::string& key = effect.render.texture;
+  const assets::AtlasEntry* texture = atlas_.find(key);
+  if (!texture)
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("texture '{}' is not in the atlas (add_textures first)", key),
+                      effect.name + "#/render/texture");
+  MOTE_TRY_ASSIGN(shader::ParticleDrawRecord record, make_draw_record(effect, *texture, generation));
+  const bool is_mesh = (record.flags & shader::kDrawProjectionMask) == shader::kProjectionMesh;
+  if (is_mesh && !mesh)
+    return make_error(ErrorCode::kInvalidArgument, "a mesh-particle emitter needs its mesh",
+                      effect.name + "#/render/mesh");
+  if (is_mesh && !rows_[row].mesh && mesh_draws_.size() >= shader::kMaxMeshParticleDraws)
+    return make_error(ErrorCode::kUnsupported,
+                      fmt::format("more than {} mesh-particle emitters", shader::kMaxMeshParticleDraws));
+  rows_[row] = Row{true, key, is_mesh ? mesh : nullptr};
+  records_[row] = record;
+  dirty_begin_ = std::min(dirty_begin_, row);
+  dirty_end_ = std::max(dirty_end_, row + 1);
+  rebuild_mesh_draws();
+  return ok_status();
+}
+
+Status ParticleRenderer::clear_emitter(uint32_t row) {
+  if (row >= rows_.size())
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("emitter row {} is past the renderer's {} rows", row, rows_.size()));
+  rows_[row] = Row{};
+  records_[row] = shader::ParticleDrawRecord{};
+  dirty_begin_ = std::min(dirty_begin_, row);
+  dirty_end_ = std::max(dirty_end_, row + 1);
+  rebuild_mesh_draws();
+  return ok_status();
+}
+
+void ParticleRenderer::rebuild_mesh_draws() {
+  mesh_draws_.clear();
+  for (uint32_t row = 0; row < rows_.size(); ++row)
+    if (rows_[row].mesh) mesh_draws_.push_back({rows_[row].mesh, row, uint32_t(mesh_draws_.size())});
+}
+
+ParticleInputs ParticleRenderer::inputs() const {
+  ParticleInputs in;
+  in.pool = frame_.pool;
+  in.record_words = frame_.record_words;
+  in.capacity = frame_.capacity;
+  in.alive = frame_.alive;
+  in.counters = frame_.counters;
+  in.alive_count_word = frame_.alive_count_word;
+  in.records = &records_buffer_;
+  in.record_count = uint32_t(records_.size());
+  in.view = &view_buffer_;
+  in.point_lights = &lights_buffer_;
+  in.atlas = atlas_.view();
+  in.atlas_sampler = atlas_.sampler();
+  return in;
+}
+
+Status ParticleRenderer::check_prepared(VkCommandBuffer cmd, const char* who) const {
+  if (!device_) return make_error(ErrorCode::kInvalidArgument, "particle renderer used before create()", who);
+  if (cmd == VK_NULL_HANDLE || cmd != prepared_cmd_)
+    return make_error(ErrorCode::kInvalidArgument, "record_prepare was not recorded into this command buffer", who);
+  return ok_status();
+}
+
+void ParticleRenderer::record_uploads(VkCommandBuffer cmd, const shader::RenderView& view,
+                                      std::span<const shader::PointLightGpu> lights) {
+  vkCmdUpdateBuffer(cmd, view_buffer_.handle(), 0, sizeof(view), &view);
+  shader::PointLightGpu block[shader::kMaxPointLights] = {};
+  std::copy_n(lights.begin(), std::min<size_t>(lights.size(), shader::kMaxPointLights), block);
+  vkCmdUpdateBuffer(cmd, lights_buffer_.handle(), 0, sizeof(block), block);
+  if (dirty_begin_ < dirty_end_) {
+    constexpr VkDeviceSize kRecord = sizeof(shader::ParticleDrawRecord);
+    update_buffer(cmd, records_buffer_, dirty_begin_ * kRecord, &records_[dirty_begin_],
+                  (dirty_end_ - dirty_begin_) * kRecord);
+    dirty_begin_ = uint32_t(rows_.size());
+    dirty_end_ = 0;
+  }
+  shader::DrawArgsParams params{};
+  params.alive_count_word = frame_.alive_count_word;
+  params.capacity = frame_.capacity;
+  params.mesh_draws = uint32_t(mesh_draws_.size());
+  for (size_t i = 0; i < mesh_draws_.size(); ++i)
+    params.mesh_index_counts[i / 4][i % 4] = mesh_draws_[i].mesh->index_count;
+  if (!params_valid_ || std::memcmp(&params, &params_written_, sizeof(params)) != 0) {
+    vkCmdUpdateBuffer(cmd, draw_args_params_.handle(), 0, sizeof(params), &params);
+    params_written_ = params;
+    params_valid_ = true;
+  }
+}
+
+Status ParticleRenderer::record_prepare(VkCommandBuffer cmd, const ParticleBuffers& particles,
+                                        const shader::RenderView& view,
+                                        std::span<const shader::PointLightGpu> lights) {
+  if (!device_) return make_error(ErrorCode::kInvalidArgument, "particle renderer used before create()");
+  MOTE_TRY(check_buffers(particles, options_.capacity));
+  frame_ = particles;
+  prepared_cmd_ = cmd;
+  // The runtime frame's writes → this frame's readers; the previous frame's readers of the
+  // renderer's buffers → the updates below (a host may have that frame still in flight).
+  gpu::memory_barrier(cmd, kFrameStages, VK_ACCESS_2_MEMORY_WRITE_BIT, kFrameStages,
+                      VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
+  record_uploads(cmd, view, lights);
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
+                          VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                      VK_ACCESS_2_UNIFORM_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+  gpu::ComputeRecorder(*device_, cmd)
+      .bind(draw_args_pipeline_)
+      .buffers({{0, frame_.counters}, {1, &draw_args_}, {2, &draw_args_params_}})
+      .dispatch(1);
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                      VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+  return ok_status();
+}
+
+Status ParticleRenderer::record_shadow_casters(VkCommandBuffer cmd, const ShadowMapTarget& shadow_map) {
+  MOTE_TRY(check_prepared(cmd, "record_shadow_casters"));
+  const gpu::Image* image = shadow_map.image;
+  if (!image || !image->valid() || image->format() != kDepthFormat || !(image->aspect() & VK_IMAGE_ASPECT_DEPTH_BIT))
+    return make_error(ErrorCode::kInvalidArgument, "the shadow map must be a D32_SFLOAT depth image",
+                      "record_shadow_casters");
+  if (shadow_map.layout != VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL &&
+      shadow_map.layout != VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL &&
+      shadow_map.layout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)
+    return make_error(ErrorCode::kInvalidArgument, "the shadow map is in a layout the renderer does not take",
+                      "record_shadow_casters");
+  if (mesh_draws_.empty()) return ok_status();
+  mesh_pass_.record_shadow(cmd, shadow_map, mesh_draws_, inputs(), draw_args_);
+  return ok_status();
+}
+
+Status ParticleRenderer::record_opaque(VkCommandBuffer cmd, const ParticleTargets& targets,
+                                       const ShadowMapTarget& shadow_map) {
+  MOTE_TRY(check_prepared(cmd, "record_opaque"));
+  MOTE_TRY(check_targets(targets, options_.width, options_.height, "record_opaque"));
+  if (shadow_map.image &&
+      (!shadow_map.image->valid() || shadow_map.image->format() != kDepthFormat ||
+       (shadow_map.layout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL &&
+        shadow_map.layout != VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL)))
+    return make_error(ErrorCode::kInvalidArgument,
+                      "the shadow map must be D32_SFLOAT in SHADER_READ_ONLY_OPTIMAL or "
+                      "DEPTH_STENCIL_READ_ONLY_OPTIMAL",
+                      "record_opaque");
+  if (mesh_draws_.empty()) return ok_status();
+  mesh_pass_.record_opaque(cmd, targets, shadow_map, mesh_draws_, inputs(), draw_args_);
+  return ok_status();
+}
+
+Status ParticleRenderer::record_transparent(VkCommandBuffer cmd, const ParticleTargets& targets) {
+  MOTE_TRY(check_prepared(cmd, "record_transparent"));
+  MOTE_TRY(check_targets(targets, options_.width, options_.height, "record_transparent"));
+  if (options_.path == DrawPath::kCompute) {
+    compute_.record(cmd, inputs(), targets, depth_sampler_.handle());
+    return ok_status();
+  }
+  return raster_.record(cmd, inputs(), targets, options_.transparency, draw_args_, depth_sampler_.handle());
+}
+
+}  // namespace mote::render
