@@ -314,7 +314,7 @@ Status SceneRenderer::add_due_emitters() {
     const scene::Emitter& e = scene_.emitters[i];
     const float due = e.start_time > 0.0f ? warmup_ + e.start_time : 0.0f;
     if (slot.added || sim_time_ + 1e-6f < due) continue;
-    runtime::EmitterOptions o;
+    EmitterDesc o;
     o.seed = emitter_seed(scene_, i);
     o.position[0] = e.position.x;
     o.position[1] = e.position.y;
@@ -323,9 +323,9 @@ Status SceneRenderer::add_due_emitters() {
     o.rotation[1] = e.rotation.y;
     o.rotation[2] = e.rotation.z;
     o.rotation[3] = e.rotation.w;
-    o.emitter_fields = e.fields;
+    o.fields = e.fields;
     o.globals = e.globals;
-    if (!e.transform.empty()) o.transform_row = *scene_.find_transform(e.transform);
+    if (!e.transform.empty()) o.transform.row = *scene_.find_transform(e.transform);
     auto row = particles_.add_emitter(effects_[slot.effect].effect, o);
     if (!row.ok())
       return make_error(row.error().code, row.error().message,
