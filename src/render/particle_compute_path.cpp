@@ -136,9 +136,11 @@ Result<ParticleComputePath> ParticleComputePath::create(gpu::Device& device, con
   return path;
 }
 
-void ParticleComputePath::record(VkCommandBuffer cmd, const ParticleInputs& inputs, const ParticleTargets& targets,
-                                 VkSampler depth_sampler) {
-  MOTE_CHECK(device_ != nullptr, "compute path used before create()");
+namespace {
+
+// The recording contract of ParticleComputePath::record: a misuse is a Mote bug, so it aborts.
+void check_record_inputs(const ParticleInputs& inputs, const ParticleTargets& targets, VkSampler depth_sampler,
+                         const ComputePathOptions& options) {
   MOTE_CHECK(targets.color && targets.depth, "compute path targets lack an image");
   const gpu::Image& color = *targets.color;
   const gpu::Image& depth = *targets.depth;
@@ -147,11 +149,20 @@ void ParticleComputePath::record(VkCommandBuffer cmd, const ParticleInputs& inpu
   MOTE_CHECK(inputs.atlas != VK_NULL_HANDLE && inputs.atlas_sampler != VK_NULL_HANDLE && depth_sampler != VK_NULL_HANDLE,
              "compute path inputs lack the atlas or a sampler");
   MOTE_CHECK(inputs.capacity > 0 && inputs.record_words > 0, "compute path inputs: empty pool");
-  MOTE_CHECK(color.width() == options_.width && color.height() == options_.height &&
-                 depth.width() == options_.width && depth.height() == options_.height,
+  MOTE_CHECK(color.width() == options.width && color.height() == options.height && depth.width() == options.width &&
+                 depth.height() == options.height,
              "compute path targets differ from the size it was created for");
   MOTE_CHECK(color.format() == VK_FORMAT_R16G16B16A16_SFLOAT, "compute path colour target must be R16G16B16A16_SFLOAT");
+}
 
+}  // namespace
+
+void ParticleComputePath::record(VkCommandBuffer cmd, const ParticleInputs& inputs, const ParticleTargets& targets,
+                                 VkSampler depth_sampler) {
+  MOTE_CHECK(device_ != nullptr, "compute path used before create()");
+  check_record_inputs(inputs, targets, depth_sampler, options_);
+  const gpu::Image& color = *targets.color;
+  const gpu::Image& depth = *targets.depth;
   shader::TilePathParams params{};
   params.width = options_.width;
   params.height = options_.height;
