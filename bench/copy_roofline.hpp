@@ -40,14 +40,16 @@ struct CopyKernel {
   static Result<CopyKernel> create(gpu::Device& device, uint64_t bytes) {
     CopyKernel k;
     k.bytes = bytes / 16 * 16;
-    MOTE_TRY_ASSIGN(k.pipeline, gpu::ComputePipeline::create(device, "bench/roofline_copy",
-                                                             std::vector<gpu::SpecializationConstant>{{0, kVec4PerThread}}));
+    MOTE_TRY_ASSIGN(k.pipeline,
+                    gpu::ComputePipeline::create(device, "bench/roofline_copy",
+                                                 std::vector<gpu::SpecializationConstant>{{0, kVec4PerThread}}));
     MOTE_TRY_ASSIGN(k.src, gpu::Buffer::create(device, {.size = k.bytes, .name = "bench.roofline_src"}));
     MOTE_TRY_ASSIGN(k.dst, gpu::Buffer::create(device, {.size = k.bytes, .name = "bench.roofline_dst"}));
     const auto& limits = device.limits();
     const uint64_t per_group = uint64_t(k.pipeline.local_size_x()) * kVec4PerThread * 16;
     const uint64_t align = std::max<uint64_t>(limits.minStorageBufferOffsetAlignment, per_group);
-    k.max_chunk = std::min<uint64_t>(limits.maxStorageBufferRange, uint64_t(limits.maxComputeWorkGroupCount[0]) * per_group);
+    k.max_chunk = std::min<uint64_t>(limits.maxStorageBufferRange,
+                                     uint64_t(limits.maxComputeWorkGroupCount[0]) * per_group);
     k.max_chunk = k.max_chunk / align * align;
     return k;
   }
@@ -118,7 +120,8 @@ inline Result<CopyRoofline> measure_copy_roofline(gpu::Device& device, uint64_t 
   MOTE_TRY_ASSIGN(std::vector<uint32_t> copied, gpu::readback_as<uint32_t>(device, dst, bytes / 4));
   const size_t wrong = size_t(std::count_if(copied.begin(), copied.end(), [](uint32_t w) { return w != 0x3F800000u; }));
   if (wrong != 0)
-    return make_error(ErrorCode::kInternal, fmt::format("the roofline copy left {} of {} words wrong", wrong, copied.size()));
+    return make_error(ErrorCode::kInternal,
+                      fmt::format("the roofline copy left {} of {} words wrong", wrong, copied.size()));
   std::vector<double> ms;
   for (const gpu::PassTime& t : times)
     if (t.name == "copy") ms.push_back(t.ms);

@@ -44,8 +44,8 @@ struct Options {
 };
 
 [[noreturn]] void usage() {
-  fmt::print(stderr,
-             "usage: bench_radix_sort [--sizes N,N,...] [--repeats R] [--warmup W] [--key-bits B] [--indirect] [--device SEL]\n");
+  fmt::print(stderr, "usage: bench_radix_sort [--sizes N,N,...] [--repeats R] [--warmup W] [--key-bits B] [--indirect] "
+                     "[--device SEL]\n");
   std::exit(2);
 }
 
@@ -93,8 +93,8 @@ void record_copy(Device& device, VkCommandBuffer cmd, const ComputePipeline& pip
                  const Buffer& dst, uint64_t bytes) {
   const auto& limits = device.limits();
   const uint64_t per_group = uint64_t(pipeline.local_size_x()) * kVec4PerThread * 16;
-  uint64_t max_chunk =
-      std::min<uint64_t>(limits.maxStorageBufferRange, uint64_t(limits.maxComputeWorkGroupCount[0]) * per_group);
+  uint64_t max_chunk = std::min<uint64_t>(limits.maxStorageBufferRange,
+                                          uint64_t(limits.maxComputeWorkGroupCount[0]) * per_group);
   const uint64_t align = std::max<uint64_t>(limits.minStorageBufferOffsetAlignment, per_group);
   max_chunk = max_chunk / align * align;
   ComputeRecorder rec(device, cmd);
@@ -130,11 +130,11 @@ int main(int argc, char** argv) {
   if (!profiler.ok()) return fail(profiler.error());
   if (!copy.ok()) return fail(copy.error());
   const uint32_t passes = gpu::RadixSort::passes(opt.key_bits);
-  fmt::print(
-      "{{\"bench\":\"radix_sort\",\"device\":\"{}\",\"driver\":\"{}\",\"repeats\":{},\"warmup\":{},\"key_bits\":{},\"passes\":{},"
-      "\"count\":\"{}\"}}\n",
-      device.description().name, device.description().driver_info, opt.repeats, opt.warmup, opt.key_bits, passes,
-      opt.indirect ? "gpu" : "host");
+  fmt::print("{{\"bench\":\"radix_sort\",\"device\":\"{}\",\"driver\":\"{}\",\"repeats\":{},\"warmup\":{},\"key_bits\":"
+             "{},\"passes\":{},"
+             "\"count\":\"{}\"}}\n",
+             device.description().name, device.description().driver_info, opt.repeats, opt.warmup, opt.key_bits, passes,
+             opt.indirect ? "gpu" : "host");
 
   for (uint32_t n : opt.sizes) {
     const uint64_t bytes = uint64_t(n) * 4;
@@ -159,8 +159,7 @@ int main(int argc, char** argv) {
     if (auto s = upload_span<uint32_t>(device, *pristine, host); !s.ok()) return fail(s.error());
     const std::vector<uint32_t> count_word{n, 0, 0, 0};
     if (auto s = upload_span<uint32_t>(device, *counts, count_word); !s.ok()) return fail(s.error());
-    const gpu::ScanCount count =
-        opt.indirect ? gpu::ScanCount::from_buffer(*counts) : gpu::ScanCount::host(n);
+    const gpu::ScanCount count = opt.indirect ? gpu::ScanCount::from_buffer(*counts) : gpu::ScanCount::host(n);
 
     // One submission, so the clocks that the warm-up raised hold for every timed phase: warm-up
     // sorts, timed sorts, the copy at the same size, then the sorts again with a timestamp pair
@@ -242,7 +241,8 @@ int main(int argc, char** argv) {
       }
       if (per_sort.empty()) continue;
       std::sort(per_sort.begin(), per_sort.end());
-      steps_json += fmt::format("{}\"{}_ms\":{:.4f}", steps_json.empty() ? "" : ",", step + 6, per_sort[per_sort.size() / 2]);
+      steps_json += fmt::format("{}\"{}_ms\":{:.4f}", steps_json.empty() ? "" : ",", step + 6,
+                                per_sort[per_sort.size() / 2]);
     }
 
     double sort_best = 0.0, copy_best = 0.0;

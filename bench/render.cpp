@@ -85,7 +85,6 @@ using namespace mote::gpu;
 
 namespace {
 
-
 // The pool record: what a small runtime effect carries. Only position, size and colour are bound
 // by the draw records; the rest is there so the stride is a real one.
 constexpr uint32_t kPositionWord = 1;  // 3 words
@@ -419,16 +418,19 @@ Status create_shared(Bench& b) {
 
   constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   constexpr VkBufferUsageFlags kUniform = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  MOTE_TRY_ASSIGN(b.view_buffer, Buffer::create(device, {.size = sizeof(shader::RenderView), .usage = kUniform,
-                                                         .name = "bench.render.view"}));
+  MOTE_TRY_ASSIGN(b.view_buffer,
+                  Buffer::create(device,
+                                 {.size = sizeof(shader::RenderView), .usage = kUniform, .name = "bench.render.view"}));
   MOTE_TRY(upload_span(device, b.view_buffer, std::span<const shader::RenderView>(&b.view, 1)));
   const std::vector<shader::PointLightGpu> no_lights(shader::kMaxPointLights, shader::PointLightGpu{});
   MOTE_TRY_ASSIGN(b.lights, Buffer::create(device, {.size = sizeof(shader::PointLightGpu) * shader::kMaxPointLights,
-                                                    .usage = kStorage, .name = "bench.render.point_lights"}));
+                                                    .usage = kStorage,
+                                                    .name = "bench.render.point_lights"}));
   MOTE_TRY(upload_span(device, b.lights, std::span<const shader::PointLightGpu>(no_lights)));
   const shader::ParticleDrawRecord rows[2] = {draw_record(false), draw_record(true)};
-  MOTE_TRY_ASSIGN(b.records, Buffer::create(device, {.size = sizeof(rows), .usage = kStorage,
-                                                     .name = "bench.render.draw_records"}));
+  MOTE_TRY_ASSIGN(b.records,
+                  Buffer::create(device,
+                                 {.size = sizeof(rows), .usage = kStorage, .name = "bench.render.draw_records"}));
   MOTE_TRY(upload_span(device, b.records, std::span<const shader::ParticleDrawRecord>(rows)));
   MOTE_TRY_ASSIGN(b.draw_args, Buffer::create(device, {.size = shader::kDrawArgsWords * 4,
                                                        .usage = kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
@@ -490,8 +492,9 @@ Status create_case(Bench& b, const Case& c, const Footprint& fp, CaseGpu& g) {
   const bool want_sorted = std::count(b.opt.paths.begin(), b.opt.paths.end(), PathKind::kRasterSorted) > 0;
   const bool want_compute = std::count(b.opt.paths.begin(), b.opt.paths.end(), PathKind::kCompute) > 0;
   if (want_oit || want_sorted) {
-    MOTE_TRY_ASSIGN(g.raster, render::ParticleRasterPath::create(
-                                  device, {.capacity = n, .width = b.opt.width, .height = b.opt.height}));
+    MOTE_TRY_ASSIGN(g.raster,
+                    render::ParticleRasterPath::create(device,
+                                                       {.capacity = n, .width = b.opt.width, .height = b.opt.height}));
   }
   if (want_sorted) {
     MOTE_TRY_ASSIGN(g.sort, gpu::RadixSort::create(device, n));
@@ -504,8 +507,10 @@ Status create_case(Bench& b, const Case& c, const Footprint& fp, CaseGpu& g) {
     const uint64_t binding_words = device.limits().maxStorageBufferRange / 4;
     const uint64_t wanted = fp.tile_pairs + fp.tile_pairs / 4 + (1u << 16);
     const uint64_t max_pairs = std::min<uint64_t>({wanted, binding_words, 1ull << 31});
-    auto path = render::ParticleComputePath::create(
-        device, {.max_particles = n, .width = b.opt.width, .height = b.opt.height, .max_tile_pairs = uint32_t(max_pairs)});
+    auto path = render::ParticleComputePath::create(device, {.max_particles = n,
+                                                             .width = b.opt.width,
+                                                             .height = b.opt.height,
+                                                             .max_tile_pairs = uint32_t(max_pairs)});
     if (path.ok()) g.compute.emplace(std::move(path).value());
     else g.compute_error = path.error().to_string();
   }
@@ -559,8 +564,8 @@ Status record_frame(Bench& b, CaseGpu& g, PathKind path) {
 // same inputs, count from the draw arguments, as ParticleRasterPath::record records them.
 Status record_sort(Bench& b, CaseGpu& g) {
   Device& device = b.device;
-  const shader::ParticleDrawPush push{g.inputs.record_words, g.inputs.record_count, g.inputs.capacity,
-                                      g.inputs.alive_count_word, 0, 0, 0, 0};
+  const shader::ParticleDrawPush push{
+      g.inputs.record_words, g.inputs.record_count, g.inputs.capacity, g.inputs.alive_count_word, 0, 0, 0, 0};
   Status recorded = ok_status();
   MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) {
     b.profiler.reset(cmd);
@@ -662,16 +667,16 @@ Status run_case(Bench& b, const Case& c) {
     if (sorted) row.diff_vs_sorted = mean_abs_rgb(images[i], *sorted);
     std::string extra;
     if (row.sort_ms) extra += fmt::format(",\"sort_ms\":{:.4f}", *row.sort_ms);
-    if (row.pairs) extra += fmt::format(",\"pairs\":{},\"dropped_pairs\":{},\"pairs_estimated\":{}", *row.pairs,
-                                        *row.dropped, fp.tile_pairs);
+    if (row.pairs)
+      extra += fmt::format(",\"pairs\":{},\"dropped_pairs\":{},\"pairs_estimated\":{}", *row.pairs, *row.dropped,
+                           fp.tile_pairs);
     if (row.diff_vs_sorted) extra += fmt::format(",\"diff_vs_sorted\":{:.6f}", *row.diff_vs_sorted);
-    fmt::print(
-        "{{\"bench\":\"render\",\"case\":\"{}\",\"particles\":{},\"on_screen\":{},\"path\":\"{}\",\"width\":{},"
-        "\"height\":{},\"median_ms\":{:.4f},\"min_ms\":{:.4f},\"fragments\":{:.0f},\"gfrag_s\":{:.3f},"
-        "\"bytes_per_particle\":{:.0f},\"gbps\":{:.1f},\"of_roofline\":{:.4f}{},\"drawn\":{:.6f}}}\n",
-        row.case_name, n, fp.on_screen, path_name(row.path), b.opt.width, b.opt.height, row.median_ms, row.min_ms,
-        row.fragments, row.fragments / (row.median_ms * 1e-3) / 1e9, bytes_per_particle, row.gbps, row.of_roofline,
-        extra, row.drawn);
+    fmt::print("{{\"bench\":\"render\",\"case\":\"{}\",\"particles\":{},\"on_screen\":{},\"path\":\"{}\",\"width\":{},"
+               "\"height\":{},\"median_ms\":{:.4f},\"min_ms\":{:.4f},\"fragments\":{:.0f},\"gfrag_s\":{:.3f},"
+               "\"bytes_per_particle\":{:.0f},\"gbps\":{:.1f},\"of_roofline\":{:.4f}{},\"drawn\":{:.6f}}}\n",
+               row.case_name, n, fp.on_screen, path_name(row.path), b.opt.width, b.opt.height, row.median_ms,
+               row.min_ms, row.fragments, row.fragments / (row.median_ms * 1e-3) / 1e9, bytes_per_particle, row.gbps,
+               row.of_roofline, extra, row.drawn);
     std::fflush(stdout);
     b.rows.push_back(row);
   }
@@ -684,15 +689,16 @@ void print_table(const Bench& b, const Roofline& before, const Roofline& after) 
   fmt::print("Roofline (copy, {} MiB each way): {:.1f} GB/s before, {:.1f} GB/s after\n\n", before.bytes >> 20,
              before.gbps, after.gbps);
   fmt::print("{:<6} {:>10} {:<14} {:>10} {:>10} {:>13} {:>9} {:>9} {:>8} {:>9} {:>11} {:>8} {:>10}\n", "case",
-             "particles", "path", "median ms", "min ms", "Mfragments", "Gfrag/s", "GB/s", "of roof", "sort ms",
-             "pairs", "dropped", "diff/sort");
+             "particles", "path", "median ms", "min ms", "Mfragments", "Gfrag/s", "GB/s", "of roof", "sort ms", "pairs",
+             "dropped", "diff/sort");
   for (const Row& r : b.rows) {
-    fmt::print("{:<6} {:>10} {:<14} {:>10.4f} {:>10.4f} {:>13.3f} {:>9.3f} {:>9.2f} {:>7.2f}% {:>9} {:>11} {:>8} {:>10}\n",
-               r.case_name, r.particles, path_name(r.path), r.median_ms, r.min_ms, r.fragments / 1e6,
-               r.fragments / (r.median_ms * 1e-3) / 1e9, r.gbps, 100.0 * r.of_roofline,
-               r.sort_ms ? fmt::format("{:.4f}", *r.sort_ms) : "-", r.pairs ? fmt::format("{}", *r.pairs) : "-",
-               r.dropped ? fmt::format("{}", *r.dropped) : "-",
-               r.diff_vs_sorted ? fmt::format("{:.5f}", *r.diff_vs_sorted) : "-");
+    fmt::print(
+        "{:<6} {:>10} {:<14} {:>10.4f} {:>10.4f} {:>13.3f} {:>9.3f} {:>9.2f} {:>7.2f}% {:>9} {:>11} {:>8} {:>10}\n",
+        r.case_name, r.particles, path_name(r.path), r.median_ms, r.min_ms, r.fragments / 1e6,
+        r.fragments / (r.median_ms * 1e-3) / 1e9, r.gbps, 100.0 * r.of_roofline,
+        r.sort_ms ? fmt::format("{:.4f}", *r.sort_ms) : "-", r.pairs ? fmt::format("{}", *r.pairs) : "-",
+        r.dropped ? fmt::format("{}", *r.dropped) : "-",
+        r.diff_vs_sorted ? fmt::format("{:.5f}", *r.diff_vs_sorted) : "-");
   }
 }
 

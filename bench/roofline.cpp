@@ -63,7 +63,8 @@ Options parse(int argc, char** argv) {
     else if (a == "--window") o.window_vec4 = uint32_t(std::strtoul(next(), nullptr, 10));
     else if (a == "--write-mask") o.write_mask = uint32_t(std::strtoul(next(), nullptr, 0));
     else {
-      fmt::print(stderr, "usage: roofline [--max-mib N] [--repeats R] [--device SEL] [--in-place] [--records VEC4S [--window W] [--write-mask M]]\n");
+      fmt::print(stderr, "usage: roofline [--max-mib N] [--repeats R] [--device SEL] [--in-place] [--records VEC4S "
+                         "[--window W] [--write-mask M]]\n");
       std::exit(2);
     }
   }
@@ -77,7 +78,8 @@ void record_copy(Device& device, VkCommandBuffer cmd, const ComputePipeline& pip
                  const Buffer& dst, uint64_t bytes) {
   const auto& limits = device.limits();
   const uint64_t per_group = uint64_t(pipeline.local_size_x()) * kVec4PerThread * 16;
-  uint64_t max_chunk = std::min<uint64_t>(limits.maxStorageBufferRange, uint64_t(limits.maxComputeWorkGroupCount[0]) * per_group);
+  uint64_t max_chunk = std::min<uint64_t>(limits.maxStorageBufferRange,
+                                          uint64_t(limits.maxComputeWorkGroupCount[0]) * per_group);
   const uint64_t align = std::max<uint64_t>(limits.minStorageBufferOffsetAlignment, per_group);
   max_chunk = max_chunk / align * align;
   ComputeRecorder rec(device, cmd);
@@ -99,15 +101,18 @@ Status time_record_patterns(Device& device, const Options& opt, const Buffer& sr
   const uint32_t window = opt.window_vec4 == 0 ? opt.record_vec4 : std::min(opt.window_vec4, opt.record_vec4);
   uint32_t written = 0;
   for (uint32_t c = 0; c < window; ++c) written += (opt.write_mask >> c) & 1u;
-  const uint64_t records = std::min<uint64_t>(bytes / record_bytes, device.limits().maxStorageBufferRange / record_bytes);
+  const uint64_t records = std::min<uint64_t>(bytes / record_bytes,
+                                              device.limits().maxStorageBufferRange / record_bytes);
   MOTE_TRY_ASSIGN(GpuProfiler profiler, GpuProfiler::create(device, opt.repeats));
   for (const char* group : {"64", "256"})
     for (uint32_t mode : {0u, 1u})
       for (bool in_place : {true, false}) {
         MOTE_TRY_ASSIGN(ComputePipeline pipeline,
                         ComputePipeline::create(device, fmt::format("bench/record_access_{}", group),
-                                                std::vector<SpecializationConstant>{
-                                                    {0, opt.record_vec4}, {1, mode}, {2, window}, {3, opt.write_mask}}));
+                                                std::vector<SpecializationConstant>{{0, opt.record_vec4},
+                                                                                    {1, mode},
+                                                                                    {2, window},
+                                                                                    {3, opt.write_mask}}));
         const uint32_t groups = uint32_t((records + pipeline.local_size_x() - 1) / pipeline.local_size_x());
         const Buffer& out = in_place ? src : dst;
         auto dispatch = [&](VkCommandBuffer cmd) {
@@ -136,10 +141,12 @@ Status time_record_patterns(Device& device, const Options& opt, const Buffer& sr
         std::sort(ms.begin(), ms.end());
         const double moved = double(records) * (window + written) * 16.0;
         const double gbps = moved / (ms[ms.size() / 2] * 1e-3) / 1e9;
-        fmt::print("{{\"records\":{},\"record_bytes\":{},\"window_bytes\":{},\"written_bytes\":{},\"pattern\":\"{}\",\"workgroup\":{},\"in_place\":{},"
+        fmt::print("{{\"records\":{},\"record_bytes\":{},\"window_bytes\":{},\"written_bytes\":{},\"pattern\":\"{}\","
+                   "\"workgroup\":{},\"in_place\":{},"
                    "\"median_ms\":{:.4f},\"best_ms\":{:.4f},\"gbps\":{:.1f},\"of_copy\":{:.3f}}}\n",
-                   records, record_bytes, window * 16, written * 16, mode == 0 ? "per-invocation" : "per-subgroup", group, in_place, ms[ms.size() / 2],
-                   ms.front(), gbps, roofline_gbps > 0.0 ? gbps / roofline_gbps : 0.0);
+                   records, record_bytes, window * 16, written * 16, mode == 0 ? "per-invocation" : "per-subgroup",
+                   group, in_place, ms[ms.size() / 2], ms.front(), gbps,
+                   roofline_gbps > 0.0 ? gbps / roofline_gbps : 0.0);
       }
   return {};
 }
@@ -206,7 +213,8 @@ int main(int argc, char** argv) {
     const double gbps_median = moved / (median * 1e-3) / 1e9;
     const double gbps_best = moved / (best * 1e-3) / 1e9;
     roofline_gbps = gbps_median;
-    fmt::print("{{\"bytes\":{},\"mib\":{},\"median_ms\":{:.4f},\"best_ms\":{:.4f},\"gbps_median\":{:.1f},\"gbps_best\":{:.1f}}}\n",
+    fmt::print("{{\"bytes\":{},\"mib\":{},\"median_ms\":{:.4f},\"best_ms\":{:.4f},\"gbps_median\":{:.1f},\"gbps_best\":"
+               "{:.1f}}}\n",
                bytes, bytes >> 20, median, best, gbps_median, gbps_best);
     if (bytes < max_bytes && bytes * 4 > max_bytes) bytes = max_bytes / 4;  // end exactly at max_bytes
   }

@@ -125,7 +125,7 @@ std::string program_text(uint32_t extra) {
 
 constexpr float kDt = 1.0f / 60.0f;
 constexpr float kLife = 0.5f;
-constexpr float kBurstLife = 0.05f;  // burst particles die in a few frames: the pool drains between repeats
+constexpr float kBurstLife = 0.05f;   // burst particles die in a few frames: the pool drains between repeats
 constexpr float kLongLife = 1000.0f;  // scenario 6: nobody dies while it is measured
 constexpr uint32_t kMaxCapacity = 1u << 24;
 const char* const kPasses[] = {"reset", "tick", "scan", "emit_args", "emit", "simulate", "compact", "finish"};
@@ -151,12 +151,9 @@ struct Scenario {
 };
 
 const Scenario kScenarios[] = {
-    {1, "1M_1_emitter", 1000000, 1, false},
-    {2, "16M_1_emitter", 16000000, 1, false},
-    {3, "1M_10k_emitters", 1000000, 10000, false},
-    {4, "16M_100k_emitters", 16000000, 100000, false},
-    {5, "burst_1M_newborns", 1000000, 1, true},
-    {6, "16M_one_burst_in_slot_order", 16000000, 1, true, true},
+    {1, "1M_1_emitter", 1000000, 1, false},        {2, "16M_1_emitter", 16000000, 1, false},
+    {3, "1M_10k_emitters", 1000000, 10000, false}, {4, "16M_100k_emitters", 16000000, 100000, false},
+    {5, "burst_1M_newborns", 1000000, 1, true},    {6, "16M_one_burst_in_slot_order", 16000000, 1, true, true},
 };
 
 Options parse(int argc, char** argv) {
@@ -259,11 +256,10 @@ int run_scenario(gpu::Device& device, const Options& opt, const Scenario& sc, co
   const uint32_t n = frames_alive(life, kDt);
   const float rate = sc.burst ? 0.0f : float(double(target) / (double(sc.emitters) * n * kDt));
 
-  auto created = runtime::ParticleSystem::create(
-      device, {.capacity = capacity,
-               .record_words = opt.record_words,
-               .max_emitters = sc.emitters,
-               .compiled_simulate = !opt.interpreted});
+  auto created = runtime::ParticleSystem::create(device, {.capacity = capacity,
+                                                          .record_words = opt.record_words,
+                                                          .max_emitters = sc.emitters,
+                                                          .compiled_simulate = !opt.interpreted});
   if (!created.ok()) return fail(sc.name, created.error());
   runtime::ParticleSystem& system = *created;
 
@@ -279,8 +275,7 @@ int run_scenario(gpu::Device& device, const Options& opt, const Scenario& sc, co
     emitters[i].position[2] = float(i / side) * 4.0f;
     // Rates spread over [0.5, 1.5) x the mean (the mean kept): emitters with equal rates would
     // spawn in lockstep (every accumulator starts at 0), and the alive count would pulse.
-    if (sc.emitters > 1 && !sc.burst)
-      emitters[i].fields = {{"rate", {float(rate * (0.5 + (i + 0.5) / sc.emitters))}}};
+    if (sc.emitters > 1 && !sc.burst) emitters[i].fields = {{"rate", {float(rate * (0.5 + (i + 0.5) / sc.emitters))}}};
   }
   const auto t_add = std::chrono::steady_clock::now();
   auto rows = system.add_emitters(effect, emitters);
@@ -409,7 +404,8 @@ int run_scenario(gpu::Device& device, const Options& opt, const Scenario& sc, co
   const double fm = median(frame_ms), fb = median(frame_bytes);
   fmt::print("{{\"bench\":\"runtime_frame\",\"scenario\":{},\"name\":\"{}\",\"capacity\":{},\"emitters\":{},"
              "\"target\":{},\"rate_per_emitter\":{:.3f},\"frames_alive\":{},\"warmup_frames\":{},\"frames\":{},"
-             "\"alive\":{},\"alive_min\":{},\"alive_max\":{},\"previous_alive\":{},\"newborns\":{},\"killed\":{},\"dropped\":{},\"pool_ok\":{},"
+             "\"alive\":{},\"alive_min\":{},\"alive_max\":{},\"previous_alive\":{},\"newborns\":{},\"killed\":{},"
+             "\"dropped\":{},\"pool_ok\":{},"
              "\"pass_ms\":{{{}}},\"frame_ms\":{:.4f},\"host_submit_ms\":{:.4f},"
              "\"bytes\":{{{}}},\"frame_bytes\":{:.0f},\"gbps\":{{{}}},\"frame_gbps\":{:.1f},"
              "\"record_sectors_read\":{},\"record_sectors_written\":{},\"add_emitters_s\":{:.3f},\"setup_s\":{:.3f},"
@@ -417,8 +413,8 @@ int run_scenario(gpu::Device& device, const Options& opt, const Scenario& sc, co
              "\"alive_list_within_32_slots\":{:.4f},\"alive_list_within_4_slots\":{:.4f}}}\n",
              sc.id, sc.name, capacity, sc.emitters, target, rate, n, warmup, opt.frames, median(alive),
              *std::min_element(alive.begin(), alive.end()), *std::max_element(alive.begin(), alive.end()), median(prev),
-             median(newborns), median(killed), median(dropped), pool_ok ? "true" : "false", passes, fm,
-             median(host_ms), moved, fb, rates, gbps(fb, fm), read_sectors, written_sectors, add_s, setup_s,
+             median(newborns), median(killed), median(dropped), pool_ok ? "true" : "false", passes, fm, median(host_ms),
+             moved, fb, rates, gbps(fb, fm), read_sectors, written_sectors, add_s, setup_s,
              opt.interpreted ? "interpreted" : "compiled",
              roofline_gbps > 0.0 ? gbps(median(bytes["simulate"]), median(ms["simulate"])) / roofline_gbps : 0.0,
              roofline_gbps > 0.0 ? gbps(fb, fm) / roofline_gbps : 0.0, near_share, step_share);
@@ -450,16 +446,19 @@ int main(int argc, char** argv) {
   auto print_statistics = [&](const char* which, const gpu::ComputePipeline& pipeline) {
     if (auto stats = pipeline.statistics(); stats.ok())
       for (const auto& st : *stats)
-        fmt::print("{{\"simulate_pipeline\":\"{}\",\"statistic\":\"{}\",\"value\":\"{}\"}}\n", which, st.name, st.value);
+        fmt::print("{{\"simulate_pipeline\":\"{}\",\"statistic\":\"{}\",\"value\":\"{}\"}}\n", which, st.name,
+                   st.value);
   };
   if (auto interpreted = gpu::ComputePipeline::create(device, "runtime/frame/simulate"); interpreted.ok())
     print_statistics("interpreted", *interpreted);
-  if (auto probe = runtime::ParticleSystem::create(device, {.capacity = 1024, .record_words = opt.record_words}); probe.ok()) {
+  if (auto probe = runtime::ParticleSystem::create(device, {.capacity = 1024, .record_words = opt.record_words});
+      probe.ok()) {
     if (auto row = probe->add_emitter(effect); row.ok()) {
       const runtime::EmitterContext* context = probe->emitter_registry().context(*row);
       vm_kernels::KernelCache kernels(device);
       auto kernel = kernels.kernel(probe->program_heap().linked_program(context->program), Section::kUpdate,
-                                   {.record_words = opt.record_words, .harness = vm_kernels::KernelHarness::kFrameSimulate});
+                                   {.record_words = opt.record_words,
+                                    .harness = vm_kernels::KernelHarness::kFrameSimulate});
       if (kernel.ok()) print_statistics("compiled", **kernel);
     }
   }
@@ -469,8 +468,8 @@ int main(int argc, char** argv) {
     auto roofline = bench::measure_copy_roofline(device, opt.roofline_mib << 20, 10);
     if (!roofline.ok()) return fail("roofline", roofline.error());
     roofline_gbps = roofline->gbps;
-    fmt::print("{{\"roofline\":\"copy\",\"bytes_each_way\":{},\"median_ms\":{:.4f},\"gbps\":{:.1f}}}\n", roofline->bytes,
-               roofline->median_ms, roofline->gbps);
+    fmt::print("{{\"roofline\":\"copy\",\"bytes_each_way\":{},\"median_ms\":{:.4f},\"gbps\":{:.1f}}}\n",
+               roofline->bytes, roofline->median_ms, roofline->gbps);
   }
   int rc = 0;
   for (const Scenario& sc : kScenarios) {

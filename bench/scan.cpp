@@ -63,9 +63,10 @@ int main(int argc, char** argv) {
   Device& device = **created;
   auto profiler = GpuProfiler::create(device, opt.repeats + 1);
   if (!profiler.ok()) return fail(profiler.error());
-  fmt::print("{{\"bench\":\"scan\",\"device\":\"{}\",\"driver\":\"{}\",\"repeats\":{},\"kind\":\"{}\",\"count\":\"{}\"}}\n",
-             device.description().name, device.description().driver_info, opt.repeats,
-             opt.exclusive ? "exclusive" : "inclusive", opt.indirect ? "gpu" : "host");
+  fmt::print(
+      "{{\"bench\":\"scan\",\"device\":\"{}\",\"driver\":\"{}\",\"repeats\":{},\"kind\":\"{}\",\"count\":\"{}\"}}\n",
+      device.description().name, device.description().driver_info, opt.repeats,
+      opt.exclusive ? "exclusive" : "inclusive", opt.indirect ? "gpu" : "host");
 
   for (uint32_t n : {1u << 20, 1u << 24}) {
     auto scan = gpu::PrefixScan::create(device, n);
@@ -112,8 +113,9 @@ int main(int argc, char** argv) {
     std::sort(ms.begin(), ms.end());
     const double median = ms[ms.size() / 2];
     const double gbps = double(n) * 8.0 / (median * 1e-3) / 1e9;
-    fmt::print("{{\"elements\":{},\"levels\":{},\"median_ms\":{:.4f},\"min_ms\":{:.4f},\"gbps\":{:.1f},\"exact\":{}}}\n", n,
-               scan->levels(), median, ms.front(), gbps, exact);
+    fmt::print(
+        "{{\"elements\":{},\"levels\":{},\"median_ms\":{:.4f},\"min_ms\":{:.4f},\"gbps\":{:.1f},\"exact\":{}}}\n", n,
+        scan->levels(), median, ms.front(), gbps, exact);
     if (!exact) return 1;
   }
   return 0;

@@ -43,27 +43,27 @@ inline Program make_update_program() {
   // offsets: position 1, velocity 4, age 7, life 8, size 9, color 10
   auto f = [](float x) { return std::bit_cast<uint32_t>(x); };
   p.constants = {f(0.0f), f(-9.81f), f(0.0f), f(0.0f),   // gravity
-                 f(1.0f), f(0.9f),  f(0.2f), f(1.0f),    // colour at birth
-                 f(0.3f), f(0.1f),  f(0.1f), f(0.0f)};   // colour at death
+                 f(1.0f), f(0.9f),   f(0.2f), f(1.0f),   // colour at birth
+                 f(0.3f), f(0.1f),   f(0.1f), f(0.0f)};  // colour at death
   p.update = {
-      ins(Op::LOAD_FIELD, 3, 0, raw(1)),                          // r0 = position
-      ins(Op::LOAD_FIELD, 3, 4, raw(4)),                          // r4 = velocity
+      ins(Op::LOAD_FIELD, 3, 0, raw(1)),  // r0 = position
+      ins(Op::LOAD_FIELD, 3, 4, raw(4)),  // r4 = velocity
       ins(Op::LOAD_BUILTIN, 1, 7, raw(uint32_t(mote::isa::Builtin::DT))),
-      ins(Op::LOAD_FIELD, 1, 8, raw(7)),                          // age
-      ins(Op::LOAD_FIELD, 1, 9, raw(8)),                          // life
-      ins(Op::LOAD_CONST, 3, 12, raw(0)),                         // gravity
-      ins(Op::FMA, 3, 4, reg(12), xxxx(7, 3), reg(4)),               // v += g dt
-      ins(Op::FMA, 1, 10, reg(7), imm(-0.5f), imm(1.0f)),         // drag factor 1 - k dt
-      ins(Op::MUL, 3, 4, reg(4), xxxx(10, 3)),                       // v *= drag
-      ins(Op::FMA, 3, 0, reg(4), xxxx(7, 3), reg(0)),                // p += v dt
-      ins(Op::ADD, 1, 8, reg(8), reg(7)),                         // age += dt
-      ins(Op::DIV, 1, 11, reg(8), reg(9)),                        // t = age / life
+      ins(Op::LOAD_FIELD, 1, 8, raw(7)),                   // age
+      ins(Op::LOAD_FIELD, 1, 9, raw(8)),                   // life
+      ins(Op::LOAD_CONST, 3, 12, raw(0)),                  // gravity
+      ins(Op::FMA, 3, 4, reg(12), xxxx(7, 3), reg(4)),     // v += g dt
+      ins(Op::FMA, 1, 10, reg(7), imm(-0.5f), imm(1.0f)),  // drag factor 1 - k dt
+      ins(Op::MUL, 3, 4, reg(4), xxxx(10, 3)),             // v *= drag
+      ins(Op::FMA, 3, 0, reg(4), xxxx(7, 3), reg(0)),      // p += v dt
+      ins(Op::ADD, 1, 8, reg(8), reg(7)),                  // age += dt
+      ins(Op::DIV, 1, 11, reg(8), reg(9)),                 // t = age / life
       ins(Op::CLAMP, 1, 11, reg(11), imm(0.0f), imm(1.0f)),
       ins(Op::SMOOTHSTEP, 1, 15, imm(0.0f), imm(1.0f), reg(11)),  // size over life
       ins(Op::MIX, 1, 15, imm(0.5f), imm(0.05f), reg(15)),
       ins(Op::LOAD_CONST, 4, 16, raw(4)),
       ins(Op::LOAD_CONST, 4, 20, raw(8)),
-      ins(Op::MIX, 4, 16, reg(16), reg(20), xxxx(11, 4)),            // colour over life
+      ins(Op::MIX, 4, 16, reg(16), reg(20), xxxx(11, 4)),  // colour over life
       ins(Op::CMP, 1, 24, reg(8), reg(9), raw(sh::kVmCmpGt)),
       ins(Op::KILL, 1, 0, reg(24)),
       ins(Op::STORE_FIELD, 3, 0, raw(1), reg(0)),

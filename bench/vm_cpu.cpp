@@ -24,7 +24,6 @@ namespace sh = mote::shader;
 constexpr uint32_t kParticles = 1u << 20;
 constexpr uint32_t kRecordWords = 32;
 
-
 mote::RunInput make_input(const Program& p) {
   mote::RunInput in;
   in.program = &p;
@@ -35,8 +34,12 @@ mote::RunInput make_input(const Program& p) {
   for (uint32_t i = 0; i < kParticles; ++i) {
     uint32_t* r = &in.records[size_t(i) * kRecordWords];
     auto f = [](float x) { return std::bit_cast<uint32_t>(x); };
-    r[1] = f(float(i % 100)); r[2] = f(1.0f); r[3] = f(-float(i % 7));
-    r[4] = f(0.5f); r[5] = f(3.0f); r[6] = f(-0.25f);
+    r[1] = f(float(i % 100));
+    r[2] = f(1.0f);
+    r[3] = f(-float(i % 7));
+    r[4] = f(0.5f);
+    r[5] = f(3.0f);
+    r[6] = f(-0.25f);
     r[7] = f(float(i % 1000) * 0.003f);
     r[8] = f(2.0f);
   }

@@ -93,7 +93,8 @@ Options parse(int argc, char** argv) {
     else if (a == "--body-repeats") o.body_repeats = std::max(1u, uint32_t(std::strtoul(next().c_str(), nullptr, 10)));
     else {
       fmt::print(stderr, "usage: vm_gpu [--particles N] [--repeats R] [--executors fast,wide,compiled,...] "
-                         "[--body-repeats K] [--warmup-ms T] [--roofline-mib M] [--device SEL] [--interpreter-groups G] [--print-code]\n");
+                         "[--body-repeats K] [--warmup-ms T] [--roofline-mib M] [--device SEL] [--interpreter-groups "
+                         "G] [--print-code]\n");
       std::exit(2);
     }
   }
@@ -122,7 +123,7 @@ struct Runner {
   std::optional<gpu::ComputePipeline> owned;  // interpreters; compiled kernels live in the cache
   GpuInterpreter which = GpuInterpreter::kFast;
   bool compiled = false;
-  bool touch = false;  // the memory-only reference: moves the bytes, leaves the records as they are
+  bool touch = false;       // the memory-only reference: moves the bytes, leaves the records as they are
   gpu::Buffer records_out;  // touch-full-out: where it stores
   GpuProgramImage image;
   gpu::Buffer program_buffer, params_buffer;
@@ -158,12 +159,14 @@ int main(int argc, char** argv) {
   input.record_words = kRecordWords;
   input.emitter.dt = 1.0f / 60.0f;
 
-  auto records = gpu::Buffer::create(device, {.size = VkDeviceSize(opt.particles) * kRecordWords * 4, .name = "bench.records"});
+  auto records = gpu::Buffer::create(device,
+                                     {.size = VkDeviceSize(opt.particles) * kRecordWords * 4, .name = "bench.records"});
   auto killed = gpu::Buffer::create(device, {.size = VkDeviceSize(opt.particles) * 4, .name = "bench.killed"});
   auto op_counts = gpu::Buffer::create(device, {.size = 256 * 4, .name = "bench.op_counts"});
   auto trace = gpu::Buffer::create(device, {.size = 4, .name = "bench.trace"});
-  auto wide_registers = gpu::Buffer::create(
-      device, {.size = VkDeviceSize(shader::kVmWideLaunchLanes) * shader::kVmMaxRegisters * 4, .name = "bench.wide_registers"});
+  auto wide_registers = gpu::Buffer::create(device, {.size = VkDeviceSize(shader::kVmWideLaunchLanes) *
+                                                             shader::kVmMaxRegisters * 4,
+                                                     .name = "bench.wide_registers"});
   for (auto* r : {&records, &killed, &op_counts, &trace, &wide_registers})
     if (!r->ok()) return fail(r->error());
 
@@ -185,7 +188,8 @@ int main(int argc, char** argv) {
       r[bench::kAgeWord] = f(float(i % 1000) * 0.003f);
       r[bench::kLifeWord] = f(2.0f + float(i % 3));
     }
-    auto status = gpu::upload(device, *records, std::span(reinterpret_cast<const uint8_t*>(block.data()), size_t(n) * kRecordWords * 4),
+    auto status = gpu::upload(device, *records,
+                              std::span(reinterpret_cast<const uint8_t*>(block.data()), size_t(n) * kRecordWords * 4),
                               VkDeviceSize(first) * kRecordWords * 4);
     if (!status.ok()) return fail(status.error());
   }
@@ -212,8 +216,8 @@ int main(int argc, char** argv) {
   vm_kernels::KernelCache kernels(device);
   std::vector<std::unique_ptr<Runner>> runners;
   for (const char* label :
-       {"fast", "fast-unfolded", "fast-instrumented", "fast-direct", "fast-ops", "wide", "wide-direct", "compiled", "compiled-direct", "touch", "touch-full",
-        "touch-coalesced", "touch-full-coalesced", "touch-full-out"}) {
+       {"fast", "fast-unfolded", "fast-instrumented", "fast-direct", "fast-ops", "wide", "wide-direct", "compiled",
+        "compiled-direct", "touch", "touch-full", "touch-coalesced", "touch-full-coalesced", "touch-full-out"}) {
     if (("," + opt.executors + ",").find("," + std::string(label) + ",") == std::string::npos) continue;
     auto run = std::make_unique<Runner>();
     run->label = label;
@@ -224,8 +228,8 @@ int main(int argc, char** argv) {
     run->touch = name.rfind("touch", 0) == 0;
     if (run->touch) {
       const char* shader = name.find("coalesced") != std::string::npos ? "bench/record_window_touch_coalesced"
-                           : name.find("-out") != std::string::npos     ? "bench/record_window_touch_out"
-                                                                          : "bench/record_window_touch";
+                           : name.find("-out") != std::string::npos    ? "bench/record_window_touch_out"
+                                                                       : "bench/record_window_touch";
       auto made = gpu::ComputePipeline::create(device, shader);
       if (!made.ok()) return fail(made.error());
       run->owned = std::move(*made);
@@ -235,11 +239,11 @@ int main(int argc, char** argv) {
       if (!kernel.ok()) return fail(kernel.error());
       run->pipeline = *kernel;
       const vm_kernels::KernelCacheStats& st = kernels.stats();
-      fmt::print("{{\"executor\":\"{}\",\"translate_ms\":{:.2f},\"compile_ms\":{:.2f},\"pipeline_ms\":{:.2f}}}\n", label,
-                 st.translate_ms, st.compile_ms, st.pipeline_ms);
+      fmt::print("{{\"executor\":\"{}\",\"translate_ms\":{:.2f},\"compile_ms\":{:.2f},\"pipeline_ms\":{:.2f}}}\n",
+                 label, st.translate_ms, st.compile_ms, st.pipeline_ms);
     } else {
-      GpuInterpreterSpecialization spec =
-          gpu_interpreter_specialization(program, Section::kUpdate, kRecordWords, staged, name.ends_with("-ops"));
+      GpuInterpreterSpecialization spec = gpu_interpreter_specialization(program, Section::kUpdate, kRecordWords,
+                                                                         staged, name.ends_with("-ops"));
       // "-instrumented": with the per-opcode counts and the trace compiled in, as the executor
       // builds it for the parity suite (the counters stay off: flags is 0).
       spec.instrumented = name.find("-instrumented") != std::string::npos;
@@ -256,10 +260,13 @@ int main(int argc, char** argv) {
     // count opcodes; "fast-unfolded" keeps every instruction, for the comparison.
     std::optional<GpuInterpreterSpecialization> image_spec;
     if (!run->compiled && !run->touch) {
-      image_spec = gpu_interpreter_specialization(program, Section::kUpdate, kRecordWords, staged, name.ends_with("-ops"));
-      image_spec->instrumented = name.find("-instrumented") != std::string::npos || name.find("-unfolded") != std::string::npos;
+      image_spec = gpu_interpreter_specialization(program, Section::kUpdate, kRecordWords, staged,
+                                                  name.ends_with("-ops"));
+      image_spec->instrumented = name.find("-instrumented") != std::string::npos ||
+                                 name.find("-unfolded") != std::string::npos;
     }
-    run->image = make_gpu_program_image(input, kRecordWords, run->which, device.limits(), image_spec ? &*image_spec : nullptr);
+    run->image = make_gpu_program_image(input, kRecordWords, run->which, device.limits(),
+                                        image_spec ? &*image_spec : nullptr);
     // --interpreter-groups: fewer workgroups than blocks, each walking several (grid stride).
     if (opt.interpreter_groups > 0 && run->which == GpuInterpreter::kFast && !run->compiled && !run->touch) {
       run->image.groups = std::min(run->image.groups, opt.interpreter_groups);
@@ -280,7 +287,8 @@ int main(int argc, char** argv) {
                  label, fmt::join(code, ","), fmt::join(imm, ","), fmt::join(vectors, ","), pr.register_count);
     }
     if (name == "touch-full-out") {
-      auto out = gpu::Buffer::create(device, {.size = VkDeviceSize(opt.particles) * kRecordWords * 4, .name = "bench.records_out"});
+      auto out = gpu::Buffer::create(device, {.size = VkDeviceSize(opt.particles) * kRecordWords * 4,
+                                              .name = "bench.records_out"});
       if (!out.ok()) return fail(out.error());
       run->records_out = std::move(*out);
     }
@@ -289,9 +297,12 @@ int main(int argc, char** argv) {
       run->image.params.window_chunks = kRecordWords / 4;
       run->image.params.window_dirty_mask = (1u << (kRecordWords / 4)) - 1u;
     }
-    auto program_buffer = gpu::Buffer::create(
-        device, {.size = run->image.words.size() * 4, .usage = kProgramBufferUsage, .name = "bench.program"});
-    auto params_buffer = gpu::Buffer::create(device, {.size = sizeof(shader::VmRunParams), .usage = kParamsBufferUsage, .name = "bench.params"});
+    auto program_buffer = gpu::Buffer::create(device, {.size = run->image.words.size() * 4,
+                                                       .usage = kProgramBufferUsage,
+                                                       .name = "bench.program"});
+    auto params_buffer = gpu::Buffer::create(device, {.size = sizeof(shader::VmRunParams),
+                                                      .usage = kParamsBufferUsage,
+                                                      .name = "bench.params"});
     if (!program_buffer.ok()) return fail(program_buffer.error());
     if (!params_buffer.ok()) return fail(params_buffer.error());
     run->program_buffer = std::move(*program_buffer);
@@ -313,16 +324,28 @@ int main(int argc, char** argv) {
     const gpu::Buffer& pb = r.program_buffer;
     if (r.touch && r.records_out.valid())
       rec.buffers({{1, &*records}, {2, &*killed}, {3, &r.records_out}, {4, &r.params_buffer}});
-    else if (r.touch)
-      rec.buffers({{1, &*records}, {2, &*killed}, {4, &r.params_buffer}});
+    else if (r.touch) rec.buffers({{1, &*records}, {2, &*killed}, {4, &r.params_buffer}});
     else if (r.compiled)
       rec.buffers({{0, &pb}, {1, &*records}, {2, &*killed}, {3, &*op_counts}, {4, &r.params_buffer}, {6, &*trace}});
     else if (r.which == GpuInterpreter::kWide)
-      rec.buffers({{0, &pb}, {1, &*records}, {2, &*killed}, {3, &*op_counts}, {4, &r.params_buffer}, {5, &*wide_registers},
-                   {6, &*trace}, code_view(r.image, pb), shapes_view(r.image, pb)});
+      rec.buffers({{0, &pb},
+                   {1, &*records},
+                   {2, &*killed},
+                   {3, &*op_counts},
+                   {4, &r.params_buffer},
+                   {5, &*wide_registers},
+                   {6, &*trace},
+                   code_view(r.image, pb),
+                   shapes_view(r.image, pb)});
     else
-      rec.buffers({{0, &pb}, {1, &*records}, {2, &*killed}, {3, &*op_counts}, {4, &r.params_buffer}, {6, &*trace},
-                   code_view(r.image, pb), immediates_view(r.image, pb)});
+      rec.buffers({{0, &pb},
+                   {1, &*records},
+                   {2, &*killed},
+                   {3, &*op_counts},
+                   {4, &r.params_buffer},
+                   {6, &*trace},
+                   code_view(r.image, pb),
+                   immediates_view(r.image, pb)});
     rec.dispatch(r.image.groups);
   };
   uint32_t updates = 0;  // how many times the records were advanced
@@ -349,8 +372,8 @@ int main(int argc, char** argv) {
     if (opt.roofline_mib == 0) return {};
     MOTE_TRY_ASSIGN(bench::CopyRoofline roofline, bench::measure_copy_roofline(device, opt.roofline_mib << 20, 10));
     roofline_gbps = std::max(roofline_gbps, roofline.gbps);
-    fmt::print("{{\"roofline\":\"copy\",\"when\":\"{}\",\"bytes_each_way\":{},\"median_ms\":{:.4f},\"gbps\":{:.1f}}}\n", when,
-               roofline.bytes, roofline.median_ms, roofline.gbps);
+    fmt::print("{{\"roofline\":\"copy\",\"when\":\"{}\",\"bytes_each_way\":{},\"median_ms\":{:.4f},\"gbps\":{:.1f}}}\n",
+               when, roofline.bytes, roofline.median_ms, roofline.gbps);
     return {};
   };
   // The copy is checked by reading its whole destination back: the GPU idles for that long, its
@@ -404,8 +427,8 @@ int main(int argc, char** argv) {
   for (size_t w = 0; w < sample.records.size(); ++w) {
     const float g = std::bit_cast<float>((*got)[w]), e = std::bit_cast<float>(sample.records[w]);
     if (!(std::fabs(g - e) <= 1e-3f + 1e-3f * std::fabs(e))) {
-      fmt::print("{{\"check\":\"failed\",\"updates\":{},\"particle\":{},\"word\":{},\"gpu\":{},\"reference\":{}}}\n", updates,
-                 w / kRecordWords, w % kRecordWords, g, e);
+      fmt::print("{{\"check\":\"failed\",\"updates\":{},\"particle\":{},\"word\":{},\"gpu\":{},\"reference\":{}}}\n",
+                 updates, w / kRecordWords, w % kRecordWords, g, e);
       return 1;
     }
   }

@@ -59,7 +59,6 @@ int main(int argc, char** argv) {
   const mote::ParticleDrawBuffers draw = mote::draw_buffers(particles);
   std::printf("draw: pool %p, alive list %p, count at word %u of %p, %u words a record; ready at timeline %llu\n",
               static_cast<void*>(draw.pool), static_cast<void*>(draw.alive), draw.alive_count_word,
-              static_cast<void*>(draw.counters), draw.record_words,
-              static_cast<unsigned long long>(draw.frame_serial));
+              static_cast<void*>(draw.counters), draw.record_words, static_cast<unsigned long long>(draw.frame_serial));
   return 0;
 }

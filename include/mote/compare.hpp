@@ -98,9 +98,9 @@ struct FieldDeviation {
 struct ComparisonSummary {
   uint32_t frames = 0;
   uint32_t frames_with_count_differences = 0;
-  uint64_t records_compared = 0;   // GPU particles matched with a reference twin, over all frames
-  uint64_t unmatched = 0;          // GPU particles whose serial no live reference particle has
-  uint64_t header_mismatches = 0;  // matched particles whose header words differ
+  uint64_t records_compared = 0;              // GPU particles matched with a reference twin, over all frames
+  uint64_t unmatched = 0;                     // GPU particles whose serial no live reference particle has
+  uint64_t header_mismatches = 0;             // matched particles whose header words differ
   std::vector<FieldDeviation> max_deviation;  // one per particle field, in the program's order
   // The GPU frame and the reference agree: no count differs and every particle has its twin with
   // the same header (field values may still deviate within rounding: see max_deviation).
@@ -114,8 +114,8 @@ class ReferenceComparison {
   // starts the reference (`executor`) on the same effect and options, pool size, stride and
   // emitter header, without pre-warm. Errors: kInvalidArgument (no birth serials, records not
   // kept, or already stepped), the reference simulation's (Simulation::create).
-  static Result<std::unique_ptr<ReferenceComparison>> create(std::unique_ptr<GpuSimulation> gpu,
-                                                             SimulationExecutor executor = SimulationExecutor::kReference);
+  static Result<std::unique_ptr<ReferenceComparison>> create(
+      std::unique_ptr<GpuSimulation> gpu, SimulationExecutor executor = SimulationExecutor::kReference);
   ~ReferenceComparison();
   ReferenceComparison(const ReferenceComparison&) = delete;
   ReferenceComparison& operator=(const ReferenceComparison&) = delete;

@@ -15,36 +15,36 @@
 namespace mote {
 
 struct Burst {
-  float time = 0.0f;       // seconds after the emitter starts
-  uint32_t count = 0;      // particles per burst
-  uint32_t cycles = 1;     // how many times it fires (0 = forever)
-  float interval = 0.0f;   // seconds between cycles
+  float time = 0.0f;      // seconds after the emitter starts
+  uint32_t count = 0;     // particles per burst
+  uint32_t cycles = 1;    // how many times it fires (0 = forever)
+  float interval = 0.0f;  // seconds between cycles
 };
 
 struct EmissionSettings {
-  float rate = 0.0f;              // particles per second (the emitter field "rate" overrides when declared)
+  float rate = 0.0f;  // particles per second (the emitter field "rate" overrides when declared)
   std::vector<Burst> bursts;
   float prewarm_seconds = 0.0f;   // simulated before the first frame
   uint32_t capacity_hint = 1024;  // particles the effect expects to hold at once
 };
 
 struct RenderSettings {
-  std::string texture;                 // image path, "" = the built-in soft disc
+  std::string texture;                   // image path, "" = the built-in soft disc
   std::string projection = "billboard";  // billboard | stretched | vertical | horizontal | facing_world | mesh
   std::string blend = "alpha";           // alpha | additive (one premultiplied pipeline)
   uint32_t flipbook_columns = 1;
   uint32_t flipbook_rows = 1;
   bool flipbook_blend = false;
-  bool soft = false;                   // soft-depth fade
+  bool soft = false;  // soft-depth fade
   bool lit = false;
-  std::string mesh;                    // for projection "mesh": box | sphere | a glTF path
+  std::string mesh;  // for projection "mesh": box | sphere | a glTF path
   // Which particle fields the renderer reads (names in the program's particle layout).
   std::string position_field = "position";
   std::string size_field = "size";
   std::string color_field = "color";
   std::string velocity_field = "velocity";
   std::string rotation_field = "rotation";
-  std::string frame_field;             // flipbook frame; "" = from age/life
+  std::string frame_field;  // flipbook frame; "" = from age/life
 };
 
 // A value for a named emitter or global field (EmitterDesc, SimulationOptions, scene emitters).
@@ -60,9 +60,9 @@ struct GlobalPreview {
 
 struct CompiledEffect {
   std::string name;
-  Program program;                        // verified, unlinked (global imports by index)
+  Program program;                         // verified, unlinked (global imports by index)
   std::vector<uint32_t> emitter_defaults;  // f32 bits, program.emitter_field_words() of them
-  std::vector<GlobalPreview> globals;     // preview values, one per program.global_imports entry
+  std::vector<GlobalPreview> globals;      // preview values, one per program.global_imports entry
   EmissionSettings emission;
   RenderSettings render;
 };

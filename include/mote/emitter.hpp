@@ -25,8 +25,8 @@ struct EmitterDesc {
   TransformId transform;
   std::array<float, 3> position{0.0f, 0.0f, 0.0f};
   std::array<float, 4> rotation{0.0f, 0.0f, 0.0f, 1.0f};  // quaternion xyzw
-  std::vector<FieldValue> fields;   // overrides of the effect's emitter-field defaults
-  std::vector<FieldValue> globals;  // overrides of the effect's global previews
+  std::vector<FieldValue> fields;                         // overrides of the effect's emitter-field defaults
+  std::vector<FieldValue> globals;                        // overrides of the effect's global previews
 };
 
 }  // namespace mote

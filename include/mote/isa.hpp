@@ -54,7 +54,7 @@ struct OpInfo {
   OpForm form;
   std::string_view semantics;  // the vm_semantics.h function of a kLane/kVector row; "" for kSpecial
   bool gpu_exact;              // every GPU computes it as the host does (isa_table.inc)
-  float tolerance_ulp;  // parity bound: |got - ref| <= max(ulp * ulp(ref), abs)
+  float tolerance_ulp;         // parity bound: |got - ref| <= max(ulp * ulp(ref), abs)
   float tolerance_abs;
   std::string_view node;  // the effect-graph node of this one instruction, "" for none
   std::string_view doc;
@@ -122,13 +122,9 @@ inline constexpr uint32_t kBuiltinCount = uint32_t(std::size(detail::kBuiltins))
 constexpr std::span<const OpInfo> all_ops() { return detail::kOps; }
 constexpr std::span<const BuiltinInfo> all_builtins() { return detail::kBuiltins; }
 // nullptr for an unknown opcode number.
-constexpr const OpInfo* op_info(uint32_t number) {
-  return number < kOpCount ? &detail::kOps[number] : nullptr;
-}
+constexpr const OpInfo* op_info(uint32_t number) { return number < kOpCount ? &detail::kOps[number] : nullptr; }
 constexpr const OpInfo& op_info(Op op) { return detail::kOps[uint32_t(op)]; }
-constexpr const BuiltinInfo* builtin_info(uint32_t id) {
-  return id < kBuiltinCount ? &detail::kBuiltins[id] : nullptr;
-}
+constexpr const BuiltinInfo* builtin_info(uint32_t id) { return id < kBuiltinCount ? &detail::kBuiltins[id] : nullptr; }
 // Components a source of rule `rule` reads in an instruction of `lanes` lanes: `lanes` for kVal,
 // 1/3/4 for kVal1/3/4, 0 for raw and unused sources. The one statement of that rule.
 constexpr uint32_t source_width(SrcRule rule, uint32_t lanes) {

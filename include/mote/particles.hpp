@@ -89,7 +89,7 @@ struct ParticleSystemDesc {
 
 // The live particles' records as the last completed frame left them (read_alive_records).
 struct AliveRecords {
-  uint32_t record_words = 0;     // words per record (the system's stride)
+  uint32_t record_words = 0;      // words per record (the system's stride)
   std::vector<uint32_t> slots;    // pool slots, in alive-list order
   std::vector<uint32_t> records;  // slots.size() * record_words words, record i of slots[i]
 };
@@ -97,9 +97,9 @@ struct AliveRecords {
 // One emitter's clock and spawn count as the last completed frame left them (read_emitter_state);
 // all zero before the emitter's first frame.
 struct EmitterState {
-  float age = 0.0f;          // seconds since the emitter started (EMITTER_AGE after the frame's tick)
-  uint32_t spawned = 0;      // particles spawned so far: the next newborn's birth serial
-  uint32_t newborns = 0;     // spawned by the last frame
+  float age = 0.0f;       // seconds since the emitter started (EMITTER_AGE after the frame's tick)
+  uint32_t spawned = 0;   // particles spawned so far: the next newborn's birth serial
+  uint32_t newborns = 0;  // spawned by the last frame
 };
 
 struct ParticleStats {

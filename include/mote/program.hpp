@@ -54,9 +54,7 @@ struct Program {
   bool operator==(const Program&) const = default;
   uint64_t hash() const;  // content hash, stable across runs and machines
 
-  const std::vector<Instruction>& code(Section section) const {
-    return section == Section::kInit ? init : update;
-  }
+  const std::vector<Instruction>& code(Section section) const { return section == Section::kInit ? init : update; }
   std::vector<Instruction>& code(Section section) { return section == Section::kInit ? init : update; }
 
   // 1 (header) + the sum of particle field widths.

@@ -44,7 +44,7 @@ Error make_error(ErrorCode code, std::string message, std::string where = {});
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}      // NOLINT: implicit by design
   Result(Error error) : v_(std::in_place_index<1>, std::move(error)) {}  // NOLINT
 
   bool ok() const { return v_.index() == 0; }
@@ -87,15 +87,15 @@ inline Status ok_status() { return {}; }
 #define MOTE_CONCAT(a, b) MOTE_CONCAT_INNER(a, b)
 
 // MOTE_TRY(expr): evaluate a Status/Result; on error return it from the enclosing function.
-#define MOTE_TRY(expr)                                                  \
-  do {                                                                  \
-    auto&& mote_try_result_ = (expr);                                   \
-    if (!mote_try_result_.ok()) return mote_try_result_.take_error();   \
+#define MOTE_TRY(expr)                                                \
+  do {                                                                \
+    auto&& mote_try_result_ = (expr);                                 \
+    if (!mote_try_result_.ok()) return mote_try_result_.take_error(); \
   } while (0)
 
 // MOTE_TRY_ASSIGN(lhs, expr): lhs = value of a Result, or return its error.
 #define MOTE_TRY_ASSIGN(lhs, expr) MOTE_TRY_ASSIGN_IMPL(MOTE_CONCAT(mote_try_, __LINE__), lhs, expr)
-#define MOTE_TRY_ASSIGN_IMPL(tmp, lhs, expr)            \
-  auto tmp = (expr);                                    \
-  if (!tmp.ok()) return tmp.take_error();               \
+#define MOTE_TRY_ASSIGN_IMPL(tmp, lhs, expr) \
+  auto tmp = (expr);                         \
+  if (!tmp.ok()) return tmp.take_error();    \
   lhs = std::move(tmp).value()

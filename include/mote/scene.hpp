@@ -64,11 +64,11 @@ enum class DrawPath { kRaster, kCompute };
 enum class Transparency { kOit, kSorted };  // the raster path's
 
 struct SceneRendererOptions {
-  uint32_t width = 0;   // 0 = the scene's output size (both or neither; 16 .. 8192)
+  uint32_t width = 0;  // 0 = the scene's output size (both or neither; 16 .. 8192)
   uint32_t height = 0;
   DrawPath path = DrawPath::kRaster;
   Transparency transparency = Transparency::kOit;  // raster path only
-  bool profile = true;  // per-pass GPU timestamps in each SceneFrameReport
+  bool profile = true;                             // per-pass GPU timestamps in each SceneFrameReport
 };
 
 struct PassTime {
@@ -77,10 +77,10 @@ struct PassTime {
 };
 
 struct SceneFrameReport {
-  uint32_t index = 0;  // 0-based, in render order
-  float time = 0.0f;   // scene time of the frame (seconds after the warm-up)
-  uint32_t alive = 0;  // particles drawn
-  uint32_t steps = 0;  // simulation steps taken since the previous frame
+  uint32_t index = 0;                     // 0-based, in render order
+  float time = 0.0f;                      // scene time of the frame (seconds after the warm-up)
+  uint32_t alive = 0;                     // particles drawn
+  uint32_t steps = 0;                     // simulation steps taken since the previous frame
   std::vector<PassTime> simulate_passes;  // the last step's frame passes (with profile)
   std::vector<PassTime> render_passes;
 };

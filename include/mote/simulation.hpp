@@ -64,18 +64,18 @@ struct SimulationOptions {
   uint32_t capacity = 0;      // 0 = emission.capacity_hint
   uint32_t record_words = 0;  // pool stride; 0 = the program's record size
   SimulationExecutor executor = SimulationExecutor::kReference;
-  bool prewarm = true;   // run emission.prewarm_seconds before the first frame
+  bool prewarm = true;  // run emission.prewarm_seconds before the first frame
   uint32_t emitter_row = 0;
   uint32_t emitter_generation = 1;
 };
 
 struct FrameReport {
-  uint32_t frame = 0;      // 0-based
+  uint32_t frame = 0;        // 0-based
   float emitter_age = 0.0f;  // after the tick
   uint32_t alive = 0;
-  uint32_t spawned = 0;    // newborns that got a slot
-  uint32_t killed = 0;     // particles that died this tick (UPDATE or INIT KILL)
-  uint32_t dropped = 0;    // requested spawns the free capacity could not hold
+  uint32_t spawned = 0;     // newborns that got a slot
+  uint32_t killed = 0;      // particles that died this tick (UPDATE or INIT KILL)
+  uint32_t dropped = 0;     // requested spawns the free capacity could not hold
   bool has_bounds = false;  // false when nothing is alive or there is no 3-wide position field
   float bounds_min[3] = {0.0f, 0.0f, 0.0f};
   float bounds_max[3] = {0.0f, 0.0f, 0.0f};

@@ -42,14 +42,14 @@ struct RunInput {
   // verifier's error otherwise: a program never runs unverified.
   const Program* program = nullptr;
   Section section = Section::kUpdate;
-  uint32_t count = 0;          // particles to run
-  uint32_t record_words = 0;   // pool stride; 0 = the program's particle record size
+  uint32_t count = 0;             // particles to run
+  uint32_t record_words = 0;      // pool stride; 0 = the program's particle record size
   std::vector<uint32_t> records;  // count * record_words words; word 0 (header) untouched
   VmEmitterContext emitter{};
   std::vector<uint32_t> emitter_fields;  // the emitter's field block (f32 bits)
   std::vector<uint32_t> global_fields;   // the global field section (f32 bits)
   VmWindField wind{};                    // all zero: still air
-  uint32_t rng_base = 0;  // particle seed = vm_particle_seed(rng_base, PARTICLE_INDEX)
+  uint32_t rng_base = 0;                 // particle seed = vm_particle_seed(rng_base, PARTICLE_INDEX)
   // PARTICLE_INDEX of particle i = first_particle_index + i; SPAWN_INDEX = i;
   // SPAWN_COUNT = count; SPAWN_FRACTION = (i + 0.5) / count.
   uint32_t first_particle_index = 0;

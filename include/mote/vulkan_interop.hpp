@@ -30,7 +30,7 @@ VulkanContext vulkan_context(Context& context);
 
 struct ParticleDrawBuffers {
   VkBuffer pool = VK_NULL_HANDLE;
-  VkBuffer alive = VK_NULL_HANDLE;     // this frame's alive list
+  VkBuffer alive = VK_NULL_HANDLE;  // this frame's alive list
   VkBuffer counters = VK_NULL_HANDLE;
   uint32_t alive_count_word = 0;
   uint32_t record_words = 0;

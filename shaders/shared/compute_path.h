@@ -29,16 +29,16 @@ MOTE_CONSTANT(uint, kTileDepthBits, 16u);
 MOTE_CONSTANT(float, kTileDepthOctaves, 24.0f);
 
 // TilePathParams::mode
-MOTE_CONSTANT(uint, kTileSetupClamp, 0u);   // tile_setup: clear the ranges, clamp the alive count, bin args
-MOTE_CONSTANT(uint, kTileSetupPairs, 1u);   // tile_setup: pair totals from the scan, ranges args
-MOTE_CONSTANT(uint, kTileBinCount, 0u);     // tile_bin: each particle's tile rectangle and depth key
-MOTE_CONSTANT(uint, kTileBinEmit, 1u);      // tile_bin: write its (tile, depth) keys at its scanned offset
+MOTE_CONSTANT(uint, kTileSetupClamp, 0u);  // tile_setup: clear the ranges, clamp the alive count, bin args
+MOTE_CONSTANT(uint, kTileSetupPairs, 1u);  // tile_setup: pair totals from the scan, ranges args
+MOTE_CONSTANT(uint, kTileBinCount, 0u);    // tile_bin: each particle's tile rectangle and depth key
+MOTE_CONSTANT(uint, kTileBinEmit, 1u);     // tile_bin: write its (tile, depth) keys at its scanned offset
 
 // Push constants of every render/tile_* shader.
 struct TilePathParams {
-  uint width;             // colour target, pixels
+  uint width;  // colour target, pixels
   uint height;
-  uint tiles_x;           // ceil(width / kTileSize)
+  uint tiles_x;  // ceil(width / kTileSize)
   uint tiles_y;
   uint capacity;          // the pool's slots (alive-list entries are clamped below it)
   uint max_particles;     // the path's per-particle scratch (the alive count is clamped to it too)
@@ -66,16 +66,16 @@ MOTE_ASSERT_OFFSET(TilePathParams, pad0, 44);
 // The path's counters, rewritten every frame by tile_setup (never cleared by the host). The
 // dispatch triples are VkDispatchIndirectCommand at byte offsets 0 and 16.
 struct TileCounters {
-  uint bin_groups_x;     // tile_bin: ceil(alive / kTileBinWorkgroupSize), split over y
+  uint bin_groups_x;  // tile_bin: ceil(alive / kTileBinWorkgroupSize), split over y
   uint bin_groups_y;
   uint bin_groups_z;
   uint alive;            // min(the alive count, capacity, max_particles): the particles binned
   uint ranges_groups_x;  // tile_ranges: ceil(kept / kTileRangesWorkgroupSize), split over y
   uint ranges_groups_y;
   uint ranges_groups_z;
-  uint kept;             // min(pairs, max_pairs): the pairs written, sorted and blended
-  uint pairs;            // every (tile, particle) pair the binning asked for
-  uint dropped;          // pairs - kept
+  uint kept;     // min(pairs, max_pairs): the pairs written, sorted and blended
+  uint pairs;    // every (tile, particle) pair the binning asked for
+  uint dropped;  // pairs - kept
   uint pad0;
   uint pad1;
 };

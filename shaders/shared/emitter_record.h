@@ -11,12 +11,12 @@
 MOTE_SHARED_BEGIN
 
 // flags
-MOTE_CONSTANT(uint, kEmitterFlagLive, 1u);            // the row holds an emitter (0 for a freed row)
-MOTE_CONSTANT(uint, kEmitterFlagSoft, 2u);            // soft-depth fade
+MOTE_CONSTANT(uint, kEmitterFlagLive, 1u);  // the row holds an emitter (0 for a freed row)
+MOTE_CONSTANT(uint, kEmitterFlagSoft, 2u);  // soft-depth fade
 MOTE_CONSTANT(uint, kEmitterFlagLit, 4u);
-MOTE_CONSTANT(uint, kEmitterFlagAdditive, 8u);        // blend "additive" (else alpha)
+MOTE_CONSTANT(uint, kEmitterFlagAdditive, 8u);  // blend "additive" (else alpha)
 MOTE_CONSTANT(uint, kEmitterFlagFlipbookBlend, 16u);
-MOTE_CONSTANT(uint, kEmitterFlagProjectionShift, 8u); // bits 8..11: projection index
+MOTE_CONSTANT(uint, kEmitterFlagProjectionShift, 8u);  // bits 8..11: projection index
 MOTE_CONSTANT(uint, kEmitterFlagProjectionMask, 0xF00u);
 // EmitterRecord::transform_row of an emitter that stands at its own constant pose.
 MOTE_CONSTANT(uint, kEmitterNoTransform, 0xFFFFFFFFu);

@@ -15,16 +15,16 @@ MOTE_SHARED_BEGIN
 // section's growth moves a base and restages no record).
 struct FrameParams {
   float dt;
-  uint row_count;      // emitter rows the tick walks (the table's high-water mark)
-  uint command_count;  // spawn commands this frame ([row, count] pairs)
-  uint capacity;       // pool records
-  uint record_words;   // pool stride
-  uint serial_word;    // record word that receives the birth serial (0 = none; tests read it)
-  uint constants_base; // program buffer word where the heap's constants section starts
-  uint code_base;      // ... its code section
-  uint field_base;     // ... its field section (emitter blocks with their global copies)
-  float time;          // TIME: the system's clock after this frame's dt (f32 sums of the dts, as
-                       // an emitter's age is summed, so a first-frame emitter's age equals it)
+  uint row_count;       // emitter rows the tick walks (the table's high-water mark)
+  uint command_count;   // spawn commands this frame ([row, count] pairs)
+  uint capacity;        // pool records
+  uint record_words;    // pool stride
+  uint serial_word;     // record word that receives the birth serial (0 = none; tests read it)
+  uint constants_base;  // program buffer word where the heap's constants section starts
+  uint code_base;       // ... its code section
+  uint field_base;      // ... its field section (emitter blocks with their global copies)
+  float time;           // TIME: the system's clock after this frame's dt (f32 sums of the dts, as
+                        // an emitter's age is summed, so a first-frame emitter's age equals it)
   uint pad1;
   uint pad2;
 };
@@ -45,18 +45,18 @@ MOTE_ASSERT_OFFSET(FrameParams, pad2, 44);
 // The frame's atomics and the indirect arguments derived from them. Lives in one GPU buffer for
 // the system's lifetime: nothing here is sized from a CPU readback.
 struct FrameCounters {
-  uint alive_in;      // last frame's alive list length: what simulate walks
-  uint alive_out;     // this frame's alive list: emit's newborns (atomic appends), then frame_finish adds the survivors
-  uint free_count;    // free-list stack height
-  uint budget;        // spawn budget, seeded from free_count; the tick debits it
-  uint newborns;      // this frame's spawn total (the scan's last inclusive sum)
-  uint dropped;       // requested spawns the budget could not hold (this frame)
-  uint killed;        // UPDATE kills this frame
-  uint orphaned;      // particles of removed or restarted emitters freed this frame
+  uint alive_in;    // last frame's alive list length: what simulate walks
+  uint alive_out;   // this frame's alive list: emit's newborns (atomic appends), then frame_finish adds the survivors
+  uint free_count;  // free-list stack height
+  uint budget;      // spawn budget, seeded from free_count; the tick debits it
+  uint newborns;    // this frame's spawn total (the scan's last inclusive sum)
+  uint dropped;     // requested spawns the budget could not hold (this frame)
+  uint killed;      // UPDATE kills this frame
+  uint orphaned;    // particles of removed or restarted emitters freed this frame
   uint emit_groups_x;  // indirect dispatch of emit
   uint emit_groups_y;
   uint emit_groups_z;
-  uint spawned_total;  // newborns since creation (wraps)
+  uint spawned_total;      // newborns since creation (wraps)
   uint simulate_groups_x;  // indirect dispatch of next frame's simulate
   uint simulate_groups_y;
   uint simulate_groups_z;
@@ -102,14 +102,14 @@ MOTE_ASSERT_OFFSET(FrameBurst, interval, 12);
 // restage of the record never overwrites it. The CPU only zero-fills it at creation; a row is
 // recognised by generation and restarted on a mismatch.
 struct FrameEmitterState {
-  uint generation;   // the record generation this state belongs to
-  float accumulator; // fractional spawns carried between frames
-  float age;         // EMITTER_AGE / TIME after this frame's tick
-  uint pending;      // host burst spawns queued by spawn commands, taken by the next tick
-  uint spawned;      // birth serials handed out so far
-  uint spawn_first;  // serial of this frame's first newborn
-  uint tick;         // this frame's tick index for the row (0 on its first frame): the RNG's tick
-  uint spawn_count;  // this frame's newborns
+  uint generation;    // the record generation this state belongs to
+  float accumulator;  // fractional spawns carried between frames
+  float age;          // EMITTER_AGE / TIME after this frame's tick
+  uint pending;       // host burst spawns queued by spawn commands, taken by the next tick
+  uint spawned;       // birth serials handed out so far
+  uint spawn_first;   // serial of this frame's first newborn
+  uint tick;          // this frame's tick index for the row (0 on its first frame): the RNG's tick
+  uint spawn_count;   // this frame's newborns
 };
 MOTE_ASSERT_SIZE(FrameEmitterState, 32);
 MOTE_ASSERT_OFFSET(FrameEmitterState, generation, 0);
@@ -187,23 +187,23 @@ MOTE_CONSTANT(uint, kFrameChannelOrientation, 3u);
 // Descriptor binding slots of the frame's buffers: one slot per buffer across every frame shader
 // (shaders/runtime/frame/*) and the passes that bind them (src/runtime/frame/*_pass.cpp), so a
 // buffer is bound and declared by the same name. Push descriptors take sparse slots.
-MOTE_CONSTANT(uint, kFrameBindingParams, 0u);            // FrameParams (uniform)
-MOTE_CONSTANT(uint, kFrameBindingCounters, 1u);          // FrameCounters
-MOTE_CONSTANT(uint, kFrameBindingEmitters, 2u);          // EmitterRecord per row
-MOTE_CONSTANT(uint, kFrameBindingStates, 3u);            // FrameEmitterState per row
-MOTE_CONSTANT(uint, kFrameBindingAliveIn, 4u);           // last frame's alive list (simulate walks it)
-MOTE_CONSTANT(uint, kFrameBindingFreeList, 5u);          // the free-slot stack
-MOTE_CONSTANT(uint, kFrameBindingAliveOut, 6u);          // this frame's alive list
-MOTE_CONSTANT(uint, kFrameBindingPool, 7u);              // the records (as u32 words and as uvec4 chunks)
-MOTE_CONSTANT(uint, kFrameBindingProgram, 8u);           // opcode shapes, then the program heap's image
-MOTE_CONSTANT(uint, kFrameBindingTransformChannels, 9u); // TransformChannels per transform row
-MOTE_CONSTANT(uint, kFrameBindingWideRegisters, 10u);    // the wide interpreter's register file
-MOTE_CONSTANT(uint, kFrameBindingKeep, 11u);             // survivor counts and masks per tile
-MOTE_CONSTANT(uint, kFrameBindingSpawnCounts, 12u);      // the tick's spawns per row
-MOTE_CONSTANT(uint, kFrameBindingSpawnSums, 13u);        // their inclusive scan
-MOTE_CONSTANT(uint, kFrameBindingBursts, 14u);           // FrameBurst, kFrameMaxBursts per row
-MOTE_CONSTANT(uint, kFrameBindingCommands, 15u);         // the host's [row, count] spawn commands
-MOTE_CONSTANT(uint, kFrameBindingFieldBindings, 16u);    // FrameFieldBinding rows
+MOTE_CONSTANT(uint, kFrameBindingParams, 0u);             // FrameParams (uniform)
+MOTE_CONSTANT(uint, kFrameBindingCounters, 1u);           // FrameCounters
+MOTE_CONSTANT(uint, kFrameBindingEmitters, 2u);           // EmitterRecord per row
+MOTE_CONSTANT(uint, kFrameBindingStates, 3u);             // FrameEmitterState per row
+MOTE_CONSTANT(uint, kFrameBindingAliveIn, 4u);            // last frame's alive list (simulate walks it)
+MOTE_CONSTANT(uint, kFrameBindingFreeList, 5u);           // the free-slot stack
+MOTE_CONSTANT(uint, kFrameBindingAliveOut, 6u);           // this frame's alive list
+MOTE_CONSTANT(uint, kFrameBindingPool, 7u);               // the records (as u32 words and as uvec4 chunks)
+MOTE_CONSTANT(uint, kFrameBindingProgram, 8u);            // opcode shapes, then the program heap's image
+MOTE_CONSTANT(uint, kFrameBindingTransformChannels, 9u);  // TransformChannels per transform row
+MOTE_CONSTANT(uint, kFrameBindingWideRegisters, 10u);     // the wide interpreter's register file
+MOTE_CONSTANT(uint, kFrameBindingKeep, 11u);              // survivor counts and masks per tile
+MOTE_CONSTANT(uint, kFrameBindingSpawnCounts, 12u);       // the tick's spawns per row
+MOTE_CONSTANT(uint, kFrameBindingSpawnSums, 13u);         // their inclusive scan
+MOTE_CONSTANT(uint, kFrameBindingBursts, 14u);            // FrameBurst, kFrameMaxBursts per row
+MOTE_CONSTANT(uint, kFrameBindingCommands, 15u);          // the host's [row, count] spawn commands
+MOTE_CONSTANT(uint, kFrameBindingFieldBindings, 16u);     // FrameFieldBinding rows
 
 MOTE_CONSTANT(uint, kFrameWorkgroupSize, 64u);
 // The interpreted simulate's record window (shaders/runtime/frame/vm.glsl): the most chunks of a

@@ -57,10 +57,10 @@ MOTE_CONSTANT(uint, kProjectionHorizontal, 3u);
 MOTE_CONSTANT(uint, kProjectionFacingWorld, 4u);
 MOTE_CONSTANT(uint, kProjectionMesh, 5u);  // drawn by the mesh-particle pipeline, not as a quad
 MOTE_CONSTANT(uint, kDrawProjectionMask, 15u);
-MOTE_CONSTANT(uint, kDrawFlagLive, 16u);        // the row is drawn (0: a free row or a hidden emitter)
-MOTE_CONSTANT(uint, kDrawFlagAdditive, 32u);    // alpha 0 out (emissive, order-free)
-MOTE_CONSTANT(uint, kDrawFlagSoft, 64u);        // soft-depth fade against the scene
-MOTE_CONSTANT(uint, kDrawFlagLit, 128u);        // colour is an albedo lit by the scene's lights
+MOTE_CONSTANT(uint, kDrawFlagLive, 16u);            // the row is drawn (0: a free row or a hidden emitter)
+MOTE_CONSTANT(uint, kDrawFlagAdditive, 32u);        // alpha 0 out (emissive, order-free)
+MOTE_CONSTANT(uint, kDrawFlagSoft, 64u);            // soft-depth fade against the scene
+MOTE_CONSTANT(uint, kDrawFlagLit, 128u);            // colour is an albedo lit by the scene's lights
 MOTE_CONSTANT(uint, kDrawFlagFlipbookBlend, 256u);  // blend a flipbook's two nearest frames
 
 // A record word index of 0 means "unbound": word 0 of a record is always the header.
@@ -70,18 +70,18 @@ MOTE_CONSTANT(uint, kDrawUnbound, 0u);
 // One per emitter row, written by the renderer from the effect's render settings and the
 // program's particle layout (the record words of the fields the render settings name).
 struct ParticleDrawRecord {
-  uint position_word;  // vec3
-  uint size_word;      // float; unbound → size_scale alone
-  uint color_word;     // vec4 straight alpha; unbound → white
-  uint velocity_word;  // vec3; unbound → 0 (STRETCHED falls back to BILLBOARD)
-  uint rotation_word;  // float roll or vec4 quaternion; unbound → no turn
-  uint rotation_width; // 1 or 4 (0 when unbound)
-  uint uv_rect_word;   // vec4 (ox, oy, sx, sy) inside the texture; unbound → (0, 0, 1, 1)
-  uint frame_word;     // float flipbook frame; unbound → from age / lifetime
-  uint age_word;       // float
-  uint lifetime_word;  // float
-  uint flags;          // projection | kDrawFlag*
-  uint generation;     // the row's live generation: stale records draw nothing
+  uint position_word;   // vec3
+  uint size_word;       // float; unbound → size_scale alone
+  uint color_word;      // vec4 straight alpha; unbound → white
+  uint velocity_word;   // vec3; unbound → 0 (STRETCHED falls back to BILLBOARD)
+  uint rotation_word;   // float roll or vec4 quaternion; unbound → no turn
+  uint rotation_width;  // 1 or 4 (0 when unbound)
+  uint uv_rect_word;    // vec4 (ox, oy, sx, sy) inside the texture; unbound → (0, 0, 1, 1)
+  uint frame_word;      // float flipbook frame; unbound → from age / lifetime
+  uint age_word;        // float
+  uint lifetime_word;   // float
+  uint flags;           // projection | kDrawFlag*
+  uint generation;      // the row's live generation: stale records draw nothing
   uint flipbook_columns;
   uint flipbook_rows;
   float soft_distance;  // metres over which a soft particle fades into the scene
@@ -111,8 +111,8 @@ MOTE_ASSERT_OFFSET(ParticleDrawRecord, tint, 80);
 
 // The camera and the frame's lighting, one uniform block shared by every render pass.
 struct RenderView {
-  mat4 view;            // world → view (right-handed, -Z forward)
-  mat4 projection;      // view → clip, reversed-Z
+  mat4 view;        // world → view (right-handed, -Z forward)
+  mat4 projection;  // view → clip, reversed-Z
   mat4 view_projection;
   mat4 inverse_view_projection;
   mat4 sun_view_projection;  // world → the sun's shadow clip space ([0,1] depth, not reversed)

@@ -10,14 +10,14 @@
 MOTE_SHARED_BEGIN
 
 MOTE_CONSTANT(uint, kHeapHeaderWords, 8u);
-MOTE_CONSTANT(uint, kHeapWordConstantsBase, 0u);     // image word where the constants section starts
-MOTE_CONSTANT(uint, kHeapWordCodeBase, 1u);          // image word where the code section starts
-MOTE_CONSTANT(uint, kHeapWordFieldBase, 2u);         // image word where the field section starts
-MOTE_CONSTANT(uint, kHeapWordConstantsCapacity, 3u); // constants section size, words
-MOTE_CONSTANT(uint, kHeapWordCodeCapacity, 4u);      // code section size, words
-MOTE_CONSTANT(uint, kHeapWordFieldCapacity, 5u);     // field section size, words (globals included)
-MOTE_CONSTANT(uint, kHeapWordGlobalWords, 6u);       // words reserved for globals at the field base
-MOTE_CONSTANT(uint, kHeapWordPlacementVersion, 7u);  // low 32 bits of placement_version (diagnostics)
+MOTE_CONSTANT(uint, kHeapWordConstantsBase, 0u);      // image word where the constants section starts
+MOTE_CONSTANT(uint, kHeapWordCodeBase, 1u);           // image word where the code section starts
+MOTE_CONSTANT(uint, kHeapWordFieldBase, 2u);          // image word where the field section starts
+MOTE_CONSTANT(uint, kHeapWordConstantsCapacity, 3u);  // constants section size, words
+MOTE_CONSTANT(uint, kHeapWordCodeCapacity, 4u);       // code section size, words
+MOTE_CONSTANT(uint, kHeapWordFieldCapacity, 5u);      // field section size, words (globals included)
+MOTE_CONSTANT(uint, kHeapWordGlobalWords, 6u);        // words reserved for globals at the field base
+MOTE_CONSTANT(uint, kHeapWordPlacementVersion, 7u);   // low 32 bits of placement_version (diagnostics)
 
 MOTE_SHARED_END
 #endif

@@ -43,9 +43,9 @@ MOTE_ASSERT_OFFSET(ParticleDrawPush, pad2, 28);
 // shader once), the sort's element count, then one VkDrawIndexedIndirectCommand per mesh-particle
 // draw (index counts given in `mesh_index_counts`).
 MOTE_CONSTANT(uint, kMaxMeshParticleDraws, 16u);
-MOTE_CONSTANT(uint, kDrawArgsQuadOffset, 0u);   // bytes
+MOTE_CONSTANT(uint, kDrawArgsQuadOffset, 0u);     // bytes
 MOTE_CONSTANT(uint, kDrawArgsSortCountWord, 5u);  // u32 word: elements the sort sees
-MOTE_CONSTANT(uint, kDrawArgsMeshOffset, 32u);  // bytes; 20 bytes per mesh draw
+MOTE_CONSTANT(uint, kDrawArgsMeshOffset, 32u);    // bytes; 20 bytes per mesh draw
 MOTE_CONSTANT(uint, kDrawArgsWords, 8u + 5u * 16u);
 
 struct DrawArgsParams {

@@ -31,8 +31,8 @@ struct VmRunParams {
   uint emitter_fields_words;
   uint globals_offset;
   uint globals_words;
-  uint flags;         // kVmRunCountOps | kVmRunTrace (tests); 0 for benchmarks
-  uint launch_lanes;  // invocations launched (grid-stride loop over `count`)
+  uint flags;           // kVmRunCountOps | kVmRunTrace (tests); 0 for benchmarks
+  uint launch_lanes;    // invocations launched (grid-stride loop over `count`)
   uint register_count;  // the slots zeroed per particle: the program's registers (the fast
                         // interpreter: those its section reads before writing them)
   // Records the bound buffer holds (its size / record_words, from the host). The bound on every
@@ -43,8 +43,8 @@ struct VmRunParams {
   // The record window (src/vm_gpu/record_window.hpp): the 4-word chunks of the record the section
   // reads or writes, staged with 16-byte loads and stores instead of one access per field word.
   uint window_first_chunk;
-  uint window_chunks;       // 0: fields go straight to the records
-  uint window_dirty_mask;   // bit c: chunk first + c is written back
+  uint window_chunks;      // 0: fields go straight to the records
+  uint window_dirty_mask;  // bit c: chunk first + c is written back
 };
 MOTE_ASSERT_SIZE(VmRunParams, 192);
 MOTE_ASSERT_OFFSET(VmRunParams, emitter_position, 0);

@@ -167,12 +167,10 @@ VM_INLINE float vm_not(float a) { return vm_bool(a == 0.0f); }
 
 #define VM_LANEWISE1(fn) \
   VM_INLINE vec4 fn(vec4 a) { return vec4(fn(a.x), fn(a.y), fn(a.z), fn(a.w)); }
-#define VM_LANEWISE2(fn)                                                   \
-  VM_INLINE vec4 fn(vec4 a, vec4 b) {                                      \
-    return vec4(fn(a.x, b.x), fn(a.y, b.y), fn(a.z, b.z), fn(a.w, b.w)); \
-  }
-#define VM_LANEWISE3(fn)                                                                   \
-  VM_INLINE vec4 fn(vec4 a, vec4 b, vec4 c) {                                              \
+#define VM_LANEWISE2(fn) \
+  VM_INLINE vec4 fn(vec4 a, vec4 b) { return vec4(fn(a.x, b.x), fn(a.y, b.y), fn(a.z, b.z), fn(a.w, b.w)); }
+#define VM_LANEWISE3(fn)                                                                     \
+  VM_INLINE vec4 fn(vec4 a, vec4 b, vec4 c) {                                                \
     return vec4(fn(a.x, b.x, c.x), fn(a.y, b.y, c.y), fn(a.z, b.z, c.z), fn(a.w, b.w, c.w)); \
   }
 VM_LANEWISE2(vm_add)
@@ -212,8 +210,7 @@ VM_LANEWISE1(vm_not)
 #undef VM_LANEWISE3
 
 VM_INLINE vec4 vm_cmp(vec4 a, vec4 b, uint code) {
-  return vec4(vm_cmp(a.x, b.x, code), vm_cmp(a.y, b.y, code), vm_cmp(a.z, b.z, code),
-              vm_cmp(a.w, b.w, code));
+  return vec4(vm_cmp(a.x, b.x, code), vm_cmp(a.y, b.y, code), vm_cmp(a.z, b.z, code), vm_cmp(a.w, b.w, code));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -241,8 +238,7 @@ VM_INLINE vec4 vm_cross(vec4 a, vec4 b) { return vec4(vm_cross(vec3(a), vec3(b))
 // Quaternions: xyzw, w the scalar part, Hamilton convention (q * p applies p first).
 
 VM_INLINE vec4 vm_qmul(vec4 a, vec4 b) {
-  VM_PRECISE vec4 r = vec4(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-                           a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+  VM_PRECISE vec4 r = vec4(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
                            a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
                            a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z);
   return r;
@@ -291,9 +287,7 @@ VM_INLINE uvec3 vm_pcg3d(uvec3 v) {
   return v;
 }
 VM_INLINE uint vm_hash3(uint a, uint b, uint c) { return vm_pcg3d(uvec3(a, b, c)).x; }
-VM_INLINE uint vm_particle_seed(uint base, uint particle_index) {
-  return vm_hash3(base, particle_index, kVmSeedSalt);
-}
+VM_INLINE uint vm_particle_seed(uint base, uint particle_index) { return vm_hash3(base, particle_index, kVmSeedSalt); }
 // The top 24 bits scaled by 2^-24: exactly representable, uniform on [0, 1), never 1.
 VM_INLINE float vm_rand(uint seed, uint draw, uint lane) {
   return float(vm_hash3(seed, draw, lane) >> 8u) * (1.0f / 16777216.0f);
@@ -310,13 +304,14 @@ VM_INLINE vec3 vm_noise_gradient(uint h) {
   float sv = (k & 2u) == 0u ? 1.0f : -1.0f;
   vec3 g = vec3(0.0f);
   // Perlin's grad(): u = k < 8 ? x : y; v = k < 4 ? y : (k == 12 || k == 14 ? x : z).
-  if (k < 8u) g.x = su; else g.y = su;
-  if (k < 4u) g.y = sv; else if (k == 12u || k == 14u) g.x = sv; else g.z = sv;
+  if (k < 8u) g.x = su;
+  else g.y = su;
+  if (k < 4u) g.y = sv;
+  else if (k == 12u || k == 14u) g.x = sv;
+  else g.z = sv;
   return g;
 }
-VM_INLINE float vm_noise_coord(float x) {
-  return isnan(x) ? 0.0f : vm_clamp(x, -kVmNoiseDomain, kVmNoiseDomain);
-}
+VM_INLINE float vm_noise_coord(float x) { return isnan(x) ? 0.0f : vm_clamp(x, -kVmNoiseDomain, kVmNoiseDomain); }
 // xyz: the analytic gradient d noise / d p; w: the raw noise value (before the [-1, 1] clamp).
 VM_INLINE vec4 vm_noise3_gradient(vec3 p_in) {
   vec3 p = vec3(vm_noise_coord(p_in.x), vm_noise_coord(p_in.y), vm_noise_coord(p_in.z));

@@ -60,13 +60,13 @@ Result<std::unique_ptr<ParticleSystem>> ParticleSystem::create(Context& context,
   std::unique_ptr<ParticleSystem> s(new ParticleSystem());
   gpu::Device& device = ApiAccess::device(context);
   s->state_->context = &context;
-  MOTE_TRY_ASSIGN(s->state_->system, runtime::ParticleSystem::create(device, {.capacity = desc.capacity,
-                                                                             .record_words = desc.record_words,
-                                                                             .max_emitters = desc.max_emitters,
-                                                                             .serial_word = desc.serial_word,
-                                                                             .compiled_simulate = desc.compiled_simulate,
-                                                                             .compile_in_background =
-                                                                                 desc.compile_in_background}));
+  MOTE_TRY_ASSIGN(s->state_->system,
+                  runtime::ParticleSystem::create(device, {.capacity = desc.capacity,
+                                                           .record_words = desc.record_words,
+                                                           .max_emitters = desc.max_emitters,
+                                                           .serial_word = desc.serial_word,
+                                                           .compiled_simulate = desc.compiled_simulate,
+                                                           .compile_in_background = desc.compile_in_background}));
   if (desc.max_transforms > 0) {
     MOTE_TRY_ASSIGN(s->state_->transforms, runtime::TransformTable::create(device, desc.max_transforms));
     s->state_->has_transforms = true;
@@ -84,13 +84,11 @@ Status check_id(runtime::ParticleSystem& system, EmitterId id) {
   return ok_status();
 }
 
-
 }  // namespace
 
 Result<EmitterId> ParticleSystem::add_emitter(const CompiledEffect& effect, const EmitterDesc& desc) {
   runtime::ParticleSystem& system = state_->system;
-  if (desc.transform.valid() &&
-      (!state_->has_transforms || !state_->transforms.is_live(desc.transform.row)))
+  if (desc.transform.valid() && (!state_->has_transforms || !state_->transforms.is_live(desc.transform.row)))
     return make_error(ErrorCode::kInvalidArgument, "the emitter's transform is not a live row");
   MOTE_TRY_ASSIGN(uint32_t row, system.add_emitter(effect, desc));
   return EmitterId{row, system.generation(row)};

@@ -16,7 +16,7 @@ constexpr uint32_t kMinAtlasSize = 256;
 
 struct Placement {
   const ImageRgba8* image = nullptr;
-  size_t entry = 0;  // index into Atlas::entries
+  size_t entry = 0;       // index into Atlas::entries
   uint32_t x = 0, y = 0;  // the padded rect's corner
 };
 

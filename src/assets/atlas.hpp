@@ -18,8 +18,8 @@
 
 namespace mote::assets {
 
-inline constexpr uint32_t kSoftDiscSize = 64;   // texels per side of the built-in disc
-inline constexpr uint32_t kAtlasPadding = 2;    // replicated border texels around each entry
+inline constexpr uint32_t kSoftDiscSize = 64;  // texels per side of the built-in disc
+inline constexpr uint32_t kAtlasPadding = 2;   // replicated border texels around each entry
 inline constexpr uint32_t kMaxAtlasSize = 8192;
 
 // Where an entry lies in the atlas, in normalised UV: (offset x, offset y, size x, size y) —
@@ -35,7 +35,7 @@ struct AtlasEntry {
 };
 
 struct Atlas {
-  ImageRgba8 image;  // power-of-two sides, straight alpha, sRGB-encoded colour
+  ImageRgba8 image;                 // power-of-two sides, straight alpha, sRGB-encoded colour
   std::vector<AtlasEntry> entries;  // [0] = soft disc, [1] = white, then the textures in request order
 
   // The entry for `key` ("" = the soft disc), or nullptr.

@@ -241,14 +241,16 @@ class Flattener {
         return fail("required extension " + ext + " is not supported", "/extensionsRequired", ErrorCode::kUnsupported);
     if (model_.asset.version.empty() || model_.asset.version[0] != '2' ||
         (model_.asset.version.size() > 1 && model_.asset.version[1] != '.'))
-      return fail("glTF version \"" + model_.asset.version + "\" is not 2.x", "/asset/version", ErrorCode::kUnsupported);
+      return fail("glTF version \"" + model_.asset.version + "\" is not 2.x", "/asset/version",
+                  ErrorCode::kUnsupported);
     return {};
   }
 
   // `reference` is the JSON pointer of the index that named this node.
   Status visit(int index, const glm::dmat4& parent, uint32_t depth, const std::string& reference) {
     if (index < 0 || size_t(index) >= model_.nodes.size())
-      return fail("node " + std::to_string(index) + " does not exist (" + std::to_string(model_.nodes.size()) + " nodes)",
+      return fail("node " + std::to_string(index) + " does not exist (" + std::to_string(model_.nodes.size()) +
+                      " nodes)",
                   reference);
     const std::string where = "/nodes/" + std::to_string(index);
     if (depth > kMaxNodeDepth)
@@ -325,8 +327,9 @@ class Flattener {
       return fail(use + ": count " + std::to_string(a.count) + " is over the limit of " + std::to_string(max_count),
                   where + "/count");
     if (a.bufferView < 0 || size_t(a.bufferView) >= model_.bufferViews.size())
-      return fail(use + ": bufferView " + std::to_string(a.bufferView) + " does not exist (accessors without one are "
-                        "not supported)",
+      return fail(use + ": bufferView " + std::to_string(a.bufferView) +
+                      " does not exist (accessors without one are "
+                      "not supported)",
                   where + "/bufferView");
     const tinygltf::BufferView& view = model_.bufferViews[size_t(a.bufferView)];
     const std::string view_where = "/bufferViews/" + std::to_string(a.bufferView);
@@ -541,7 +544,8 @@ Result<Mesh> decode_gltf(std::span<const uint8_t> bytes, const std::filesystem::
     if (uint64_t(json_length) <= bytes.size() - 20) json = bytes.subspan(20, json_length);
   }
   if (!json_nesting_within(json, kMaxJsonNesting))
-    return make_error(ErrorCode::kParse, "JSON nests deeper than " + std::to_string(kMaxJsonNesting) + " levels", where);
+    return make_error(ErrorCode::kParse, "JSON nests deeper than " + std::to_string(kMaxJsonNesting) + " levels",
+                      where);
 
   FsContext fs_context;
   const std::string base = base_dir.string();

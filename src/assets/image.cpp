@@ -47,7 +47,8 @@ Status check_image(const ImageRgba8& image, const std::string& where) {
   if (image.pixels.size() != size_t(image.width) * image.height * 4)
     return make_error(ErrorCode::kInvalidArgument,
                       "pixel buffer holds " + std::to_string(image.pixels.size()) +
-                          " bytes, expected width * height * 4 = " + std::to_string(size_t(image.width) * image.height * 4),
+                          " bytes, expected width * height * 4 = " +
+                          std::to_string(size_t(image.width) * image.height * 4),
                       where);
   return {};
 }
@@ -63,7 +64,8 @@ void append_bytes(void* context, void* data, int size) {
 Result<ImageRgba8> decode_image(std::span<const uint8_t> bytes, std::string_view name) {
   if (bytes.empty()) return make_error(ErrorCode::kFormat, "empty file", std::string(name));
   if (bytes.size() > kMaxImageFileBytes || bytes.size() > size_t(INT_MAX))
-    return make_error(ErrorCode::kFormat, "file of " + std::to_string(bytes.size()) + " bytes is too large for an image",
+    return make_error(ErrorCode::kFormat,
+                      "file of " + std::to_string(bytes.size()) + " bytes is too large for an image",
                       std::string(name));
   const int len = int(bytes.size());
 
@@ -76,8 +78,8 @@ Result<ImageRgba8> decode_image(std::span<const uint8_t> bytes, std::string_view
   // Another thread's global stbi_set_flip_vertically_on_load must not turn our rows over.
   stbi_set_flip_vertically_on_load_thread(0);
   int got_width = 0, got_height = 0;
-  std::unique_ptr<stbi_uc, StbiFree> decoded(
-      stbi_load_from_memory(bytes.data(), len, &got_width, &got_height, &channels, 4));
+  std::unique_ptr<stbi_uc, StbiFree> decoded(stbi_load_from_memory(bytes.data(), len, &got_width, &got_height,
+                                                                   &channels, 4));
   if (!decoded) return make_error(ErrorCode::kFormat, "cannot decode image: " + stb_reason(), std::string(name));
   if (got_width != width || got_height != height)
     return make_error(ErrorCode::kFormat,

@@ -80,7 +80,8 @@ Mesh make_sphere(uint32_t segments) {
     const double theta = std::numbers::pi * double(i) / double(rings);  // 0 at +Y, pi at -Y
     for (uint32_t j = 0; j <= segments; ++j) {
       const double phi = 2.0 * std::numbers::pi * double(j) / double(segments);
-      glm::vec3 n(float(std::sin(theta) * std::cos(phi)), float(std::cos(theta)), float(std::sin(theta) * std::sin(phi)));
+      glm::vec3 n(float(std::sin(theta) * std::cos(phi)), float(std::cos(theta)),
+                  float(std::sin(theta) * std::sin(phi)));
       if (i == 0 || i == rings) n = glm::vec3(0.0f, i == 0 ? 1.0f : -1.0f, 0.0f);  // exact poles
       n = glm::normalize(n);
       mesh.vertices.push_back(vertex(0.5f * n, n, {float(j) / float(segments), float(i) / float(rings)}));

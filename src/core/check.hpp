@@ -10,8 +10,8 @@ namespace mote::detail {
 [[noreturn]] void check_failed(const char* condition, const char* file, int line, const char* message);
 }  // namespace mote::detail
 
-#define MOTE_CHECK(cond, msg)                                                   \
-  do {                                                                          \
-    if (!(cond)) [[unlikely]]                                                   \
-      ::mote::detail::check_failed(#cond, __FILE__, __LINE__, (msg));           \
+#define MOTE_CHECK(cond, msg)                                         \
+  do {                                                                \
+    if (!(cond)) [[unlikely]]                                         \
+      ::mote::detail::check_failed(#cond, __FILE__, __LINE__, (msg)); \
   } while (0)

@@ -13,8 +13,7 @@ struct FileCloser {
 using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
 
 Error io_error(const std::string& what, const std::string& path) {
-  return make_error(errno == ENOENT ? ErrorCode::kNotFound : ErrorCode::kIo,
-                    what + ": " + std::strerror(errno), path);
+  return make_error(errno == ENOENT ? ErrorCode::kNotFound : ErrorCode::kIo, what + ": " + std::strerror(errno), path);
 }
 }  // namespace
 

@@ -114,7 +114,8 @@ Status require(const json& j, const std::string& where, std::string_view key) {
 }
 
 Status exclusive(const json& j, const std::string& where, std::string_view a, std::string_view b) {
-  if (j.contains(a) && j.contains(b)) return json_parse_error(json_child(where, b), fmt::format("'{}' and '{}' are exclusive", a, b));
+  if (j.contains(a) && j.contains(b))
+    return json_parse_error(json_child(where, b), fmt::format("'{}' and '{}' are exclusive", a, b));
   return {};
 }
 
@@ -130,10 +131,11 @@ Result<float> read_number(const json& j, const std::string& where, NumberRange r
   const bool below = range.lo_open ? v <= range.lo : v < range.lo;
   const bool above = range.hi_open ? v >= range.hi : v > range.hi;
   if (below || above) {
-    return json_parse_error(where, fmt::format("{} is outside {}{}, {}{}", v, range.lo_open ? '(' : '[', range.lo, range.hi,
-                                               range.hi_open ? ')' : ']'));
+    return json_parse_error(where, fmt::format("{} is outside {}{}, {}{}", v, range.lo_open ? '(' : '[', range.lo,
+                                               range.hi, range.hi_open ? ')' : ']'));
   }
-  if (std::fabs(v) > double(std::numeric_limits<float>::max())) return json_parse_error(where, "number does not fit a 32-bit float");
+  if (std::fabs(v) > double(std::numeric_limits<float>::max()))
+    return json_parse_error(where, "number does not fit a 32-bit float");
   return float(v);
 }
 
@@ -156,7 +158,8 @@ Result<bool> read_bool(const json& j, const std::string& where) {
   return j.get<bool>();
 }
 
-Result<std::string> read_choice(const json& j, const std::string& where, std::initializer_list<std::string_view> choices) {
+Result<std::string> read_choice(const json& j, const std::string& where,
+                                std::initializer_list<std::string_view> choices) {
   MOTE_TRY_ASSIGN(std::string s, read_string(j, where));
   std::string list;
   for (auto c : choices) {
@@ -168,7 +171,8 @@ Result<std::string> read_choice(const json& j, const std::string& where, std::in
 
 Result<std::string> read_identifier(const json& j, const std::string& where) {
   MOTE_TRY_ASSIGN(std::string s, read_string(j, where));
-  if (!is_identifier(s)) return json_parse_error(where, fmt::format("'{}' is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most 64)", s));
+  if (!is_identifier(s))
+    return json_parse_error(where, fmt::format("'{}' is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most 64)", s));
   return s;
 }
 
@@ -189,11 +193,13 @@ Result<std::vector<float>> read_number_elements(const json& j, const std::string
   return out;
 }
 
-Status read_optional_number(const json& j, const std::string& where, std::string_view key, NumberRange range, float& out) {
+Status read_optional_number(const json& j, const std::string& where, std::string_view key, NumberRange range,
+                            float& out) {
   return read_member(j, where, key, out, [&](const json& v, const std::string& w) { return read_number(v, w, range); });
 }
 
-Status read_optional_uint(const json& j, const std::string& where, std::string_view key, uint64_t lo, uint64_t hi, uint32_t& out) {
+Status read_optional_uint(const json& j, const std::string& where, std::string_view key, uint64_t lo, uint64_t hi,
+                          uint32_t& out) {
   return read_member(j, where, key, out, [&](const json& v, const std::string& w) { return read_uint(v, w, lo, hi); });
 }
 

@@ -65,7 +65,8 @@ Result<uint32_t> read_uint(const nlohmann::json& j, const std::string& where, ui
 Result<std::string> read_string(const nlohmann::json& j, const std::string& where);
 Result<bool> read_bool(const nlohmann::json& j, const std::string& where);
 // A string equal to one of `choices`.
-Result<std::string> read_choice(const nlohmann::json& j, const std::string& where, std::initializer_list<std::string_view> choices);
+Result<std::string> read_choice(const nlohmann::json& j, const std::string& where,
+                                std::initializer_list<std::string_view> choices);
 // A string that is_identifier accepts.
 Result<std::string> read_identifier(const nlohmann::json& j, const std::string& where);
 // An array (of anything) of at most `max_size` elements, returned for the caller to walk.
@@ -78,8 +79,8 @@ Result<std::vector<float>> read_number_elements(const nlohmann::json& j, const s
 // at where/key); when absent, `out` keeps the default it already holds.
 Status read_optional_number(const nlohmann::json& j, const std::string& where, std::string_view key, NumberRange range,
                             float& out);
-Status read_optional_uint(const nlohmann::json& j, const std::string& where, std::string_view key, uint64_t lo, uint64_t hi,
-                          uint32_t& out);
+Status read_optional_uint(const nlohmann::json& j, const std::string& where, std::string_view key, uint64_t lo,
+                          uint64_t hi, uint32_t& out);
 Status read_optional_bool(const nlohmann::json& j, const std::string& where, std::string_view key, bool& out);
 Status read_optional_string(const nlohmann::json& j, const std::string& where, std::string_view key, std::string& out);
 

@@ -26,7 +26,7 @@ struct BufferBinding {
 struct ImageBinding {
   uint32_t binding = 0;
   VkImageView view = VK_NULL_HANDLE;
-  VkSampler sampler = VK_NULL_HANDLE;  // combined image samplers only
+  VkSampler sampler = VK_NULL_HANDLE;                               // combined image samplers only
   VkImageLayout layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;  // GENERAL for storage images
 };
 
@@ -103,7 +103,7 @@ struct DepthTarget {
   const Image* image = nullptr;
   bool clear = true;
   float clear_depth = 0.0f;  // reversed-Z: far
-  bool store = true;  // false: store op NONE, for a depth only read (its contents stay as they were)
+  bool store = true;         // false: store op NONE, for a depth only read (its contents stay as they were)
 };
 // vkCmdBeginRendering over the targets' full extent; images must be in ATTACHMENT_OPTIMAL
 // (colour) / DEPTH_STENCIL_ATTACHMENT_OPTIMAL or DEPTH_STENCIL_READ_ONLY_OPTIMAL (depth; the

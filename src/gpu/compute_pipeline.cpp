@@ -19,7 +19,8 @@ Result<ComputePipeline> ComputePipeline::create(Device& device, std::string_view
                                                 std::span<const SpecializationConstant> specialization) {
   const EmbeddedShader* shader = find_embedded_shader(shader_name);
   if (!shader) return make_error(ErrorCode::kNotFound, "no embedded shader named " + std::string(shader_name));
-  return create_from_spirv(device, std::string(shader_name), std::span(shader->words, shader->word_count), specialization);
+  return create_from_spirv(device, std::string(shader_name), std::span(shader->words, shader->word_count),
+                           specialization);
 }
 
 Result<ComputePipeline> ComputePipeline::create_from_spirv(Device& device, std::string name,
@@ -67,7 +68,8 @@ Result<std::vector<PipelineStatistic>> ComputePipeline::statistics() const {
   pipeline_info.pipeline = pipeline_;
   uint32_t executables = 0;
   MOTE_VK_TRY(get_properties(device_->handle(), &pipeline_info, &executables, nullptr));
-  std::vector<VkPipelineExecutablePropertiesKHR> props(executables, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
+  std::vector<VkPipelineExecutablePropertiesKHR> props(executables,
+                                                       {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
   MOTE_VK_TRY(get_properties(device_->handle(), &pipeline_info, &executables, props.data()));
   for (uint32_t e = 0; e < executables; ++e) {
     VkPipelineExecutableInfoKHR exe{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};

@@ -24,7 +24,7 @@ struct SpecializationConstant {
 struct PipelineStatistic {
   std::string executable;  // the executable's name (a pipeline may have several)
   std::string name;
-  std::string value;       // formatted
+  std::string value;  // formatted
 };
 
 class ComputePipeline {

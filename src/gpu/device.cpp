@@ -32,7 +32,7 @@ Status Device::init(const DeviceOptions& options) {
   VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
   f13.synchronization2 = VK_TRUE;
   f13.dynamicRendering = VK_TRUE;  // core in 1.3: the renderer draws without render pass objects
-  f13.maintenance4 = VK_TRUE;  // SPIR-V 1.6 (Vulkan 1.3 target) declares workgroup sizes with LocalSizeId
+  f13.maintenance4 = VK_TRUE;      // SPIR-V 1.6 (Vulkan 1.3 target) declares workgroup sizes with LocalSizeId
   VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
   f12.pNext = &f13;
   f12.timelineSemaphore = VK_TRUE;
@@ -82,7 +82,8 @@ Status Device::init(const DeviceOptions& options) {
 
 Result<std::unique_ptr<Device>> Device::adopt(const AdoptedDevice& host) {
   if (!host.instance || !host.physical_device || !host.device || !host.queue)
-    return make_error(ErrorCode::kInvalidArgument, "an adopted device needs its instance, physical device, device and queue");
+    return make_error(ErrorCode::kInvalidArgument,
+                      "an adopted device needs its instance, physical device, device and queue");
   std::unique_ptr<Device> self(new Device());
   self->instance_ = Instance::adopt(host.instance, VK_API_VERSION_1_3);
   MOTE_TRY_ASSIGN(self->all_devices_, enumerate_devices(host.instance));
@@ -115,7 +116,8 @@ Status Device::init_device_objects() {
   cmd_push_descriptor_set =
       reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(vkGetDeviceProcAddr(device_, "vkCmdPushDescriptorSetKHR"));
   if (!cmd_push_descriptor_set)
-    return make_error(ErrorCode::kUnsupported, "vkCmdPushDescriptorSetKHR missing (VK_KHR_push_descriptor not enabled)");
+    return make_error(ErrorCode::kUnsupported,
+                      "vkCmdPushDescriptorSetKHR missing (VK_KHR_push_descriptor not enabled)");
   if (instance_->debug_utils())
     set_object_name_ = reinterpret_cast<PFN_vkSetDebugUtilsObjectNameEXT>(
         vkGetInstanceProcAddr(instance_->handle(), "vkSetDebugUtilsObjectNameEXT"));
@@ -219,7 +221,8 @@ Status Device::wait(uint64_t serial, uint64_t timeout_ns) {
   info.pValues = &serial;
   VkResult r = vkWaitSemaphores(device_, &info, timeout_ns);
   if (r == VK_TIMEOUT)
-    return make_error(ErrorCode::kVulkan, "GPU work did not finish within " + std::to_string(timeout_ns / 1000000) + " ms");
+    return make_error(ErrorCode::kVulkan,
+                      "GPU work did not finish within " + std::to_string(timeout_ns / 1000000) + " ms");
   if (r != VK_SUCCESS) return vk_error(r, "vkWaitSemaphores");
   collect_garbage();
   return {};

@@ -23,8 +23,8 @@
 namespace mote::gpu {
 
 struct DeviceOptions {
-  bool validation = false;        // also turned on by MOTE_VALIDATION=1
-  std::string device_selector;    // see physical_device.hpp; "" = MOTE_DEVICE, then automatic
+  bool validation = false;      // also turned on by MOTE_VALIDATION=1
+  std::string device_selector;  // see physical_device.hpp; "" = MOTE_DEVICE, then automatic
 };
 
 // A host application's Vulkan device for Mote to work on (Device::adopt): what the host must

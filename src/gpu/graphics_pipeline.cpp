@@ -10,8 +10,8 @@
 namespace mote::gpu {
 
 namespace {
-constexpr VkColorComponentFlags kAllChannels =
-    VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+constexpr VkColorComponentFlags kAllChannels = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
+                                               VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
 }  // namespace
 
 VkPipelineColorBlendAttachmentState blend_opaque() {
@@ -109,7 +109,8 @@ Result<GraphicsPipeline> GraphicsPipeline::create(Device& device, const Graphics
   }
   p.reflection_.bindings = std::move(sorted_bindings);
 
-  MOTE_TRY_ASSIGN(p.set_layout_, detail::create_push_set_layout(device, p.reflection_.bindings, sorted_stages, p.name_));
+  MOTE_TRY_ASSIGN(p.set_layout_,
+                  detail::create_push_set_layout(device, p.reflection_.bindings, sorted_stages, p.name_));
   MOTE_TRY_ASSIGN(p.layout_, detail::create_pipeline_layout(device, p.set_layout_, p.reflection_.push_constant_size,
                                                             p.push_stages_, p.name_));
 

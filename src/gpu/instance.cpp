@@ -18,8 +18,8 @@ std::atomic<uint64_t> g_message_count{0};
 
 void default_print(const ValidationMessage& m) {
   std::fprintf(stderr, "[vulkan %s] %s: %s\n",
-               (m.severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) ? "error" : "warning",
-               m.id_name.c_str(), m.text.c_str());
+               (m.severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) ? "error" : "warning", m.id_name.c_str(),
+               m.text.c_str());
 }
 
 VKAPI_ATTR VkBool32 VKAPI_CALL on_debug_message(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
@@ -33,10 +33,8 @@ VKAPI_ATTR VkBool32 VKAPI_CALL on_debug_message(VkDebugUtilsMessageSeverityFlagB
     std::lock_guard lock(g_handler_mutex);
     handler = g_handler;
   }
-  if (handler)
-    handler(m);
-  else
-    default_print(m);
+  if (handler) handler(m);
+  else default_print(m);
   return VK_FALSE;  // never abort the call: the test decides what a message means
 }
 
@@ -82,8 +80,8 @@ Result<std::unique_ptr<Instance>> Instance::create(bool validation) {
   if (vkEnumerateInstanceVersion(&loader_version) != VK_SUCCESS) loader_version = VK_API_VERSION_1_0;
   if (loader_version < VK_API_VERSION_1_3)
     return make_error(ErrorCode::kUnsupported,
-                      "the Vulkan loader supports only " + std::to_string(VK_API_VERSION_MAJOR(loader_version)) +
-                          "." + std::to_string(VK_API_VERSION_MINOR(loader_version)) + "; Mote needs 1.3");
+                      "the Vulkan loader supports only " + std::to_string(VK_API_VERSION_MAJOR(loader_version)) + "." +
+                          std::to_string(VK_API_VERSION_MINOR(loader_version)) + "; Mote needs 1.3");
   self->api_version_ = VK_API_VERSION_1_3;
 
   std::vector<const char*> layers;
@@ -108,8 +106,8 @@ Result<std::unique_ptr<Instance>> Instance::create(bool validation) {
   app.apiVersion = self->api_version_;
 
   VkDebugUtilsMessengerCreateInfoEXT messenger_info{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-  messenger_info.messageSeverity =
-      VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+  messenger_info.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                                   VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
   messenger_info.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                                VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT;
   messenger_info.pfnUserCallback = on_debug_message;

@@ -110,19 +110,15 @@ Result<std::vector<PhysicalDeviceDescription>> enumerate_devices(VkInstance inst
 
     if (d.api_version < VK_API_VERSION_1_3)
       d.unsuitable_reason = "Vulkan " + api_version_string(d.api_version) + " (Mote needs 1.3)";
-    else if (!f13.synchronization2)
-      d.unsuitable_reason = "no synchronization2";
-    else if (!f13.maintenance4)
-      d.unsuitable_reason = "no maintenance4";
-    else if (!f12.timelineSemaphore)
-      d.unsuitable_reason = "no timeline semaphores";
+    else if (!f13.synchronization2) d.unsuitable_reason = "no synchronization2";
+    else if (!f13.maintenance4) d.unsuitable_reason = "no maintenance4";
+    else if (!f12.timelineSemaphore) d.unsuitable_reason = "no timeline semaphores";
     else if (!(subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) ||
              !(subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BALLOT_BIT))
       d.unsuitable_reason = "no subgroup ballot in compute shaders";
     else if (!has_device_extension(handles[i], VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME))
       d.unsuitable_reason = "no VK_KHR_push_descriptor";
-    else if (d.compute_queue_family == UINT32_MAX)
-      d.unsuitable_reason = "no compute queue";
+    else if (d.compute_queue_family == UINT32_MAX) d.unsuitable_reason = "no compute queue";
     else if (props.properties.limits.timestampComputeAndGraphics == VK_FALSE)
       d.unsuitable_reason = "no timestamps on compute queues";
     d.suitable = d.unsuitable_reason.empty();
@@ -147,8 +143,8 @@ Result<DeviceChoice> choose_device(const std::vector<PhysicalDeviceDescription>&
 
   auto accept = [&](const PhysicalDeviceDescription& d, std::string reason) -> Result<DeviceChoice> {
     if (!d.suitable)
-      return make_error(ErrorCode::kUnsupported,
-                        "device " + std::to_string(d.index) + " (" + d.name + ") cannot run Mote: " + d.unsuitable_reason);
+      return make_error(ErrorCode::kUnsupported, "device " + std::to_string(d.index) + " (" + d.name +
+                                                     ") cannot run Mote: " + d.unsuitable_reason);
     return DeviceChoice{d.index, std::move(reason)};
   };
 
@@ -157,8 +153,8 @@ Result<DeviceChoice> choose_device(const std::vector<PhysicalDeviceDescription>&
     auto [ptr, ec] = std::from_chars(selector.data(), selector.data() + selector.size(), index);
     if (ec == std::errc() && ptr == selector.data() + selector.size()) {
       if (index >= devices.size())
-        return make_error(ErrorCode::kNotFound, origin + "=" + selector + ": there are only " +
-                                                    std::to_string(devices.size()) + " devices");
+        return make_error(ErrorCode::kNotFound,
+                          origin + "=" + selector + ": there are only " + std::to_string(devices.size()) + " devices");
       return accept(devices[index], origin + "=" + selector + " chose it by index");
     }
     const std::string want = lower(selector);

@@ -27,9 +27,9 @@ struct PhysicalDeviceDescription {
   std::string driver_info;
   uint32_t subgroup_size = 0;
   VkPhysicalDeviceLimits limits{};
-  uint64_t device_local_bytes = 0;  // largest device-local heap
+  uint64_t device_local_bytes = 0;             // largest device-local heap
   uint32_t compute_queue_family = UINT32_MAX;  // a family with compute (graphics too when possible)
-  bool queue_has_graphics = false;  // that family also draws (the renderer needs it)
+  bool queue_has_graphics = false;             // that family also draws (the renderer needs it)
   bool suitable = false;
   std::string unsuitable_reason;  // why not, when !suitable: the missing feature or extension
 };
@@ -47,7 +47,6 @@ struct DeviceChoice {
 };
 
 // selector: "" means MOTE_DEVICE from the environment, then the automatic order.
-Result<DeviceChoice> choose_device(const std::vector<PhysicalDeviceDescription>& devices,
-                                   const std::string& selector);
+Result<DeviceChoice> choose_device(const std::vector<PhysicalDeviceDescription>& devices, const std::string& selector);
 
 }  // namespace mote::gpu

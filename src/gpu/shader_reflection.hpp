@@ -22,7 +22,7 @@ struct ReflectedBinding {
   uint32_t binding = 0;
   VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
   uint32_t count = 1;
-  std::string name;  // the block's instance or type name
+  std::string name;        // the block's instance or type name
   bool read_only = false;  // storage buffers declared `readonly`
 };
 

@@ -66,9 +66,8 @@ Status upload_image(Device& device, const Image& image, std::span<const uint8_t>
   std::memcpy(staging.mapped(), bytes.data(), bytes.size());
   MOTE_TRY(staging.flush());
   return device.submit_and_wait([&](VkCommandBuffer cmd) {
-    image_barrier(cmd, image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                  VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_COPY_BIT,
-                  VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    image_barrier(cmd, image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_NONE,
+                  VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
     VkBufferImageCopy region{};
     region.imageSubresource = {image.aspect(), 0, 0, 1};
     region.imageExtent = {image.width(), image.height(), 1};

@@ -7,7 +7,8 @@ namespace mote::gpu {
 
 const char* vk_result_name(VkResult result) {
   switch (result) {
-#define MOTE_CASE(x) case x: return #x;
+#define MOTE_CASE(x) \
+  case x: return #x;
     MOTE_CASE(VK_SUCCESS)
     MOTE_CASE(VK_NOT_READY)
     MOTE_CASE(VK_TIMEOUT)
@@ -39,8 +40,7 @@ const char* vk_result_name(VkResult result) {
 
 Error vk_error(VkResult result, const char* call) {
   ErrorCode code = ErrorCode::kVulkan;
-  if (result == VK_ERROR_OUT_OF_HOST_MEMORY || result == VK_ERROR_OUT_OF_DEVICE_MEMORY)
-    code = ErrorCode::kOutOfMemory;
+  if (result == VK_ERROR_OUT_OF_HOST_MEMORY || result == VK_ERROR_OUT_OF_DEVICE_MEMORY) code = ErrorCode::kOutOfMemory;
   return make_error(code, std::string(call) + " returned " + vk_result_name(result) + " (" +
                               std::to_string(int(result)) + ")");
 }

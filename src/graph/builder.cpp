@@ -17,10 +17,8 @@ bool is_shareable(isa::Op op) {
     case isa::Op::RAND:
     case isa::Op::KILL:
     case isa::Op::STORE_FIELD:
-    case isa::Op::NOP:
-      return false;
-    default:
-      return true;
+    case isa::Op::NOP: return false;
+    default: return true;
   }
 }
 
@@ -66,9 +64,7 @@ ValueRef IrBuilder::constant(std::array<float, 4> v, uint8_t width) {
   return ValueRef{id, width, {0, 1, 2, 3}};
 }
 
-ValueRef IrBuilder::component(ValueRef v, int i) {
-  return ValueRef{v.id, 1, {v.swizzle[size_t(i)], 1, 2, 3}};
-}
+ValueRef IrBuilder::component(ValueRef v, int i) { return ValueRef{v.id, 1, {v.swizzle[size_t(i)], 1, 2, 3}}; }
 
 ValueRef IrBuilder::prefix(ValueRef v, uint8_t width) {
   ValueRef r = v;
@@ -102,7 +98,8 @@ std::optional<IrOperand> IrBuilder::operand(ValueRef v, uint32_t width) {
   view = prefix(view, uint8_t(width));
   if (auto c = constant_of(view)) {
     bool splat = true;
-    for (uint32_t i = 1; i < width; ++i) splat = splat && std::bit_cast<uint32_t>((*c)[i]) == std::bit_cast<uint32_t>((*c)[0]);
+    for (uint32_t i = 1; i < width; ++i)
+      splat = splat && std::bit_cast<uint32_t>((*c)[i]) == std::bit_cast<uint32_t>((*c)[0]);
     if (splat) return IrOperand{IrOperand::Kind::kImm, std::bit_cast<uint32_t>((*c)[0]), {}};
     std::vector<uint32_t> key{width};
     for (uint32_t i = 0; i < width; ++i) key.push_back(std::bit_cast<uint32_t>((*c)[i]));

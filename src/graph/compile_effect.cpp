@@ -59,7 +59,8 @@ Result<CompiledEffect> compile_effect(std::string_view json_text) {
   MOTE_TRY_ASSIGN(p.init, encode_function(init_fn, init_alloc, import_of));
   MOTE_TRY_ASSIGN(p.update, encode_function(update_fn, update_alloc, import_of));
   if (p.init.size() > 4096 || p.update.size() > 4096)
-    return make_error(ErrorCode::kInvalidArgument, "a section compiles to more than 4096 instructions", p.init.size() > 4096 ? "/init" : "/update");
+    return make_error(ErrorCode::kInvalidArgument, "a section compiles to more than 4096 instructions",
+                      p.init.size() > 4096 ? "/init" : "/update");
   if (Status s = verify_program(p); !s.ok()) {
     Error e = s.take_error();
     return make_error(ErrorCode::kInternal, "the compiled program does not verify: " + e.to_string(), "/");

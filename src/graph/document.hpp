@@ -25,8 +25,8 @@ struct DocField {
 // What feeds an input port: another node's output, or a constant.
 struct DocInput {
   bool is_ref = false;
-  std::string node;  // is_ref: the source node id
-  std::string port;  // is_ref: its output port ("" = the node's only output)
+  std::string node;           // is_ref: the source node id
+  std::string port;           // is_ref: its output port ("" = the node's only output)
   std::vector<float> values;  // !is_ref: 1..4 numbers
 };
 
@@ -55,6 +55,5 @@ struct EffectDocument {
 
 // Strict reading; errors are kParse with a JSON pointer in `where`.
 Result<EffectDocument> load_effect_document(std::string_view json_text);
-
 
 }  // namespace mote::graph

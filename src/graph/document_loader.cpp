@@ -32,7 +32,8 @@ Result<std::vector<DocField>> read_fields(const json& j, const std::string& wher
     MOTE_TRY(require(f, w, "width"));
     DocField field;
     MOTE_TRY_ASSIGN(field.name, read_identifier(f["name"], json_child(w, "name")));
-    if (!names.insert(field.name).second) return json_parse_error(json_child(w, "name"), fmt::format("duplicate field name '{}'", field.name));
+    if (!names.insert(field.name).second)
+      return json_parse_error(json_child(w, "name"), fmt::format("duplicate field name '{}'", field.name));
     MOTE_TRY_ASSIGN(field.width, read_uint(f["width"], json_child(w, "width"), 1, 4));
     words += field.width;
     if (words > max_words) return json_parse_error(w, fmt::format("the fields exceed {} words", max_words));
@@ -74,20 +75,25 @@ Status read_emission(const json& j, const std::string& where, EmissionSettings& 
   return {};
 }
 
-Status read_render(const json& j, const std::string& where, RenderSettings& r, const std::vector<DocField>& particle_fields) {
+Status read_render(const json& j, const std::string& where, RenderSettings& r,
+                   const std::vector<DocField>& particle_fields) {
   MOTE_TRY(check_object(j, where, {"texture", "projection", "blend", "flipbook", "soft", "lit", "mesh", "fields"}));
   MOTE_TRY(read_optional_string(j, where, "texture", r.texture));
   if (j.contains("projection")) {
-    MOTE_TRY_ASSIGN(r.projection, read_choice(j["projection"], json_child(where, "projection"),
-                                              {"billboard", "stretched", "vertical", "horizontal", "facing_world", "mesh"}));
+    MOTE_TRY_ASSIGN(r.projection,
+                    read_choice(j["projection"], json_child(where, "projection"),
+                                {"billboard", "stretched", "vertical", "horizontal", "facing_world", "mesh"}));
   }
-  if (j.contains("blend")) { MOTE_TRY_ASSIGN(r.blend, read_choice(j["blend"], json_child(where, "blend"), {"alpha", "additive"})); }
+  if (j.contains("blend")) {
+    MOTE_TRY_ASSIGN(r.blend, read_choice(j["blend"], json_child(where, "blend"), {"alpha", "additive"}));
+  }
   MOTE_TRY(read_optional_bool(j, where, "soft", r.soft));
   MOTE_TRY(read_optional_bool(j, where, "lit", r.lit));
   MOTE_TRY(read_optional_string(j, where, "mesh", r.mesh));
   if (r.projection == "mesh" && r.mesh.empty())
     return json_parse_error(json_child(where, "mesh"), "projection 'mesh' needs a non-empty 'mesh'");
-  if (r.projection != "mesh" && j.contains("mesh")) return json_parse_error(json_child(where, "mesh"), "'mesh' is only for projection 'mesh'");
+  if (r.projection != "mesh" && j.contains("mesh"))
+    return json_parse_error(json_child(where, "mesh"), "'mesh' is only for projection 'mesh'");
   if (j.contains("flipbook")) {
     const std::string fw = json_child(where, "flipbook");
     const json& f = j["flipbook"];
@@ -101,15 +107,16 @@ Status read_render(const json& j, const std::string& where, RenderSettings& r, c
     const json& f = j["fields"];
     MOTE_TRY(check_object(f, fw, {"position", "size", "color", "velocity", "rotation", "frame"}));
     std::pair<const char*, std::string*> slots[] = {{"position", &r.position_field}, {"size", &r.size_field},
-                                                   {"color", &r.color_field},       {"velocity", &r.velocity_field},
-                                                   {"rotation", &r.rotation_field}, {"frame", &r.frame_field}};
+                                                    {"color", &r.color_field},       {"velocity", &r.velocity_field},
+                                                    {"rotation", &r.rotation_field}, {"frame", &r.frame_field}};
     for (auto& [key, dst] : slots) {
       if (!f.contains(key)) continue;
       MOTE_TRY_ASSIGN(*dst, read_string(f[key], json_child(fw, key)));
       if (dst->empty() && std::string_view(key) == "frame") continue;
       bool declared = false;
       for (const DocField& pf : particle_fields) declared = declared || pf.name == *dst;
-      if (!declared) return json_parse_error(json_child(fw, key), fmt::format("'{}' is not a declared particle field", *dst));
+      if (!declared)
+        return json_parse_error(json_child(fw, key), fmt::format("'{}' is not a declared particle field", *dst));
     }
   }
   return {};
@@ -137,7 +144,8 @@ Result<DocInput> read_input(const json& j, const std::string& where) {
     MOTE_TRY_ASSIGN(in.values, read_number_elements(j, where, kAnyFloat));
     return in;
   }
-  return json_parse_error(where, fmt::format("expected \"node.port\", a number or an array of numbers, got {}", j.type_name()));
+  return json_parse_error(where, fmt::format("expected \"node.port\", a number or an array of numbers, got {}",
+                                             j.type_name()));
 }
 
 Result<DocGraph> read_graph(const json& j, const std::string& where) {
@@ -157,8 +165,10 @@ Result<DocGraph> read_graph(const json& j, const std::string& where) {
     MOTE_TRY(require(n, w, "type"));
     DocNode node;
     MOTE_TRY_ASSIGN(node.id, read_string(n["id"], json_child(w, "id")));
-    if (!is_identifier(node.id)) return json_parse_error(json_child(w, "id"), fmt::format("'{}' is not an identifier", node.id));
-    if (!ids.insert(node.id).second) return json_parse_error(json_child(w, "id"), fmt::format("duplicate node id '{}'", node.id));
+    if (!is_identifier(node.id))
+      return json_parse_error(json_child(w, "id"), fmt::format("'{}' is not an identifier", node.id));
+    if (!ids.insert(node.id).second)
+      return json_parse_error(json_child(w, "id"), fmt::format("duplicate node id '{}'", node.id));
     MOTE_TRY_ASSIGN(node.type, read_string(n["type"], json_child(w, "type")));
     if (n.contains("params")) {
       MOTE_TRY(expect_object(n["params"], json_child(w, "params")));
@@ -184,16 +194,22 @@ Result<DocGraph> read_graph(const json& j, const std::string& where) {
 Result<EffectDocument> load_effect_document(std::string_view json_text) {
   MOTE_TRY_ASSIGN(const json j, parse_json(json_text));
   const std::string root;
-  MOTE_TRY(check_object(j, root, {"version", "name", "particle_fields", "emitter_fields", "global_fields", "emission", "render",
-                                  "init", "update"}));
+  MOTE_TRY(check_object(j, root,
+                        {"version", "name", "particle_fields", "emitter_fields", "global_fields", "emission", "render",
+                         "init", "update"}));
   if (j.contains("version")) MOTE_TRY(read_uint(j["version"], "/version", 1, 1));
   for (const char* key : {"name", "particle_fields", "init", "update"}) MOTE_TRY(require(j, root, key));
   EffectDocument doc;
   MOTE_TRY_ASSIGN(doc.name, read_string(j["name"], "/name"));
-  if (doc.name.empty() || doc.name.size() > 256) return json_parse_error("/name", "the name must have 1 to 256 characters");
+  if (doc.name.empty() || doc.name.size() > 256)
+    return json_parse_error("/name", "the name must have 1 to 256 characters");
   MOTE_TRY_ASSIGN(doc.particle_fields, read_fields(j["particle_fields"], "/particle_fields", 0, 255));
-  if (j.contains("emitter_fields")) { MOTE_TRY_ASSIGN(doc.emitter_fields, read_fields(j["emitter_fields"], "/emitter_fields", 1, 1024)); }
-  if (j.contains("global_fields")) { MOTE_TRY_ASSIGN(doc.global_fields, read_fields(j["global_fields"], "/global_fields", 2, 1024)); }
+  if (j.contains("emitter_fields")) {
+    MOTE_TRY_ASSIGN(doc.emitter_fields, read_fields(j["emitter_fields"], "/emitter_fields", 1, 1024));
+  }
+  if (j.contains("global_fields")) {
+    MOTE_TRY_ASSIGN(doc.global_fields, read_fields(j["global_fields"], "/global_fields", 2, 1024));
+  }
   if (j.contains("emission")) MOTE_TRY(read_emission(j["emission"], "/emission", doc.emission));
   if (j.contains("render")) MOTE_TRY(read_render(j["render"], "/render", doc.render, doc.particle_fields));
   MOTE_TRY_ASSIGN(doc.init, read_graph(j["init"], "/init"));

@@ -31,7 +31,8 @@ Result<std::vector<Instruction>> encode_function(const IrFunction& fn, const All
       } else if (o.kind == IrOperand::Kind::kReg) {
         kind = shader::kVmKindReg;
         const uint32_t base = allocation.slot[o.value.id];
-        if (base == kNoValue) return make_error(ErrorCode::kInternal, fmt::format("value {} read but never written", o.value.id), "/");
+        if (base == kNoValue)
+          return make_error(ErrorCode::kInternal, fmt::format("value {} read but never written", o.value.id), "/");
         const uint32_t width = source_width(info, s, ins.lanes);
         uint32_t swizzle = 0;
         for (uint32_t c = 0; c < 4; ++c) swizzle |= uint32_t(c < width ? o.value.swizzle[c] : c) << (2 * c);

@@ -13,7 +13,9 @@ using nlohmann::json;
 
 namespace {
 
-Error err(const std::string& where, std::string message) { return make_error(ErrorCode::kParse, std::move(message), where); }
+Error err(const std::string& where, std::string message) {
+  return make_error(ErrorCode::kParse, std::move(message), where);
+}
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -30,7 +32,8 @@ Result<float> param_number(const json& j, const std::string& where) {
 
 Result<std::vector<float>> param_vector(const json& j, const std::string& where, size_t lo, size_t hi) {
   if (!j.is_array() || j.size() < lo || j.size() > hi)
-    return err(where, lo == hi ? fmt::format("expected an array of {} numbers", lo) : fmt::format("expected an array of {} to {} numbers", lo, hi));
+    return err(where, lo == hi ? fmt::format("expected an array of {} numbers", lo)
+                               : fmt::format("expected an array of {} to {} numbers", lo, hi));
   std::vector<float> out;
   for (size_t k = 0; k < j.size(); ++k) {
     MOTE_TRY_ASSIGN(float x, param_number(j[k], where + "/" + std::to_string(k)));
@@ -45,7 +48,9 @@ Status read_params(TypedNode& n, Section section, const EffectDocument& doc, con
   for (auto it = params.begin(); it != params.end(); ++it) {
     bool known = false;
     for (const ParamSpec& p : n.spec->params) known = known || p.name == it.key();
-    if (!known) return err(pw + "/" + json_pointer_token(it.key()), fmt::format("node type '{}' has no parameter '{}'", n.spec->type, it.key()));
+    if (!known)
+      return err(pw + "/" + json_pointer_token(it.key()),
+                 fmt::format("node type '{}' has no parameter '{}'", n.spec->type, it.key()));
   }
   for (const ParamSpec& p : n.spec->params) {
     const std::string key(p.name);
@@ -60,10 +65,12 @@ Status read_params(TypedNode& n, Section section, const EffectDocument& doc, con
       case ParamKind::kEmitterField:
       case ParamKind::kGlobalField: {
         if (!v.is_string()) return err(vw, fmt::format("expected a field name, got {}", v.type_name()));
-        const auto& list = p.kind == ParamKind::kParticleField ? doc.particle_fields
+        const auto& list = p.kind == ParamKind::kParticleField  ? doc.particle_fields
                            : p.kind == ParamKind::kEmitterField ? doc.emitter_fields
                                                                 : doc.global_fields;
-        const char* what = p.kind == ParamKind::kParticleField ? "particle" : p.kind == ParamKind::kEmitterField ? "emitter" : "global";
+        const char* what = p.kind == ParamKind::kParticleField  ? "particle"
+                           : p.kind == ParamKind::kEmitterField ? "emitter"
+                                                                : "global";
         uint32_t offset = p.kind == ParamKind::kParticleField ? 1 : 0;
         bool found = false;
         for (uint32_t i = 0; i < list.size() && !found; ++i) {
@@ -87,13 +94,16 @@ Status read_params(TypedNode& n, Section section, const EffectDocument& doc, con
           n.builtin_id = b.id;
           n.field_width = b.width;
         }
-        if (!found) return err(vw, fmt::format("'{}' is not a builtin (dt, time, emitter_position, ...)", v.get<std::string>()));
+        if (!found)
+          return err(vw, fmt::format("'{}' is not a builtin (dt, time, emitter_position, ...)", v.get<std::string>()));
         const bool spawn_only = v.get<std::string>().rfind("spawn_", 0) == 0;
-        if (spawn_only && section != Section::kInit) return err(vw, fmt::format("'{}' exists only in init", v.get<std::string>()));
+        if (spawn_only && section != Section::kInit)
+          return err(vw, fmt::format("'{}' exists only in init", v.get<std::string>()));
         break;
       }
       case ParamKind::kCurveKeys: {
-        if (!v.is_array() || v.empty() || v.size() > 64) return err(vw, "expected an array of 1 to 64 keys [t, value...]");
+        if (!v.is_array() || v.empty() || v.size() > 64)
+          return err(vw, "expected an array of 1 to 64 keys [t, value...]");
         size_t width = 0;
         for (size_t k = 0; k < v.size(); ++k) {
           const std::string kw = vw + "/" + std::to_string(k);
@@ -103,7 +113,8 @@ Status read_params(TypedNode& n, Section section, const EffectDocument& doc, con
           if (k > 0 && !(curve_key[0] > n.keys.back()[0])) return err(kw + "/0", "key times must increase strictly");
           n.keys.push_back(std::move(curve_key));
         }
-        if (n.spec->type == "gradient" && width != 3 && width != 4) return err(vw, "gradient keys are [t, r, g, b] or [t, r, g, b, a]");
+        if (n.spec->type == "gradient" && width != 3 && width != 4)
+          return err(vw, "gradient keys are [t, r, g, b] or [t, r, g, b, a]");
         n.field_width = uint32_t(width);
         break;
       }
@@ -152,7 +163,8 @@ int port_index(const std::vector<PortSpec>& ports, std::string_view name) {
 
 }  // namespace
 
-Result<TypedGraph> check_graph(const DocGraph& graph, Section section, const EffectDocument& doc, const std::string& where) {
+Result<TypedGraph> check_graph(const DocGraph& graph, Section section, const EffectDocument& doc,
+                               const std::string& where) {
   TypedGraph g;
   std::map<std::string, uint32_t> by_id;
   for (uint32_t i = 0; i < graph.nodes.size(); ++i) by_id.emplace(graph.nodes[i].id, i);
@@ -189,7 +201,9 @@ Result<TypedGraph> check_graph(const DocGraph& graph, Section section, const Eff
       if (ss == nullptr) return err(iw, fmt::format("node '{}' has an unknown type", in.node));
       int op = -1;
       if (in.port.empty()) {
-        if (ss->outputs.size() != 1) return err(iw, fmt::format("node '{}' has {} outputs: name one as \"{}.port\"", in.node, ss->outputs.size(), in.node));
+        if (ss->outputs.size() != 1)
+          return err(iw, fmt::format("node '{}' has {} outputs: name one as \"{}.port\"", in.node, ss->outputs.size(),
+                                     in.node));
         op = 0;
       } else {
         for (size_t k = 0; k < ss->outputs.size(); ++k)
@@ -269,7 +283,8 @@ Result<TypedGraph> check_graph(const DocGraph& graph, Section section, const Eff
     }
     uint8_t generic = 1;
     for (size_t p = 0; p < n.inputs.size(); ++p)
-      if (n.spec->inputs[p].width == kGeneric && n.inputs[p].kind != TypedInput::Kind::kAbsent) generic = std::max(generic, widths[p]);
+      if (n.spec->inputs[p].width == kGeneric && n.inputs[p].kind != TypedInput::Kind::kAbsent)
+        generic = std::max(generic, widths[p]);
     n.generic = generic;
     for (size_t p = 0; p < n.inputs.size(); ++p) {
       if (n.inputs[p].kind == TypedInput::Kind::kAbsent) continue;
@@ -277,7 +292,8 @@ Result<TypedGraph> check_graph(const DocGraph& graph, Section section, const Eff
       const uint8_t want = ps.width == kGeneric ? generic : ps.width == kFromParams ? uint8_t(n.field_width) : ps.width;
       if (widths[p] != want && widths[p] != 1)
         return err(w + "/inputs/" + json_pointer_token(ps.name),
-                   fmt::format("input '{}' of '{}' takes width {} (or a scalar), got width {}", ps.name, n.spec->type, want, widths[p]));
+                   fmt::format("input '{}' of '{}' takes width {} (or a scalar), got width {}", ps.name, n.spec->type,
+                               want, widths[p]));
     }
     if (n.spec->type == "combine") {
       const bool z = n.inputs[2].kind != TypedInput::Kind::kAbsent, wv = n.inputs[3].kind != TypedInput::Kind::kAbsent;

@@ -47,6 +47,7 @@ struct TypedGraph {
 };
 
 // `where` = "/init" or "/update". Errors are kParse with a JSON pointer.
-Result<TypedGraph> check_graph(const DocGraph& graph, Section section, const EffectDocument& doc, const std::string& where);
+Result<TypedGraph> check_graph(const DocGraph& graph, Section section, const EffectDocument& doc,
+                               const std::string& where);
 
 }  // namespace mote::graph

@@ -147,9 +147,11 @@ Status lower_graph(const TypedGraph& graph, IrBuilder& builder, const std::strin
     } else if (type == "set_field") {
       stores.push_back({n.field_offset, uint8_t(n.field_width), in[0]});
     } else if (type == "emitter_field") {
-      o = {L.op(Op::LOAD_BUILTIN, uint8_t(n.field_width), {Src::raw((shader::kVmSpaceEmitterField << 16) | n.field_offset)})};
+      o = {L.op(Op::LOAD_BUILTIN, uint8_t(n.field_width),
+                {Src::raw((shader::kVmSpaceEmitterField << 16) | n.field_offset)})};
     } else if (type == "global_field") {
-      o = {b.op(Op::LOAD_BUILTIN, uint8_t(n.field_width), {Src::raw((shader::kVmSpaceGlobalImport << 16) | n.field_index)}, Pending::kGlobal)};
+      o = {b.op(Op::LOAD_BUILTIN, uint8_t(n.field_width),
+                {Src::raw((shader::kVmSpaceGlobalImport << 16) | n.field_index)}, Pending::kGlobal)};
     } else if (type == "builtin") {
       o = {L.builtin(isa::Builtin(n.builtin_id), uint8_t(n.field_width))};
     } else if (type == "emitter_rotation") {
@@ -181,11 +183,13 @@ Status lower_graph(const TypedGraph& graph, IrBuilder& builder, const std::strin
         pick = L.op(Op::SELECT, N, {at_least_k, in[1 + k], pick});
       }
       o = {pick};
-    } else if (type == "random_in_sphere" || type == "random_on_sphere" || type == "emit_sphere" || type == "emit_sphere_surface") {
+    } else if (type == "random_in_sphere" || type == "random_on_sphere" || type == "emit_sphere" ||
+               type == "emit_sphere_surface") {
       ValueRef u = L.rand(draw, 3);
       ValueRef dir = L.sphere_direction(L.c(u, 0), L.c(u, 1));
       ValueRef r = in[0];
-      if (type == "random_in_sphere" || type == "emit_sphere") r = L.op(Op::MUL, 1, {r, L.op(Op::POW, 1, {L.c(u, 2), L.k(1.0f / 3.0f)})});
+      if (type == "random_in_sphere" || type == "emit_sphere")
+        r = L.op(Op::MUL, 1, {r, L.op(Op::POW, 1, {L.c(u, 2), L.k(1.0f / 3.0f)})});
       ValueRef local = L.op(Op::MUL, 3, {dir, r});
       if (type.starts_with("emit")) {
         ValueRef off = L.to_world(local);
@@ -281,7 +285,8 @@ Status lower_graph(const TypedGraph& graph, IrBuilder& builder, const std::strin
       ValueRef bb = L.op(Op::SQRT, 1, {L.c(u, 0)});
       auto [c1, s1] = L.circle(L.c(u, 1));
       auto [c2, s2] = L.circle(L.c(u, 2));
-      o = {L.combine({L.op(Op::MUL, 1, {a, s1}), L.op(Op::MUL, 1, {a, c1}), L.op(Op::MUL, 1, {bb, s2}), L.op(Op::MUL, 1, {bb, c2})})};
+      o = {L.combine({L.op(Op::MUL, 1, {a, s1}), L.op(Op::MUL, 1, {a, c1}), L.op(Op::MUL, 1, {bb, s2}),
+                      L.op(Op::MUL, 1, {bb, c2})})};
     } else {
       return make_error(ErrorCode::kInternal, fmt::format("node type '{}' has no lowering", type),
                         where + "/nodes/" + std::to_string(n.index) + "/type");

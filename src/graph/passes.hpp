@@ -28,8 +28,8 @@ Result<std::vector<uint32_t>> intern_constants(std::span<IrFunction* const> func
 // reusable by the next one (never by the instruction that reads them last, so no executor
 // has to care about a destination overlapping a source).
 struct Allocation {
-  std::vector<uint32_t> slot;  // per value id: first slot, or kNoValue (constants, dead values)
-  uint32_t register_count = 0; // highest slot used + 1
+  std::vector<uint32_t> slot;   // per value id: first slot, or kNoValue (constants, dead values)
+  uint32_t register_count = 0;  // highest slot used + 1
 };
 Result<Allocation> allocate_registers(const IrFunction& fn);
 

@@ -291,8 +291,7 @@ class Assembler {
       MOTE_TRY_ASSIGN(RegRef d, reg(operands[0]));
       dst = d.base;
       for (size_t i = 0; i < d.components.size(); ++i)
-        if (d.components[i] != i)
-          return error("destination mask must be x, xy, xyz or xyzw", operands[0]);
+        if (d.components[i] != i) return error("destination mask must be x, xy, xyz or xyzw", operands[0]);
       if (info.dst == isa::DstRule::kDstLanes) {
         if (!d.components.empty()) {
           lanes = uint32_t(d.components.size());

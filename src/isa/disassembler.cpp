@@ -36,8 +36,7 @@ class Disassembler {
     out_ += ".registers " + std::to_string(p_.register_count) + "\n";
     for (const FieldDecl& f : p_.particle_fields) out_ += ".particle " + f.name + " " + std::to_string(f.width) + "\n";
     for (const FieldDecl& f : p_.emitter_fields) out_ += ".emitter " + f.name + " " + std::to_string(f.width) + "\n";
-    for (const GlobalImport& g : p_.global_imports)
-      out_ += ".global " + g.name + " " + std::to_string(g.width) + "\n";
+    for (const GlobalImport& g : p_.global_imports) out_ += ".global " + g.name + " " + std::to_string(g.width) + "\n";
     for (size_t i = 0; i < p_.constants.size(); i += 4) {
       out_ += ".const";
       for (size_t k = i; k < i + 4 && k < p_.constants.size(); ++k) out_ += " " + isa::format_f32(p_.constants[k]);

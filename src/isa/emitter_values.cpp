@@ -20,7 +20,8 @@ Status apply_values(std::span<const Decl> layout, std::span<const FieldValue> va
       }
       offset += d.width;
     }
-    if (found == nullptr) return make_error(ErrorCode::kNotFound, std::string("no ") + what + " named '" + v.name + "'");
+    if (found == nullptr)
+      return make_error(ErrorCode::kNotFound, std::string("no ") + what + " named '" + v.name + "'");
     if (v.values.size() != 1 && v.values.size() != found->width)
       return make_error(ErrorCode::kInvalidArgument, std::string(what) + " '" + v.name + "' has " +
                                                          std::to_string(found->width) + " components, " +
@@ -67,10 +68,9 @@ Result<std::vector<uint32_t>> initial_emitter_fields(const CompiledEffect& effec
   std::vector<uint32_t> block(program.emitter_field_words(), 0u);
   if (!effect.emitter_defaults.empty()) {
     if (effect.emitter_defaults.size() != block.size())
-      return make_error(ErrorCode::kInvalidArgument, "emitter_defaults has " +
-                                                         std::to_string(effect.emitter_defaults.size()) +
-                                                         " words, the program's emitter fields " +
-                                                         std::to_string(block.size()));
+      return make_error(ErrorCode::kInvalidArgument,
+                        "emitter_defaults has " + std::to_string(effect.emitter_defaults.size()) +
+                            " words, the program's emitter fields " + std::to_string(block.size()));
     block = effect.emitter_defaults;
   }
   MOTE_TRY(apply_field_values(program.emitter_fields, overrides, block, "emitter field"));

@@ -6,13 +6,12 @@ std::optional<FormError> check_form(const Instruction& inst) {
   const uint32_t w0 = inst.words[0];
   const OpInfo* info = op_info(word_op(inst));
   if (info == nullptr) return FormError{-1, false, "unknown opcode " + std::to_string(word_op(inst))};
-  if ((w0 & kWord0ReservedMask) != 0)
-    return FormError{-1, false, "reserved bits of word 0 are not zero"};
+  if ((w0 & kWord0ReservedMask) != 0) return FormError{-1, false, "reserved bits of word 0 are not zero"};
   const uint32_t lanes = word_lanes(inst);
   if (lanes < info->lanes_min || lanes > info->lanes_max)
     return FormError{-1, false,
-                     "lane count " + std::to_string(lanes) + " outside " + std::string(info->mnemonic) +
-                         "'s range " + std::to_string(info->lanes_min) + ".." + std::to_string(info->lanes_max)};
+                     "lane count " + std::to_string(lanes) + " outside " + std::string(info->mnemonic) + "'s range " +
+                         std::to_string(info->lanes_min) + ".." + std::to_string(info->lanes_max)};
   if (info->dst == DstRule::kDstNone && word_dst(inst) != 0)
     return FormError{-1, true, "dst byte must be 0: " + std::string(info->mnemonic) + " writes no register"};
   for (int s = 0; s < 3; ++s) {
@@ -27,8 +26,7 @@ std::optional<FormError> check_form(const Instruction& inst) {
         const uint32_t width = source_width(rule, lanes);
         for (uint32_t i = width; i < 4; ++i)
           if (reg_component(word, i) != i)
-            return FormError{s, false,
-                             "unused swizzle component " + std::to_string(i) + " is not the identity value"};
+            return FormError{s, false, "unused swizzle component " + std::to_string(i) + " is not the identity value"};
       }
       continue;
     }
@@ -46,8 +44,7 @@ std::optional<FormError> check_form(const Instruction& inst) {
         if (builtin_space(word) == shader::kVmSpaceEngine && builtin_info(builtin_index(word)) == nullptr)
           return FormError{s, false, "unknown builtin id " + std::to_string(builtin_index(word))};
         break;
-      default:
-        break;  // kField/kConst/kDraw: any value is well formed; bounds are the verifier's
+      default: break;  // kField/kConst/kDraw: any value is well formed; bounds are the verifier's
     }
   }
   return std::nullopt;

@@ -26,6 +26,8 @@ inline std::optional<shader::vec4> evaluate_pure(Op op, const shader::vec4& a, c
   using shader::vec4;
   namespace s = shader;
   switch (op) {
+    // Macros that expand to case labels: clang-format 14 would merge their lines.
+    // clang-format off
 #define MOTE_EVALUATE_kLane1(NAME, FN) \
   case Op::NAME: return vec4(s::FN(a.x), s::FN(a.y), s::FN(a.z), s::FN(a.w));
 #define MOTE_EVALUATE_kLane2(NAME, FN) \
@@ -44,6 +46,7 @@ inline std::optional<shader::vec4> evaluate_pure(Op op, const shader::vec4& a, c
 #undef MOTE_EVALUATE_kLane3
 #undef MOTE_EVALUATE_kVector
 #undef MOTE_EVALUATE_kSpecial
+    // clang-format on
     case Op::CMP: return s::vm_cmp(a, b, compare_code);
     default: return std::nullopt;
   }

@@ -8,9 +8,9 @@ namespace mote {
 
 Result<Program> link_globals(const Program& program, std::span<const uint32_t> import_offsets) {
   if (import_offsets.size() != program.global_imports.size())
-    return make_error(ErrorCode::kInvalidArgument,
-                      std::to_string(import_offsets.size()) + " offsets given for " +
-                          std::to_string(program.global_imports.size()) + " global imports");
+    return make_error(ErrorCode::kInvalidArgument, std::to_string(import_offsets.size()) + " offsets given for " +
+                                                       std::to_string(program.global_imports.size()) +
+                                                       " global imports");
   for (size_t i = 0; i < import_offsets.size(); ++i)
     if (import_offsets[i] > shader::kVmBuiltinIndexMask)
       return make_error(ErrorCode::kInvalidArgument,

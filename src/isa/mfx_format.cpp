@@ -73,7 +73,8 @@ Result<Container> parse_container(std::span<const uint8_t> bytes) {
                               std::to_string(cursor) + " (payloads follow the table in order)",
                           entry + 4);
     if (size > bytes.size() - cursor)
-      return format_error("section " + tag_text(tag) + " size " + std::to_string(size) + " runs past the end of the file",
+      return format_error("section " + tag_text(tag) + " size " + std::to_string(size) +
+                              " runs past the end of the file",
                           entry + 8);
     c.sections.push_back(SectionView{tag, cursor, bytes.subspan(cursor, size)});
     cursor += size;

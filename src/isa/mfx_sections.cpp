@@ -124,8 +124,8 @@ const SectionView* Container::find(uint32_t tag) const {
 Result<const SectionView*> require_section(const Container& container, uint32_t tag) {
   if (const SectionView* s = container.find(tag)) return s;
   return make_error(ErrorCode::kFormat,
-                    "required section " + tag_text(tag) + " is missing (version " +
-                        std::to_string(container.version) + ")",
+                    "required section " + tag_text(tag) + " is missing (version " + std::to_string(container.version) +
+                        ")",
                     offset_text(kHeaderBytes));
 }
 
@@ -134,9 +134,7 @@ void encode_meta(const Program& p, std::vector<uint8_t>& out) {
   put_u32(out, 0);  // flags: none defined yet
 }
 void encode_fields(const std::vector<FieldDecl>& fields, std::vector<uint8_t>& out) { encode_decls(fields, out); }
-void encode_imports(const std::vector<GlobalImport>& imports, std::vector<uint8_t>& out) {
-  encode_decls(imports, out);
-}
+void encode_imports(const std::vector<GlobalImport>& imports, std::vector<uint8_t>& out) { encode_decls(imports, out); }
 void encode_words(std::span<const uint32_t> words, std::vector<uint8_t>& out) {
   for (uint32_t w : words) put_u32(out, w);
 }
@@ -151,7 +149,8 @@ Status decode_meta(const SectionView& s, Program& p) {
   MOTE_TRY_ASSIGN(p.register_count, r.u32("register count"));
   MOTE_TRY_ASSIGN(uint32_t flags, r.u32("flags"));
   if (flags != 0)
-    return make_error(ErrorCode::kUnsupported, "unknown META flags " + std::to_string(flags), offset_text(s.offset + 4));
+    return make_error(ErrorCode::kUnsupported, "unknown META flags " + std::to_string(flags),
+                      offset_text(s.offset + 4));
   return r.finish();
 }
 

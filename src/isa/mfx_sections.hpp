@@ -30,7 +30,7 @@ inline constexpr size_t kTableEntryBytes = 12;
 inline constexpr uint32_t kMetaBytes = 8;
 
 std::string offset_text(size_t offset);  // "offset 0x24"
-std::string tag_text(uint32_t tag);       // "EFLD", or "0x12345678" when not printable
+std::string tag_text(uint32_t tag);      // "EFLD", or "0x12345678" when not printable
 
 struct SectionView {
   uint32_t tag = 0;

@@ -30,8 +30,7 @@ Status check_decls(const std::vector<Decl>& decls, const char* list) {
     if (d.name.empty()) return verify_error(indexed(list, i), "name is empty");
     if (!isa::is_identifier(d.name))
       return verify_error(indexed(list, i), "name '" + d.name + "' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)");
-    if (!seen.insert(d.name).second)
-      return verify_error(indexed(list, i), "duplicate name '" + d.name + "'");
+    if (!seen.insert(d.name).second) return verify_error(indexed(list, i), "duplicate name '" + d.name + "'");
   }
   return ok_status();
 }
@@ -55,8 +54,8 @@ Status check_header(const Program& p, const VerifyOptions& o) {
     return verify_error("constants", "constant pool of " + std::to_string(p.constants.size()) +
                                          " words is not a multiple of 4 (whole vec4s)");
   if (p.constants.size() > size_t(sh::kVmMaxConstantVec4s) * 4)
-    return verify_error("constants", "constant pool of " + std::to_string(p.constants.size() / 4) +
-                                         " vec4s exceeds " + std::to_string(sh::kVmMaxConstantVec4s));
+    return verify_error("constants", "constant pool of " + std::to_string(p.constants.size() / 4) + " vec4s exceeds " +
+                                         std::to_string(sh::kVmMaxConstantVec4s));
   if (o.record_words != 0 && o.record_words < p.particle_record_words())
     return verify_error("record_words", "record stride " + std::to_string(o.record_words) +
                                             " is smaller than the program's record of " +
@@ -103,8 +102,8 @@ class SectionVerifier {
       written = lanes;
     } else if (info.dst == isa::DstRule::kDstScalar) {
       if (dst >= p_.register_count)
-        return verify_error(where(i) + ".dst", "destination r" + std::to_string(dst) +
-                                                   " exceeds register count " + std::to_string(p_.register_count));
+        return verify_error(where(i) + ".dst", "destination r" + std::to_string(dst) + " exceeds register count " +
+                                                   std::to_string(p_.register_count));
       written = 1;
     }
     for (uint32_t k = 0; k < written; ++k) written_.set(dst + k);
@@ -122,8 +121,8 @@ class SectionVerifier {
           return verify_error(where(i, s), "register r" + std::to_string(slot) + " exceeds register count " +
                                                std::to_string(p_.register_count));
         if (!written_.test(slot))
-          return verify_error(where(i, s), "register r" + std::to_string(slot) +
-                                               " is read before it is written in this section");
+          return verify_error(where(i, s),
+                              "register r" + std::to_string(slot) + " is read before it is written in this section");
       }
       return ok_status();
     }
@@ -158,8 +157,8 @@ class SectionVerifier {
       if (offset >= start && offset < field_end) {
         if (end > field_end)
           return verify_error(where(i, s), "field access at offset " + std::to_string(offset) + " with " +
-                                               std::to_string(lanes) + " lanes crosses the end of field '" +
-                                               f.name + "'");
+                                               std::to_string(lanes) + " lanes crosses the end of field '" + f.name +
+                                               "'");
         return ok_status();
       }
       start = field_end;

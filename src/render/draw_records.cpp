@@ -61,8 +61,8 @@ Result<shader::ParticleDrawRecord> make_draw_record(const CompiledEffect& effect
   MOTE_TRY_ASSIGN(FieldSlot size, find_field(effect, "size", r.size_field, r.size_field != defaults.size_field, {1}));
   MOTE_TRY_ASSIGN(FieldSlot color,
                   find_field(effect, "color", r.color_field, r.color_field != defaults.color_field, {4}));
-  MOTE_TRY_ASSIGN(FieldSlot velocity, find_field(effect, "velocity", r.velocity_field,
-                                                 r.velocity_field != defaults.velocity_field, {3}));
+  MOTE_TRY_ASSIGN(FieldSlot velocity,
+                  find_field(effect, "velocity", r.velocity_field, r.velocity_field != defaults.velocity_field, {3}));
   MOTE_TRY_ASSIGN(FieldSlot rotation, find_field(effect, "rotation", r.rotation_field,
                                                  r.rotation_field != defaults.rotation_field, {1, 4}));
   MOTE_TRY_ASSIGN(FieldSlot frame, find_field(effect, "frame", r.frame_field, !r.frame_field.empty(), {1}));

@@ -16,10 +16,10 @@ const std::vector<gpu::VertexAttribute> kMeshAttributes = {
     {2, VK_FORMAT_R32G32_SFLOAT, offsetof(assets::MeshVertex, uv)},
 };
 
-constexpr VkPipelineStageFlags2 kDepthTestStages =
-    VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT;
-constexpr VkAccessFlags2 kDepthTestAccess =
-    VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
+constexpr VkPipelineStageFlags2 kDepthTestStages = VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
+                                                   VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT;
+constexpr VkAccessFlags2 kDepthTestAccess = VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+                                            VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
 
 shader::ParticleDrawPush particle_push(const ParticleInputs& in, uint32_t row) {
   return {in.record_words, in.record_count, in.capacity, in.alive_count_word, row, 0, 0, 0};
@@ -42,25 +42,24 @@ Result<MeshParticlePass> MeshParticlePass::create(gpu::Device& device) {
   const uint32_t stride = sizeof(assets::MeshVertex);
   // The same states as the objects' pipelines (render/opaque_pass.cpp): depth bias in the shadow
   // map against acne (with the lookup's normal offset, opaque.frag), no culling.
-  MOTE_TRY_ASSIGN(p.shadow_, gpu::GraphicsPipeline::create(
-                                 device, {.name = "mote.render.shadow_mesh_particles",
-                                          .vertex_shader = "render/mesh_particle_shadow.vert",
-                                          .depth_format = kDepthFormat,
-                                          .depth_compare = VK_COMPARE_OP_LESS_OR_EQUAL,
-                                          .depth_bias = true,
-                                          .depth_bias_constant = 1.0f,
-                                          .depth_bias_slope = 2.0f,
-                                          .cull = VK_CULL_MODE_NONE,
-                                          .vertex_stride = stride,
-                                          .vertex_attributes = kMeshAttributes}));
+  MOTE_TRY_ASSIGN(p.shadow_, gpu::GraphicsPipeline::create(device, {.name = "mote.render.shadow_mesh_particles",
+                                                                    .vertex_shader = "render/mesh_particle_shadow.vert",
+                                                                    .depth_format = kDepthFormat,
+                                                                    .depth_compare = VK_COMPARE_OP_LESS_OR_EQUAL,
+                                                                    .depth_bias = true,
+                                                                    .depth_bias_constant = 1.0f,
+                                                                    .depth_bias_slope = 2.0f,
+                                                                    .cull = VK_CULL_MODE_NONE,
+                                                                    .vertex_stride = stride,
+                                                                    .vertex_attributes = kMeshAttributes}));
   MOTE_TRY_ASSIGN(p.opaque_, gpu::GraphicsPipeline::create(device, {.name = "mote.render.mesh_particles",
-                                                                     .vertex_shader = "render/mesh_particle.vert",
-                                                                     .fragment_shader = "render/opaque.frag",
-                                                                     .color_formats = {kHdrFormat},
-                                                                     .depth_format = kDepthFormat,
-                                                                     .cull = VK_CULL_MODE_NONE,
-                                                                     .vertex_stride = stride,
-                                                                     .vertex_attributes = kMeshAttributes}));
+                                                                    .vertex_shader = "render/mesh_particle.vert",
+                                                                    .fragment_shader = "render/opaque.frag",
+                                                                    .color_formats = {kHdrFormat},
+                                                                    .depth_format = kDepthFormat,
+                                                                    .cull = VK_CULL_MODE_NONE,
+                                                                    .vertex_stride = stride,
+                                                                    .vertex_attributes = kMeshAttributes}));
   MOTE_TRY_ASSIGN(p.shadow_sampler_,
                   gpu::Sampler::create(device, {.filter = VK_FILTER_LINEAR,
                                                 .address = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER,
@@ -68,13 +67,13 @@ Result<MeshParticlePass> MeshParticlePass::create(gpu::Device& device) {
                                                 .compare_op = VK_COMPARE_OP_LESS_OR_EQUAL,
                                                 .border = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE,
                                                 .name = "mote.render.mesh_particles.shadow_sampler"}));
-  MOTE_TRY_ASSIGN(p.no_shadow_, gpu::Image::create(device, {.width = 1,
-                                                            .height = 1,
-                                                            .format = kDepthFormat,
-                                                            .usage = VK_IMAGE_USAGE_SAMPLED_BIT |
-                                                                     VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-                                                            .aspect = VK_IMAGE_ASPECT_DEPTH_BIT,
-                                                            .name = "mote.render.no_shadow"}));
+  MOTE_TRY_ASSIGN(p.no_shadow_,
+                  gpu::Image::create(device, {.width = 1,
+                                              .height = 1,
+                                              .format = kDepthFormat,
+                                              .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                              .aspect = VK_IMAGE_ASPECT_DEPTH_BIT,
+                                              .name = "mote.render.no_shadow"}));
   MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) {
     gpu::image_barrier(cmd, p.no_shadow_, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                        VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_CLEAR_BIT,

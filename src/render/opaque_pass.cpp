@@ -40,13 +40,12 @@ Result<OpaquePass> OpaquePass::create(gpu::Device& device) {
                                    .vertex_stride = stride,
                                    .vertex_attributes = kMeshAttributes};
   MOTE_TRY_ASSIGN(p.opaque_, gpu::GraphicsPipeline::create(device, opaque));
-  MOTE_TRY_ASSIGN(p.shadow_sampler_,
-                  gpu::Sampler::create(device, {.filter = VK_FILTER_LINEAR,
-                                                .address = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER,
-                                                .compare = true,
-                                                .compare_op = VK_COMPARE_OP_LESS_OR_EQUAL,
-                                                .border = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE,
-                                                .name = "mote.render.shadow_sampler"}));
+  MOTE_TRY_ASSIGN(p.shadow_sampler_, gpu::Sampler::create(device, {.filter = VK_FILTER_LINEAR,
+                                                                   .address = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER,
+                                                                   .compare = true,
+                                                                   .compare_op = VK_COMPARE_OP_LESS_OR_EQUAL,
+                                                                   .border = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE,
+                                                                   .name = "mote.render.shadow_sampler"}));
   return p;
 }
 
@@ -82,8 +81,7 @@ void OpaquePass::record_scene(VkCommandBuffer cmd, RenderTargets& t, const glm::
                      VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
                      VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT);
   gpu::image_barrier(cmd, t.depth, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
-                     VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                     VK_ACCESS_2_NONE,
+                     VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_NONE,
                      VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
                      VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
   VkClearColorValue clear{};

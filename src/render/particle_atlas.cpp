@@ -34,12 +34,12 @@ Result<bool> ParticleAtlas::add(std::span<const assets::AtlasRequest> requests) 
 
 Status ParticleAtlas::build() {
   MOTE_TRY_ASSIGN(assets::Atlas atlas, assets::build_atlas(requests_));
-  MOTE_TRY_ASSIGN(gpu::Image image, gpu::Image::create(*device_, {.width = atlas.image.width,
-                                                                   .height = atlas.image.height,
-                                                                   .format = VK_FORMAT_R8G8B8A8_SRGB,
-                                                                   .usage = VK_IMAGE_USAGE_SAMPLED_BIT |
-                                                                            VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-                                                                   .name = "mote.render.atlas"}));
+  MOTE_TRY_ASSIGN(gpu::Image image,
+                  gpu::Image::create(*device_, {.width = atlas.image.width,
+                                                .height = atlas.image.height,
+                                                .format = VK_FORMAT_R8G8B8A8_SRGB,
+                                                .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                                .name = "mote.render.atlas"}));
   MOTE_TRY(gpu::upload_image(*device_, image, atlas.image.pixels));
   // Warn once per texture: entries already in the old atlas were reported when they arrived.
   for (const assets::AtlasEntry& entry : atlas.entries)

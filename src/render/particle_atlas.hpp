@@ -38,7 +38,7 @@ class ParticleAtlas {
   const assets::Atlas& atlas() const { return atlas_; }
   // The entry for `key` ("" = the soft disc), or nullptr when it was never added.
   const assets::AtlasEntry* find(std::string_view key) const { return atlas_.find(key); }
-  VkImageView view() const { return image_.view(); }  // SHADER_READ_ONLY_OPTIMAL
+  VkImageView view() const { return image_.view(); }       // SHADER_READ_ONLY_OPTIMAL
   VkSampler sampler() const { return sampler_.handle(); }  // linear, clamp to edge
   // One line per texture that fell back to the soft disc, in the order they were added.
   const std::vector<std::string>& warnings() const { return warnings_; }

@@ -103,25 +103,29 @@ Result<ParticleComputePath> ParticleComputePath::create(gpu::Device& device, con
   path.key_bits_ = shader::kTileDepthBits + uint32_t(std::bit_width(uint32_t(tiles_x * tiles_y - 1)));
   path.max_tile_pairs_ = uint32_t(max_pairs);
   const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  MOTE_TRY_ASSIGN(path.keys_, gpu::Buffer::create(device, {.size = max_pairs * 4, .usage = storage,
-                                                           .name = "compute_path.keys"}));
-  MOTE_TRY_ASSIGN(path.values_, gpu::Buffer::create(device, {.size = max_pairs * 4, .usage = storage,
-                                                             .name = "compute_path.values"}));
-  MOTE_TRY_ASSIGN(path.tile_ranges_, gpu::Buffer::create(device, {.size = tiles_x * tiles_y * 8, .usage = storage,
+  MOTE_TRY_ASSIGN(path.keys_,
+                  gpu::Buffer::create(device, {.size = max_pairs * 4, .usage = storage, .name = "compute_path.keys"}));
+  MOTE_TRY_ASSIGN(path.values_,
+                  gpu::Buffer::create(device,
+                                      {.size = max_pairs * 4, .usage = storage, .name = "compute_path.values"}));
+  MOTE_TRY_ASSIGN(path.tile_ranges_, gpu::Buffer::create(device, {.size = tiles_x * tiles_y * 8,
+                                                                  .usage = storage,
                                                                   .name = "compute_path.tile_ranges"}));
-  MOTE_TRY_ASSIGN(path.counters_,
-                  gpu::Buffer::create(device, {.size = sizeof(shader::TileCounters),
-                                               .usage = storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
-                                                        VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                                               .name = "compute_path.counters"}));
-  MOTE_TRY_ASSIGN(path.bins_, gpu::Buffer::create(
-                                  device, {.size = uint64_t(options.max_particles) * sizeof(shader::TileParticleBin),
-                                           .usage = storage, .name = "compute_path.bins"}));
+  MOTE_TRY_ASSIGN(path.counters_, gpu::Buffer::create(device, {.size = sizeof(shader::TileCounters),
+                                                               .usage = storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
+                                                                        VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                                               .name = "compute_path.counters"}));
+  MOTE_TRY_ASSIGN(path.bins_, gpu::Buffer::create(device, {.size = uint64_t(options.max_particles) *
+                                                                   sizeof(shader::TileParticleBin),
+                                                           .usage = storage,
+                                                           .name = "compute_path.bins"}));
   MOTE_TRY_ASSIGN(path.offsets_, gpu::Buffer::create(device, {.size = uint64_t(options.max_particles) * 4,
-                                                              .usage = storage, .name = "compute_path.offsets"}));
+                                                              .usage = storage,
+                                                              .name = "compute_path.offsets"}));
   MOTE_TRY_ASSIGN(path.no_lights_,
                   gpu::Buffer::create(device, {.size = sizeof(shader::PointLightGpu) * shader::kMaxPointLights,
-                                               .usage = storage, .name = "compute_path.no_lights"}));
+                                               .usage = storage,
+                                               .name = "compute_path.no_lights"}));
   const std::vector<uint8_t> zeros(path.no_lights_.size(), 0);
   MOTE_TRY(gpu::upload(device, path.no_lights_, zeros));
   // Until the first frame, the stats read zero pairs.
@@ -146,7 +150,8 @@ void check_record_inputs(const ParticleInputs& inputs, const ParticleTargets& ta
   const gpu::Image& depth = *targets.depth;
   MOTE_CHECK(inputs.pool && inputs.alive && inputs.counters && inputs.records && inputs.view,
              "compute path inputs lack a buffer");
-  MOTE_CHECK(inputs.atlas != VK_NULL_HANDLE && inputs.atlas_sampler != VK_NULL_HANDLE && depth_sampler != VK_NULL_HANDLE,
+  MOTE_CHECK(inputs.atlas != VK_NULL_HANDLE && inputs.atlas_sampler != VK_NULL_HANDLE &&
+                 depth_sampler != VK_NULL_HANDLE,
              "compute path inputs lack the atlas or a sampler");
   MOTE_CHECK(inputs.capacity > 0 && inputs.record_words > 0, "compute path inputs: empty pool");
   MOTE_CHECK(color.width() == options.width && color.height() == options.height && depth.width() == options.width &&
@@ -183,8 +188,9 @@ void ParticleComputePath::record(VkCommandBuffer cmd, const ParticleInputs& inpu
   gpu::memory_barrier(cmd,
                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT |
                           VK_PIPELINE_STAGE_2_TRANSFER_BIT,
-                      VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT |
-                          VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                      VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT |
+                          VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT |
+                          VK_ACCESS_2_TRANSFER_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                       VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT);
   gpu::ComputeRecorder rec(*device_, cmd);
@@ -222,8 +228,7 @@ void ParticleComputePath::record(VkCommandBuffer cmd, const ParticleInputs& inpu
   bin(shader::kTileBinCount);
   gpu::compute_to_compute(cmd);
   // 3. First pair of each particle (the scan opens with its own barrier).
-  const gpu::ScanCount alive_count =
-      gpu::ScanCount::from_buffer(counters_, offsetof(shader::TileCounters, alive) / 4);
+  const gpu::ScanCount alive_count = gpu::ScanCount::from_buffer(counters_, offsetof(shader::TileCounters, alive) / 4);
   Status scanned = scan_.record(cmd, offsets_, offsets_, alive_count, gpu::ScanKind::kExclusive);
   MOTE_CHECK(scanned.ok(), "compute path: the offsets scan was refused");
   gpu::compute_to_compute(cmd);
@@ -234,9 +239,9 @@ void ParticleComputePath::record(VkCommandBuffer cmd, const ParticleInputs& inpu
   // 5. The pairs.
   bin(shader::kTileBinEmit);
   // 6. Sorted by (tile, depth); the sort opens with a barrier from the emit's writes.
-  Status sorted = sort_.record(
-      cmd, keys_, values_, gpu::ScanCount::from_buffer(counters_, offsetof(shader::TileCounters, kept) / 4),
-      key_bits_);
+  Status sorted = sort_.record(cmd, keys_, values_,
+                               gpu::ScanCount::from_buffer(counters_, offsetof(shader::TileCounters, kept) / 4),
+                               key_bits_);
   MOTE_CHECK(sorted.ok(), "compute path: the pair sort was refused");
   gpu::compute_to_compute(cmd);
   // 7. Each tile's run.

@@ -73,16 +73,16 @@ class ParticleComputePath {
   ComputePathOptions options_;
   uint32_t tiles_x_ = 0;
   uint32_t tiles_y_ = 0;
-  uint32_t key_bits_ = 0;         // 16 depth bits + enough for the tile index
-  uint32_t max_tile_pairs_ = 0;   // options_.max_tile_pairs resolved
-  gpu::Buffer keys_;              // max_tile_pairs_ u32: tile << 16 | depth
-  gpu::Buffer values_;            // max_tile_pairs_ u32: alive-list index
-  gpu::Buffer tile_ranges_;       // uvec2 [first, end) per tile
-  gpu::Buffer counters_;          // shader::TileCounters: indirect args and the pair counts
-  gpu::Buffer bins_;              // shader::TileParticleBin per alive-list entry
-  gpu::Buffer offsets_;           // per alive-list entry: its tile count, scanned into its first pair
-  gpu::Buffer no_lights_;         // zeroed PointLightGpu[kMaxPointLights], bound when inputs have none
-  gpu::PrefixScan scan_;      // offsets_, exclusive, in place
+  uint32_t key_bits_ = 0;        // 16 depth bits + enough for the tile index
+  uint32_t max_tile_pairs_ = 0;  // options_.max_tile_pairs resolved
+  gpu::Buffer keys_;             // max_tile_pairs_ u32: tile << 16 | depth
+  gpu::Buffer values_;           // max_tile_pairs_ u32: alive-list index
+  gpu::Buffer tile_ranges_;      // uvec2 [first, end) per tile
+  gpu::Buffer counters_;         // shader::TileCounters: indirect args and the pair counts
+  gpu::Buffer bins_;             // shader::TileParticleBin per alive-list entry
+  gpu::Buffer offsets_;          // per alive-list entry: its tile count, scanned into its first pair
+  gpu::Buffer no_lights_;        // zeroed PointLightGpu[kMaxPointLights], bound when inputs have none
+  gpu::PrefixScan scan_;         // offsets_, exclusive, in place
   gpu::RadixSort sort_;
   gpu::ComputePipeline setup_;
   gpu::ComputePipeline bin_;

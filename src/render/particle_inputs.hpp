@@ -18,7 +18,7 @@ namespace mote::render {
 // The runtime frame's buffers a frame's particles are drawn from (runtime::ParticleSystem's
 // pool(), drawn_alive_list(), counters() and kAliveCountWord): nothing is owned.
 struct ParticleBuffers {
-  const gpu::Buffer* pool = nullptr;      // capacity * record_words u32
+  const gpu::Buffer* pool = nullptr;  // capacity * record_words u32
   uint32_t record_words = 0;
   uint32_t capacity = 0;
   const gpu::Buffer* alive = nullptr;     // u32 slots, `capacity` of them
@@ -27,18 +27,18 @@ struct ParticleBuffers {
 };
 
 struct ParticleInputs {
-  const gpu::Buffer* pool = nullptr;      // capacity * record_words u32
+  const gpu::Buffer* pool = nullptr;  // capacity * record_words u32
   uint32_t record_words = 0;
   uint32_t capacity = 0;
   const gpu::Buffer* alive = nullptr;     // u32 slots, `capacity` of them
   const gpu::Buffer* counters = nullptr;  // the alive count is u32 word `alive_count_word`
   uint32_t alive_count_word = 0;
-  const gpu::Buffer* records = nullptr;   // ParticleDrawRecord per emitter row
-  uint32_t record_count = 0;              // rows in `records`
-  const gpu::Buffer* view = nullptr;      // RenderView (uniform)
+  const gpu::Buffer* records = nullptr;       // ParticleDrawRecord per emitter row
+  uint32_t record_count = 0;                  // rows in `records`
+  const gpu::Buffer* view = nullptr;          // RenderView (uniform)
   const gpu::Buffer* point_lights = nullptr;  // PointLightGpu[kMaxPointLights] (storage)
-  VkImageView atlas = VK_NULL_HANDLE;     // RGBA8 sRGB, SHADER_READ_ONLY_OPTIMAL
-  VkSampler atlas_sampler = VK_NULL_HANDLE;  // linear, clamp to edge
+  VkImageView atlas = VK_NULL_HANDLE;         // RGBA8 sRGB, SHADER_READ_ONLY_OPTIMAL
+  VkSampler atlas_sampler = VK_NULL_HANDLE;   // linear, clamp to edge
 };
 
 }  // namespace mote::render

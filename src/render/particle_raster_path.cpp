@@ -12,8 +12,8 @@ namespace {
 constexpr VkPipelineStageFlags2 kDepthReadStages = VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
                                                    VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT |
                                                    VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT;
-constexpr VkAccessFlags2 kDepthReadAccess =
-    VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_SHADER_SAMPLED_READ_BIT;
+constexpr VkAccessFlags2 kDepthReadAccess = VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+                                            VK_ACCESS_2_SHADER_SAMPLED_READ_BIT;
 
 }  // namespace
 
@@ -27,32 +27,34 @@ Result<ParticleRasterPath> ParticleRasterPath::create(gpu::Device& device, const
   p.device_ = &device;
   p.options_ = options;
   const VkPipelineColorBlendAttachmentState additive = gpu::blend_additive();
-  MOTE_TRY_ASSIGN(p.oit_, gpu::GraphicsPipeline::create(
-                              device, {.name = "mote.render.particles_oit",
-                                       .vertex_shader = "render/particle_quad.vert",
-                                       .fragment_shader = "render/particle_quad_wboit.frag",
-                                       .color_formats = {kHdrFormat, kRevealageFormat, kHdrFormat},
-                                       .blend = {additive, gpu::blend_revealage(), additive},
-                                       .depth_format = kDepthFormat,
-                                       .depth_write = false,
-                                       .cull = VK_CULL_MODE_NONE}));
-  MOTE_TRY_ASSIGN(p.sorted_, gpu::GraphicsPipeline::create(
-                                 device, {.name = "mote.render.particles_sorted",
-                                          .vertex_shader = "render/particle_quad.vert",
-                                          .fragment_shader = "render/particle_quad_sorted.frag",
-                                          .color_formats = {kHdrFormat},
-                                          .blend = {gpu::blend_premultiplied_over()},
-                                          .depth_format = kDepthFormat,
-                                          .depth_write = false,
-                                          .cull = VK_CULL_MODE_NONE}));
+  MOTE_TRY_ASSIGN(p.oit_,
+                  gpu::GraphicsPipeline::create(device, {.name = "mote.render.particles_oit",
+                                                         .vertex_shader = "render/particle_quad.vert",
+                                                         .fragment_shader = "render/particle_quad_wboit.frag",
+                                                         .color_formats = {kHdrFormat, kRevealageFormat, kHdrFormat},
+                                                         .blend = {additive, gpu::blend_revealage(), additive},
+                                                         .depth_format = kDepthFormat,
+                                                         .depth_write = false,
+                                                         .cull = VK_CULL_MODE_NONE}));
+  MOTE_TRY_ASSIGN(p.sorted_,
+                  gpu::GraphicsPipeline::create(device, {.name = "mote.render.particles_sorted",
+                                                         .vertex_shader = "render/particle_quad.vert",
+                                                         .fragment_shader = "render/particle_quad_sorted.frag",
+                                                         .color_formats = {kHdrFormat},
+                                                         .blend = {gpu::blend_premultiplied_over()},
+                                                         .depth_format = kDepthFormat,
+                                                         .depth_write = false,
+                                                         .cull = VK_CULL_MODE_NONE}));
   MOTE_TRY_ASSIGN(p.resolve_, gpu::ComputePipeline::create(device, "render/wboit_resolve"));
   MOTE_TRY_ASSIGN(p.sort_keys_, gpu::ComputePipeline::create(device, "render/sort_keys"));
   MOTE_TRY_ASSIGN(p.sort_, gpu::RadixSort::create(device, capacity));
   constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                                           VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  MOTE_TRY_ASSIGN(p.sort_keys_buffer_, gpu::Buffer::create(device, {.size = uint64_t(capacity) * 4, .usage = kStorage,
+  MOTE_TRY_ASSIGN(p.sort_keys_buffer_, gpu::Buffer::create(device, {.size = uint64_t(capacity) * 4,
+                                                                    .usage = kStorage,
                                                                     .name = "mote.render.sort_keys"}));
-  MOTE_TRY_ASSIGN(p.sort_values_, gpu::Buffer::create(device, {.size = uint64_t(capacity) * 4, .usage = kStorage,
+  MOTE_TRY_ASSIGN(p.sort_values_, gpu::Buffer::create(device, {.size = uint64_t(capacity) * 4,
+                                                               .usage = kStorage,
                                                                .name = "mote.render.sort_values"}));
   MOTE_TRY_ASSIGN(p.quad_indices_, gpu::Buffer::create(device, {.size = 6 * sizeof(uint32_t),
                                                                 .usage = VK_BUFFER_USAGE_INDEX_BUFFER_BIT |
@@ -62,8 +64,9 @@ Result<ParticleRasterPath> ParticleRasterPath::create(gpu::Device& device, const
   MOTE_TRY(gpu::upload_span(device, p.quad_indices_, std::span<const uint32_t>(indices)));
   constexpr VkImageUsageFlags kAccumulator = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
   auto accumulator = [&](VkFormat format, const char* name) {
-    return gpu::Image::create(device, {.width = options.width, .height = options.height, .format = format,
-                                       .usage = kAccumulator, .name = name});
+    return gpu::Image::create(
+        device,
+        {.width = options.width, .height = options.height, .format = format, .usage = kAccumulator, .name = name});
   };
   MOTE_TRY_ASSIGN(p.oit_accum_, accumulator(kHdrFormat, "mote.render.oit_accum"));
   MOTE_TRY_ASSIGN(p.oit_revealage_, accumulator(kRevealageFormat, "mote.render.oit_revealage"));
@@ -76,8 +79,8 @@ Status ParticleRasterPath::record(VkCommandBuffer cmd, const ParticleInputs& in,
   if (!device_) return make_error(ErrorCode::kInvalidArgument, "raster path used before create()");
   MOTE_TRY(check_targets(t, options_.width, options_.height, "raster path targets"));
   if (in.capacity > options_.capacity)
-    return make_error(ErrorCode::kInvalidArgument,
-                      "the pool holds more particles than the raster path was made for", "raster path inputs");
+    return make_error(ErrorCode::kInvalidArgument, "the pool holds more particles than the raster path was made for",
+                      "raster path inputs");
   gpu::Device& device = *device_;
   const gpu::Image& color = *t.color;
   const gpu::Image& depth = *t.depth;
@@ -155,11 +158,10 @@ Status ParticleRasterPath::record(VkCommandBuffer cmd, const ParticleInputs& in,
   const shader::TonemapPush size{width, height, 0, 1.0f};
   gpu::ComputeRecorder(device, cmd)
       .bind(resolve_)
-      .bind_resources({},
-                      {{0, oit_accum_.view(), depth_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
-                       {1, oit_revealage_.view(), depth_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
-                       {2, oit_emission_.view(), depth_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
-                       {3, color.view(), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL}})
+      .bind_resources({}, {{0, oit_accum_.view(), depth_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+                           {1, oit_revealage_.view(), depth_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+                           {2, oit_emission_.view(), depth_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+                           {3, color.view(), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL}})
       .push(size)
       .dispatch((width + 7) / 8, (height + 7) / 8);
   release_target(cmd, color, VK_IMAGE_LAYOUT_GENERAL, t.color_layout, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,

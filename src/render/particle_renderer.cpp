@@ -24,10 +24,11 @@ void update_buffer(VkCommandBuffer cmd, const gpu::Buffer& buffer, VkDeviceSize 
 
 // The stages that read the renderer's buffers in a frame (and the runtime's compute and transfer
 // writes before it).
-constexpr VkPipelineStageFlags2 kFrameStages =
-    VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT |
-    VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
-    VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT;
+constexpr VkPipelineStageFlags2 kFrameStages = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT |
+                                               VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT |
+                                               VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
+                                               VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
+                                               VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT;
 
 Status check_buffers(const ParticleBuffers& p, uint32_t capacity) {
   const char* where = "particle renderer: particles";
@@ -73,14 +74,17 @@ Result<ParticleRenderer> ParticleRenderer::create(gpu::Device& device, const Par
   constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                           VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
   constexpr VkBufferUsageFlags kUniform = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  MOTE_TRY_ASSIGN(r.view_buffer_, gpu::Buffer::create(device, {.size = sizeof(shader::RenderView), .usage = kUniform,
+  MOTE_TRY_ASSIGN(r.view_buffer_, gpu::Buffer::create(device, {.size = sizeof(shader::RenderView),
+                                                               .usage = kUniform,
                                                                .name = "mote.render.view"}));
   MOTE_TRY_ASSIGN(r.lights_buffer_,
                   gpu::Buffer::create(device, {.size = sizeof(shader::PointLightGpu) * shader::kMaxPointLights,
-                                               .usage = kStorage, .name = "mote.render.point_lights"}));
+                                               .usage = kStorage,
+                                               .name = "mote.render.point_lights"}));
   MOTE_TRY_ASSIGN(r.records_buffer_,
                   gpu::Buffer::create(device, {.size = sizeof(shader::ParticleDrawRecord) * options.max_emitters,
-                                               .usage = kStorage, .name = "mote.render.draw_records"}));
+                                               .usage = kStorage,
+                                               .name = "mote.render.draw_records"}));
   MOTE_TRY_ASSIGN(r.draw_args_, gpu::Buffer::create(device, {.size = shader::kDrawArgsWords * 4,
                                                              .usage = kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
                                                              .name = "mote.render.draw_args"}));
@@ -213,8 +217,7 @@ void ParticleRenderer::record_uploads(VkCommandBuffer cmd, const shader::RenderV
 }
 
 Status ParticleRenderer::record_prepare(VkCommandBuffer cmd, const ParticleBuffers& particles,
-                                        const shader::RenderView& view,
-                                        std::span<const shader::PointLightGpu> lights) {
+                                        const shader::RenderView& view, std::span<const shader::PointLightGpu> lights) {
   if (!device_) return make_error(ErrorCode::kInvalidArgument, "particle renderer used before create()");
   MOTE_TRY(check_buffers(particles, options_.capacity));
   frame_ = particles;
@@ -258,10 +261,9 @@ Status ParticleRenderer::record_opaque(VkCommandBuffer cmd, const ParticleTarget
                                        const ShadowMapTarget& shadow_map) {
   MOTE_TRY(check_prepared(cmd, "record_opaque"));
   MOTE_TRY(check_targets(targets, options_.width, options_.height, "record_opaque"));
-  if (shadow_map.image &&
-      (!shadow_map.image->valid() || shadow_map.image->format() != kDepthFormat ||
-       (shadow_map.layout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL &&
-        shadow_map.layout != VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL)))
+  if (shadow_map.image && (!shadow_map.image->valid() || shadow_map.image->format() != kDepthFormat ||
+                           (shadow_map.layout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL &&
+                            shadow_map.layout != VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL)))
     return make_error(ErrorCode::kInvalidArgument,
                       "the shadow map must be D32_SFLOAT in SHADER_READ_ONLY_OPTIMAL or "
                       "DEPTH_STENCIL_READ_ONLY_OPTIMAL",

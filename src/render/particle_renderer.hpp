@@ -55,8 +55,8 @@ struct ParticleRendererOptions {
   uint32_t height = 0;
   DrawPath path = DrawPath::kRaster;
   Transparency transparency = Transparency::kOit;  // raster path only
-  uint32_t capacity = 0;      // the most particles a frame's pool holds
-  uint32_t max_emitters = 1;  // draw-record rows (the runtime's emitter rows)
+  uint32_t capacity = 0;                           // the most particles a frame's pool holds
+  uint32_t max_emitters = 1;                       // draw-record rows (the runtime's emitter rows)
 };
 
 // The runtime frame's buffers as ParticleBuffers (this frame's alive list).
@@ -149,7 +149,7 @@ class ParticleRenderer {
   MeshParticlePass mesh_pass_;
   ParticleRasterPath raster_;
   ParticleComputePath compute_;
-  ParticleBuffers frame_;                         // the last record_prepare's
+  ParticleBuffers frame_;                          // the last record_prepare's
   VkCommandBuffer prepared_cmd_ = VK_NULL_HANDLE;  // and its command buffer
 };
 

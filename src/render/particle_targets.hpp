@@ -26,10 +26,12 @@ inline constexpr VkFormat kHdrFormat = VK_FORMAT_R16G16B16A16_SFLOAT;
 inline constexpr VkFormat kDepthFormat = VK_FORMAT_D32_SFLOAT;
 
 // Where the particle passes (and the host around them) touch the target images.
-inline constexpr VkPipelineStageFlags2 kTargetStages =
-    VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
-    VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
-    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+inline constexpr VkPipelineStageFlags2 kTargetStages = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT |
+                                                       VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
+                                                       VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT |
+                                                       VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
+                                                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT |
+                                                       VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
 
 struct ParticleTargets {
   const gpu::Image* color = nullptr;  // RGBA16F

@@ -20,8 +20,8 @@ using shader::ParticleDrawRecord;
 constexpr uint32_t kTileSize = 16;
 
 // The quad's corners in the order the triangles (0,1,2) and (0,2,3) use.
-constexpr std::array<glm::vec2, 4> kCorners = {glm::vec2(-0.5f, -0.5f), glm::vec2(0.5f, -0.5f),
-                                               glm::vec2(0.5f, 0.5f), glm::vec2(-0.5f, 0.5f)};
+constexpr std::array<glm::vec2, 4> kCorners = {glm::vec2(-0.5f, -0.5f), glm::vec2(0.5f, -0.5f), glm::vec2(0.5f, 0.5f),
+                                               glm::vec2(-0.5f, 0.5f)};
 constexpr std::array<std::array<int, 3>, 2> kTriangles = {{{0, 1, 2}, {0, 2, 3}}};
 
 float word_f32(std::span<const uint32_t> record, uint32_t word) { return std::bit_cast<float>(record[word]); }
@@ -145,21 +145,21 @@ struct Particle {
 // A clip-space vertex with the attributes interpolated across the quad.
 struct ClipVertex {
   glm::dvec4 clip;
-  glm::dvec2 uv;       // particle_corner_uv of the corner
-  double view_depth;   // -z in view space
+  glm::dvec2 uv;      // particle_corner_uv of the corner
+  double view_depth;  // -z in view space
 };
 
 struct ScreenVertex {
-  double x, y;        // framebuffer pixels, y down
-  double z;           // NDC depth (reversed-Z)
+  double x, y;  // framebuffer pixels, y down
+  double z;     // NDC depth (reversed-Z)
   double inv_w;
-  glm::dvec2 uv_w;    // uv / w
+  glm::dvec2 uv_w;      // uv / w
   double view_depth_w;  // view depth / w
 };
 
 struct Triangle {
   std::array<ScreenVertex, 3> v;
-  double area = 0.0;   // positive (vertices reordered if needed)
+  double area = 0.0;                                 // positive (vertices reordered if needed)
   int x_min = 0, x_max = -1, y_min = 0, y_max = -1;  // pixel range of centres that may be inside
   uint32_t particle = 0;
 };
@@ -266,7 +266,7 @@ void setup_triangle(const std::array<ClipVertex, 3>& corners, uint32_t particle,
 struct Fragment {
   uint32_t pixel;  // index inside the tile
   float view_depth;
-  uint32_t order;  // alive-list position: the tie-break
+  uint32_t order;   // alive-list position: the tie-break
   glm::vec4 color;  // premultiplied
 };
 
@@ -297,18 +297,18 @@ Result<ReferenceImage> render_particles_reference(const ReferenceInputs& in) {
   const uint32_t width = uint32_t(in.view.viewport.x), height = uint32_t(in.view.viewport.y);
   const size_t pixel_count = size_t(width) * height;
   if (in.record_words == 0 || in.pool.size() % in.record_words != 0)
-    return make_error(ErrorCode::kInvalidArgument, "the pool is not a whole number of " +
-                                                       std::to_string(in.record_words) + "-word records");
+    return make_error(ErrorCode::kInvalidArgument,
+                      "the pool is not a whole number of " + std::to_string(in.record_words) + "-word records");
   const size_t capacity = in.pool.size() / in.record_words;
   if (!in.scene_depth.empty() && in.scene_depth.size() != pixel_count)
     return make_error(ErrorCode::kInvalidArgument, "scene depth has " + std::to_string(in.scene_depth.size()) +
                                                        " values for " + std::to_string(pixel_count) + " pixels");
-  if (in.background != nullptr && (in.background->width != width || in.background->height != height ||
-                                   in.background->pixels.size() != pixel_count))
+  if (in.background != nullptr &&
+      (in.background->width != width || in.background->height != height || in.background->pixels.size() != pixel_count))
     return make_error(ErrorCode::kInvalidArgument, "the background is not the viewport's size");
-  if (in.atlas != nullptr && (in.atlas->width == 0 || in.atlas->height == 0 || in.atlas->width > 65536 ||
-                              in.atlas->height > 65536 ||
-                              in.atlas->rgba8_srgb.size() != size_t(in.atlas->width) * in.atlas->height * 4))
+  if (in.atlas != nullptr &&
+      (in.atlas->width == 0 || in.atlas->height == 0 || in.atlas->width > 65536 || in.atlas->height > 65536 ||
+       in.atlas->rgba8_srgb.size() != size_t(in.atlas->width) * in.atlas->height * 4))
     return make_error(ErrorCode::kInvalidArgument,
                       "the atlas is not width * height * 4 bytes of 1..65536 texels a side");
   for (size_t row = 0; row < in.records.size(); ++row)
@@ -361,10 +361,11 @@ Result<ReferenceImage> render_particles_reference(const ReferenceInputs& in) {
     p.color = color * r.tint;
     if (bound(r.uv_rect_word)) p.uv_rect = word_vec4(rec, r.uv_rect_word);
     if (uint64_t(r.flipbook_columns) * r.flipbook_rows > 1) {
-      const float frame = shader::particle_flipbook_frame(
-          bound(r.frame_word), bound(r.frame_word) ? word_f32(rec, r.frame_word) : 0.0f,
-          bound(r.age_word) ? word_f32(rec, r.age_word) : 0.0f,
-          bound(r.lifetime_word) ? word_f32(rec, r.lifetime_word) : 0.0f, r.flipbook_columns, r.flipbook_rows);
+      const float frame =
+          shader::particle_flipbook_frame(bound(r.frame_word), bound(r.frame_word) ? word_f32(rec, r.frame_word) : 0.0f,
+                                          bound(r.age_word) ? word_f32(rec, r.age_word) : 0.0f,
+                                          bound(r.lifetime_word) ? word_f32(rec, r.lifetime_word) : 0.0f,
+                                          r.flipbook_columns, r.flipbook_rows);
       const float last_cell = float(r.flipbook_columns * r.flipbook_rows) - 1.0f;
       p.flipbook = true;
       p.cell0 = std::floor(frame);
@@ -374,8 +375,8 @@ Result<ReferenceImage> render_particles_reference(const ReferenceInputs& in) {
       }
     }
 
-    const glm::mat3 frame =
-        shader::particle_frame(mode, position, velocity, cam_position, cam_right, cam_up, cam_forward);
+    const glm::mat3 frame = shader::particle_frame(mode, position, velocity, cam_position, cam_right, cam_up,
+                                                   cam_forward);
     const float stretch = shader::particle_stretch(mode, velocity, cam_forward);
     const glm::vec4 orientation = shader::particle_orientation(rotation_width, rotation);
     std::array<ClipVertex, 4> corners;
@@ -462,7 +463,7 @@ Result<ReferenceImage> render_particles_reference(const ReferenceInputs& in) {
           }
           const size_t pixel = size_t(y) * width + size_t(x);
           const glm::dvec4 under = in.background != nullptr ? glm::dvec4(in.background->pixels[pixel])
-                                                             : glm::dvec4(0.0, 0.0, 0.0, 1.0);
+                                                            : glm::dvec4(0.0, 0.0, 0.0, 1.0);
           image.pixels[pixel] = glm::vec4(glm::dvec4(color, alpha) + (1.0 - alpha) * under);
         }
       }

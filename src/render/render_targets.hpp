@@ -20,8 +20,8 @@ struct RenderTargets {
   uint32_t height = 0;
   gpu::Image hdr;
   gpu::Image depth;
-  gpu::Image ldr;            // RGBA8 UNORM holding sRGB-encoded values
-  gpu::Image shadow_map;     // D32, shadow_size²; 1x1 when the scene has no shadowed sun
+  gpu::Image ldr;         // RGBA8 UNORM holding sRGB-encoded values
+  gpu::Image shadow_map;  // D32, shadow_size²; 1x1 when the scene has no shadowed sun
   uint32_t shadow_size = 1;
 
   static Result<RenderTargets> create(gpu::Device& device, uint32_t width, uint32_t height, uint32_t shadow_size);

@@ -138,8 +138,8 @@ Status SceneRenderer::load_effects(std::vector<std::filesystem::path>& effect_di
     if (found == effect_by_path.end()) {
       auto text = read_file_text(path.string());
       if (!text.ok())
-        return make_error(text.error().code, fmt::format("cannot read effect '{}': {}", path.string(),
-                                                         text.error().message),
+        return make_error(text.error().code,
+                          fmt::format("cannot read effect '{}': {}", path.string(), text.error().message),
                           emitter_where(i));
       auto compiled = compile_effect(text.value());
       if (!compiled.ok())
@@ -233,8 +233,9 @@ Status SceneRenderer::load(const SceneRenderOptions& options) {
                                                                        .max_emitters = rows}));
   if (!scene_.transforms.empty()) MOTE_TRY(particles_.set_transforms(&transforms_));
 
-  const uint32_t shadow_size =
-      scene_.sun && scene_.sun->shadows ? std::min(scene_.sun->shadow_map_size, device.limits().maxImageDimension2D) : 1;
+  const uint32_t shadow_size = scene_.sun && scene_.sun->shadows
+                                   ? std::min(scene_.sun->shadow_map_size, device.limits().maxImageDimension2D)
+                                   : 1;
   MOTE_TRY_ASSIGN(targets_, RenderTargets::create(device, width, height, shadow_size));
   MOTE_TRY_ASSIGN(opaque_, OpaquePass::create(device));
   MOTE_TRY_ASSIGN(tonemap_, TonemapPass::create(device));
@@ -359,8 +360,10 @@ Result<assets::ImageRgba8> SceneRenderer::capture_next(FrameCapture& capture, Fr
   if (!capture_opaque_.valid()) {
     const uint64_t texels = uint64_t(targets_.width) * targets_.height;
     auto make = [&](uint64_t bytes, const char* name) {
-      return gpu::Buffer::create(*device_, {.size = bytes, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                            .memory = gpu::MemoryUsage::kReadback, .name = name});
+      return gpu::Buffer::create(*device_, {.size = bytes,
+                                            .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                            .memory = gpu::MemoryUsage::kReadback,
+                                            .name = name});
     };
     MOTE_TRY_ASSIGN(capture_opaque_, make(texels * 8, "mote.render.capture_opaque"));
     MOTE_TRY_ASSIGN(capture_depth_, make(texels * 4, "mote.render.capture_depth"));
@@ -455,8 +458,8 @@ Status SceneRenderer::record_frame(VkCommandBuffer cmd, const shader::RenderView
   const bool shadows = targets_.shadow_size > 1;
   opaque_.record_shadow(cmd, targets_, shadows, draws, view_buffer);
   if (shadows)
-    MOTE_TRY(particle_renderer_.record_shadow_casters(
-        cmd, {&targets_.shadow_map, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL}));
+    MOTE_TRY(particle_renderer_.record_shadow_casters(cmd, {&targets_.shadow_map,
+                                                            VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL}));
   opaque_.finish_shadow(cmd, targets_);
   pass_end();
   pass("opaque");
@@ -524,8 +527,9 @@ Result<assets::ImageRgba8> SceneRenderer::render(FrameReport* report, FrameCaptu
   const shader::RenderView view = frame_view(frame_time, worlds, lights);
   const std::vector<OpaqueDraw> draws = opaque_draws(worlds);
   Status recorded = ok_status();
-  MOTE_TRY(device.submit_and_wait(
-      [&](VkCommandBuffer cmd) { recorded = record_frame(cmd, view, lights, draws, capture != nullptr); }));
+  MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) {
+    recorded = record_frame(cmd, view, lights, draws, capture != nullptr);
+  }));
   MOTE_TRY(recorded);
   if (capture) {
     const size_t texels = size_t(targets_.width) * targets_.height;

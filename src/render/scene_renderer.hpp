@@ -34,19 +34,19 @@
 namespace mote::render {
 
 struct SceneRenderOptions {
-  uint32_t width = 0;   // 0 = the scene's output size
+  uint32_t width = 0;  // 0 = the scene's output size
   uint32_t height = 0;
   DrawPath path = DrawPath::kRaster;
   Transparency transparency = Transparency::kOit;  // raster path only
-  uint32_t min_capacity = 4096;  // the pool holds at least this many particles
-  bool profile = true;           // per-pass GPU timestamps in each FrameReport
+  uint32_t min_capacity = 4096;                    // the pool holds at least this many particles
+  bool profile = true;                             // per-pass GPU timestamps in each FrameReport
 };
 
 struct FrameReport {
   uint32_t index = 0;
-  float time = 0.0f;   // scene time of the frame (seconds after warm-up)
-  uint32_t alive = 0;  // particles drawn (read back for the report only, after the frame)
-  uint32_t steps = 0;  // simulation steps taken since the previous frame
+  float time = 0.0f;                           // scene time of the frame (seconds after warm-up)
+  uint32_t alive = 0;                          // particles drawn (read back for the report only, after the frame)
+  uint32_t steps = 0;                          // simulation steps taken since the previous frame
   std::vector<gpu::PassTime> simulate_passes;  // the last step's frame passes
   std::vector<gpu::PassTime> render_passes;
 };
@@ -59,9 +59,9 @@ struct FrameCapture {
   std::vector<uint32_t> pool;
   std::vector<uint32_t> alive;  // the slots drawn, in alive-list order
   std::vector<shader::ParticleDrawRecord> records;
-  std::vector<float> depth;           // reversed-Z per pixel
-  std::vector<glm::vec4> opaque;      // the HDR target before the particles
-  std::vector<glm::vec4> composited;  // after the particles (before tonemapping)
+  std::vector<float> depth;              // reversed-Z per pixel
+  std::vector<glm::vec4> opaque;         // the HDR target before the particles
+  std::vector<glm::vec4> composited;     // after the particles (before tonemapping)
   const assets::Atlas* atlas = nullptr;  // the renderer's (valid while it lives)
 };
 
@@ -85,8 +85,8 @@ class SceneRenderer {
 
  private:
   struct EmitterSlot {
-    size_t effect = 0;         // index into effects_
-    uint32_t row = UINT32_MAX; // particle-system row once added
+    size_t effect = 0;          // index into effects_
+    uint32_t row = UINT32_MAX;  // particle-system row once added
     bool added = false;
   };
   struct LoadedEffect {
@@ -109,7 +109,8 @@ class SceneRenderer {
   Status record_frame(VkCommandBuffer cmd, const shader::RenderView& view,
                       std::span<const shader::PointLightGpu> lights, std::span<const OpaqueDraw> draws, bool capture);
   std::vector<glm::mat4> world_matrices(float time) const;
-  Result<const GpuMesh*> mesh_for(scene::ObjectShape shape, const std::filesystem::path& path, const std::string& where);
+  Result<const GpuMesh*> mesh_for(scene::ObjectShape shape, const std::filesystem::path& path,
+                                  const std::string& where);
 
   gpu::Device* device_ = nullptr;
   scene::Scene scene_;
@@ -130,8 +131,8 @@ class SceneRenderer {
   gpu::Buffer capture_composited_;  // RGBA16F
   gpu::GpuProfiler render_profiler_;
   gpu::GpuProfiler simulate_profiler_;
-  float sim_time_ = 0.0f;      // seconds simulated, warm-up included
-  float warmup_ = 0.0f;        // seconds simulated before frame 0
+  float sim_time_ = 0.0f;  // seconds simulated, warm-up included
+  float warmup_ = 0.0f;    // seconds simulated before frame 0
   uint32_t frame_ = 0;
   uint32_t steps_since_frame_ = 0;
   uint64_t last_serial_ = 0;

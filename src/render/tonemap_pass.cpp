@@ -13,9 +13,8 @@ Result<TonemapPass> TonemapPass::create(gpu::Device& device) {
 }
 
 void TonemapPass::record(VkCommandBuffer cmd, RenderTargets& t, scene::Tonemap op, float exposure) {
-  gpu::image_barrier(cmd, t.ldr, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL,
-                     VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                     VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+  gpu::image_barrier(cmd, t.ldr, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COPY_BIT,
+                     VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
   const shader::TonemapPush push{t.width, t.height,
                                  op == scene::Tonemap::kAgx ? shader::kTonemapAgx : shader::kTonemapAces, exposure};
   gpu::ComputeRecorder(*device_, cmd)

@@ -41,7 +41,8 @@ void evaluate_keys(const Camera& camera, float time, CameraPose& pose) {
     return;
   }
   // keys[i].time <= time < keys[i + 1].time
-  const auto after = std::upper_bound(keys.begin(), keys.end(), time, [](float t, const CameraKey& k) { return t < k.time; });
+  const auto after = std::upper_bound(keys.begin(), keys.end(), time,
+                                      [](float t, const CameraKey& k) { return t < k.time; });
   const size_t i = size_t(after - keys.begin()) - 1;
   const CameraKey& k1 = keys[i];
   const CameraKey& k2 = keys[i + 1];
@@ -59,7 +60,8 @@ void evaluate_keys(const Camera& camera, float time, CameraPose& pose) {
   pose.position = catmull_rom(k0.position, k1.position, k2.position, k3.position, u);
   pose.target = catmull_rom(k0.target, k1.target, k2.target, k3.target, u);
   // The spline can overshoot between keys; keep the field of view a valid one.
-  pose.fov_y_degrees = std::clamp(catmull_rom(k0.fov_y_degrees, k1.fov_y_degrees, k2.fov_y_degrees, k3.fov_y_degrees, u), 1.0f, 179.0f);
+  pose.fov_y_degrees =
+      std::clamp(catmull_rom(k0.fov_y_degrees, k1.fov_y_degrees, k2.fov_y_degrees, k3.fov_y_degrees, u), 1.0f, 179.0f);
 }
 
 }  // namespace
@@ -75,7 +77,8 @@ CameraPose evaluate_camera(const Camera& camera, float time) {
     // 0 degrees = +Z; positive angles turn counter-clockwise seen from +Y (towards +X first),
     // which is a rotation about +Y by the angle.
     const double a = (double(o.start_degrees) + turned_degrees(o.degrees_per_second, time)) * (kPi / 180.0);
-    pose.position = o.center + glm::vec3(float(double(o.radius) * std::sin(a)), o.height, float(double(o.radius) * std::cos(a)));
+    pose.position = o.center +
+                    glm::vec3(float(double(o.radius) * std::sin(a)), o.height, float(double(o.radius) * std::cos(a)));
     pose.target = o.center + glm::vec3(0.0f, o.target_height, 0.0f);
     pose.fov_y_degrees = camera.still.fov_y_degrees;
   } else {

@@ -82,11 +82,11 @@ struct DirectionalLight {
 };
 
 struct PointLight {
-  std::string transform;  // a transform's name it stands at ("" = the world origin + position)
+  std::string transform;     // a transform's name it stands at ("" = the world origin + position)
   glm::vec3 position{0.0f};  // relative to the transform
   glm::vec3 color{1.0f};
-  float intensity = 10.0f;   // radiant intensity scale; falls off with 1/d^2, windowed by range
-  float range = 10.0f;       // metres; the light is zero beyond it
+  float intensity = 10.0f;  // radiant intensity scale; falls off with 1/d^2, windowed by range
+  float range = 10.0f;      // metres; the light is zero beyond it
 };
 
 // Hemisphere ambient plus the background the sky shows where nothing is drawn.
@@ -138,15 +138,15 @@ struct Object {
 };
 
 struct Emitter {
-  std::string name;  // optional, for messages and stats
+  std::string name;              // optional, for messages and stats
   std::filesystem::path effect;  // an effect document, resolved against the scene's folder
   std::string transform;         // "" = placed by position/rotation in the world
   glm::vec3 position{0.0f};      // used when transform is ""
   glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
-  uint32_t seed = 0;             // 0 = derived from the output seed and the emitter's index
+  uint32_t seed = 0;                // 0 = derived from the output seed and the emitter's index
   std::vector<FieldValue> fields;   // emitter field overrides (names checked when the effect loads)
   std::vector<FieldValue> globals;  // global field overrides
-  float start_time = 0.0f;        // seconds of scene time before the emitter is added
+  float start_time = 0.0f;          // seconds of scene time before the emitter is added
 };
 
 enum class Tonemap { kAces, kAgx };

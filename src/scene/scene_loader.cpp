@@ -27,13 +27,13 @@ using namespace core;  // the strict reader: check_object, read_number, ... (src
 
 // Bounds the header leaves open. They keep every value a finite float with room to compute
 // with, and reject what can only be a typo (a camera 10,000 km away).
-constexpr double kMaxCoordinate = 1e6;    // metres, for positions, centres and offsets
-constexpr double kMaxRadiance = 1e6;      // colour components other than the albedo
-constexpr double kMaxIntensity = 1e9;     // light and ambient intensities
-constexpr double kMaxScale = 1e6;         // scale components
-constexpr double kMaxSeconds = 1e6;       // key times, start times
-constexpr double kMaxDegrees = 1e6;       // angles and angular rates in degrees
-constexpr double kZeroLength = 1e-6;      // a direction, axis or quaternion shorter than this is zero
+constexpr double kMaxCoordinate = 1e6;  // metres, for positions, centres and offsets
+constexpr double kMaxRadiance = 1e6;    // colour components other than the albedo
+constexpr double kMaxIntensity = 1e9;   // light and ambient intensities
+constexpr double kMaxScale = 1e6;       // scale components
+constexpr double kMaxSeconds = 1e6;     // key times, start times
+constexpr double kMaxDegrees = 1e6;     // angles and angular rates in degrees
+constexpr double kZeroLength = 1e-6;    // a direction, axis or quaternion shorter than this is zero
 
 constexpr NumberRange kAny{-kMaxCoordinate, kMaxCoordinate};
 constexpr NumberRange kNonNegative{0.0, kMaxCoordinate};
@@ -45,12 +45,15 @@ constexpr NumberRange kIntensity{0.0, kMaxIntensity};
 Result<glm::vec3> read_vec3(const json& j, const std::string& where, NumberRange r) {
   if (!j.is_array() || j.size() != 3) return json_parse_error(where, "expected an array of 3 numbers");
   glm::vec3 v(0.0f);
-  for (int k = 0; k < 3; ++k) { MOTE_TRY_ASSIGN(v[k], read_number(j[size_t(k)], json_child(where, size_t(k)), r)); }
+  for (int k = 0; k < 3; ++k) {
+    MOTE_TRY_ASSIGN(v[k], read_number(j[size_t(k)], json_child(where, size_t(k)), r));
+  }
   return v;
 }
 
 // The optional member `key` as read_vec3 reads it, into `out` when present.
-Status read_optional_vec3(const json& j, const std::string& where, std::string_view key, NumberRange r, glm::vec3& out) {
+Status read_optional_vec3(const json& j, const std::string& where, std::string_view key, NumberRange r,
+                          glm::vec3& out) {
   const auto it = j.find(key);
   if (it == j.end()) return {};
   MOTE_TRY_ASSIGN(out, read_vec3(*it, json_child(where, key), r));
@@ -74,7 +77,9 @@ Status read_rotation(const json& j, const std::string& where, glm::quat& out) {
     const json& r = j["rotation"];
     if (!r.is_array() || r.size() != 4) return json_parse_error(w, "expected a quaternion [x, y, z, w] of 4 numbers");
     float c[4];
-    for (size_t k = 0; k < 4; ++k) { MOTE_TRY_ASSIGN(c[k], read_number(r[k], json_child(w, k), {-kMaxScale, kMaxScale})); }
+    for (size_t k = 0; k < 4; ++k) {
+      MOTE_TRY_ASSIGN(c[k], read_number(r[k], json_child(w, k), {-kMaxScale, kMaxScale}));
+    }
     const double len = std::sqrt(double(c[0]) * c[0] + double(c[1]) * c[1] + double(c[2]) * c[2] + double(c[3]) * c[3]);
     if (!(len >= kZeroLength)) return json_parse_error(w, "the quaternion must not be zero");
     out.x = float(c[0] / len);
@@ -82,7 +87,8 @@ Status read_rotation(const json& j, const std::string& where, glm::quat& out) {
     out.z = float(c[2] / len);
     out.w = float(c[3] / len);
   } else if (j.contains("euler_degrees")) {
-    MOTE_TRY_ASSIGN(glm::vec3 e, read_vec3(j["euler_degrees"], json_child(where, "euler_degrees"), {-kMaxDegrees, kMaxDegrees}));
+    MOTE_TRY_ASSIGN(glm::vec3 e,
+                    read_vec3(j["euler_degrees"], json_child(where, "euler_degrees"), {-kMaxDegrees, kMaxDegrees}));
     const glm::vec3 rad = glm::radians(e);
     out = glm::normalize(glm::angleAxis(rad.z, glm::vec3(0, 0, 1)) * glm::angleAxis(rad.y, glm::vec3(0, 1, 0)) *
                          glm::angleAxis(rad.x, glm::vec3(1, 0, 0)));
@@ -97,12 +103,14 @@ Result<glm::vec3> read_scale(const json& j, const std::string& where) {
     MOTE_TRY_ASSIGN(float s, read_number(j, where, kScaleRange));
     return glm::vec3(s);
   }
-  if (!j.is_array()) return json_parse_error(where, fmt::format("expected a number or an array of 3 numbers, got {}", j.type_name()));
+  if (!j.is_array())
+    return json_parse_error(where, fmt::format("expected a number or an array of 3 numbers, got {}", j.type_name()));
   return read_vec3(j, where, kScaleRange);
 }
 
 // A path (non-empty string) resolved against base_dir; existence is the renderer's business.
-Result<std::filesystem::path> read_path(const json& j, const std::string& where, const std::filesystem::path& base_dir) {
+Result<std::filesystem::path> read_path(const json& j, const std::string& where,
+                                        const std::filesystem::path& base_dir) {
   MOTE_TRY_ASSIGN(std::string s, read_string(j, where));
   if (s.empty()) return json_parse_error(where, "the path must not be empty");
   if (s.find('\0') != std::string::npos) return json_parse_error(where, "the path contains a NUL character");
@@ -111,7 +119,8 @@ Result<std::filesystem::path> read_path(const json& j, const std::string& where,
 }
 
 // An optional "name": an identifier, unique in `seen`.
-Status read_name(const json& j, const std::string& where, std::set<std::string>& seen, std::string& out, const char* what) {
+Status read_name(const json& j, const std::string& where, std::set<std::string>& seen, std::string& out,
+                 const char* what) {
   if (!j.contains("name")) return {};
   const std::string w = json_child(where, "name");
   MOTE_TRY_ASSIGN(out, read_identifier(j["name"], w));
@@ -120,7 +129,8 @@ Status read_name(const json& j, const std::string& where, std::set<std::string>&
 }
 
 // A "transform" reference: "" (none) or the name of a transform in `declared`.
-Status read_transform_ref(const json& j, const std::string& where, const std::set<std::string>& declared, std::string& out) {
+Status read_transform_ref(const json& j, const std::string& where, const std::set<std::string>& declared,
+                          std::string& out) {
   if (!j.contains("transform")) return {};
   const std::string w = json_child(where, "transform");
   MOTE_TRY_ASSIGN(out, read_string(j["transform"], w));
@@ -141,7 +151,8 @@ Status read_camera_key(const json& j, const std::string& where, CameraKey& key) 
 }
 
 Status read_orbit(const json& j, const std::string& where, CameraOrbit& o) {
-  MOTE_TRY(check_object(j, where, {"center", "radius", "height", "target_height", "start_degrees", "degrees_per_second"}));
+  MOTE_TRY(check_object(j, where,
+                        {"center", "radius", "height", "target_height", "start_degrees", "degrees_per_second"}));
   MOTE_TRY(read_optional_vec3(j, where, "center", kAny, o.center));
   MOTE_TRY(read_optional_number(j, where, "radius", kPositive, o.radius));
   MOTE_TRY(read_optional_number(j, where, "height", kAny, o.height));
@@ -152,25 +163,30 @@ Status read_orbit(const json& j, const std::string& where, CameraOrbit& o) {
 }
 
 Status read_camera(const json& j, const std::string& where, Camera& cam) {
-  MOTE_TRY(check_object(j, where, {"fov_y_degrees", "position", "target", "keys", "interpolation", "orbit", "near", "far"}));
+  MOTE_TRY(check_object(j, where,
+                        {"fov_y_degrees", "position", "target", "keys", "interpolation", "orbit", "near", "far"}));
   MOTE_TRY(exclusive(j, where, "keys", "orbit"));
   const bool has_keys = j.contains("keys");
   const bool has_orbit = j.contains("orbit");
   if (has_keys || has_orbit) {
     for (const char* k : {"position", "target"})
       if (j.contains(k))
-        return json_parse_error(json_child(where, k), fmt::format("'{}' is for a still camera; a camera with '{}' takes it from there", k,
-                                                        has_keys ? "keys" : "orbit"));
+        return json_parse_error(json_child(where, k),
+                                fmt::format("'{}' is for a still camera; a camera with '{}' takes it from there", k,
+                                            has_keys ? "keys" : "orbit"));
   }
   if (has_keys && j.contains("fov_y_degrees"))
-    return json_parse_error(json_child(where, "fov_y_degrees"), "a camera with 'keys' takes 'fov_y_degrees' from each key");
-  if (!has_keys && j.contains("interpolation")) return json_parse_error(json_child(where, "interpolation"), "'interpolation' needs 'keys'");
+    return json_parse_error(json_child(where, "fov_y_degrees"),
+                            "a camera with 'keys' takes 'fov_y_degrees' from each key");
+  if (!has_keys && j.contains("interpolation"))
+    return json_parse_error(json_child(where, "interpolation"), "'interpolation' needs 'keys'");
 
   MOTE_TRY(read_optional_number(j, where, "fov_y_degrees", {1.0, 179.0, true, true}, cam.still.fov_y_degrees));
   MOTE_TRY(read_optional_vec3(j, where, "position", kAny, cam.still.position));
   MOTE_TRY(read_optional_vec3(j, where, "target", kAny, cam.still.target));
   if (!has_keys && !has_orbit && glm::length(cam.still.target - cam.still.position) < float(kZeroLength))
-    return json_parse_error(json_child(where, j.contains("target") ? "target" : "position"), "the target must differ from the position");
+    return json_parse_error(json_child(where, j.contains("target") ? "target" : "position"),
+                            "the target must differ from the position");
 
   if (has_keys) {
     const std::string kw = json_child(where, "keys");
@@ -181,12 +197,14 @@ Status read_camera(const json& j, const std::string& where, Camera& cam) {
       MOTE_TRY(read_camera_key((*keys)[i], json_child(kw, i), key));
       if (!cam.keys.empty() && !(key.time > cam.keys.back().time))
         return json_parse_error(json_child(json_child(kw, i), "time"),
-                           fmt::format("key times must increase strictly: {} follows {}", key.time, cam.keys.back().time));
+                                fmt::format("key times must increase strictly: {} follows {}", key.time,
+                                            cam.keys.back().time));
       cam.keys.push_back(key);
     }
   }
   if (j.contains("interpolation")) {
-    MOTE_TRY_ASSIGN(std::string s, read_choice(j["interpolation"], json_child(where, "interpolation"), {"linear", "catmull_rom"}));
+    MOTE_TRY_ASSIGN(std::string s,
+                    read_choice(j["interpolation"], json_child(where, "interpolation"), {"linear", "catmull_rom"}));
     cam.interpolation = s == "linear" ? CameraInterpolation::kLinear : CameraInterpolation::kCatmullRom;
   }
   if (has_orbit) {
@@ -198,15 +216,17 @@ Status read_camera(const json& j, const std::string& where, Camera& cam) {
   MOTE_TRY(read_optional_number(j, where, "far", {0.0, 1e7, true}, cam.far_plane));
   if (!(cam.far_plane > cam.near_plane)) {
     const char* at = j.contains("far") ? "far" : "near";
-    return json_parse_error(json_child(where, at), fmt::format("far ({}) must be greater than near ({})", cam.far_plane, cam.near_plane));
+    return json_parse_error(json_child(where, at),
+                            fmt::format("far ({}) must be greater than near ({})", cam.far_plane, cam.near_plane));
   }
   return {};
 }
 
 Status read_sun(const json& j, const std::string& where, DirectionalLight& sun) {
   MOTE_TRY(check_object(j, where, {"direction", "color", "intensity", "shadows", "shadow_map_size"}));
-  if (j.contains("direction")) { MOTE_TRY_ASSIGN(sun.direction, read_direction(j["direction"], json_child(where, "direction"))); }
-  else sun.direction = glm::normalize(sun.direction);
+  if (j.contains("direction")) {
+    MOTE_TRY_ASSIGN(sun.direction, read_direction(j["direction"], json_child(where, "direction")));
+  } else sun.direction = glm::normalize(sun.direction);
   MOTE_TRY(read_optional_vec3(j, where, "color", kRadiance, sun.color));
   MOTE_TRY(read_optional_number(j, where, "intensity", kIntensity, sun.intensity));
   MOTE_TRY(read_optional_bool(j, where, "shadows", sun.shadows));
@@ -214,7 +234,8 @@ Status read_sun(const json& j, const std::string& where, DirectionalLight& sun) 
   return {};
 }
 
-Status read_point_light(const json& j, const std::string& where, const std::set<std::string>& transforms, PointLight& l) {
+Status read_point_light(const json& j, const std::string& where, const std::set<std::string>& transforms,
+                        PointLight& l) {
   MOTE_TRY(check_object(j, where, {"transform", "position", "color", "intensity", "range"}));
   MOTE_TRY(read_transform_ref(j, where, transforms, l.transform));
   MOTE_TRY(read_optional_vec3(j, where, "position", kAny, l.position));
@@ -234,22 +255,29 @@ Status read_environment(const json& j, const std::string& where, Environment& e)
 }
 
 Status read_transform(const json& j, const std::string& where, std::set<std::string>& declared, Transform& t) {
-  MOTE_TRY(check_object(j, where, {"name", "parent", "position", "rotation", "euler_degrees", "scale", "spin_axis",
-                                   "spin_degrees_per_second", "bob_amplitude", "bob_hz"}));
+  MOTE_TRY(check_object(j, where,
+                        {"name", "parent", "position", "rotation", "euler_degrees", "scale", "spin_axis",
+                         "spin_degrees_per_second", "bob_amplitude", "bob_hz"}));
   MOTE_TRY(require(j, where, "name"));
   if (j.contains("parent")) {
     const std::string w = json_child(where, "parent");
     MOTE_TRY_ASSIGN(t.parent, read_string(j["parent"], w));
     // `declared` holds the transforms before this one, so naming itself or a later one fails.
     if (!t.parent.empty() && !declared.count(t.parent))
-      return json_parse_error(w, fmt::format("'{}' is not a transform declared before this one (parents come first)", t.parent));
+      return json_parse_error(w, fmt::format("'{}' is not a transform declared before this one (parents come first)",
+                                             t.parent));
   }
   MOTE_TRY(read_name(j, where, declared, t.name, "transform"));
   MOTE_TRY(read_optional_vec3(j, where, "position", kAny, t.position));
   MOTE_TRY(read_rotation(j, where, t.rotation));
-  if (j.contains("scale")) { MOTE_TRY_ASSIGN(t.scale, read_scale(j["scale"], json_child(where, "scale"))); }
-  if (j.contains("spin_axis")) { MOTE_TRY_ASSIGN(t.spin_axis, read_direction(j["spin_axis"], json_child(where, "spin_axis"))); }
-  MOTE_TRY(read_optional_number(j, where, "spin_degrees_per_second", {-kMaxDegrees, kMaxDegrees}, t.spin_degrees_per_second));
+  if (j.contains("scale")) {
+    MOTE_TRY_ASSIGN(t.scale, read_scale(j["scale"], json_child(where, "scale")));
+  }
+  if (j.contains("spin_axis")) {
+    MOTE_TRY_ASSIGN(t.spin_axis, read_direction(j["spin_axis"], json_child(where, "spin_axis")));
+  }
+  MOTE_TRY(read_optional_number(j, where, "spin_degrees_per_second", {-kMaxDegrees, kMaxDegrees},
+                                t.spin_degrees_per_second));
   MOTE_TRY(read_optional_number(j, where, "bob_amplitude", kNonNegative, t.bob_amplitude));
   MOTE_TRY(read_optional_number(j, where, "bob_hz", {0.0, 1000.0}, t.bob_hz));
   return {};
@@ -274,28 +302,35 @@ bool ends_with_ci(const std::string& s, std::string_view suffix) {
   return true;
 }
 
-Status read_object(const json& j, const std::string& where, const std::set<std::string>& transforms, std::set<std::string>& names,
-                   const std::filesystem::path& base_dir, Object& o) {
-  MOTE_TRY(check_object(j, where, {"name", "shape", "mesh", "transform", "position", "rotation", "euler_degrees", "scale", "material",
-                                   "casts_shadow"}));
+Status read_object(const json& j, const std::string& where, const std::set<std::string>& transforms,
+                   std::set<std::string>& names, const std::filesystem::path& base_dir, Object& o) {
+  MOTE_TRY(check_object(j, where,
+                        {"name", "shape", "mesh", "transform", "position", "rotation", "euler_degrees", "scale",
+                         "material", "casts_shadow"}));
   MOTE_TRY(read_name(j, where, names, o.name, "object"));
   MOTE_TRY(require(j, where, "shape"));
-  MOTE_TRY_ASSIGN(std::string shape, read_choice(j["shape"], json_child(where, "shape"), {"plane", "box", "sphere", "mesh"}));
-  o.shape = shape == "plane" ? ObjectShape::kPlane : shape == "box" ? ObjectShape::kBox : shape == "sphere" ? ObjectShape::kSphere
-                                                                                                            : ObjectShape::kMesh;
+  MOTE_TRY_ASSIGN(std::string shape,
+                  read_choice(j["shape"], json_child(where, "shape"), {"plane", "box", "sphere", "mesh"}));
+  o.shape = shape == "plane"    ? ObjectShape::kPlane
+            : shape == "box"    ? ObjectShape::kBox
+            : shape == "sphere" ? ObjectShape::kSphere
+                                : ObjectShape::kMesh;
   if (o.shape == ObjectShape::kMesh) {
     if (!j.contains("mesh")) return json_parse_error(where, "shape 'mesh' needs a 'mesh' (a .gltf or .glb file)");
     const std::string w = json_child(where, "mesh");
     MOTE_TRY_ASSIGN(o.mesh, read_path(j["mesh"], w, base_dir));
     const std::string s = j["mesh"].get<std::string>();
-    if (!ends_with_ci(s, ".gltf") && !ends_with_ci(s, ".glb")) return json_parse_error(w, fmt::format("'{}' is not a .gltf or .glb file", s));
+    if (!ends_with_ci(s, ".gltf") && !ends_with_ci(s, ".glb"))
+      return json_parse_error(w, fmt::format("'{}' is not a .gltf or .glb file", s));
   } else if (j.contains("mesh")) {
     return json_parse_error(json_child(where, "mesh"), fmt::format("'mesh' is only for shape 'mesh', not '{}'", shape));
   }
   MOTE_TRY(read_transform_ref(j, where, transforms, o.transform));
   MOTE_TRY(read_optional_vec3(j, where, "position", kAny, o.position));
   MOTE_TRY(read_rotation(j, where, o.rotation));
-  if (j.contains("scale")) { MOTE_TRY_ASSIGN(o.scale, read_scale(j["scale"], json_child(where, "scale"))); }
+  if (j.contains("scale")) {
+    MOTE_TRY_ASSIGN(o.scale, read_scale(j["scale"], json_child(where, "scale")));
+  }
   if (j.contains("material")) MOTE_TRY(read_material(j["material"], json_child(where, "material"), o.material));
   MOTE_TRY(read_optional_bool(j, where, "casts_shadow", o.casts_shadow));
   return {};
@@ -305,7 +340,8 @@ Status read_object(const json& j, const std::string& where, const std::set<std::
 // is sorted by name (the document's order is not preserved); the names are checked against the
 // effect when it loads.
 Result<std::vector<FieldValue>> read_field_values(const json& j, const std::string& where) {
-  if (!j.is_object()) return json_parse_error(where, fmt::format("expected an object of name: value, got {}", j.type_name()));
+  if (!j.is_object())
+    return json_parse_error(where, fmt::format("expected an object of name: value, got {}", j.type_name()));
   std::vector<FieldValue> out;
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string w = json_child(where, it.key());
@@ -326,10 +362,11 @@ Result<std::vector<FieldValue>> read_field_values(const json& j, const std::stri
   return out;
 }
 
-Status read_emitter(const json& j, const std::string& where, const std::set<std::string>& transforms, std::set<std::string>& names,
-                    const std::filesystem::path& base_dir, Emitter& e) {
-  MOTE_TRY(check_object(j, where, {"name", "effect", "transform", "position", "rotation", "euler_degrees", "seed", "fields", "globals",
-                                   "start_time"}));
+Status read_emitter(const json& j, const std::string& where, const std::set<std::string>& transforms,
+                    std::set<std::string>& names, const std::filesystem::path& base_dir, Emitter& e) {
+  MOTE_TRY(check_object(j, where,
+                        {"name", "effect", "transform", "position", "rotation", "euler_degrees", "seed", "fields",
+                         "globals", "start_time"}));
   MOTE_TRY(read_name(j, where, names, e.name, "emitter"));
   MOTE_TRY(require(j, where, "effect"));
   MOTE_TRY_ASSIGN(e.effect, read_path(j["effect"], json_child(where, "effect"), base_dir));
@@ -338,20 +375,27 @@ Status read_emitter(const json& j, const std::string& where, const std::set<std:
     // The pose comes from the transform row; a silently ignored offset would be a trap.
     for (const char* k : {"position", "rotation", "euler_degrees"})
       if (j.contains(k))
-        return json_parse_error(json_child(where, k), fmt::format("an emitter at a transform takes its pose from it; '{}' is for an emitter "
-                                                        "without one (put the offset on a child transform)", k));
+        return json_parse_error(json_child(where, k),
+                                fmt::format("an emitter at a transform takes its pose from it; '{}' is for an emitter "
+                                            "without one (put the offset on a child transform)",
+                                            k));
   }
   MOTE_TRY(read_optional_vec3(j, where, "position", kAny, e.position));
   MOTE_TRY(read_rotation(j, where, e.rotation));
   MOTE_TRY(read_optional_uint(j, where, "seed", 0, 0xffffffffu, e.seed));
-  if (j.contains("fields")) { MOTE_TRY_ASSIGN(e.fields, read_field_values(j["fields"], json_child(where, "fields"))); }
-  if (j.contains("globals")) { MOTE_TRY_ASSIGN(e.globals, read_field_values(j["globals"], json_child(where, "globals"))); }
+  if (j.contains("fields")) {
+    MOTE_TRY_ASSIGN(e.fields, read_field_values(j["fields"], json_child(where, "fields")));
+  }
+  if (j.contains("globals")) {
+    MOTE_TRY_ASSIGN(e.globals, read_field_values(j["globals"], json_child(where, "globals")));
+  }
   MOTE_TRY(read_optional_number(j, where, "start_time", {0.0, kMaxSeconds}, e.start_time));
   return {};
 }
 
 Status read_output(const json& j, const std::string& where, Output& o) {
-  MOTE_TRY(check_object(j, where, {"width", "height", "frames", "fps", "dt", "seed", "warmup_seconds", "exposure", "tonemap"}));
+  MOTE_TRY(check_object(j, where,
+                        {"width", "height", "frames", "fps", "dt", "seed", "warmup_seconds", "exposure", "tonemap"}));
   MOTE_TRY(read_optional_uint(j, where, "width", 16, 8192, o.width));
   MOTE_TRY(read_optional_uint(j, where, "height", 16, 8192, o.height));
   MOTE_TRY(read_optional_uint(j, where, "frames", 1, 100000, o.frames));
@@ -372,15 +416,17 @@ Status read_output(const json& j, const std::string& where, Output& o) {
 Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path& base_dir) {
   MOTE_TRY_ASSIGN(const json j, parse_json(json_text));
   const std::string root;
-  MOTE_TRY(check_object(j, root, {"version", "name", "camera", "sun", "point_lights", "environment", "transforms", "objects", "emitters",
-                                  "output"}));
+  MOTE_TRY(check_object(j, root,
+                        {"version", "name", "camera", "sun", "point_lights", "environment", "transforms", "objects",
+                         "emitters", "output"}));
   MOTE_TRY(require(j, root, "version"));
   MOTE_TRY(read_uint(j["version"], "/version", 1, 1));
   Scene scene;
   scene.base_dir = base_dir;
   if (j.contains("name")) {
     MOTE_TRY_ASSIGN(scene.name, read_string(j["name"], "/name"));
-    if (scene.name.empty() || scene.name.size() > 256) return json_parse_error("/name", "the name must have 1 to 256 characters");
+    if (scene.name.empty() || scene.name.size() > 256)
+      return json_parse_error("/name", "the name must have 1 to 256 characters");
   }
   // Transforms first: every other section refers to them.
   std::set<std::string> transform_names;

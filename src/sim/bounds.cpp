@@ -52,7 +52,8 @@ Status check_field(uint32_t record_words, uint32_t field_offset) {
 }  // namespace
 
 std::optional<uint32_t> bounds_field_offset(const CompiledEffect& effect) {
-  const std::string& name = effect.render.position_field.empty() ? std::string("position") : effect.render.position_field;
+  const std::string& name = effect.render.position_field.empty() ? std::string("position")
+                                                                 : effect.render.position_field;
   for (const FieldDecl& f : effect.program.particle_fields)
     if (f.name == name && f.width >= 3) return effect.program.particle_field_offset(name);
   return std::nullopt;
@@ -62,11 +63,10 @@ Status measure_bounds(std::span<const uint32_t> records, uint32_t record_words, 
                       FrameReport& report) {
   MOTE_TRY(check_field(record_words, field_offset));
   if (records.size() % record_words != 0)
-    return make_error(ErrorCode::kInvalidArgument, std::to_string(records.size()) +
-                                                       " words are not whole records of " +
+    return make_error(ErrorCode::kInvalidArgument, std::to_string(records.size()) + " words are not whole records of " +
                                                        std::to_string(record_words));
-  accumulate_bounds(records.size() / record_words, field_offset,
-                    [&](size_t i) { return records.data() + i * record_words; }, report);
+  accumulate_bounds(
+      records.size() / record_words, field_offset, [&](size_t i) { return records.data() + i * record_words; }, report);
   return ok_status();
 }
 
@@ -79,8 +79,8 @@ Status measure_bounds(std::span<const uint32_t> pool, uint32_t record_words, std
       return make_error(ErrorCode::kInvalidArgument, "slot " + std::to_string(slots[i]) + " (entry " +
                                                          std::to_string(i) + ") is past the pool's " +
                                                          std::to_string(pool_records) + " records");
-  accumulate_bounds(slots.size(), field_offset,
-                    [&](size_t i) { return pool.data() + size_t(slots[i]) * record_words; }, report);
+  accumulate_bounds(
+      slots.size(), field_offset, [&](size_t i) { return pool.data() + size_t(slots[i]) * record_words; }, report);
   return ok_status();
 }
 

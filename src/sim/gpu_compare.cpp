@@ -36,12 +36,12 @@ Result<std::unique_ptr<GpuSimulation>> GpuSimulation::create(Context& context, c
   s.serial_word = options.birth_serials ? own : 0;
   const uint32_t capacity = options.capacity ? options.capacity : effect.emission.capacity_hint;
   MOTE_TRY_ASSIGN(s.system, ParticleSystem::create(context, {.capacity = capacity,
-                                                              .record_words = options.birth_serials ? own + 1 : own,
-                                                              .max_emitters = 1,
-                                                              .max_transforms = 0,
-                                                              .compiled_simulate = true,
-                                                              .compile_in_background = false,
-                                                              .serial_word = s.serial_word}));
+                                                             .record_words = options.birth_serials ? own + 1 : own,
+                                                             .max_emitters = 1,
+                                                             .max_transforms = 0,
+                                                             .compiled_simulate = true,
+                                                             .compile_in_background = false,
+                                                             .serial_word = s.serial_word}));
   MOTE_TRY_ASSIGN(s.emitter, s.system->add_emitter(effect, options.emitter));
   s.bounds_offset = bounds_field_offset(effect);
   return made;

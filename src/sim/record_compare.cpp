@@ -26,11 +26,12 @@ Result<BirthSerialMatcher> BirthSerialMatcher::create(const Program& program, ui
   return m;
 }
 
-Status BirthSerialMatcher::add_frame(std::span<const uint32_t> reference_pool, std::span<const uint32_t> reference_alive,
-                                     uint32_t reference_spawned, std::span<const uint32_t> gpu_records) {
+Status BirthSerialMatcher::add_frame(std::span<const uint32_t> reference_pool,
+                                     std::span<const uint32_t> reference_alive, uint32_t reference_spawned,
+                                     std::span<const uint32_t> gpu_records) {
   if (reference_pool.size() % record_words_ != 0 || gpu_records.size() % record_words_ != 0)
-    return make_error(ErrorCode::kInvalidArgument, "the records are not whole records of " +
-                                                       std::to_string(record_words_) + " words");
+    return make_error(ErrorCode::kInvalidArgument,
+                      "the records are not whole records of " + std::to_string(record_words_) + " words");
   const size_t pool_records = reference_pool.size() / record_words_;
   for (uint32_t slot : reference_alive)
     if (slot >= pool_records)

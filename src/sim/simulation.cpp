@@ -39,7 +39,6 @@ void rotate(const Quat& q, const float v[3], float out[3]) {
   out[2] = v[2] + q.w * tz + (q.x * ty - q.y * tx);
 }
 
-
 }  // namespace
 
 struct Simulation::State {
@@ -170,7 +169,8 @@ struct Simulation::State {
     const std::vector<uint32_t> previous = std::move(alive);
     alive.clear();
     alive.reserve(previous.size() + 64);
-    MOTE_TRY_ASSIGN(auto born_now, emit(requested, dt, simulation_rng_base(options.emitter.seed, tick_index, warm ? 2 : 0), alive));
+    MOTE_TRY_ASSIGN(auto born_now,
+                    emit(requested, dt, simulation_rng_base(options.emitter.seed, tick_index, warm ? 2 : 0), alive));
     r.spawned = born_now.first;
     r.killed = born_now.second;
     r.dropped = uint32_t(std::min<uint64_t>(requested - r.spawned, 0xFFFFFFFFu));
@@ -224,11 +224,12 @@ Result<Simulation> Simulation::create(const CompiledEffect& effect, const Simula
   s->stride = options.record_words ? options.record_words : own;
   if (s->stride < own)
     return make_error(ErrorCode::kInvalidArgument, "record_words " + std::to_string(s->stride) +
-                                                       " is smaller than the program's record (" +
-                                                       std::to_string(own) + " words)");
+                                                       " is smaller than the program's record (" + std::to_string(own) +
+                                                       " words)");
   if (options.emitter.transform.valid())
-    return make_error(ErrorCode::kInvalidArgument,
-                      "the reference simulation has no transform hierarchy: place the emitter by position and rotation");
+    return make_error(
+        ErrorCode::kInvalidArgument,
+        "the reference simulation has no transform hierarchy: place the emitter by position and rotation");
   if (options.emitter_generation == 0 || options.emitter_generation > kHeaderGenerationMask ||
       options.emitter_row > kHeaderRowMask)
     return make_error(ErrorCode::kInvalidArgument, "emitter row or generation out of the header's range");
@@ -265,8 +266,14 @@ Result<Simulation> Simulation::create(const CompiledEffect& effect, const Simula
       total.spawned += r.spawned;
       total.killed += r.killed;
       total.dropped += r.dropped;
-      total = FrameReport{r.frame, r.emitter_age, r.alive, total.spawned, total.killed, total.dropped,
-                          r.has_bounds, {r.bounds_min[0], r.bounds_min[1], r.bounds_min[2]},
+      total = FrameReport{r.frame,
+                          r.emitter_age,
+                          r.alive,
+                          total.spawned,
+                          total.killed,
+                          total.dropped,
+                          r.has_bounds,
+                          {r.bounds_min[0], r.bounds_min[1], r.bounds_min[2]},
                           {r.bounds_max[0], r.bounds_max[1], r.bounds_max[2]}};
     }
     s->warmup_report = total;

@@ -200,17 +200,28 @@ bool run_instruction(const Block& x) {
   Row* o = x.o;
   const uint32_t L = x.d.lanes;
   switch (isa::Op(x.d.op)) {
-#define MOTE_BATCH_kLane1(NAME, FN) \
-  case isa::Op::NAME: rows1([](float u) { return s::FN(u); }, a, o, L); return true;
-#define MOTE_BATCH_kLane2(NAME, FN) \
-  case isa::Op::NAME: rows2([](float u, float v) { return s::FN(u, v); }, a, b, o, L); return true;
-#define MOTE_BATCH_kLane3(NAME, FN) \
-  case isa::Op::NAME: rows3([](float u, float v, float w) { return s::FN(u, v, w); }, a, b, c, o, L); return true;
-#define MOTE_BATCH_kVector(NAME, FN) \
-  case isa::Op::NAME: run_vector<isa::Op::NAME>([](vec4 u, vec4 v, vec4 w) { return s::FN(u, v, w); }, x); return true;
+#define MOTE_BATCH_kLane1(NAME, FN)                   \
+  case isa::Op::NAME:                                 \
+    rows1([](float u) { return s::FN(u); }, a, o, L); \
+    return true;
+#define MOTE_BATCH_kLane2(NAME, FN)                                  \
+  case isa::Op::NAME:                                                \
+    rows2([](float u, float v) { return s::FN(u, v); }, a, b, o, L); \
+    return true;
+#define MOTE_BATCH_kLane3(NAME, FN)                                                 \
+  case isa::Op::NAME:                                                               \
+    rows3([](float u, float v, float w) { return s::FN(u, v, w); }, a, b, c, o, L); \
+    return true;
+#define MOTE_BATCH_kVector(NAME, FN)                                                     \
+  case isa::Op::NAME:                                                                    \
+    run_vector<isa::Op::NAME>([](vec4 u, vec4 v, vec4 w) { return s::FN(u, v, w); }, x); \
+    return true;
 #define MOTE_BATCH_kSpecial(NAME, FN) \
-  case isa::Op::NAME: special_##NAME(x); return true;
-#define MOTE_OP(NAME, NUM, LMIN, LMAX, DST, S0, S1, S2, FORM, FN, EXACT, TULP, TABS, NODE, DOC) MOTE_BATCH_##FORM(NAME, FN)
+  case isa::Op::NAME:                 \
+    special_##NAME(x);                \
+    return true;
+#define MOTE_OP(NAME, NUM, LMIN, LMAX, DST, S0, S1, S2, FORM, FN, EXACT, TULP, TABS, NODE, DOC) \
+  MOTE_BATCH_##FORM(NAME, FN)
 #include "mote/isa/isa_table.inc"
 #undef MOTE_OP
 #undef MOTE_BATCH_kLane1
@@ -273,7 +284,8 @@ Status BatchExecutor::run_into(const RunInput& input, RunOutput& out) {
     const uint32_t n = std::min(kBlock, input.count - first);
     std::memset(static_cast<void*>(regs.data()), 0, regs.size() * sizeof(Row));
     killed.fill(0);
-    for (uint32_t i = 0; i < n; ++i) seeds[i] = s::vm_particle_seed(input.rng_base, input.first_particle_index + first + i);
+    for (uint32_t i = 0; i < n; ++i)
+      seeds[i] = s::vm_particle_seed(input.rng_base, input.first_particle_index + first + i);
     uint32_t* records = out.records.data() + size_t(first) * record_words;
 
     for (const Decoded& d : decoded) {
@@ -284,7 +296,8 @@ Status BatchExecutor::run_into(const RunInput& input, RunOutput& out) {
           const int32_t r = d.row[q][c];
           src[q][c] = r >= 0 ? regs[uint32_t(r)].v : const_rows[uint32_t(-1 - r)].v;
         }
-      const Block block{input, d, src[0], src[1], src[2], result.data(), n, first, record_words, records, seeds.data(), killed.data()};
+      const Block block{input, d,     src[0],       src[1],  src[2],       result.data(),
+                        n,     first, record_words, records, seeds.data(), killed.data()};
       if (!run_instruction(block))
         return make_error(ErrorCode::kInternal, "batch executor has no case for opcode " + std::to_string(d.op));
       const Row* o = result.data();

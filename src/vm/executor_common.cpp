@@ -43,8 +43,7 @@ std::string at(Section section, size_t index) {
 const char* section_name_of(Section section) { return section == Section::kInit ? "init" : "update"; }
 
 Result<uint32_t> validate_run_input(const RunInput& input) {
-  if (input.program == nullptr)
-    return make_error(ErrorCode::kInvalidArgument, "RunInput.program is null");
+  if (input.program == nullptr) return make_error(ErrorCode::kInvalidArgument, "RunInput.program is null");
   const Program& program = *input.program;
   const uint32_t record_words = effective_record_words(input);
   VerifyOptions options;
@@ -56,9 +55,9 @@ Result<uint32_t> validate_run_input(const RunInput& input) {
   if (record_words == 0 || record_words > shader::kVmMaxRecordWords)
     return make_error(ErrorCode::kInvalidArgument, "record stride out of range");
   if (input.records.size() != size_t(input.count) * record_words)
-    return make_error(ErrorCode::kInvalidArgument,
-                      "records holds " + std::to_string(input.records.size()) + " words, expected count * record_words = " +
-                          std::to_string(size_t(input.count) * record_words));
+    return make_error(ErrorCode::kInvalidArgument, "records holds " + std::to_string(input.records.size()) +
+                                                       " words, expected count * record_words = " +
+                                                       std::to_string(size_t(input.count) * record_words));
   if (input.emitter_fields.size() < vm_emitter_field_words(program))
     return make_error(ErrorCode::kInvalidArgument, "emitter_fields is smaller than the program's emitter field block");
 
@@ -70,7 +69,8 @@ Result<uint32_t> validate_run_input(const RunInput& input) {
     const uint32_t lanes = shader::vm_lanes(w[0]);
     const isa::OpInfo* info = isa::op_info(op);
     if (info == nullptr || lanes < 1 || lanes > 4)
-      return make_error(ErrorCode::kInternal, "verified program holds an unknown opcode or lane count", at(input.section, k));
+      return make_error(ErrorCode::kInternal, "verified program holds an unknown opcode or lane count",
+                        at(input.section, k));
     for (uint32_t s = 0; s < 3; ++s) {
       const uint32_t word = w[1 + s];
       bool ok = true;
@@ -95,8 +95,8 @@ Result<uint32_t> validate_run_input(const RunInput& input) {
         default: break;
       }
       if (!ok)
-        return make_error(ErrorCode::kInvalidArgument, "source " + std::to_string(s) + " indexes past the run's buffers",
-                          at(input.section, k));
+        return make_error(ErrorCode::kInvalidArgument,
+                          "source " + std::to_string(s) + " indexes past the run's buffers", at(input.section, k));
     }
   }
   return record_words;

@@ -23,9 +23,7 @@ inline uint32_t as_bits(float value) { return std::bit_cast<uint32_t>(value); }
 using isa::source_width;
 
 // Register slot read by component `c` of a REG source word.
-inline uint32_t reg_slot(uint32_t word, uint32_t c) {
-  return (word & 0xFFu) + ((word >> (8u + 2u * c)) & 3u);
-}
+inline uint32_t reg_slot(uint32_t word, uint32_t c) { return (word & 0xFFu) + ((word >> (8u + 2u * c)) & 3u); }
 
 // Verifies the program (linked, against this input's global section and record stride), then
 // checks the input's own sizes and, defensively, every index the code uses against the

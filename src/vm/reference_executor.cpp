@@ -84,8 +84,11 @@ bool run_special(isa::Op op, Site& site) {
 #define MOTE_REFERENCE_kLane3(NAME)
 #define MOTE_REFERENCE_kVector(NAME)
 #define MOTE_REFERENCE_kSpecial(NAME) \
-  case isa::Op::NAME: special_##NAME(site); return true;
-#define MOTE_OP(NAME, NUM, LMIN, LMAX, DST, S0, S1, S2, FORM, FN, EXACT, TULP, TABS, NODE, DOC) MOTE_REFERENCE_##FORM(NAME)
+  case isa::Op::NAME:                 \
+    special_##NAME(site);             \
+    return true;
+#define MOTE_OP(NAME, NUM, LMIN, LMAX, DST, S0, S1, S2, FORM, FN, EXACT, TULP, TABS, NODE, DOC) \
+  MOTE_REFERENCE_##FORM(NAME)
 #include "mote/isa/isa_table.inc"
 #undef MOTE_OP
 #undef MOTE_REFERENCE_kLane1
@@ -123,7 +126,9 @@ bool vm_detail::reference_execute(const RunInput& in, const Instruction& ins, Re
 
   if (result) *result = r;
   const uint32_t dst = vm_dst(w0);
-  const uint32_t written = info->dst == isa::DstRule::kDstLanes ? lanes : info->dst == isa::DstRule::kDstScalar ? 1u : 0u;
+  const uint32_t written = info->dst == isa::DstRule::kDstLanes    ? lanes
+                           : info->dst == isa::DstRule::kDstScalar ? 1u
+                                                                   : 0u;
   for (uint32_t k = 0; k < written; ++k) p.regs[dst + k] = r[int(k)];
   return true;
 }
@@ -145,8 +150,8 @@ Status ReferenceExecutor::run_into(const RunInput& input, RunOutput& out) {
     p.killed = false;
     for (size_t k = 0; k < code.size(); ++k) {
       if (!reference_execute(input, code[k], p, nullptr))
-        return make_error(ErrorCode::kInternal, "reference executor has no case for opcode " +
-                                                    std::to_string(vm_op(code[k].words[0])),
+        return make_error(ErrorCode::kInternal,
+                          "reference executor has no case for opcode " + std::to_string(vm_op(code[k].words[0])),
                           std::string(section_name_of(input.section)) + "[" + std::to_string(k) + "]");
       ++out.op_executions[vm_op(code[k].words[0])];
     }

@@ -146,7 +146,8 @@ class Folder {
   std::array<uint32_t, 4> constant_values(const FastInstruction& u) const {
     std::array<uint32_t, 4> values{};
     const std::span<const uint32_t> pool = context_.constants;
-    for (uint32_t c = 0; c < 4; ++c) values[c] = pool.empty() ? 0u : pool[std::min<size_t>(uint32_t(u.word[0] + c), pool.size() - 1)];
+    for (uint32_t c = 0; c < 4; ++c)
+      values[c] = pool.empty() ? 0u : pool[std::min<size_t>(uint32_t(u.word[0] + c), pool.size() - 1)];
     return values;
   }
   // The f32 bits slot `slot` holds for the whole run: the zero slot's or an immediate's that the
@@ -271,7 +272,8 @@ class Folder {
     if (u.op == kLoadConst && fold_values(u, constant_values(u))) return;
     if (std::optional<std::array<uint32_t, 4>> values = constant_result(u); values && fold_values(u, *values)) return;
     if (u.op == kLoadBuiltin && context_.uniform_builtin) {
-      if (std::optional<std::array<uint32_t, 4>> values = context_.uniform_builtin(u.word[0]); values && fold_values(u, *values))
+      if (std::optional<std::array<uint32_t, 4>> values = context_.uniform_builtin(u.word[0]);
+          values && fold_values(u, *values))
         return;
     }
     if (u.op == kStoreField) {

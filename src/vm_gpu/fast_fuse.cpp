@@ -25,7 +25,8 @@ bool reads_slot(const FastInstruction& u, uint32_t slot) {
   return found || ((is(u, isa::Op::LOAD_FIELD) || is(u, isa::Op::STORE_FIELD)) && slot >= kVmFastFirstWindowSlot);
 }
 bool writes_slot(const FastInstruction& u, uint32_t slot) {
-  return (slot >= u.base && slot < u.base + u.written) || (is(u, isa::Op::STORE_FIELD) && slot >= kVmFastFirstWindowSlot);
+  return (slot >= u.base && slot < u.base + u.written) ||
+         (is(u, isa::Op::STORE_FIELD) && slot >= kVmFastFirstWindowSlot);
 }
 bool touches_slot(const FastInstruction& u, uint32_t slot) { return reads_slot(u, slot) || writes_slot(u, slot); }
 
@@ -97,7 +98,8 @@ class Fuser {
     }
     if (p == size_t(-1) || p >= k) return false;
     FastInstruction& producer = code_[p];
-    if (producer.saturate || producer.base != r || producer.written != n || is(producer, isa::Op::STORE_FIELD)) return false;
+    if (producer.saturate || producer.base != r || producer.written != n || is(producer, isa::Op::STORE_FIELD))
+      return false;
     for (uint32_t c = 0; c < n; ++c) {
       if (!untouched_between(p, k, r + c) || !untouched_between(p, k, d + c)) return false;
       if (d != r && read_after(k, r + c)) return false;

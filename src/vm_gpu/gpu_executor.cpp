@@ -58,7 +58,8 @@ class GpuExecutor final : public TracingGpuExecutor {
   gpu::Buffer wide_registers_;
 };
 
-Result<const gpu::ComputePipeline*> GpuExecutor::pipeline(GpuInterpreter which, const GpuInterpreterSpecialization& spec) {
+Result<const gpu::ComputePipeline*> GpuExecutor::pipeline(GpuInterpreter which,
+                                                          const GpuInterpreterSpecialization& spec) {
   auto found = pipelines_.find({which, spec});
   if (found == pipelines_.end()) {
     MOTE_TRY_ASSIGN(gpu::ComputePipeline p, create_gpu_interpreter(device_, which, spec));
@@ -66,7 +67,6 @@ Result<const gpu::ComputePipeline*> GpuExecutor::pipeline(GpuInterpreter which, 
   }
   return &found->second;
 }
-
 
 Result<RunOutput> GpuExecutor::run_traced(const RunInput& input, std::vector<uint32_t>* trace_out) {
   uint32_t record_words = effective_record_words(input);
@@ -80,9 +80,10 @@ Result<RunOutput> GpuExecutor::run_traced(const RunInput& input, std::vector<uin
   const Program& program = *input.program;
   GpuInterpreter which = interpreter_ == GpuInterpreter::kAuto ? choose_gpu_interpreter(program) : interpreter_;
   if (which == GpuInterpreter::kFast && program.register_count > shader::kVmFastRegisterSlots)
-    return make_error(ErrorCode::kUnsupported,
-                      "program needs " + std::to_string(program.register_count) + " registers; the fast interpreter has " +
-                          std::to_string(shader::kVmFastRegisterSlots) + " (use gpu-wide or gpu)");
+    return make_error(ErrorCode::kUnsupported, "program needs " + std::to_string(program.register_count) +
+                                                   " registers; the fast interpreter has " +
+                                                   std::to_string(shader::kVmFastRegisterSlots) +
+                                                   " (use gpu-wide or gpu)");
   if (which == GpuInterpreter::kFast && !fits_fast_interpreter(program))
     return make_error(ErrorCode::kUnsupported,
                       "a section holds more than " + std::to_string(shader::kVmFastMaxImmediates) +
@@ -92,18 +93,31 @@ Result<RunOutput> GpuExecutor::run_traced(const RunInput& input, std::vector<uin
   MOTE_TRY_ASSIGN(const gpu::ComputePipeline* pass, pipeline(which, spec));
   if (which == GpuInterpreter::kWide && !wide_registers_.valid()) {
     MOTE_TRY_ASSIGN(wide_registers_, gpu::Buffer::create(device_, {.size = VkDeviceSize(shader::kVmWideLaunchLanes) *
-                                                                               shader::kVmMaxRegisters * 4,
-                                                                    .name = "vm.wide_registers"}));
+                                                                           shader::kVmMaxRegisters * 4,
+                                                                   .name = "vm.wide_registers"}));
   }
   GpuProgramImage image = make_gpu_program_image(input, record_words, which, device_.limits(), &spec);
   return run_gpu_harness(device_, input, image, trace_out, [&](gpu::ComputeRecorder& rec, const GpuRunBuffers& b) {
     rec.bind(*pass);
     if (which == GpuInterpreter::kWide)
-      rec.buffers({{0, &b.program}, {1, &b.records}, {2, &b.killed}, {3, &b.op_counts}, {4, &b.params}, {5, &wide_registers_},
-                   {6, &b.trace}, code_view(image, b.program), shapes_view(image, b.program)});
+      rec.buffers({{0, &b.program},
+                   {1, &b.records},
+                   {2, &b.killed},
+                   {3, &b.op_counts},
+                   {4, &b.params},
+                   {5, &wide_registers_},
+                   {6, &b.trace},
+                   code_view(image, b.program),
+                   shapes_view(image, b.program)});
     else
-      rec.buffers({{0, &b.program}, {1, &b.records}, {2, &b.killed}, {3, &b.op_counts}, {4, &b.params}, {6, &b.trace},
-                   code_view(image, b.program), immediates_view(image, b.program)});
+      rec.buffers({{0, &b.program},
+                   {1, &b.records},
+                   {2, &b.killed},
+                   {3, &b.op_counts},
+                   {4, &b.params},
+                   {6, &b.trace},
+                   code_view(image, b.program),
+                   immediates_view(image, b.program)});
     rec.dispatch(image.groups);
   });
 }
@@ -121,18 +135,22 @@ Result<RunOutput> run_gpu_harness(gpu::Device& device, const RunInput& input, Gp
   }
   shader::VmRunParams& params = image.params;
   params.flags = shader::kVmRunCountOps | (trace_out ? shader::kVmRunTrace : 0u);
-  const VkDeviceSize trace_words =
-      trace_out ? std::max<VkDeviceSize>(1, VkDeviceSize(input.count) * params.code_length * 4) : 1;
+  const VkDeviceSize trace_words = trace_out
+                                       ? std::max<VkDeviceSize>(1, VkDeviceSize(input.count) * params.code_length * 4)
+                                       : 1;
 
   const VkDeviceSize record_bytes = VkDeviceSize(input.records.size()) * 4;
   GpuRunBuffers b;
-  MOTE_TRY_ASSIGN(b.program, gpu::Buffer::create(device, {.size = image.words.size() * 4, .usage = kProgramBufferUsage,
-                                                         .name = "vm.program"}));
+  MOTE_TRY_ASSIGN(b.program, gpu::Buffer::create(device, {.size = image.words.size() * 4,
+                                                          .usage = kProgramBufferUsage,
+                                                          .name = "vm.program"}));
   MOTE_TRY_ASSIGN(b.records, gpu::Buffer::create(device, {.size = record_bytes, .name = "vm.records"}));
   MOTE_TRY_ASSIGN(b.killed, gpu::Buffer::create(device, {.size = VkDeviceSize(input.count) * 4, .name = "vm.killed"}));
   MOTE_TRY_ASSIGN(b.op_counts, gpu::Buffer::create(device, {.size = 256 * 4, .name = "vm.op_counts"}));
   MOTE_TRY_ASSIGN(b.trace, gpu::Buffer::create(device, {.size = trace_words * 4, .name = "vm.trace"}));
-  MOTE_TRY_ASSIGN(b.params, gpu::Buffer::create(device, {.size = sizeof(params), .usage = kParamsBufferUsage, .name = "vm.params"}));
+  MOTE_TRY_ASSIGN(b.params,
+                  gpu::Buffer::create(device,
+                                      {.size = sizeof(params), .usage = kParamsBufferUsage, .name = "vm.params"}));
   MOTE_TRY(gpu::upload_span<uint32_t>(device, b.program, image.words));
   MOTE_TRY(gpu::upload_span<uint32_t>(device, b.records, input.records));
   MOTE_TRY(gpu::upload(device, b.params, std::span(reinterpret_cast<const uint8_t*>(&params), sizeof(params))));
@@ -185,7 +203,8 @@ GpuInterpreterSpecialization gpu_interpreter_specialization(const Program& progr
   if (stage_window) spec.window_chunks = record_window(program, section, record_words).chunks;
   if (only_its_opcodes) {
     spec.opcodes = 0;
-    for (const Instruction& ins : program.code(section)) spec.opcodes |= uint64_t(1) << (shader::vm_op(ins.words[0]) & 63u);
+    for (const Instruction& ins : program.code(section))
+      spec.opcodes |= uint64_t(1) << (shader::vm_op(ins.words[0]) & 63u);
     spec.opcodes |= uint64_t(1) << uint32_t(isa::Op::MOV);  // the move fold may copy a field value into a register
   }
   return spec;
@@ -213,8 +232,10 @@ std::optional<std::array<uint32_t, 4>> run_uniform_builtin(const RunInput& input
   const auto bits = [](float f) { return std::bit_cast<uint32_t>(f); };
   std::array<uint32_t, 4> v{};
   if (space == shader::kVmSpaceEmitterField || space == shader::kVmSpaceGlobalField) {
-    const std::vector<uint32_t>& fields = space == shader::kVmSpaceEmitterField ? input.emitter_fields : input.global_fields;
-    for (uint32_t c = 0; c < 4; ++c) v[c] = fields.empty() ? 0u : fields[std::min<size_t>(uint32_t(index + c), fields.size() - 1)];
+    const std::vector<uint32_t>& fields = space == shader::kVmSpaceEmitterField ? input.emitter_fields
+                                                                                : input.global_fields;
+    for (uint32_t c = 0; c < 4; ++c)
+      v[c] = fields.empty() ? 0u : fields[std::min<size_t>(uint32_t(index + c), fields.size() - 1)];
     return v;
   }
   if (space != shader::kVmSpaceEngine) return v;
@@ -224,9 +245,13 @@ std::optional<std::array<uint32_t, 4>> run_uniform_builtin(const RunInput& input
     case isa::Builtin::TIME: v[0] = bits(e.time); break;
     case isa::Builtin::EMITTER_AGE: v[0] = bits(e.emitter_age); break;
     case isa::Builtin::EMITTER_POSITION: v = {bits(e.position[0]), bits(e.position[1]), bits(e.position[2]), 0u}; break;
-    case isa::Builtin::EMITTER_DIRECTION: v = {bits(e.direction[0]), bits(e.direction[1]), bits(e.direction[2]), 0u}; break;
+    case isa::Builtin::EMITTER_DIRECTION:
+      v = {bits(e.direction[0]), bits(e.direction[1]), bits(e.direction[2]), 0u};
+      break;
     case isa::Builtin::EMITTER_UP: v = {bits(e.up[0]), bits(e.up[1]), bits(e.up[2]), 0u}; break;
-    case isa::Builtin::EMITTER_ROTATION: v = {bits(e.rotation[0]), bits(e.rotation[1]), bits(e.rotation[2]), bits(e.rotation[3])}; break;
+    case isa::Builtin::EMITTER_ROTATION:
+      v = {bits(e.rotation[0]), bits(e.rotation[1]), bits(e.rotation[2]), bits(e.rotation[3])};
+      break;
     case isa::Builtin::SPAWN_COUNT:
       if (input.count > (1u << 24)) return std::nullopt;  // float(count) is exact only up to 2^24
       v[0] = bits(float(input.count));
@@ -345,8 +370,9 @@ GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_wo
   params.window_chunks = window.chunks;
   params.window_dirty_mask = window.dirty_mask;
   const uint32_t needed_groups = (input.count + shader::kVmWorkgroupSize - 1) / shader::kVmWorkgroupSize;
-  image.groups = which == GpuInterpreter::kWide ? shader::kVmWideLaunchLanes / shader::kVmWorkgroupSize
-                                                : std::max(1u, std::min(needed_groups, limits.maxComputeWorkGroupCount[0]));
+  image.groups = which == GpuInterpreter::kWide
+                     ? shader::kVmWideLaunchLanes / shader::kVmWorkgroupSize
+                     : std::max(1u, std::min(needed_groups, limits.maxComputeWorkGroupCount[0]));
   params.launch_lanes = image.groups * shader::kVmWorkgroupSize;
   return image;
 }
@@ -363,7 +389,8 @@ GpuInterpreter choose_gpu_interpreter(const Program& program) {
   return fits_fast_interpreter(program) ? GpuInterpreter::kFast : GpuInterpreter::kWide;
 }
 
-std::unique_ptr<Executor> make_gpu_executor(gpu::Device& device, GpuInterpreter interpreter, GpuExecutorOptions options) {
+std::unique_ptr<Executor> make_gpu_executor(gpu::Device& device, GpuInterpreter interpreter,
+                                            GpuExecutorOptions options) {
   return std::make_unique<GpuExecutor>(device, interpreter, options);
 }
 
@@ -375,7 +402,8 @@ Result<std::unique_ptr<Executor>> make_gpu_executor(const gpu::DeviceOptions& op
                                                     GpuExecutorOptions executor_options) {
   MOTE_TRY_ASSIGN(std::unique_ptr<gpu::Device> device, gpu::Device::create(options));
   gpu::Device& ref = *device;
-  return std::unique_ptr<Executor>(std::make_unique<GpuExecutor>(ref, interpreter, executor_options, std::move(device)));
+  return std::unique_ptr<Executor>(std::make_unique<GpuExecutor>(ref, interpreter, executor_options,
+                                                                 std::move(device)));
 }
 
 }  // namespace mote

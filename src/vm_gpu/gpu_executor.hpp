@@ -73,20 +73,23 @@ struct GpuProgramImage {
   std::vector<uint32_t> words;
   shader::VmRunParams params{};
   uint32_t groups = 0;
-  uint32_t code_view_words = 0;  // the section-code uniform view's size
+  uint32_t code_view_words = 0;    // the section-code uniform view's size
   uint32_t immediates_offset = 0;  // the fast interpreter's immediates block (binding 9), in words
 };
 // The immediates block: a uvec4 holding the count, then kVmFastMaxImmediates bit patterns as
 // std140 uvec4s, then kVmFastMaxConstantVectors constant vectors (run_program.comp's `Immediates`).
 inline constexpr VkDeviceSize kConstantVectorsViewOffset = (1 + shader::kVmFastMaxImmediates / 4 + 1) * 16;
-inline constexpr VkDeviceSize kImmediatesViewBytes = kConstantVectorsViewOffset + shader::kVmFastMaxConstantVectors * 16;
+inline constexpr VkDeviceSize kImmediatesViewBytes = kConstantVectorsViewOffset +
+                                                     shader::kVmFastMaxConstantVectors * 16;
 // The program buffer's usage: storage (fields, constants) and uniform (code, shapes).
-inline constexpr VkBufferUsageFlags kProgramBufferUsage =
-    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
-    VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+inline constexpr VkBufferUsageFlags kProgramBufferUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                                          VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
+                                                          VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                                          VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
 // The run parameters' buffer (VmRunParams), a uniform buffer at binding 4.
-inline constexpr VkBufferUsageFlags kParamsBufferUsage =
-    VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+inline constexpr VkBufferUsageFlags kParamsBufferUsage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
+                                                         VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                                         VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
 // The uniform views the interpreter binds on the program buffer: the section's code
 // (binding 7) and the opcode shapes (binding 8).
 gpu::BufferBinding code_view(const GpuProgramImage& image, const gpu::Buffer& program_buffer);

@@ -164,8 +164,8 @@ TEST_F(ApiTest, ReadbacksGiveTheAliveRecordsTheirBirthSerialsAndTheEmitterClock)
 }
 
 TEST_F(ApiTest, ASerialWordInsideTheFieldsIsRefused) {
-  ParticleSystem& system = make_system({.capacity = 64, .record_words = 32, .max_emitters = 1, .max_transforms = 0,
-                                        .serial_word = 1});
+  ParticleSystem& system =
+      make_system({.capacity = 64, .record_words = 32, .max_emitters = 1, .max_transforms = 0, .serial_word = 1});
   auto refused = system.add_emitter(load_effect("fire.json"), {});
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().code, ErrorCode::kInvalidArgument);

@@ -31,7 +31,7 @@ TEST_F(ApiTest, TheDeviceReportNamesTheChosenDeviceAmongThoseFound) {
   EXPECT_TRUE(report.chosen.suitable);
   EXPECT_TRUE(report.chosen.unsuitable_reason.empty());
   EXPECT_FALSE(report.choice_reason.empty());
-  EXPECT_TRUE(report.validation);  // the fixture asked for it
+  EXPECT_TRUE(report.validation);                                 // the fixture asked for it
   EXPECT_GE(report.chosen.api_version, (1u << 22) | (3u << 12));  // Vulkan 1.3
   EXPECT_GE(report.limits.max_workgroup_invocations, 128u);
   EXPECT_GT(report.limits.max_storage_buffer_range, 0u);

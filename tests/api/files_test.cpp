@@ -48,7 +48,8 @@ TEST_F(ApiFiles, CompilesEffectDocumentsFromTheirPath) {
   ASSERT_TRUE(fire.ok()) << fire.error().to_string();
   EXPECT_FALSE(fire.value().program.update.empty());
 
-  ASSERT_TRUE(write_text_file(dir_ / "bad.json", R"({"name": "x", "particle_fields": [{"name": "p", "width": 9}]})").ok());
+  ASSERT_TRUE(
+      write_text_file(dir_ / "bad.json", R"({"name": "x", "particle_fields": [{"name": "p", "width": 9}]})").ok());
   auto bad = compile_effect_file(dir_ / "bad.json");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().where.substr(0, 1), "/");  // a JSON pointer, as compile_effect gives it

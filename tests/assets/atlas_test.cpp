@@ -186,8 +186,9 @@ TEST(Atlas, MissingAndCorruptTexturesFallBackToTheSoftDisc) {
   TempDir dir;
   ASSERT_TRUE(mote::assets::write_png(dir / "good.png", pattern_image(10, 10, 1)).ok());
   mote::test::write_text(dir / "corrupt.png", "\x89PNG\r\n\x1a\n this is not really a png");
-  auto built = mote::assets::build_atlas(
-      {{"missing.png", dir / "missing.png"}, {"good.png", dir / "good.png"}, {"corrupt.png", dir / "corrupt.png"}});
+  auto built = mote::assets::build_atlas({{"missing.png", dir / "missing.png"},
+                                          {"good.png", dir / "good.png"},
+                                          {"corrupt.png", dir / "corrupt.png"}});
   ASSERT_TRUE(built.ok()) << built.error().to_string();
   const Atlas& atlas = built.value();
   ASSERT_EQ(atlas.entries.size(), 5u);
@@ -233,9 +234,9 @@ TEST(Atlas, GrowsByPowersOfTwo) {
     return atlas->image.width;
   };
   EXPECT_EQ(side_for({{200, 100}}), 256u);
-  EXPECT_EQ(side_for({{300, 10}}), 512u);   // one rect wider than 256 with its padding
-  EXPECT_EQ(side_for({{253, 10}}), 512u);   // 253 + 4 = 257
-  EXPECT_EQ(side_for({{252, 10}}), 256u);   // 252 + 4 = 256: a full row of its own
+  EXPECT_EQ(side_for({{300, 10}}), 512u);  // one rect wider than 256 with its padding
+  EXPECT_EQ(side_for({{253, 10}}), 512u);  // 253 + 4 = 257
+  EXPECT_EQ(side_for({{252, 10}}), 256u);  // 252 + 4 = 256: a full row of its own
   // Five 204 x 204 padded squares: their area fits 512^2 but only 2 x 2 of them do.
   EXPECT_EQ(side_for({{200, 200}, {200, 200}, {200, 200}, {200, 200}, {200, 200}}), 1024u);
   EXPECT_EQ(side_for({{700, 600}}), 1024u);

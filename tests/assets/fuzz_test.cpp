@@ -17,8 +17,8 @@ namespace {
 using mote::test::xorshift;
 
 // Interesting values for size and offset fields.
-constexpr uint32_t kInteresting[] = {0, 1, 3, 4, 0x7f, 0x80, 0xff, 0x100, 0xffff, 0x10000, 16384, 16385,
-                                     0x7fffffff, 0x80000000u, 0xfffffffcu, 0xffffffffu};
+constexpr uint32_t kInteresting[] = {0,      1,       3,     4,     0x7f,       0x80,        0xff,        0x100,
+                                     0xffff, 0x10000, 16384, 16385, 0x7fffffff, 0x80000000u, 0xfffffffcu, 0xffffffffu};
 
 // One random edit of `bytes`; `big_endian` picks how 32-bit fields are written.
 void mutate(std::vector<uint8_t>& bytes, uint32_t& seed, bool big_endian, size_t hot_begin, size_t hot_end) {
@@ -35,12 +35,13 @@ void mutate(std::vector<uint8_t>& bytes, uint32_t& seed, bool big_endian, size_t
     case 2: bytes[at] = uint8_t(kInteresting[xorshift(seed) % std::size(kInteresting)]); break;
     case 3: {
       if (at + 4 > bytes.size()) break;
-      const uint32_t v = xorshift(seed) % 4 == 0 ? xorshift(seed) : kInteresting[xorshift(seed) % std::size(kInteresting)];
+      const uint32_t v = xorshift(seed) % 4 == 0 ? xorshift(seed)
+                                                 : kInteresting[xorshift(seed) % std::size(kInteresting)];
       for (int i = 0; i < 4; ++i) bytes[at + size_t(i)] = uint8_t(big_endian ? v >> (24 - 8 * i) : v >> (8 * i));
       break;
     }
     case 4: bytes.resize(at); break;  // truncate
-    case 5: {  // delete a short run
+    case 5: {                         // delete a short run
       const size_t n = std::min<size_t>(bytes.size() - at, 1 + xorshift(seed) % 16);
       bytes.erase(bytes.begin() + std::ptrdiff_t(at), bytes.begin() + std::ptrdiff_t(at + n));
       break;
@@ -143,9 +144,12 @@ TEST(Fuzz, DecodeGltfOnMutatedJson) {
   const mote::test::GltfBuilder scene = mote::test::reference_scene();
   mote::test::write_bytes(dir / "fuzz.bin", scene.bin());
   const std::string texts[] = {scene.to_gltf_embedded(), scene.to_gltf_external("fuzz.bin")};
-  const char* tokens[] = {"0",  "-1", "1", "3", "7", "65535", "4294967295", "18446744073709551615", "1e300", "-1e300",
-                          "[", "]", "{", "}", ",", "null", "true", "\"x\"", "[0,0,0]", "\"POSITION\"", "\"VEC2\"",
-                          "5121", "5126", "[1,2]"};
+  const char* tokens[] = {"0",        "-1",     "1",          "3",
+                          "7",        "65535",  "4294967295", "18446744073709551615",
+                          "1e300",    "-1e300", "[",          "]",
+                          "{",        "}",      ",",          "null",
+                          "true",     "\"x\"",  "[0,0,0]",    "\"POSITION\"",
+                          "\"VEC2\"", "5121",   "5126",       "[1,2]"};
   uint32_t seed = 0x5EED1234u;
   int accepted = 0, rejected = 0;
   for (int iter = 0; iter < 4000; ++iter) {

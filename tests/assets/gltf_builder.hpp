@@ -87,10 +87,12 @@ class GltfBuilder {
 
   // A mesh with one primitive; `indices` < 0 for a non-indexed primitive, `normal`/`uv` < 0 when absent.
   int add_mesh(int position, int normal = -1, int uv = -1, int indices = -1, int mode = kModeTriangles) {
-    json_["meshes"].push_back({{"primitives", nlohmann::json::array({primitive(position, normal, uv, indices, mode)})}});
+    json_["meshes"].push_back({{"primitives",
+                                nlohmann::json::array({primitive(position, normal, uv, indices, mode)})}});
     return int(json_["meshes"].size()) - 1;
   }
-  static nlohmann::json primitive(int position, int normal = -1, int uv = -1, int indices = -1, int mode = kModeTriangles) {
+  static nlohmann::json primitive(int position, int normal = -1, int uv = -1, int indices = -1,
+                                  int mode = kModeTriangles) {
     nlohmann::json p = {{"attributes", {{"POSITION", position}}}};
     if (normal >= 0) p["attributes"]["NORMAL"] = normal;
     if (uv >= 0) p["attributes"]["TEXCOORD_0"] = uv;
@@ -111,8 +113,8 @@ class GltfBuilder {
   // The document with buffer 0 as a base64 data URI.
   std::string to_gltf_embedded() const {
     nlohmann::json j = json_;
-    j["buffers"] = nlohmann::json::array(
-        {{{"byteLength", bin_.size()}, {"uri", "data:application/octet-stream;base64," + base64_encode(bin_)}}});
+    j["buffers"] = nlohmann::json::array({{{"byteLength", bin_.size()},
+                                           {"uri", "data:application/octet-stream;base64," + base64_encode(bin_)}}});
     return j.dump(1);
   }
   // The document with buffer 0 in an external file named `uri` (write bin() there yourself).

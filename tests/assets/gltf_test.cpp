@@ -344,9 +344,8 @@ TEST(GltfHostile, MalformedReferencesAndRangesAreErrors) {
       {"bufferView byteOffset overflow",
        [](GltfBuilder& b) { b.json()["bufferViews"][0]["byteOffset"] = std::numeric_limits<uint64_t>::max(); },
        ErrorCode::kFormat, "#/bufferViews/0", "outside buffer"},
-      {"bufferView byteLength past the buffer",
-       [](GltfBuilder& b) { b.json()["bufferViews"][4]["byteLength"] = 4096; }, ErrorCode::kFormat, "#/bufferViews/4",
-       "outside buffer"},
+      {"bufferView byteLength past the buffer", [](GltfBuilder& b) { b.json()["bufferViews"][4]["byteLength"] = 4096; },
+       ErrorCode::kFormat, "#/bufferViews/4", "outside buffer"},
       {"accessor byteOffset overflow",
        [](GltfBuilder& b) { b.json()["accessors"][1]["byteOffset"] = std::numeric_limits<uint64_t>::max() - 3; },
        ErrorCode::kFormat, "#/accessors/1", "overrun"},
@@ -362,8 +361,8 @@ TEST(GltfHostile, MalformedReferencesAndRangesAreErrors) {
        ErrorCode::kFormat, "#/accessors/0", "overrun"},
       {"POSITION as unsigned short", [](GltfBuilder& b) { b.json()["accessors"][0]["componentType"] = 5123; },
        ErrorCode::kFormat, "#/accessors/0/componentType", ""},
-      {"indices as float", [](GltfBuilder& b) { b.json()["accessors"][3]["componentType"] = 5126; },
-       ErrorCode::kFormat, "#/accessors/3/componentType", ""},
+      {"indices as float", [](GltfBuilder& b) { b.json()["accessors"][3]["componentType"] = 5126; }, ErrorCode::kFormat,
+       "#/accessors/3/componentType", ""},
       {"indices as signed short", [](GltfBuilder& b) { b.json()["accessors"][3]["componentType"] = 5122; },
        ErrorCode::kFormat, "#/accessors/3/componentType", ""},
       {"POSITION as VEC2", [](GltfBuilder& b) { b.json()["accessors"][0]["type"] = "VEC2"; }, ErrorCode::kFormat,
@@ -399,16 +398,25 @@ TEST(GltfHostile, MalformedReferencesAndRangesAreErrors) {
        "#/nodes/1/mesh", ""},
       {"negative node mesh", [](GltfBuilder& b) { b.json()["nodes"][1]["mesh"] = -5; }, ErrorCode::kFormat,
        "#/nodes/1/mesh", ""},
-      {"scene node missing", [](GltfBuilder& b) { b.json()["scenes"][0]["nodes"] = {0, 9}; }, ErrorCode::kFormat,
-       "#/scenes/0/nodes/1", ""},
-      {"child node missing", [](GltfBuilder& b) { b.json()["nodes"][0]["children"] = {1, -1}; }, ErrorCode::kFormat,
-       "#/nodes/0/children/1", ""},
+      {"scene node missing",
+       [](GltfBuilder& b) {
+         b.json()["scenes"][0]["nodes"] = {0, 9};
+       },
+       ErrorCode::kFormat, "#/scenes/0/nodes/1", ""},
+      {"child node missing",
+       [](GltfBuilder& b) {
+         b.json()["nodes"][0]["children"] = {1, -1};
+       },
+       ErrorCode::kFormat, "#/nodes/0/children/1", ""},
       {"default scene missing", [](GltfBuilder& b) { b.json()["scene"] = 3; }, ErrorCode::kFormat, "#/scene", ""},
       {"cycle", [](GltfBuilder& b) { b.json()["nodes"][1]["children"] = {0}; }, ErrorCode::kFormat, "#/nodes/0",
        "cycle"},
       {"self child", [](GltfBuilder& b) { b.json()["nodes"][2]["children"] = {2}; }, ErrorCode::kFormat, "#/nodes/2",
        "cycle"},
-      {"node with two parents", [](GltfBuilder& b) { b.json()["scenes"][0]["nodes"] = {0, 2, 1}; },
+      {"node with two parents",
+       [](GltfBuilder& b) {
+         b.json()["scenes"][0]["nodes"] = {0, 2, 1};
+       },
        ErrorCode::kFormat, "#/nodes/1", "twice"},
       {"hierarchy too deep",
        [](GltfBuilder& b) {
@@ -422,11 +430,20 @@ TEST(GltfHostile, MalformedReferencesAndRangesAreErrors) {
       {"matrix of 15 numbers",
        [](GltfBuilder& b) { b.json()["nodes"][2]["matrix"] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0}; },
        ErrorCode::kFormat, "#/nodes/2/matrix", ""},
-      {"translation of 2 numbers", [](GltfBuilder& b) { b.json()["nodes"][1]["translation"] = {1, 2}; },
+      {"translation of 2 numbers",
+       [](GltfBuilder& b) {
+         b.json()["nodes"][1]["translation"] = {1, 2};
+       },
        ErrorCode::kFormat, "#/nodes/1/translation", ""},
-      {"zero quaternion", [](GltfBuilder& b) { b.json()["nodes"][1]["rotation"] = {0, 0, 0, 0}; }, ErrorCode::kFormat,
-       "#/nodes/1/rotation", ""},
-      {"scale overflowing to infinity", [](GltfBuilder& b) { b.json()["nodes"][0]["scale"] = {1e300, 1, 1}; },
+      {"zero quaternion",
+       [](GltfBuilder& b) {
+         b.json()["nodes"][1]["rotation"] = {0, 0, 0, 0};
+       },
+       ErrorCode::kFormat, "#/nodes/1/rotation", ""},
+      {"scale overflowing to infinity",
+       [](GltfBuilder& b) {
+         b.json()["nodes"][0]["scale"] = {1e300, 1, 1};
+       },
        ErrorCode::kFormat, "#/accessors/0", "not finite"},
       {"draco required",
        [](GltfBuilder& b) {

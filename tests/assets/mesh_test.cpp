@@ -77,10 +77,9 @@ TEST(Sphere, NormalsPointAwayFromTheCentreAndTheSurfaceIsClosed) {
     for (size_t t = 0; t < m.indices.size(); t += 3) {
       const glm::vec3 face = mote::test::face_normal(m, t);
       ASSERT_GT(glm::length(face), 0.0f) << "degenerate triangle " << t / 3;
-      const glm::vec3 centroid =
-          (position_of(m.vertices[m.indices[t]]) + position_of(m.vertices[m.indices[t + 1]]) +
-           position_of(m.vertices[m.indices[t + 2]])) /
-          3.0f;
+      const glm::vec3 centroid = (position_of(m.vertices[m.indices[t]]) + position_of(m.vertices[m.indices[t + 1]]) +
+                                  position_of(m.vertices[m.indices[t + 2]])) /
+                                 3.0f;
       EXPECT_GT(glm::dot(face, centroid), 0.0f) << "triangle " << t / 3 << " faces inwards";
     }
     EXPECT_NEAR(m.bounds_max.y, 0.5f, 1e-6f);

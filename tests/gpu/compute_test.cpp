@@ -53,10 +53,11 @@ TEST_F(GpuTest, IndirectDispatchUsesArgumentsAPreviousPassWrote) {
   ASSERT_TRUE(writer.ok()) << writer.error().to_string();
   ASSERT_TRUE(incrementer.ok()) << incrementer.error().to_string();
   const uint32_t capacity = 4096, count = 1000;  // the GPU decides 1000 of 4096
-  auto args = Buffer::create(device(), {.size = sizeof(shader::IndirectDispatch),
-                                        .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
-                                                 VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                                        .name = "test.indirect_args"});
+  auto args = Buffer::create(device(),
+                             {.size = sizeof(shader::IndirectDispatch),
+                              .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
+                                       VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                              .name = "test.indirect_args"});
   auto data = Buffer::create(device(), {.size = capacity * 4, .name = "test.data"});
   auto counter = Buffer::create(device(), {.size = 4, .name = "test.counter"});
   ASSERT_TRUE(args.ok() && data.ok() && counter.ok());
@@ -101,11 +102,19 @@ TEST_F(GpuTest, TimestampsResolvePerNamedPass) {
                     vkCmdFillBuffer(cmd, x->handle(), 0, VK_WHOLE_SIZE, 0);
                     transfer_to_compute(cmd);
                     profiler->begin(cmd, "first");
-                    ComputeRecorder(device(), cmd).bind(*pipeline).buffers({{0, &*x}, {1, &*y}}).push(params).dispatch_threads(n);
+                    ComputeRecorder(device(), cmd)
+                        .bind(*pipeline)
+                        .buffers({{0, &*x}, {1, &*y}})
+                        .push(params)
+                        .dispatch_threads(n);
                     profiler->end(cmd);
                     compute_to_compute(cmd);
                     profiler->begin(cmd, "second");
-                    ComputeRecorder(device(), cmd).bind(*pipeline).buffers({{0, &*y}, {1, &*x}}).push(params).dispatch_threads(n);
+                    ComputeRecorder(device(), cmd)
+                        .bind(*pipeline)
+                        .buffers({{0, &*y}, {1, &*x}})
+                        .push(params)
+                        .dispatch_threads(n);
                     profiler->end(cmd);
                   })
                   .ok());
@@ -134,7 +143,11 @@ TEST_F(GpuTest, DroppingABufferInFlightIsDeferredUntilTheGpuIsDone) {
     auto submitted = device().submit([&](VkCommandBuffer cmd) {
       vkCmdFillBuffer(cmd, temporary->handle(), 0, VK_WHOLE_SIZE, 0);  // 0.0f
       transfer_to_compute(cmd);
-      ComputeRecorder(device(), cmd).bind(*pipeline).buffers({{0, &*temporary}, {1, &*keep}}).push(params).dispatch_threads(n);
+      ComputeRecorder(device(), cmd)
+          .bind(*pipeline)
+          .buffers({{0, &*temporary}, {1, &*keep}})
+          .push(params)
+          .dispatch_threads(n);
     });
     ASSERT_TRUE(submitted.ok());
     serial = *submitted;
@@ -147,9 +160,11 @@ TEST_F(GpuTest, DroppingABufferInFlightIsDeferredUntilTheGpuIsDone) {
 
 TEST_F(GpuTest, ValidationHookCatchesADeliberateMisuse) {
   // A fill into a buffer created without TRANSFER_DST usage breaks VUID-vkCmdFillBuffer-dstBuffer-00029.
-  auto buffer = Buffer::create(device(), {.size = 256, .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, .name = "test.misuse"});
+  auto buffer = Buffer::create(device(),
+                               {.size = 256, .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, .name = "test.misuse"});
   ASSERT_TRUE(buffer.ok());
-  ASSERT_TRUE(device().submit_and_wait([&](VkCommandBuffer cmd) { vkCmdFillBuffer(cmd, buffer->handle(), 0, 256, 0); }).ok());
+  ASSERT_TRUE(
+      device().submit_and_wait([&](VkCommandBuffer cmd) { vkCmdFillBuffer(cmd, buffer->handle(), 0, 256, 0); }).ok());
   auto messages = take_validation_messages();
   ASSERT_FALSE(messages.empty()) << "the validation layer did not report the misuse";
   bool named = false;

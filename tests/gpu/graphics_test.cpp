@@ -22,8 +22,9 @@ struct TrianglePush {
 class GraphicsTest : public GpuTest {
  protected:
   gpu::Image make_target(VkFormat format, VkImageUsageFlags usage, VkImageAspectFlags aspect) {
-    auto image = gpu::Image::create(*device_, {.width = kSize, .height = kSize, .format = format, .usage = usage,
-                                               .aspect = aspect, .name = "test.target"});
+    auto image = gpu::Image::create(
+        *device_,
+        {.width = kSize, .height = kSize, .format = format, .usage = usage, .aspect = aspect, .name = "test.target"});
     EXPECT_TRUE(image.ok()) << image.error().to_string();
     return std::move(image).value();
   }
@@ -37,13 +38,12 @@ TEST_F(GraphicsTest, DrawsATriangleWithADepthTestAndReadsItBack) {
                                  VK_IMAGE_ASPECT_COLOR_BIT);
   gpu::Image depth = make_target(VK_FORMAT_D32_SFLOAT, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
                                  VK_IMAGE_ASPECT_DEPTH_BIT);
-  auto pipeline = gpu::GraphicsPipeline::create(
-      *device_, {.name = "test.triangle",
-                 .vertex_shader = "gpu/test_triangle.vert",
-                 .fragment_shader = "gpu/test_triangle.frag",
-                 .color_formats = {VK_FORMAT_R8G8B8A8_UNORM},
-                 .depth_format = VK_FORMAT_D32_SFLOAT,
-                 .cull = VK_CULL_MODE_NONE});
+  auto pipeline = gpu::GraphicsPipeline::create(*device_, {.name = "test.triangle",
+                                                           .vertex_shader = "gpu/test_triangle.vert",
+                                                           .fragment_shader = "gpu/test_triangle.frag",
+                                                           .color_formats = {VK_FORMAT_R8G8B8A8_UNORM},
+                                                           .depth_format = VK_FORMAT_D32_SFLOAT,
+                                                           .cull = VK_CULL_MODE_NONE});
   ASSERT_TRUE(pipeline.ok()) << pipeline.error().to_string();
   EXPECT_EQ(pipeline.value().reflection().push_constant_size, sizeof(TrianglePush));
 
@@ -54,9 +54,9 @@ TEST_F(GraphicsTest, DrawsATriangleWithADepthTestAndReadsItBack) {
   TrianglePush far_tri{{{{-1, -1, 0.25f, 1}}, {{3, -1, 0.25f, 1}}, {{-1, 3, 0.25f, 1}}}, {{0, 1, 0, 1}}};
   ASSERT_TRUE(device_
                   ->submit_and_wait([&](VkCommandBuffer cmd) {
-                    gpu::image_barrier(cmd, color, VK_IMAGE_LAYOUT_UNDEFINED,
-                                       VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_NONE,
-                                       VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                    gpu::image_barrier(cmd, color, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                       VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE,
+                                       VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
                                        VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
                     gpu::image_barrier(cmd, depth, VK_IMAGE_LAYOUT_UNDEFINED,
                                        VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_2_NONE,
@@ -103,9 +103,9 @@ TEST_F(GraphicsTest, UploadedImageReadsBackUnchanged) {
 
 TEST_F(GraphicsTest, AMismatchedStagePairIsRefused) {
   auto pipeline = gpu::GraphicsPipeline::create(*device_, {.name = "test.bad",
-                                                            .vertex_shader = "gpu/test_triangle.frag",
-                                                            .fragment_shader = "gpu/test_triangle.frag",
-                                                            .color_formats = {VK_FORMAT_R8G8B8A8_UNORM}});
+                                                           .vertex_shader = "gpu/test_triangle.frag",
+                                                           .fragment_shader = "gpu/test_triangle.frag",
+                                                           .color_formats = {VK_FORMAT_R8G8B8A8_UNORM}});
   ASSERT_FALSE(pipeline.ok());
   EXPECT_EQ(pipeline.error().code, ErrorCode::kInvalidArgument);
   auto missing = gpu::GraphicsPipeline::create(*device_, {.vertex_shader = "gpu/no_such_shader"});

@@ -59,7 +59,8 @@ TEST(SharedLayout, BlocksAliasingOneBindingAreOneDescriptor) {
   auto r = reflect_spirv(std::span(shader->words, shader->word_count));
   ASSERT_TRUE(r.ok()) << r.error().to_string();
   for (size_t i = 1; i < r->bindings.size(); ++i)
-    EXPECT_NE(std::pair(r->bindings[i - 1].set, r->bindings[i - 1].binding), std::pair(r->bindings[i].set, r->bindings[i].binding));
+    EXPECT_NE(std::pair(r->bindings[i - 1].set, r->bindings[i - 1].binding),
+              std::pair(r->bindings[i].set, r->bindings[i].binding));
   const ReflectedBinding* pool = r->find_binding(0, 7);
   ASSERT_NE(pool, nullptr);
   EXPECT_FALSE(pool->read_only);

@@ -27,7 +27,8 @@ TEST(Fuzz, MutatedDocumentsFailCleanly) {
     for (const auto& p : paths) docs.push_back(read_text(p.string()));
   }
   ASSERT_FALSE(docs.empty());
-  const char* tokens[] = {"0", "-1", "1e39", "\"x\"", "[]", "{}", "null", "true", "\"a.b\"", "[1,2,3,4,5]", ",", "]", "}"};
+  const char* tokens[] = {"0",    "-1",      "1e39",        "\"x\"", "[]", "{}", "null",
+                          "true", "\"a.b\"", "[1,2,3,4,5]", ",",     "]",  "}"};
   uint32_t seed = 0x1234567u;
   int rejected = 0;
   for (int iter = 0; iter < 3000; ++iter) {

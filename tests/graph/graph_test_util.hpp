@@ -15,7 +15,8 @@ inline std::string read_text(const std::string& path) {
 // A document with the standard test layout and the given init/update node arrays.
 inline std::string effect_with(const std::string& init_nodes, const std::string& update_nodes,
                                const std::string& extra = "") {
-  return std::string(R"({"name": "t", "particle_fields": [{"name": "position", "width": 3}, {"name": "velocity", "width": 3},
+  return std::string(
+             R"({"name": "t", "particle_fields": [{"name": "position", "width": 3}, {"name": "velocity", "width": 3},
     {"name": "age", "width": 1}, {"name": "lifetime", "width": 1}, {"name": "color", "width": 4}],
     "emitter_fields": [{"name": "speed", "width": 1, "default": [2.5]}],
     "global_fields": [{"name": "gust", "width": 3, "preview": [1, 0, 0]}, {"name": "unused", "width": 1, "preview": [0]}],)") +

@@ -29,16 +29,25 @@ TEST(Loader, RejectsUnknownTopLevelKey) { expect_rejected(effect_with(kStore, kS
 TEST(Loader, RejectsUnknownEmissionKey) {
   expect_rejected(effect_with(kStore, kStore, R"("emission": {"rate": 1, "burst": []},)"), "/emission/burst");
 }
-TEST(Loader, RejectsWrongJsonType) { expect_rejected(effect_with(kStore, kStore, R"("emission": {"rate": "fast"},)"), "/emission/rate"); }
-TEST(Loader, RejectsOutOfRange) { expect_rejected(effect_with(kStore, kStore, R"("emission": {"capacity": 0},)"), "/emission/capacity"); }
+TEST(Loader, RejectsWrongJsonType) {
+  expect_rejected(effect_with(kStore, kStore, R"("emission": {"rate": "fast"},)"), "/emission/rate");
+}
+TEST(Loader, RejectsOutOfRange) {
+  expect_rejected(effect_with(kStore, kStore, R"("emission": {"capacity": 0},)"), "/emission/capacity");
+}
 TEST(Loader, RejectsNonIntegerCount) {
-  expect_rejected(effect_with(kStore, kStore, R"("emission": {"bursts": [{"time": 0, "count": 1.5}]},)"), "/emission/bursts/0/count");
+  expect_rejected(effect_with(kStore, kStore, R"("emission": {"bursts": [{"time": 0, "count": 1.5}]},)"),
+                  "/emission/bursts/0/count");
 }
 TEST(Loader, RejectsHugeNumber) {
-  expect_rejected(effect_with(R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 1e300}})", kStore),
-                  "/init/nodes/0/inputs/value");
+  expect_rejected(
+      effect_with(R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 1e300}})",
+                  kStore),
+      "/init/nodes/0/inputs/value");
 }
-TEST(Loader, RejectsBadEnum) { expect_rejected(effect_with(kStore, kStore, R"("render": {"blend": "multiply"},)"), "/render/blend"); }
+TEST(Loader, RejectsBadEnum) {
+  expect_rejected(effect_with(kStore, kStore, R"("render": {"blend": "multiply"},)"), "/render/blend");
+}
 TEST(Loader, RejectsRenderFieldNotDeclared) {
   expect_rejected(effect_with(kStore, kStore, R"("render": {"fields": {"size": "radius"}},)"), "/render/fields/size");
 }
@@ -49,11 +58,14 @@ TEST(Loader, RejectsUnknownNodeType) {
   expect_rejected(effect_with(R"({"id": "x", "type": "explode"})", kStore), "/init/nodes/0/type");
 }
 TEST(Loader, RejectsNodeOutsideItsSection) {
-  expect_rejected(effect_with(R"({"id": "k", "type": "kill_if", "inputs": {"condition": 1}})", kStore), "/init/nodes/0/type");
+  expect_rejected(effect_with(R"({"id": "k", "type": "kill_if", "inputs": {"condition": 1}})", kStore),
+                  "/init/nodes/0/type");
 }
 TEST(Loader, RejectsUnknownPort) {
-  expect_rejected(effect_with(R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 0, "valeu": 1}})", kStore),
-                  "/init/nodes/0/inputs/valeu");
+  expect_rejected(
+      effect_with(R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 0, "valeu": 1}})",
+                  kStore),
+      "/init/nodes/0/inputs/valeu");
 }
 TEST(Loader, RejectsUnknownOutputPort) {
   expect_rejected(effect_with(kStore, R"({"id": "a", "type": "get_field", "params": {"field": "age"}},
@@ -61,8 +73,10 @@ TEST(Loader, RejectsUnknownOutputPort) {
                   "/update/nodes/1/inputs/value");
 }
 TEST(Loader, RejectsWrongWidth) {
-  expect_rejected(effect_with(kStore, R"({"id": "s", "type": "set_field", "params": {"field": "velocity"}, "inputs": {"value": [1, 2]}})"),
-                  "/update/nodes/0/inputs/value");
+  expect_rejected(
+      effect_with(kStore,
+                  R"({"id": "s", "type": "set_field", "params": {"field": "velocity"}, "inputs": {"value": [1, 2]}})"),
+      "/update/nodes/0/inputs/value");
 }
 TEST(Loader, RejectsCycle) {
   expect_rejected(effect_with(kStore, R"({"id": "a", "type": "add", "inputs": {"a": "b", "b": 1}},
@@ -74,29 +88,38 @@ TEST(Loader, RejectsMissingRequiredInput) {
   expect_rejected(effect_with(kStore, R"({"id": "a", "type": "add", "inputs": {"a": 1}})"), "/update/nodes/0/inputs");
 }
 TEST(Loader, RejectsUnknownField) {
-  expect_rejected(effect_with(kStore, R"({"id": "a", "type": "get_field", "params": {"field": "mass"}})"), "/update/nodes/0/params/field");
+  expect_rejected(effect_with(kStore, R"({"id": "a", "type": "get_field", "params": {"field": "mass"}})"),
+                  "/update/nodes/0/params/field");
 }
 TEST(Loader, RejectsDuplicateFieldName) {
-  expect_rejected(R"({"name": "t", "particle_fields": [{"name": "a", "width": 1}, {"name": "a", "width": 2}], "init": {"nodes": []}, "update": {"nodes": []}})",
-                  "/particle_fields/1/name");
+  expect_rejected(
+      R"({"name": "t", "particle_fields": [{"name": "a", "width": 1}, {"name": "a", "width": 2}], "init": {"nodes": []}, "update": {"nodes": []}})",
+      "/particle_fields/1/name");
 }
 TEST(Loader, RejectsDoubleStore) {
-  expect_rejected(effect_with(kStore, std::string(kStore) + R"(, {"id": "t", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 1}})"),
-                  "/update/nodes/1/params/field");
+  expect_rejected(
+      effect_with(kStore,
+                  std::string(kStore) +
+                      R"(, {"id": "t", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 1}})"),
+      "/update/nodes/1/params/field");
 }
 TEST(Loader, RejectsUnsortedCurveKeys) {
-  expect_rejected(effect_with(kStore, R"({"id": "c", "type": "curve", "params": {"keys": [[0, 1], [0, 2]]}, "inputs": {"t": 0}})"),
-                  "/update/nodes/0/params/keys/1/0");
+  expect_rejected(
+      effect_with(kStore, R"({"id": "c", "type": "curve", "params": {"keys": [[0, 1], [0, 2]]}, "inputs": {"t": 0}})"),
+      "/update/nodes/0/params/keys/1/0");
 }
 TEST(Loader, RejectsDuplicateKey) {
   // nlohmann::json alone keeps the last of two equal keys; the loader refuses at the second.
   const std::pair<std::string, std::string> cases[] = {
       {effect_with(kStore, kStore, R"("name": "u",)"), "/name"},
-      {effect_with(kStore, R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "type": "set_field", "inputs": {"value": 0}})"),
+      {effect_with(
+           kStore,
+           R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "type": "set_field", "inputs": {"value": 0}})"),
        "/update/nodes/0/type"},
       {effect_with(kStore, std::string(kStore) + R"(, {"id": "t", "type": "add", "inputs": {"a": 1, "b": 2, "a": 3}})"),
        "/update/nodes/1/inputs/a"},
-      {effect_with(kStore, kStore, R"("emission": {"bursts": [{"time": 0, "count": 1}, {"time": 1, "count": 2, "count": 3}]},)"),
+      {effect_with(kStore, kStore,
+                   R"("emission": {"bursts": [{"time": 0, "count": 1}, {"time": 1, "count": 2, "count": 3}]},)"),
        "/emission/bursts/1/count"},
   };
   for (const auto& [doc, where] : cases) {
@@ -108,16 +131,14 @@ TEST(Loader, RejectsDuplicateKey) {
 TEST(Loader, RejectsDeepNestingBeforeReadingIt) {
   // Node parameters are free-form JSON until graph_check reads them; the parse bounds their depth.
   const std::string deep = std::string(100, '[') + "0" + std::string(100, ']');
-  const std::string doc =
-      effect_with(kStore, R"({"id": "c", "type": "curve", "params": {"keys": )" + deep + R"(}, "inputs": {"t": 0}})");
+  const std::string doc = effect_with(kStore, R"({"id": "c", "type": "curve", "params": {"keys": )" + deep +
+                                                  R"(}, "inputs": {"t": 0}})");
   // The root, "update", "nodes", the node and "params" are levels 1 to 5, so the level past the
   // limit is array number kMaxJsonDepth - 4 of "keys", at index 0 of the arrays around it.
   std::string where = "/update/nodes/0/params/keys";
   for (size_t i = 0; i < mote::core::kMaxJsonDepth - 5; ++i) where += "/0";
   expect_rejected(doc, where);
 }
-TEST(Loader, EscapesPointerTokens) {
-  expect_rejected(effect_with(kStore, kStore, R"("a/b~c": 1,)"), "/a~1b~0c");
-}
+TEST(Loader, EscapesPointerTokens) { expect_rejected(effect_with(kStore, kStore, R"("a/b~c": 1,)"), "/a~1b~0c"); }
 
 }  // namespace

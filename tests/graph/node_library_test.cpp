@@ -42,7 +42,8 @@ std::string spec_text(const NodeSpec& n) {
   s << n.type << " s" << int(n.sections) << " in(";
   for (size_t i = 0; i < n.inputs.size(); ++i) s << (i ? " " : "") << port_text(n.inputs[i]);
   s << ") out(";
-  for (size_t i = 0; i < n.outputs.size(); ++i) s << (i ? " " : "") << n.outputs[i].name << ":" << width_text(n.outputs[i].width);
+  for (size_t i = 0; i < n.outputs.size(); ++i)
+    s << (i ? " " : "") << n.outputs[i].name << ":" << width_text(n.outputs[i].width);
   s << ")";
   for (const ParamSpec& p : n.params) s << " param " << p.name << ":" << int(p.kind) << (p.required ? "" : "?");
   if (n.sink) s << " sink";
@@ -121,7 +122,8 @@ constexpr const char* kExpected[] = {
     "random_in_disk s3 in(radius:1=(1)) out(out:2) random",
     "random_in_sphere s3 in(radius:1=(1)) out(out:3) random",
     "random_on_sphere s3 in(radius:1=(1)) out(out:3) random",
-    "random_pick s3 in(count:1=(1) o0:N o1:N=(0) o2:N=(0) o3:N=(0) o4:N=(0) o5:N=(0) o6:N=(0) o7:N=(0)) out(out:N) random",
+    "random_pick s3 in(count:1=(1) o0:N o1:N=(0) o2:N=(0) o3:N=(0) o4:N=(0) o5:N=(0) o6:N=(0) o7:N=(0)) out(out:N) "
+    "random",
     "random_range s3 in(min:N=(0) max:N=(1)) out(out:N) random",
     "rsqrt s3 in(a:N) out(out:N)",
     "select s3 in(mask:N a:N b:N) out(out:N)",

@@ -74,9 +74,9 @@ TEST(Dce, RemovesWhatNoSinkReads) {
 TEST(RegAlloc, NoLiveOverlapAndDeadSlotsAreReused) {
   IrFunction fn;
   IrBuilder b(fn);
-  ValueRef a = load(b, 1, 3);                         // 0: a live 0..1
-  ValueRef s = b.op(Op::ADD, 3, {a, b.scalar(1.0f)}); // 1: a dies here
-  ValueRef t = b.op(Op::MUL, 3, {s, s});              // 2: s dies here
+  ValueRef a = load(b, 1, 3);                          // 0: a live 0..1
+  ValueRef s = b.op(Op::ADD, 3, {a, b.scalar(1.0f)});  // 1: a dies here
+  ValueRef t = b.op(Op::MUL, 3, {s, s});               // 2: s dies here
   ValueRef u = b.op(Op::MUL, 3, {t, s.width == 3 ? t : t});
   b.sink(Op::STORE_FIELD, 3, {Src::raw(1), u});
   auto r = allocate_registers(fn);
@@ -124,7 +124,8 @@ TEST(Determinism, SameBytesTwiceAndAfterKeyReordering) {
   std::function<std::string(const nlohmann::json&)> dump_reversed = [&](const nlohmann::json& v) -> std::string {
     if (v.is_object()) {
       std::vector<std::string> parts;
-      for (auto it = v.begin(); it != v.end(); ++it) parts.push_back(nlohmann::json(it.key()).dump() + ":" + dump_reversed(it.value()));
+      for (auto it = v.begin(); it != v.end(); ++it)
+        parts.push_back(nlohmann::json(it.key()).dump() + ":" + dump_reversed(it.value()));
       std::string s = "{";
       for (size_t i = parts.size(); i-- > 0;) s += parts[i] + (i ? "," : "");
       return s + "}";

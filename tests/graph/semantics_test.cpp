@@ -19,7 +19,7 @@ struct RunResult {
 };
 
 RunResult run(const mote::CompiledEffect& e, mote::Section section, uint32_t count, std::vector<float> records = {},
-        float dt = 0.5f) {
+              float dt = 0.5f) {
   std::vector<uint32_t> offsets;
   std::vector<uint32_t> globals;
   for (const auto& g : e.globals) {
@@ -56,8 +56,9 @@ mote::CompiledEffect compile(const std::string& doc) {
 
 // Record words: position 1..3, velocity 4..6, age 7, lifetime 8, color 9..12.
 TEST(Semantics, GravityAndIntegrateOverOneStep) {
-  auto e = compile(effect_with(R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 0}})",
-                               R"({"id": "p", "type": "get_field", "params": {"field": "position"}},
+  auto e =
+      compile(effect_with(R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 0}})",
+                          R"({"id": "p", "type": "get_field", "params": {"field": "position"}},
       {"id": "v", "type": "get_field", "params": {"field": "velocity"}},
       {"id": "g", "type": "gravity", "inputs": {"velocity": "v", "gravity": [0, -10, 0]}},
       {"id": "m", "type": "integrate", "inputs": {"position": "p", "velocity": "g"}},
@@ -74,8 +75,9 @@ TEST(Semantics, GravityAndIntegrateOverOneStep) {
 }
 
 TEST(Semantics, CurveAndGradientAtKeysAndBetween) {
-  auto e = compile(effect_with(R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 0}})",
-                               R"({"id": "t", "type": "get_field", "params": {"field": "age"}},
+  auto e =
+      compile(effect_with(R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 0}})",
+                          R"({"id": "t", "type": "get_field", "params": {"field": "age"}},
       {"id": "c", "type": "curve", "params": {"keys": [[0, 0], [0.5, 2], [1, 1]]}, "inputs": {"t": "t"}},
       {"id": "sc", "type": "curve", "params": {"keys": [[0, 0], [1, 1]], "interpolation": "smooth"}, "inputs": {"t": "t"}},
       {"id": "g", "type": "gradient", "params": {"keys": [[0, 1, 0, 0, 1], [1, 0, 0, 1, 0]]}, "inputs": {"t": "t"}},
@@ -98,7 +100,8 @@ TEST(Semantics, CurveAndGradientAtKeysAndBetween) {
 }
 
 TEST(Semantics, EmitShapesStayInTheirShapeAndRandomsInRange) {
-  auto e = compile(effect_with(R"({"id": "box", "type": "emit_box", "inputs": {"extent": [1, 2, 3]}},
+  auto e =
+      compile(effect_with(R"({"id": "box", "type": "emit_box", "inputs": {"extent": [1, 2, 3]}},
       {"id": "sph", "type": "random_in_sphere", "inputs": {"radius": 2}},
       {"id": "r", "type": "random_range", "inputs": {"min": 5, "max": 6}},
       {"id": "cone", "type": "random_in_cone", "inputs": {"direction": [0, 1, 0], "angle": 0.3}},
@@ -108,7 +111,7 @@ TEST(Semantics, EmitShapesStayInTheirShapeAndRandomsInRange) {
       {"id": "cs", "type": "split", "inputs": {"value": "cone"}},
       {"id": "c4", "type": "combine", "inputs": {"x": "cs.x", "y": "cs.y", "z": "cs.z", "w": 0}},
       {"id": "s4", "type": "set_field", "params": {"field": "color"}, "inputs": {"value": "c4"}})",
-                               R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 0}})"));
+                          R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 0}})"));
   RunResult r = run(e, mote::Section::kInit, 500);
   for (uint32_t i = 0; i < 500; ++i) {
     EXPECT_LE(std::fabs(r.at(i, 1) - 10.0f), 1.0f + 1e-5f);  // emitter at x = 10
@@ -125,8 +128,9 @@ TEST(Semantics, EmitShapesStayInTheirShapeAndRandomsInRange) {
 }
 
 TEST(Semantics, EmitterAndGlobalFieldsAreRead) {
-  auto e = compile(effect_with(R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 0}})",
-                               R"({"id": "sp", "type": "emitter_field", "params": {"field": "speed"}},
+  auto e =
+      compile(effect_with(R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 0}})",
+                          R"({"id": "sp", "type": "emitter_field", "params": {"field": "speed"}},
       {"id": "g", "type": "global_field", "params": {"field": "gust"}},
       {"id": "m", "type": "mul", "inputs": {"a": "g", "b": "sp"}},
       {"id": "s1", "type": "set_field", "params": {"field": "velocity"}, "inputs": {"value": "m"}})"));
@@ -143,10 +147,11 @@ namespace {
 
 // random_pick: uniform among the first `count` options, never past them (a UV palette, wsg D18).
 TEST(Semantics, RandomPickChoosesUniformlyAmongTheFirstCountOptions) {
-  auto e = compile(effect_with(R"({"id": "p", "type": "random_pick", "inputs": {"count": 3,
+  auto e =
+      compile(effect_with(R"({"id": "p", "type": "random_pick", "inputs": {"count": 3,
         "o0": [0, 0, 0, 1], "o1": [1, 0, 0, 1], "o2": [2, 0, 0, 1], "o3": [3, 0, 0, 1], "o7": [7, 0, 0, 1]}},
       {"id": "s", "type": "set_field", "params": {"field": "color"}, "inputs": {"value": "p"}})",
-                               R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 0}})"));
+                          R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 0}})"));
   const uint32_t n = 3000;
   RunResult r = run(e, mote::Section::kInit, n);
   uint32_t counts[3] = {0, 0, 0};

@@ -103,7 +103,8 @@ TEST(Assembler, LaneCountRules) {
 }
 
 TEST(Assembler, OldMnemonicsAreAliases) {
-  const Program p = must_assemble(".registers 4\n.particle a 1\n.update\n  LOAD_ATTR r0.x, @a\n  STORE_ATTR @a, r0.x\n");
+  const Program p =
+      must_assemble(".registers 4\n.particle a 1\n.update\n  LOAD_ATTR r0.x, @a\n  STORE_ATTR @a, r0.x\n");
   ASSERT_EQ(p.update.size(), 2u);
   EXPECT_EQ(isa::word_op(p.update[0]), uint32_t(Op::LOAD_FIELD));
   EXPECT_EQ(isa::word_op(p.update[1]), uint32_t(Op::STORE_FIELD));

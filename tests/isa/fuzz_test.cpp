@@ -39,10 +39,10 @@ int iterations() {
   return 20000;  // keeps the whole test_isa binary well under a minute in Debug
 }
 
-constexpr uint32_t kBoundaries[] = {0,          1,          2,           3,           4,          7,
-                                    8,          15,         16,          255,         256,        0x7F,
+constexpr uint32_t kBoundaries[] = {0,          1,          2,           3,           4,           7,
+                                    8,          15,         16,          255,         256,         0x7F,
                                     0xFFFF,     0x10000,    0x7FFFFFFF,  0x80000000u, 0xFFFFFFFFu, 0xFFFFFFFEu,
-                                    0x7fc00000, 0x3f800000, 0x0001E4FFu, 4096,        4097,       1024};
+                                    0x7fc00000, 0x3f800000, 0x0001E4FFu, 4096,        4097,        1024};
 
 uint32_t boundary(Rng& rng) { return kBoundaries[rng.below(std::size(kBoundaries))]; }
 
@@ -97,9 +97,7 @@ void mutate_bytes(std::vector<uint8_t>& d, Rng& rng, const std::vector<std::vect
   }
 }
 
-void expect_error_well_formed(const Error& e) {
-  EXPECT_FALSE(e.message.empty()) << e.to_string();
-}
+void expect_error_well_formed(const Error& e) { EXPECT_FALSE(e.message.empty()) << e.to_string(); }
 
 bool names_are_identifiers(const Program& p) {
   for (const auto& f : p.particle_fields)
@@ -187,11 +185,44 @@ TEST(Fuzz, Assemble) {
   std::vector<std::vector<uint8_t>> corpus;
   for (const auto& [name, text] : examples) corpus.emplace_back(text.begin(), text.end());
   ASSERT_FALSE(corpus.empty());
-  static const char* const kTokens[] = {
-      "r0",  "r255.xyzw", "r7.w", ".x",   ", ",     "@",     "@position", "@0",   "c[4]",  "c[4095]", "#1",
-      "#",   "1e39",      "-0",   "nan",  "f32:0x", "0x",    "\n",        "; ",   ".init", ".update", ".word",
-      "GT",  "emitter:",  "emitter@65535", "global:#1", "global@0", "DOT.3", ".const", "1.5", "STORE_FIELD.5",
-      "KILL", ".registers 300", "\t", ",", "4294967296", "r1.xyzwx", "DT"};
+  static const char* const kTokens[] = {"r0",
+                                        "r255.xyzw",
+                                        "r7.w",
+                                        ".x",
+                                        ", ",
+                                        "@",
+                                        "@position",
+                                        "@0",
+                                        "c[4]",
+                                        "c[4095]",
+                                        "#1",
+                                        "#",
+                                        "1e39",
+                                        "-0",
+                                        "nan",
+                                        "f32:0x",
+                                        "0x",
+                                        "\n",
+                                        "; ",
+                                        ".init",
+                                        ".update",
+                                        ".word",
+                                        "GT",
+                                        "emitter:",
+                                        "emitter@65535",
+                                        "global:#1",
+                                        "global@0",
+                                        "DOT.3",
+                                        ".const",
+                                        "1.5",
+                                        "STORE_FIELD.5",
+                                        "KILL",
+                                        ".registers 300",
+                                        "\t",
+                                        ",",
+                                        "4294967296",
+                                        "r1.xyzwx",
+                                        "DT"};
   Rng rng(0x6d61736d5f747874ull);
   int assembled = 0, verified = 0;
   const int n = iterations();
@@ -245,9 +276,9 @@ void mutate_program(Program& p, Rng& rng, const std::vector<Program>& corpus) {
         case 0: word ^= 1u << rng.below(32); break;
         case 1: word = boundary(rng); break;
         case 2: word = uint32_t(rng.next()); break;
-        case 3: inst.words[0] = (inst.words[0] & ~0xFFu) | rng.below(56); break;  // opcode
-        case 4: inst.words[0] = (inst.words[0] & ~0x700u) | (rng.below(8) << 8); break;  // lanes
-        case 5: inst.words[0] ^= 1u << (16 + rng.below(6)); break;  // a source kind
+        case 3: inst.words[0] = (inst.words[0] & ~0xFFu) | rng.below(56); break;                // opcode
+        case 4: inst.words[0] = (inst.words[0] & ~0x700u) | (rng.below(8) << 8); break;         // lanes
+        case 5: inst.words[0] ^= 1u << (16 + rng.below(6)); break;                              // a source kind
         default: inst.words[0] = (inst.words[0] & 0x00FFFFFFu) | (rng.below(32) << 24); break;  // dst
       }
       continue;
@@ -271,7 +302,8 @@ void mutate_program(Program& p, Rng& rng, const std::vector<Program>& corpus) {
       case 10: {  // splice an instruction from another program
         const Program& other = corpus[rng.below(corpus.size())];
         const auto& src = rng.chance(2) ? other.init : other.update;
-        if (!src.empty()) code.insert(code.begin() + std::ptrdiff_t(rng.below(code.size() + 1)), src[rng.below(src.size())]);
+        if (!src.empty())
+          code.insert(code.begin() + std::ptrdiff_t(rng.below(code.size() + 1)), src[rng.below(src.size())]);
         break;
       }
       default:

@@ -33,9 +33,7 @@ uint32_t get_u32(const std::vector<uint8_t>& b, size_t at) {
 void set_u32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
   for (int i = 0; i < 4; ++i) b[at + size_t(i)] = uint8_t(v >> (8 * i));
 }
-void fix_checksum(std::vector<uint8_t>& b) {
-  set_u32(b, 12, crc32(std::span<const uint8_t>(b).subspan(16)));
-}
+void fix_checksum(std::vector<uint8_t>& b) { set_u32(b, 12, crc32(std::span<const uint8_t>(b).subspan(16))); }
 
 // A hand-rolled container writer, independent of the library's, for the format tests.
 struct RawSection {

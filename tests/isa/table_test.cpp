@@ -35,7 +35,9 @@ TEST(IsaTable, SemanticsFunctionsFollowTheirForm) {
   for (const isa::OpInfo& op : isa::all_ops()) {
     const std::string fn(op.semantics);
     switch (op.form) {
-      case OpForm::kLane1: case OpForm::kLane2: case OpForm::kLane3:
+      case OpForm::kLane1:
+      case OpForm::kLane2:
+      case OpForm::kLane3:
         EXPECT_TRUE(fn.starts_with("vm_") && !fn.starts_with("vm_vector_")) << op.mnemonic << ": " << fn;
         break;
       case OpForm::kVector: EXPECT_TRUE(fn.starts_with("vm_vector_")) << op.mnemonic << ": " << fn; break;
@@ -73,8 +75,8 @@ TEST(GeneratedGlsl, InterpreterCasesCoverEveryRowByItsForm) {
         break;
       case OpForm::kSpecial: body = "VM_SPECIAL_" + name + "();"; break;
     }
-    const std::string line =
-        "case VM_OP_" + name + ": if (VM_OP_ENABLED(VM_OP_" + name + ")) { " + body + " } break;\n";
+    const std::string line = "case VM_OP_" + name + ": if (VM_OP_ENABLED(VM_OP_" + name + ")) { " + body +
+                             " } break;\n";
     const size_t at = text.find(line);
     ASSERT_NE(at, std::string::npos) << line;
     EXPECT_GE(at, previous) << name << " out of table order";

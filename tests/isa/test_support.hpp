@@ -24,8 +24,7 @@ struct Src {
 // A register operand: base slot and swizzle letters (identity padding for the rest).
 inline Src reg(uint32_t base, std::string_view letters = "xyzw") {
   uint32_t c[4] = {0, 1, 2, 3};
-  for (size_t i = 0; i < letters.size() && i < 4; ++i)
-    c[i] = uint32_t(std::string_view("xyzw").find(letters[i]));
+  for (size_t i = 0; i < letters.size() && i < 4; ++i) c[i] = uint32_t(std::string_view("xyzw").find(letters[i]));
   return {sh::kVmKindReg, isa::make_reg(base, c)};
 }
 inline Src imm(float f) { return {sh::kVmKindImm, std::bit_cast<uint32_t>(f)}; }

@@ -83,8 +83,8 @@ class ComputePathTest : public test::GpuTest {
   template <typename T>
   gpu::Buffer make_buffer(std::span<const T> data, VkBufferUsageFlags usage, const char* name) {
     const VkDeviceSize bytes = std::max<VkDeviceSize>(data.size_bytes(), 16);
-    auto buffer = gpu::Buffer::create(*device_, {.size = bytes, .usage = usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                                 .name = name});
+    auto buffer = gpu::Buffer::create(*device_,
+                                      {.size = bytes, .usage = usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, .name = name});
     EXPECT_TRUE(buffer.ok()) << buffer.error().to_string();
     std::vector<uint8_t> bytes_in(bytes, 0);
     if (!data.empty()) std::memcpy(bytes_in.data(), data.data(), data.size_bytes());
@@ -126,28 +126,34 @@ class ComputePathTest : public test::GpuTest {
     gpu::Buffer pool_buffer = make_buffer(std::span<const uint32_t>(pool), storage, "test.pool");
     gpu::Buffer alive_buffer = make_buffer(std::span<const uint32_t>(alive), storage, "test.alive");
     gpu::Buffer counters_buffer = make_buffer(std::span<const uint32_t>(counters), storage, "test.counters");
-    gpu::Buffer records_buffer =
-        make_buffer(std::span<const ParticleDrawRecord>(scene.records), storage, "test.records");
+    gpu::Buffer records_buffer = make_buffer(std::span<const ParticleDrawRecord>(scene.records), storage,
+                                             "test.records");
     gpu::Buffer view_buffer = make_buffer(std::span<const shader::RenderView>(&view, 1),
                                           VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, "test.view");
 
-    auto atlas = gpu::Image::create(*device_, {.width = scene.atlas.width, .height = scene.atlas.height,
-                                               .format = VK_FORMAT_R8G8B8A8_SRGB, .name = "test.atlas"});
+    auto atlas = gpu::Image::create(*device_, {.width = scene.atlas.width,
+                                               .height = scene.atlas.height,
+                                               .format = VK_FORMAT_R8G8B8A8_SRGB,
+                                               .name = "test.atlas"});
     EXPECT_TRUE(atlas.ok());
     EXPECT_TRUE(gpu::upload_image(*device_, atlas.value(), scene.atlas.rgba8_srgb).ok());
     auto linear = gpu::Sampler::create(*device_, {.filter = VK_FILTER_LINEAR, .name = "test.atlas_sampler"});
     auto nearest = gpu::Sampler::create(*device_, {.filter = VK_FILTER_NEAREST, .name = "test.depth_sampler"});
     EXPECT_TRUE(linear.ok() && nearest.ok());
 
-    auto color = gpu::Image::create(
-        *device_, {.width = cam.width, .height = cam.height, .format = VK_FORMAT_R16G16B16A16_SFLOAT,
-                   .usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-                   .name = "test.color"});
-    auto depth = gpu::Image::create(
-        *device_, {.width = cam.width, .height = cam.height, .format = VK_FORMAT_D32_SFLOAT,
-                   .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
-                            VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
-                   .aspect = VK_IMAGE_ASPECT_DEPTH_BIT, .name = "test.depth"});
+    auto color = gpu::Image::create(*device_, {.width = cam.width,
+                                               .height = cam.height,
+                                               .format = VK_FORMAT_R16G16B16A16_SFLOAT,
+                                               .usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                                                        VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                                               .name = "test.color"});
+    auto depth = gpu::Image::create(*device_, {.width = cam.width,
+                                               .height = cam.height,
+                                               .format = VK_FORMAT_D32_SFLOAT,
+                                               .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                                                        VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                                               .aspect = VK_IMAGE_ASPECT_DEPTH_BIT,
+                                               .name = "test.depth"});
     EXPECT_TRUE(color.ok() && depth.ok());
     std::vector<float> depth_texels = scene.depth;
     depth_texels.resize(scene.pixel_count(), 0.0f);
@@ -199,7 +205,9 @@ class ComputePathTest : public test::GpuTest {
                            VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
         path.record(cmd, inputs,
-                    {.color = &color.value(), .color_layout = VK_IMAGE_LAYOUT_GENERAL, .depth = &depth.value(),
+                    {.color = &color.value(),
+                     .color_layout = VK_IMAGE_LAYOUT_GENERAL,
+                     .depth = &depth.value(),
                      .depth_layout = depth_layout},
                     nearest.value().handle());
       });
@@ -214,8 +222,8 @@ class ComputePathTest : public test::GpuTest {
       for (size_t i = 0; i < frame.pixels.size(); ++i) {
         uint16_t h[4];
         std::memcpy(h, bytes.data() + i * 8, 8);
-        frame.pixels[i] = glm::vec4(glm::unpackHalf1x16(h[0]), glm::unpackHalf1x16(h[1]),
-                                    glm::unpackHalf1x16(h[2]), glm::unpackHalf1x16(h[3]));
+        frame.pixels[i] = glm::vec4(glm::unpackHalf1x16(h[0]), glm::unpackHalf1x16(h[1]), glm::unpackHalf1x16(h[2]),
+                                    glm::unpackHalf1x16(h[3]));
       }
     }
     auto stats = path.read_stats();
@@ -367,13 +375,14 @@ TEST_F(ComputePathTest, LitSpritesTakeTheScenesLight) {
   scene.records[0].flags |= shader::kDrawFlagLit;
   const float pi = glm::pi<float>();
   scene.sky_ambient = glm::vec4(0.25f, 0.5f, 0.0f, 0.0f) * pi;
-  scene.ground_ambient = scene.sky_ambient;                     // ambient independent of the normal
-  scene.sun_direction = glm::vec4(0.0f, 0.0f, -1.0f, 1.0f);     // travelling away from the eye: full wrap
+  scene.ground_ambient = scene.sky_ambient;                  // ambient independent of the normal
+  scene.sun_direction = glm::vec4(0.0f, 0.0f, -1.0f, 1.0f);  // travelling away from the eye: full wrap
   scene.sun_radiance = glm::vec4(0.5f, 0.0f, 0.25f, 0.0f) * pi;
   scene.add({.position = {0.0f, 0.0f, -2.0f}, .size = 1.0f});
   const Frame lit = render(scene);
   ASSERT_EQ(lit.pixels.size(), scene.pixel_count());
-  EXPECT_TRUE(near_color(lit.at(scene.camera, 32, 32), {0.75f, 0.5f, 0.25f, 1.0f})) << str(lit.at(scene.camera, 32, 32));
+  EXPECT_TRUE(near_color(lit.at(scene.camera, 32, 32), {0.75f, 0.5f, 0.25f, 1.0f}))
+      << str(lit.at(scene.camera, 32, 32));
   // A point light in front of the sprite adds to it; an unlit record ignores all of it.
   scene.point_lights.push_back({glm::vec4(0.0f, 0.0f, -1.0f, 10.0f), glm::vec4(4.0f, 4.0f, 4.0f, 0.0f)});
   const Frame with_point = render(scene);
@@ -421,8 +430,8 @@ TEST_F(ComputePathTest, SoftParticlesFadeNearTheSceneDepth) {
   scene.records[0].soft_distance = 1.0f;
   scene.background = glm::vec4(0.0f, 0.0f, 0.0f, 1.0f);
   scene.depth.assign(scene.pixel_count(), depth_at_distance(scene.camera, 2.25f));
-  scene.add({.position = {-0.5f, 0.0f, -2.0f}, .size = 0.5f});   // 0.25 m in front: fade 0.25
-  scene.add({.position = {0.5f, 0.0f, -1.0f}, .size = 0.25f});   // 1.25 m in front: fade 1
+  scene.add({.position = {-0.5f, 0.0f, -2.0f}, .size = 0.5f});  // 0.25 m in front: fade 0.25
+  scene.add({.position = {0.5f, 0.0f, -1.0f}, .size = 0.25f});  // 1.25 m in front: fade 1
   const Frame soft = render(scene);
   ASSERT_EQ(soft.pixels.size(), scene.pixel_count());
   scene.records[0].flags &= ~shader::kDrawFlagSoft;
@@ -528,15 +537,15 @@ TEST_F(ComputePathTest, MeshStaleHiddenAndTransparentParticlesAreNotDrawn) {
   Scene scene;
   scene.records = {quad_record(shader::kProjectionMesh), quad_record(shader::kProjectionBillboard),
                    quad_record(shader::kProjectionBillboard), quad_record(shader::kProjectionBillboard)};
-  scene.records[2].flags &= ~shader::kDrawFlagLive;  // a hidden emitter
-  scene.add({.position = {0.0f, 0.0f, -2.0f}, .size = 1.0f, .row = 0});                     // mesh
-  scene.add({.position = {0.0f, 0.0f, -2.0f}, .size = 1.0f, .row = 1, .generation = 2});    // stale
-  scene.add({.position = {0.0f, 0.0f, -2.0f}, .size = 1.0f, .row = 2});                     // hidden
+  scene.records[2].flags &= ~shader::kDrawFlagLive;                                             // a hidden emitter
+  scene.add({.position = {0.0f, 0.0f, -2.0f}, .size = 1.0f, .row = 0});                         // mesh
+  scene.add({.position = {0.0f, 0.0f, -2.0f}, .size = 1.0f, .row = 1, .generation = 2});        // stale
+  scene.add({.position = {0.0f, 0.0f, -2.0f}, .size = 1.0f, .row = 2});                         // hidden
   scene.add({.position = {0.0f, 0.0f, -2.0f}, .size = 1.0f, .color = {1, 1, 1, 0}, .row = 3});  // alpha 0
-  scene.add({.position = {0.0f, 0.0f, -2.0f}, .size = 1.0f, .row = 7});                     // no such row
-  scene.add({.position = {0.0f, 0.0f, 2.0f}, .size = 1.0f, .row = 1});                      // behind the eye
-  scene.add({.position = {9.0f, 0.0f, -2.0f}, .size = 1.0f, .row = 1});                     // off the screen
-  scene.add({.position = {std::nanf(""), 0.0f, -2.0f}, .size = 1.0f, .row = 1});          // NaN
+  scene.add({.position = {0.0f, 0.0f, -2.0f}, .size = 1.0f, .row = 7});                         // no such row
+  scene.add({.position = {0.0f, 0.0f, 2.0f}, .size = 1.0f, .row = 1});                          // behind the eye
+  scene.add({.position = {9.0f, 0.0f, -2.0f}, .size = 1.0f, .row = 1});                         // off the screen
+  scene.add({.position = {std::nanf(""), 0.0f, -2.0f}, .size = 1.0f, .row = 1});                // NaN
   scene.add({.position = {0.0f, 0.0f, -2.0f}, .size = std::numeric_limits<float>::infinity(), .row = 1});
   const Frame frame = render(scene);
   ASSERT_EQ(frame.pixels.size(), scene.pixel_count());
@@ -618,7 +627,8 @@ Scene random_scene(uint32_t seed, uint32_t count) {
     scene.atlas.rgba8_srgb[i * 4 + 0] = uint8_t(255.0f * (0.5f + 0.5f * std::sin(3.0f * x + 1.0f)));
     scene.atlas.rgba8_srgb[i * 4 + 1] = uint8_t(255.0f * (0.5f + 0.5f * std::cos(2.0f * y)));
     scene.atlas.rgba8_srgb[i * 4 + 2] = uint8_t(255.0f * (0.5f + 0.4f * x * y));
-    scene.atlas.rgba8_srgb[i * 4 + 3] = uint8_t(255.0f * (0.3f + 0.7f * (1.0f - std::abs(x - 0.5f) - std::abs(y - 0.5f) * 0.5f)));
+    scene.atlas.rgba8_srgb[i * 4 + 3] =
+        uint8_t(255.0f * (0.3f + 0.7f * (1.0f - std::abs(x - 0.5f) - std::abs(y - 0.5f) * 0.5f)));
   }
   ParticleDrawRecord plain = quad_record(shader::kProjectionBillboard);
   plain.atlas_rect = glm::vec4(0.0f, 0.0f, 0.5f, 1.0f);

@@ -241,8 +241,8 @@ TEST_P(ParticleRendererPathTest, DrawsIntoBorrowedTargetsInEveryLayoutAndHandsTh
   auto effect = white_billboard();
   ASSERT_TRUE(effect.ok()) << effect.error().to_string();
   ASSERT_TRUE(renderer.set_emitter(0, effect.value(), 1).ok());
-  const HostParticles host =
-      particles(renderer.records()[0], effect.value().program.particle_record_words(), {kInFront, kBehind});
+  const HostParticles host = particles(renderer.records()[0], effect.value().program.particle_record_words(),
+                                       {kInFront, kBehind});
   HostImage color = host_image(camera_.width, camera_.height, kHdrFormat, "test.host_color");
   HostImage depth = host_image(camera_.width, camera_.height, kDepthFormat, "test.host_depth");
   const shader::RenderView view = make_view(camera_);
@@ -296,8 +296,8 @@ TEST_P(ParticleRendererPathTest, RecordChangesReachTheGpuInCommandBufferOrder) {
   auto effect = white_billboard();
   ASSERT_TRUE(effect.ok()) << effect.error().to_string();
   ASSERT_TRUE(renderer.set_emitter(0, effect.value(), 1).ok());
-  const HostParticles host =
-      particles(renderer.records()[0], effect.value().program.particle_record_words(), {kInFront});
+  const HostParticles host = particles(renderer.records()[0], effect.value().program.particle_record_words(),
+                                       {kInFront});
   HostImage color = host_image(camera_.width, camera_.height, kHdrFormat, "test.host_color");
   HostImage depth = host_image(camera_.width, camera_.height, kDepthFormat, "test.host_depth");
   const ParticleTargets targets{.color = &color.borrowed,
@@ -373,8 +373,9 @@ TEST_F(ParticleRendererTest, TheAtlasGrowsWhenATextureArrivesAndTheRowsFollowIt)
   EXPECT_NE(renderer.records()[0].atlas_rect, glm::vec4(0.0f, 0.0f, 1.0f, 1.0f));
 
   // A second texture rebuilds the atlas; the set row's rect is the texture's new place.
-  const std::vector<assets::AtlasRequest> more = {
-      {"../textures/flipbook_2x2.png", effects / "../textures/flipbook_2x2.png"}, quadrants};
+  const std::vector<assets::AtlasRequest> more = {{"../textures/flipbook_2x2.png",
+                                                   effects / "../textures/flipbook_2x2.png"},
+                                                  quadrants};
   ASSERT_TRUE(renderer.add_textures(more).ok());
   EXPECT_EQ(renderer.atlas().entries.size(), 4u);
   EXPECT_EQ(renderer.records()[0].atlas_rect, renderer.atlas().find(key)->rect);
@@ -416,9 +417,9 @@ TEST_F(ParticleRendererTest, MeshParticlesWriteTheHostsDepthAndCastIntoItsShadow
   shader::RenderView view = make_view(camera_);
   view.sky_ambient = glm::vec4(0.5f);
   // The sun straight down on the box: an orthographic [0, 1]-depth view 10 m above it.
-  view.sun_view_projection =
-      glm::orthoRH_ZO(-1.0f, 1.0f, -1.0f, 1.0f, 0.1f, 20.0f) *
-      glm::lookAtRH(glm::vec3(0.0f, 10.0f, -2.0f), glm::vec3(0.0f, 0.0f, -2.0f), glm::vec3(0.0f, 0.0f, -1.0f));
+  view.sun_view_projection = glm::orthoRH_ZO(-1.0f, 1.0f, -1.0f, 1.0f, 0.1f, 20.0f) *
+                             glm::lookAtRH(glm::vec3(0.0f, 10.0f, -2.0f), glm::vec3(0.0f, 0.0f, -2.0f),
+                                           glm::vec3(0.0f, 0.0f, -1.0f));
   const size_t texels = size_t(camera_.width) * camera_.height;
   gpu::Buffer color_out = readback_buffer(texels * 8);
   gpu::Buffer depth_out = readback_buffer(texels * 4);
@@ -443,8 +444,9 @@ TEST_F(ParticleRendererTest, MeshParticlesWriteTheHostsDepthAndCastIntoItsShadow
                                        VK_ACCESS_2_TRANSFER_WRITE_BIT, kTargetStages, VK_ACCESS_2_MEMORY_READ_BIT);
                     recorded = renderer.record_prepare(cmd, host.buffers(), view, {});
                     if (recorded.ok())
-                      recorded = renderer.record_shadow_casters(
-                          cmd, {&shadow.borrowed, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL});
+                      recorded = renderer.record_shadow_casters(cmd,
+                                                                {&shadow.borrowed,
+                                                                 VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL});
                     gpu::image_barrier(cmd, shadow.borrowed, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
                                        VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, kTargetStages,
                                        VK_ACCESS_2_MEMORY_WRITE_BIT, kTargetStages, VK_ACCESS_2_MEMORY_READ_BIT);
@@ -494,8 +496,8 @@ TEST_F(ParticleRendererTest, WhatBreaksTheContractIsAnError) {
       << "replacing a mesh row is not one more";
   ASSERT_TRUE(renderer.set_emitter(shader::kMaxMeshParticleDraws, billboard.value(), 1).ok());
 
-  const HostParticles host =
-      particles(renderer.records()[0], billboard.value().program.particle_record_words(), {kInFront});
+  const HostParticles host = particles(renderer.records()[0], billboard.value().program.particle_record_words(),
+                                       {kInFront});
   HostImage color = host_image(camera_.width, camera_.height, kHdrFormat, "test.host_color");
   HostImage depth = host_image(camera_.width, camera_.height, kDepthFormat, "test.host_depth");
   HostImage small = host_image(camera_.width / 2, camera_.height, kHdrFormat, "test.small_color");
@@ -532,9 +534,9 @@ TEST_F(ParticleRendererTest, WhatBreaksTheContractIsAnError) {
               EXPECT_TRUE(fails_with(renderer.record_transparent(cmd, *t), ErrorCode::kInvalidArgument));
               EXPECT_TRUE(fails_with(renderer.record_opaque(cmd, *t), ErrorCode::kInvalidArgument));
             }
-            EXPECT_TRUE(fails_with(
-                renderer.record_shadow_casters(cmd, {&color.borrowed, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}),
-                ErrorCode::kInvalidArgument))
+            EXPECT_TRUE(fails_with(renderer.record_shadow_casters(cmd, {&color.borrowed,
+                                                                        VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}),
+                                   ErrorCode::kInvalidArgument))
                 << "a colour image is no shadow map";
             EXPECT_TRUE(fails_with(renderer.record_shadow_casters(cmd, {}), ErrorCode::kInvalidArgument));
           })

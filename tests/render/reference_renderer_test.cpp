@@ -201,7 +201,9 @@ TEST(ReferenceRenderer, NoPixelIsCoveredTwiceByOneQuadAtAnyTurn) {
     for (float size : {1.0f, 2.5f, 3.3f}) {
       Draw d = base;
       const float roll = float(step) * glm::pi<float>() / 12.0f;
-      d.add({.position = {0.0f, 0.0f, -5.0f}, .size = size, .color = {1.0f, 1.0f, 1.0f, 0.5f},
+      d.add({.position = {0.0f, 0.0f, -5.0f},
+             .size = size,
+             .color = {1.0f, 1.0f, 1.0f, 0.5f},
              .rotation = {roll, 0.0f, 0.0f, 0.0f}});
       const ReferenceImage image = d.render();
       for (const glm::vec4& p : image.pixels) {
@@ -575,7 +577,7 @@ TEST(ReferenceRenderer, ParticlesBehindTheCameraDrawNothing) {
   Draw d;
   d.records = {quad_record(shader::kProjectionBillboard), quad_record(shader::kProjectionFacingWorld)};
   d.add({.position = {0.0f, 0.0f, 10.0f}, .size = 4.0f});
-  d.add({.position = {0.0f, 0.0f, 0.0f}, .size = 4.0f, .row = 1});  // in the eye's plane
+  d.add({.position = {0.0f, 0.0f, 0.0f}, .size = 4.0f, .row = 1});    // in the eye's plane
   d.add({.position = {0.0f, 0.0f, 0.05f}, .size = 50.0f, .row = 1});  // just behind, huge
   EXPECT_EQ(coverage(d.render()).count, 0);
 }
@@ -708,7 +710,7 @@ TEST(CompareImages, IdenticalIsInfiniteAndDifferencesAreMeasuredOnClampedRgb) {
 
   ReferenceImage c = a;
   c.pixels[1] = {3.0f, 2.0f, 1.5f, 0.25f};  // above 1 clamps to 1; alpha is not compared
-  c.pixels[0].r = -1.0f;                     // below 0 clamps to 0
+  c.pixels[0].r = -1.0f;                    // below 0 clamps to 0
   EXPECT_TRUE(std::isinf(compare_images(a, c).psnr_db));
 
   ReferenceImage n = a;

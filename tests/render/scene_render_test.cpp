@@ -159,9 +159,10 @@ assets::ImageRgba8 diff_picture(const assets::ImageRgba8& a, const assets::Image
 // emitters, over RGB channels, counting only differences above kSignalFloorLevels (so a level of
 // rounding noise over the whole image is not "signal").
 //   * The total (levels above the floor, summed) must stay within kGoldenSignalChange of the
-//     golden's (or kGoldenSignalSlackLevels, whichever is more: rain's whole signal is ~75). Small, faint particles (rain, snow, debris at 160 x 90) change few pixels by few
-//     levels: the per-pixel tolerance above would not notice them vanish, dim or double; this
-//     does, and it is blind to where the particles are, so a sub-pixel move does not trip it.
+//     golden's (or kGoldenSignalSlackLevels, whichever is more: rain's whole signal is ~75). Small, faint particles
+//     (rain, snow, debris at 160 x 90) change few pixels by few levels: the per-pixel tolerance above would not notice
+//     them vanish, dim or double; this does, and it is blind to where the particles are, so a sub-pixel move does not
+//     trip it.
 //   * A golden is only written when the particles change at least kMinSignalPixels pixels.
 constexpr int kSignalFloorLevels = 2;
 constexpr double kGoldenSignalChange = 0.10;
@@ -309,17 +310,19 @@ TEST_P(GoldenTest, MatchesTheGolden) {
   const fs::path diff_path = failures / (std::string(c.name) + ".diff.png");
   EXPECT_TRUE(assets::write_png(actual_path, actual).ok());
   EXPECT_TRUE(assets::write_png(diff_path, diff_picture(golden.value(), actual)).ok());
-  ADD_FAILURE() << c.name << " differs from " << golden_path.string() << ": mean " << d.mean_levels
-                << " levels (limit " << kGoldenMeanLevels << "), " << d.outliers << " pixels off by more than "
-                << kGoldenOutlierLevels << " (" << 100.0 * d.outlier_fraction << " %, limit "
-                << 100.0 * kGoldenOutlierFraction << " %), particle signal " << actual_signal.levels << " levels vs "
-                << golden_signal.levels << " (" << signal_change << " apart, limit " << signal_limit << "). Wrote " << actual_path.string() << " and "
+  ADD_FAILURE() << c.name << " differs from " << golden_path.string() << ": mean " << d.mean_levels << " levels (limit "
+                << kGoldenMeanLevels << "), " << d.outliers << " pixels off by more than " << kGoldenOutlierLevels
+                << " (" << 100.0 * d.outlier_fraction << " %, limit " << 100.0 * kGoldenOutlierFraction
+                << " %), particle signal " << actual_signal.levels << " levels vs " << golden_signal.levels << " ("
+                << signal_change << " apart, limit " << signal_limit << "). Wrote " << actual_path.string() << " and "
                 << diff_path.string() << " (|difference| x 4); if the change is intended, run "
                 << "scripts/rebaseline_goldens.sh and look at the new pictures before committing them.";
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenes, GoldenTest, ::testing::ValuesIn(kGoldenCases),
-                         [](const ::testing::TestParamInfo<GoldenCase>& param) { return std::string(param.param.name); });
+                         [](const ::testing::TestParamInfo<GoldenCase>& param) {
+                           return std::string(param.param.name);
+                         });
 
 // A scene added to scenes/ gets a golden too.
 TEST(GoldenCoverage, EveryScenesFileHasARasterGolden) {
@@ -358,8 +361,8 @@ struct ReferenceCase {
 // Scenes whose particles are all unlit quads (the reference refuses lit records and does not
 // draw mesh particles) — every preset but the fountain (mesh particles, covered by goldens on
 // both paths) and debris and rain (sub-pixel at 128x72: the particles change the picture by
-// less than the 50 dB the check below requires; their goldens cover them): additive (fire, sparkles), alpha-blended and overlapping (smoke, snow),
-// every projection mode, a textured flipbook with and without blending, soft particles.
+// less than the 50 dB the check below requires; their goldens cover them): additive (fire, sparkles), alpha-blended and
+// overlapping (smoke, snow), every projection mode, a textured flipbook with and without blending, soft particles.
 const ReferenceCase kReferenceCases[] = {
     {"scenes/fire.json", 4},
     {"scenes/smoke.json", 4},
@@ -510,9 +513,9 @@ TEST_F(HostileSceneTest, EmptySceneRendersTheBackground) {
     Transparency transparency;
   };
   std::vector<uint8_t> first_picture;
-  for (const PathCase p : {PathCase{DrawPath::kRaster, Transparency::kOit},
-                           PathCase{DrawPath::kRaster, Transparency::kSorted},
-                           PathCase{DrawPath::kCompute, Transparency::kOit}}) {
+  for (const PathCase p :
+       {PathCase{DrawPath::kRaster, Transparency::kOit}, PathCase{DrawPath::kRaster, Transparency::kSorted},
+        PathCase{DrawPath::kCompute, Transparency::kOit}}) {
     SCOPED_TRACE(p.path == DrawPath::kCompute ? "compute" : (p.transparency == Transparency::kOit ? "oit" : "sorted"));
     auto created = SceneRenderer::create(device(), loaded.value(), small(p.path, p.transparency));
     ASSERT_TRUE(created.ok()) << created.error().to_string();
@@ -662,7 +665,8 @@ TEST_F(HostileSceneTest, EffectThatFailsToCompileIsAnErrorAtTheEmitter) {
 TEST_F(HostileSceneTest, MissingOrCorruptGltfIsAnErrorAtTheObject) {
   TempDir dir;
   write_bytes(dir.path() / "corrupt.glb", std::string("glTF\x02\x00\x00\x00", 8) + std::string(64, '\x11'));
-  write_bytes(dir.path() / "corrupt.gltf", R"({"asset": {"version": "2.0"}, "meshes": [{"primitives": [{"attributes": )");
+  write_bytes(dir.path() / "corrupt.gltf",
+              R"({"asset": {"version": "2.0"}, "meshes": [{"primitives": [{"attributes": )");
   for (const char* mesh : {"no_such_mesh.glb", "corrupt.glb", "corrupt.gltf"}) {
     SCOPED_TRACE(mesh);
     const std::string text = R"({"version": 1, "objects": [
@@ -770,7 +774,7 @@ std::string mutate(const std::string& base, uint32_t seed) {
         value = buffer;
       }
       text.replace(at, len, value);
-    } else if (kind < 16) {  // a string value, for one of its kind
+    } else if (kind < 16) {                            // a string value, for one of its kind
       std::vector<std::pair<size_t, size_t>> strings;  // the quoted value's span
       for (auto it = std::sregex_iterator(text.begin() + long(protected_end), text.end(), kStringValue);
            it != std::sregex_iterator(); ++it)
@@ -778,9 +782,9 @@ std::string mutate(const std::string& base, uint32_t seed) {
       if (strings.empty()) continue;
       const auto [at, len] = strings[xorshift(s) % strings.size()];
       const std::string old = text.substr(at, len);
-      const char* value = old.find(".json") != std::string::npos ? pick(kEffectFiles, s)
+      const char* value = old.find(".json") != std::string::npos                ? pick(kEffectFiles, s)
                           : (old == "plane" || old == "box" || old == "sphere") ? pick(kShapes, s)
-                                                                                 : pick(kTransformNames, s);
+                                                                                : pick(kTransformNames, s);
       text.replace(at, len, value);
     } else if (kind < 19) {  // duplicate a list's first entry
       static const char* const kLists[] = {"\"emitters\": [", "\"objects\": [", "\"point_lights\": ["};

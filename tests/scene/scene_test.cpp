@@ -261,7 +261,8 @@ TEST(SceneLoader, SunNullAbsentOrDefaults) {
 TEST(SceneLoader, OrbitAndStillCameras) {
   auto orbit = load_scene(R"({"version": 1, "camera": {"fov_y_degrees": 50, "far": 80,
       "orbit": {"center": [1, 0, 2], "radius": 4.5, "height": 1.6, "target_height": 0.8, "start_degrees": -30,
-                "degrees_per_second": 7.5}}})", "");
+                "degrees_per_second": 7.5}}})",
+                          "");
   ASSERT_TRUE(orbit.ok()) << orbit.error().to_string();
   ASSERT_TRUE(orbit->camera.orbit.has_value());
   const CameraOrbit& o = *orbit->camera.orbit;
@@ -275,9 +276,11 @@ TEST(SceneLoader, OrbitAndStillCameras) {
   EXPECT_FLOAT_EQ(orbit->camera.far_plane, 80.0f);
 
   auto still = load_scene(R"({"version": 1, "camera": {"position": [3, 4, 5], "target": [0, 1, 0], "fov_y_degrees": 30,
-      "interpolation": "catmull_rom", "keys": [{"time": 1, "position": [0, 0, 1], "target": [0, 0, 0]}]}})", "");
+      "interpolation": "catmull_rom", "keys": [{"time": 1, "position": [0, 0, 1], "target": [0, 0, 0]}]}})",
+                          "");
   ASSERT_FALSE(still.ok());  // position with keys
-  auto plain = load_scene(R"({"version": 1, "camera": {"position": [3, 4, 5], "target": [0, 1, 0], "fov_y_degrees": 30}})", "");
+  auto plain =
+      load_scene(R"({"version": 1, "camera": {"position": [3, 4, 5], "target": [0, 1, 0], "fov_y_degrees": 30}})", "");
   ASSERT_TRUE(plain.ok()) << plain.error().to_string();
   expect_vec3(plain->camera.still.position, {3, 4, 5});
   expect_vec3(plain->camera.still.target, {0, 1, 0});
@@ -326,7 +329,7 @@ const Rejection kRejections[] = {
     {"/transforms/0/name", "\"1fire\"", "/transforms/0/name"},
     {"/transforms/0/name", "\"fi re\"", "/transforms/0/name"},
     {"/transforms/1/name", "\"fire\"", "/transforms/1/name"},
-    {"/transforms/1/parent", "\"tilted\"", "/transforms/1/parent"},   // declared later
+    {"/transforms/1/parent", "\"tilted\"", "/transforms/1/parent"},     // declared later
     {"/transforms/1/parent", "\"turntable\"", "/transforms/1/parent"},  // itself
     {"/transforms/1/parent", "\"nothing\"", "/transforms/1/parent"},
     {"/transforms/1/parent", "7", "/transforms/1/parent"},
@@ -354,8 +357,8 @@ const Rejection kRejections[] = {
     {"/camera/fov_y_degrees", "50", "/camera/fov_y_degrees"},
     {"/camera/keys", "[]", "/camera/keys"},
     {"/camera/keys", "{}", "/camera/keys"},
-    {"/camera/keys/1/time", "0", "/camera/keys/1/time"},   // equal
-    {"/camera/keys/2/time", "1", "/camera/keys/2/time"},   // decreasing
+    {"/camera/keys/1/time", "0", "/camera/keys/1/time"},  // equal
+    {"/camera/keys/2/time", "1", "/camera/keys/2/time"},  // decreasing
     {"/camera/keys/0/time", "-1", "/camera/keys/0/time"},
     {"/camera/keys/0/time", nullptr, "/camera/keys/0"},
     {"/camera/keys/1/target", nullptr, "/camera/keys/1"},
@@ -483,16 +486,30 @@ TEST(SceneLoader, EveryRuleRejectsWithItsPointer) {
 
 TEST(SceneLoader, BoundaryValuesAreAccepted) {
   const Rejection accepted[] = {
-      {"/output/width", "16", ""},          {"/output/width", "8192", ""},       {"/output/frames", "1", ""},
-      {"/output/frames", "100000", ""},     {"/output/fps", "1000", ""},         {"/output/fps", "0.5", ""},
-      {"/output/dt", "0", ""},              {"/output/dt", "1", ""},             {"/sun/shadow_map_size", "256", ""},
-      {"/sun/shadow_map_size", "8192", ""}, {"/camera/keys/0/fov_y_degrees", "1.01", ""},
-      {"/camera/keys/0/fov_y_degrees", "178.9", ""}, {"/objects/0/material/roughness", "0.02", ""},
-      {"/objects/0/material/roughness", "1", ""},   {"/objects/0/material/metallic", "0", ""},
-      {"/sun", "null", ""},                 {"/sun/intensity", "0", ""},         {"/point_lights/0/intensity", "0", ""},
-      {"/point_lights/0/transform", "\"\"", ""},    {"/objects/3/mesh", "\"STATUE.GLTF\"", ""},
-      {"/emitters/0/seed", "4294967295", ""},       {"/emitters/0/fields/rate", "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16]", ""},
-      {"/transforms/1/parent", "\"\"", ""},         {"/camera/keys/2/time", "2.001", ""},
+      {"/output/width", "16", ""},
+      {"/output/width", "8192", ""},
+      {"/output/frames", "1", ""},
+      {"/output/frames", "100000", ""},
+      {"/output/fps", "1000", ""},
+      {"/output/fps", "0.5", ""},
+      {"/output/dt", "0", ""},
+      {"/output/dt", "1", ""},
+      {"/sun/shadow_map_size", "256", ""},
+      {"/sun/shadow_map_size", "8192", ""},
+      {"/camera/keys/0/fov_y_degrees", "1.01", ""},
+      {"/camera/keys/0/fov_y_degrees", "178.9", ""},
+      {"/objects/0/material/roughness", "0.02", ""},
+      {"/objects/0/material/roughness", "1", ""},
+      {"/objects/0/material/metallic", "0", ""},
+      {"/sun", "null", ""},
+      {"/sun/intensity", "0", ""},
+      {"/point_lights/0/intensity", "0", ""},
+      {"/point_lights/0/transform", "\"\"", ""},
+      {"/objects/3/mesh", "\"STATUE.GLTF\"", ""},
+      {"/emitters/0/seed", "4294967295", ""},
+      {"/emitters/0/fields/rate", "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16]", ""},
+      {"/transforms/1/parent", "\"\"", ""},
+      {"/camera/keys/2/time", "2.001", ""},
   };
   for (const Rejection& c : accepted) {
     SCOPED_TRACE(std::string(c.pointer) + " = " + c.value);
@@ -516,9 +533,12 @@ TEST(SceneLoader, DuplicateKeysAreRejectedWithTheirPointer) {
       {R"({"version": 1, "output": {"width": 100, "width": 200}})", "/output/width"},
       {R"({"version": 1, "objects": [{"shape": "box"}, {"shape": "box", "shape": "sphere"}]})", "/objects/1/shape"},
       {R"({"version": 1, "camera": {"keys": [{"time": 0, "position": [0, 0, 1], "target": [0, 0, 0]},
-          {"time": 1, "position": [0, 0, 1], "target": [0, 0, 0], "time": 2}]}})", "/camera/keys/1/time"},
-      {R"({"version": 1, "transforms": [{"name": "a", "position": [1, [2], {"x": 3}], "name": "b"}]})", "/transforms/0/name"},
-      {R"({"version": 1, "emitters": [{"effect": "a.json", "fields": {"a~b": 1, "a~b": 2}}]})", "/emitters/0/fields/a~0b"},
+          {"time": 1, "position": [0, 0, 1], "target": [0, 0, 0], "time": 2}]}})",
+       "/camera/keys/1/time"},
+      {R"({"version": 1, "transforms": [{"name": "a", "position": [1, [2], {"x": 3}], "name": "b"}]})",
+       "/transforms/0/name"},
+      {R"({"version": 1, "emitters": [{"effect": "a.json", "fields": {"a~b": 1, "a~b": 2}}]})",
+       "/emitters/0/fields/a~0b"},
   };
   for (const auto& [text, where] : cases) {
     auto r = load_scene(text, "");
@@ -600,7 +620,8 @@ CameraKey key(float t, glm::vec3 p, glm::vec3 target, float fov) {
 
 TEST(CameraPath, LinearMidpointIsExact) {
   const Camera c = keyed(CameraInterpolation::kLinear,
-                         {key(0, {0, 0, 0}, {1, 1, 1}, 30), key(2, {4, 2, -6}, {3, 1, -1}, 60), key(3, {0, 0, 0}, {0, 0, 0.5f}, 90)});
+                         {key(0, {0, 0, 0}, {1, 1, 1}, 30), key(2, {4, 2, -6}, {3, 1, -1}, 60),
+                          key(3, {0, 0, 0}, {0, 0, 0.5f}, 90)});
   CameraPose p = evaluate_camera(c, 1.0f);
   expect_vec3(p.position, {2, 1, -3});
   expect_vec3(p.target, {2, 1, 0});
@@ -648,11 +669,16 @@ TEST(CameraPath, CatmullRomPassesThroughKeysAndCurvesBetween) {
   // Just before a key the spline approaches it (continuity).
   expect_vec3(evaluate_camera(c, 3.0f - 1e-4f).position, keys[2].position, 2e-3f);
   // At u = 1/2 the uniform spline is (-p0 + 9 p1 + 9 p2 - p3) / 16.
-  auto half = [](glm::vec3 p0, glm::vec3 p1, glm::vec3 p2, glm::vec3 p3) { return (-p0 + 9.0f * p1 + 9.0f * p2 - p3) / 16.0f; };
-  expect_vec3(evaluate_camera(c, 2.0f).position, half(keys[0].position, keys[1].position, keys[2].position, keys[3].position), 1e-5f);
+  auto half = [](glm::vec3 p0, glm::vec3 p1, glm::vec3 p2, glm::vec3 p3) {
+    return (-p0 + 9.0f * p1 + 9.0f * p2 - p3) / 16.0f;
+  };
+  expect_vec3(evaluate_camera(c, 2.0f).position,
+              half(keys[0].position, keys[1].position, keys[2].position, keys[3].position), 1e-5f);
   // The end segments duplicate their end key.
-  expect_vec3(evaluate_camera(c, 0.5f).position, half(keys[0].position, keys[0].position, keys[1].position, keys[2].position), 1e-5f);
-  expect_vec3(evaluate_camera(c, 3.5f).target, half(keys[1].target, keys[2].target, keys[3].target, keys[3].target), 1e-5f);
+  expect_vec3(evaluate_camera(c, 0.5f).position,
+              half(keys[0].position, keys[0].position, keys[1].position, keys[2].position), 1e-5f);
+  expect_vec3(evaluate_camera(c, 3.5f).target, half(keys[1].target, keys[2].target, keys[3].target, keys[3].target),
+              1e-5f);
   EXPECT_NEAR(evaluate_camera(c, 2.0f).fov_y_degrees, (-40.0f + 9 * 50.0f + 9 * 70.0f - 30.0f) / 16.0f, 1e-4f);
   // And it is not the straight line.
   const glm::vec3 linear = glm::mix(keys[1].position, keys[2].position, 0.5f);
@@ -661,8 +687,9 @@ TEST(CameraPath, CatmullRomPassesThroughKeysAndCurvesBetween) {
 
 TEST(CameraPath, CatmullRomFovStaysValid) {
   // Keys that would overshoot below 1 degree between them.
-  const Camera c = keyed(CameraInterpolation::kCatmullRom, {key(0, {0, 0, 1}, {0, 0, 0}, 170), key(1, {0, 0, 1}, {0, 0, 0}, 2),
-                                                              key(2, {0, 0, 1}, {0, 0, 0}, 2), key(3, {0, 0, 1}, {0, 0, 0}, 170)});
+  const Camera c = keyed(CameraInterpolation::kCatmullRom,
+                         {key(0, {0, 0, 1}, {0, 0, 0}, 170), key(1, {0, 0, 1}, {0, 0, 0}, 2),
+                          key(2, {0, 0, 1}, {0, 0, 0}, 2), key(3, {0, 0, 1}, {0, 0, 0}, 170)});
   for (float t = 0.0f; t <= 3.0f; t += 0.01f) {
     const float fov = evaluate_camera(c, t).fov_y_degrees;
     EXPECT_GE(fov, 1.0f);
@@ -697,7 +724,9 @@ TEST(CameraPath, OrbitTurnsCounterClockwiseFromPlusZ) {
   const glm::vec3 r0 = evaluate_camera(c, 0.0f).position - o.center;
   const glm::vec3 r1 = evaluate_camera(c, 1.0f).position - o.center;
   expect_vec3(r0, {0, 1.6f, 5}, 1e-5f);
-  expect_vec3(glm::angleAxis(glm::radians(10.0f), glm::vec3(0, 1, 0)) * glm::vec3(r0.x, 0, r0.z) + glm::vec3(0, 1.6f, 0), r1, 1e-5f);
+  expect_vec3(glm::angleAxis(glm::radians(10.0f), glm::vec3(0, 1, 0)) * glm::vec3(r0.x, 0, r0.z) +
+                  glm::vec3(0, 1.6f, 0),
+              r1, 1e-5f);
   // A long render keeps the angle: one full turn every 36 s.
   expect_vec3(evaluate_camera(c, 36.0f * 1000.0f).position, evaluate_camera(c, 0.0f).position, 1e-3f);
 }
@@ -752,14 +781,16 @@ TEST(TransformAnimation, BobMovesAlongPlusY) {
   t.bob_amplitude = 0.5f;
   t.bob_hz = 0.25f;
   expect_vec3(evaluate_transform(t, 0.0f).position, {1, 2, 3});
-  expect_vec3(evaluate_transform(t, 1.0f).position, {1, 2.5f, 3}, 1e-6f);   // a quarter cycle
+  expect_vec3(evaluate_transform(t, 1.0f).position, {1, 2.5f, 3}, 1e-6f);  // a quarter cycle
   expect_vec3(evaluate_transform(t, 2.0f).position, {1, 2, 3}, 1e-6f);
   expect_vec3(evaluate_transform(t, 3.0f).position, {1, 1.5f, 3}, 1e-6f);
   expect_vec3(evaluate_transform(t, 0.5f).position, {1, 2 + 0.5f * std::sqrt(0.5f), 3}, 1e-6f);
   expect_quat(evaluate_transform(t, 1.0f).rotation, glm::quat(1, 0, 0, 0));
   // Spin and bob together, evaluated from a loaded file.
-  auto s = load_scene(R"({"version": 1, "transforms": [{"name": "t", "position": [0, 1, 0], "spin_degrees_per_second": 180,
-                          "bob_amplitude": 0.2, "bob_hz": 1}]})", "");
+  auto s =
+      load_scene(R"({"version": 1, "transforms": [{"name": "t", "position": [0, 1, 0], "spin_degrees_per_second": 180,
+                          "bob_amplitude": 0.2, "bob_hz": 1}]})",
+                 "");
   ASSERT_TRUE(s.ok()) << s.error().to_string();
   const LocalPose p = evaluate_transform(s->transforms[0], 0.25f);
   expect_vec3(p.position, {0, 1.2f, 0}, 1e-6f);
@@ -788,8 +819,8 @@ TEST(SceneFiles, EveryFileLoadsAndNamesExistingEffects) {
   const auto files = scene_files();
   std::set<std::string> stems;
   for (const auto& f : files) stems.insert(f.stem().string());
-  for (const char* expected : {"bonfire", "showcase", "debris", "explosion", "fire", "fountain", "rain", "smoke", "snow", "sparkles",
-                               "water_jet"})
+  for (const char* expected : {"bonfire", "showcase", "debris", "explosion", "fire", "fountain", "rain", "smoke",
+                               "snow", "sparkles", "water_jet"})
     EXPECT_TRUE(stems.count(expected)) << "scenes/" << expected << ".json is missing";
   for (const auto& f : files) {
     SCOPED_TRACE(f.string());
@@ -799,13 +830,16 @@ TEST(SceneFiles, EveryFileLoadsAndNamesExistingEffects) {
     EXPECT_FALSE(r->name.empty());
     for (const Emitter& e : r->emitters) EXPECT_TRUE(fs::is_regular_file(e.effect)) << e.effect;
     for (const Object& o : r->objects) {
-      if (o.shape == ObjectShape::kMesh) { EXPECT_TRUE(fs::is_regular_file(o.mesh)) << o.mesh; }
+      if (o.shape == ObjectShape::kMesh) {
+        EXPECT_TRUE(fs::is_regular_file(o.mesh)) << o.mesh;
+      }
     }
   }
 }
 
 TEST(SceneFiles, PresetScenesShowTheirPreset) {
-  for (const char* preset : {"debris", "explosion", "fire", "fountain", "rain", "smoke", "snow", "sparkles", "water_jet"}) {
+  for (const char* preset :
+       {"debris", "explosion", "fire", "fountain", "rain", "smoke", "snow", "sparkles", "water_jet"}) {
     SCOPED_TRACE(preset);
     auto r = load_scene_file(fs::path(MOTE_SCENES_DIR) / (std::string(preset) + ".json"));
     ASSERT_TRUE(r.ok()) << r.error().to_string();
@@ -830,7 +864,8 @@ TEST(SceneFiles, BonfireIsTheShowcaseOfTheMainCommand) {
     effects.insert(e.effect.filename().string());
     EXPECT_EQ(e.transform, "fire");
   }
-  EXPECT_EQ(effects, (std::set<std::string>{"bonfire_flame.json", "bonfire_embers.json", "bonfire_smoke.json", "bonfire_soot.json"}));
+  EXPECT_EQ(effects, (std::set<std::string>{"bonfire_flame.json", "bonfire_embers.json", "bonfire_smoke.json",
+                                            "bonfire_soot.json"}));
   const auto fire = s.find_transform("fire");
   ASSERT_TRUE(fire.has_value());
   expect_vec3(s.transforms[*fire].position, {0, 0, 0});
@@ -888,7 +923,8 @@ void check_invariants(const Scene& s, const std::string& doc) {
   EXPECT_GT(s.camera.near_plane, 0.0f) << doc;
   for (size_t i = 1; i < s.camera.keys.size(); ++i) EXPECT_GT(s.camera.keys[i].time, s.camera.keys[i - 1].time) << doc;
   EXPECT_FALSE(!s.camera.keys.empty() && s.camera.orbit.has_value()) << doc;
-  for (const CameraKey& k : s.camera.keys) EXPECT_TRUE(finite3(k.position) && k.fov_y_degrees > 1 && k.fov_y_degrees < 179) << doc;
+  for (const CameraKey& k : s.camera.keys)
+    EXPECT_TRUE(finite3(k.position) && k.fov_y_degrees > 1 && k.fov_y_degrees < 179) << doc;
   const CameraPose pose = evaluate_camera(s.camera, 1.25f);
   EXPECT_TRUE(finite3(pose.position) && finite3(pose.target)) << doc;
   if (s.sun) {
@@ -917,7 +953,8 @@ void check_invariants(const Scene& s, const std::string& doc) {
     for (const auto& f : e.fields) EXPECT_TRUE(!f.values.empty() && f.values.size() <= 16) << doc;
   }
   for (const PointLight& l : s.point_lights) EXPECT_TRUE(l.transform.empty() || names.count(l.transform)) << doc;
-  EXPECT_TRUE(s.output.width >= 16 && s.output.width <= 8192 && s.output.height >= 16 && s.output.height <= 8192) << doc;
+  EXPECT_TRUE(s.output.width >= 16 && s.output.width <= 8192 && s.output.height >= 16 && s.output.height <= 8192)
+      << doc;
   EXPECT_TRUE(s.output.fps > 0 && s.output.fps <= 1000 && s.output.step() > 0 && std::isfinite(s.output.step())) << doc;
 }
 
@@ -936,7 +973,8 @@ std::vector<std::string> fuzz_corpus() {
 
 TEST(SceneFuzz, ByteMutationsFailCleanly) {
   const auto docs = fuzz_corpus();
-  const char* tokens[] = {"0", "-1", "1e39", "\"x\"", "[]", "{}", "null", "true", "[0,0,0]", "[1,2,3,4,5]", ",", "]", "}", "\"\"", "1e-45"};
+  const char* tokens[] = {"0",       "-1",          "1e39", "\"x\"", "[]", "{}",   "null", "true",
+                          "[0,0,0]", "[1,2,3,4,5]", ",",    "]",     "}",  "\"\"", "1e-45"};
   uint32_t seed = 0x5ce4e5u;
   int rejected = 0;
   for (int iter = 0; iter < 4000; ++iter) {
@@ -986,12 +1024,38 @@ void collect_pointers(const json& j, const std::string& at, std::vector<std::str
 TEST(SceneFuzz, JsonEditsFailCleanlyAndPointAtTheDocument) {
   std::vector<json> docs;
   for (const auto& text : fuzz_corpus()) docs.push_back(json::parse(text));
-  const char* values[] = {"0",       "-1",       "1e39",        "-1e-3",     "0.5",        "1",         "2",       "179",
-                          "256",     "8193",     "4294967296",  "\"\"",      "\"x\"",      "\"fire\"",  "\"a.glb\"", "\"linear\"",
-                          "\"box\"", "\"mesh\"", "[]",          "{}",        "null",       "true",      "[0,0,0]", "[0,1,0]",
-                          "[0,0,0,0]", "[1,2,3,4,5]", "[1,0,0,0]", "{\"radius\": 2}", "[{\"time\": 0, \"position\": [0,0,1], \"target\": [0,0,0]}]"};
-  const char* keys[] = {"rotation", "euler_degrees", "keys", "orbit", "mesh", "transform", "parent", "name",
-                        "position", "target", "fov_y_degrees", "interpolation", "near", "far", "bogus"};
+  const char* values[] = {"0",
+                          "-1",
+                          "1e39",
+                          "-1e-3",
+                          "0.5",
+                          "1",
+                          "2",
+                          "179",
+                          "256",
+                          "8193",
+                          "4294967296",
+                          "\"\"",
+                          "\"x\"",
+                          "\"fire\"",
+                          "\"a.glb\"",
+                          "\"linear\"",
+                          "\"box\"",
+                          "\"mesh\"",
+                          "[]",
+                          "{}",
+                          "null",
+                          "true",
+                          "[0,0,0]",
+                          "[0,1,0]",
+                          "[0,0,0,0]",
+                          "[1,2,3,4,5]",
+                          "[1,0,0,0]",
+                          "{\"radius\": 2}",
+                          "[{\"time\": 0, \"position\": [0,0,1], \"target\": [0,0,0]}]"};
+  const char* keys[] = {"rotation",      "euler_degrees", "keys", "orbit",    "mesh",
+                        "transform",     "parent",        "name", "position", "target",
+                        "fov_y_degrees", "interpolation", "near", "far",      "bogus"};
   uint32_t seed = 0xfeed5u;
   int rejected = 0, accepted = 0;
   for (int iter = 0; iter < 5000; ++iter) {
@@ -1012,7 +1076,8 @@ TEST(SceneFuzz, JsonEditsFailCleanlyAndPointAtTheDocument) {
           }
           break;
         case 2:  // add a key (often one that is exclusive with another, or misplaced)
-          if (node.is_object()) node[keys[next(seed) % std::size(keys)]] = json::parse(values[next(seed) % std::size(values)]);
+          if (node.is_object())
+            node[keys[next(seed) % std::size(keys)]] = json::parse(values[next(seed) % std::size(values)]);
           break;
         case 3:  // duplicate an array element (duplicate names, repeated key times)
           if (node.is_array() && !node.empty()) node.push_back(node[next(seed) % node.size()]);

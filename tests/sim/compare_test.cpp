@@ -40,7 +40,8 @@ TEST(SimBounds, TheRangeOfThePositionFieldWithNanSkipped) {
   // The same particles at slots 4, 0, 2 of a pool of 6 (the other slots must not count).
   std::vector<uint32_t> pool = records_of({{0, 0, 0}, {99, 99, 99}, {0, 0, 0}, {99, 99, 99}, {0, 0, 0}, {99, 99, 99}});
   const std::vector<uint32_t> slots = {4, 0, 2};
-  for (size_t i = 0; i < slots.size(); ++i) std::copy_n(records.begin() + ptrdiff_t(i * 5), 5, pool.begin() + slots[i] * 5);
+  for (size_t i = 0; i < slots.size(); ++i)
+    std::copy_n(records.begin() + ptrdiff_t(i * 5), 5, pool.begin() + slots[i] * 5);
   FrameReport s;
   ASSERT_TRUE(measure_bounds(pool, 5, slots, 1, s).ok());
   EXPECT_TRUE(s.has_bounds);
@@ -111,7 +112,9 @@ std::vector<uint32_t> record(uint32_t header, float a, float b0, float b1, uint3
   return {header, bits(a), bits(b0), bits(b1), serial, 0u};
 }
 
-void append(std::vector<uint32_t>& to, const std::vector<uint32_t>& words) { to.insert(to.end(), words.begin(), words.end()); }
+void append(std::vector<uint32_t>& to, const std::vector<uint32_t>& words) {
+  to.insert(to.end(), words.begin(), words.end());
+}
 
 TEST(SimCompare, TwinsAreFoundByBirthSerialInAnyOrder) {
   Result<sim::BirthSerialMatcher> made = sim::BirthSerialMatcher::create(two_fields(), 6, 4);

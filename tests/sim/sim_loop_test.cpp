@@ -100,10 +100,10 @@ TEST(SimSpawn, SpawnBuiltinsDescribeTheBatch) {
   std::vector<float> s = field_of(sim, "spawn");
   ASSERT_EQ(s.size(), 20u);
   for (uint32_t i = 0; i < 5; ++i) {
-    EXPECT_EQ(s[i * 4 + 0], float(i));                    // SPAWN_INDEX
-    EXPECT_EQ(s[i * 4 + 1], 5.0f);                        // SPAWN_COUNT
-    EXPECT_EQ(s[i * 4 + 2], float(i));                    // PARTICLE_INDEX: the birth serial
-    EXPECT_EQ(s[i * 4 + 3], (float(i) + 0.5f) / 5.0f);    // SPAWN_FRACTION
+    EXPECT_EQ(s[i * 4 + 0], float(i));                  // SPAWN_INDEX
+    EXPECT_EQ(s[i * 4 + 1], 5.0f);                      // SPAWN_COUNT
+    EXPECT_EQ(s[i * 4 + 2], float(i));                  // PARTICLE_INDEX: the birth serial
+    EXPECT_EQ(s[i * 4 + 3], (float(i) + 0.5f) / 5.0f);  // SPAWN_FRACTION
   }
   for (int f = 1; f < 40; ++f) ASSERT_TRUE(sim.step().ok());
   // The second burst's newborns come first in the alive list, numbered on from 5.

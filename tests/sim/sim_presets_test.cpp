@@ -81,8 +81,8 @@ std::pair<double, double> young_old_mean(const Simulation& sim, std::string_view
 void expect_settles(const std::string& name) {
   const CompiledEffect e = load_preset(name);
   if (::testing::Test::HasFailure()) return;
-  const double expected = double(emitter_default(e, "rate")) *
-                          0.5 * double(emitter_default(e, "life_min") + emitter_default(e, "life_max"));
+  const double expected = double(emitter_default(e, "rate")) * 0.5 *
+                          double(emitter_default(e, "life_min") + emitter_default(e, "life_max"));
   double sum = 0.0;
   uint32_t n = 0;
   run_preset(e, [&](const Simulation&, const FrameReport& r) {
@@ -191,7 +191,6 @@ TEST(SimPresets, EmbersSwirlAndFountainTumbles) {
   });
   EXPECT_GT(top, 0.5f);
 }
-
 
 }  // namespace
 }  // namespace mote

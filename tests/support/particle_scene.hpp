@@ -25,7 +25,7 @@ namespace mote::test::particle_scene {
 
 // The tests' pool layout: kRecordWords words a slot, word 0 the header (row | generation).
 inline constexpr uint32_t kRecordWords = 24;
-inline constexpr uint32_t kPositionWord = 1;   // 3 words
+inline constexpr uint32_t kPositionWord = 1;  // 3 words
 inline constexpr uint32_t kSizeWord = 4;
 inline constexpr uint32_t kColorWord = 5;      // 4 words
 inline constexpr uint32_t kVelocityWord = 9;   // 3 words

@@ -46,13 +46,26 @@ uint32_t word0(uint32_t op, uint32_t lanes, const uint32_t kinds[3], uint32_t ds
 // Ops whose result can leave +-kGeneratorBound for inputs inside it.
 bool unbounded(Op op) {
   switch (op) {
-    case Op::ADD: case Op::SUB: case Op::MUL: case Op::DIV: case Op::FMA: case Op::MOD:
-    case Op::EXP: case Op::POW: case Op::RSQRT: case Op::TAN: case Op::DOT: case Op::CROSS:
-    case Op::LENGTH: case Op::DISTANCE: case Op::MIX: case Op::QMUL: case Op::QROTATE:
-    case Op::CURL3: case Op::SAMPLE_WIND:
-      return true;
-    default:
-      return false;
+    case Op::ADD:
+    case Op::SUB:
+    case Op::MUL:
+    case Op::DIV:
+    case Op::FMA:
+    case Op::MOD:
+    case Op::EXP:
+    case Op::POW:
+    case Op::RSQRT:
+    case Op::TAN:
+    case Op::DOT:
+    case Op::CROSS:
+    case Op::LENGTH:
+    case Op::DISTANCE:
+    case Op::MIX:
+    case Op::QMUL:
+    case Op::QROTATE:
+    case Op::CURL3:
+    case Op::SAMPLE_WIND: return true;
+    default: return false;
   }
 }
 

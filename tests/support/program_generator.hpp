@@ -13,10 +13,10 @@
 namespace mote {
 
 struct GeneratorOptions {
-  uint32_t min_instructions = 8;   // per section, before the clamps and stores it adds
+  uint32_t min_instructions = 8;  // per section, before the clamps and stores it adds
   uint32_t max_instructions = 48;
   uint32_t min_registers = 8;
-  uint32_t max_registers = 64;     // register_count is drawn from [min, max] (<= 256)
+  uint32_t max_registers = 64;          // register_count is drawn from [min, max] (<= 256)
   float immediate_probability = 0.25f;  // a value source is an IMM rather than a REG
   // Results of ops that can grow without bound (ADD, MUL, EXP, DIV, ...) are clamped to
   // +-bound by an extra CLAMP, so no chain reaches inf - inf = NaN.

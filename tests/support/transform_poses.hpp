@@ -21,7 +21,8 @@ struct Pose {
 };
 
 inline glm::mat4 local_matrix(const Pose& p) {
-  return glm::translate(glm::mat4(1.0f), p.position) * glm::mat4_cast(p.rotation) * glm::scale(glm::mat4(1.0f), p.scale);
+  return glm::translate(glm::mat4(1.0f), p.position) * glm::mat4_cast(p.rotation) *
+         glm::scale(glm::mat4(1.0f), p.scale);
 }
 
 // The poses given to a table, row by row, and their composition on the CPU.

@@ -65,7 +65,10 @@ CoverageCase make_case(const isa::OpInfo& info, uint32_t lanes, uint32_t compare
   Src src[3];
   for (uint32_t s = 0; s < 3; ++s) {
     switch (info.src[s]) {
-      case SrcRule::kVal: case SrcRule::kVal1: case SrcRule::kVal3: case SrcRule::kVal4: src[s] = reg(4 * s); break;
+      case SrcRule::kVal:
+      case SrcRule::kVal1:
+      case SrcRule::kVal3:
+      case SrcRule::kVal4: src[s] = reg(4 * s); break;
       case SrcRule::kField: src[s] = raw(info.op == Op::STORE_FIELD ? kFieldOut : kFieldA); break;
       case SrcRule::kConst: src[s] = raw(0); break;
       // The emitter's field block: 4 words, non-zero.
@@ -121,7 +124,8 @@ bool missing_case_shows(const isa::OpInfo& info, uint32_t lanes, const CoverageC
     for (uint32_t k = 0; k < 4; ++k) {
       const float value = u2f(ref.records[i * kRecordWords + kFieldOut + k]);
       if (info.op == Op::STORE_FIELD && value != kPoison) return true;
-      if (k < cc.written && !within_op_tolerance(info, 0.0f, value, operands[0], operands[1], operands[2], k)) return true;
+      if (k < cc.written && !within_op_tolerance(info, 0.0f, value, operands[0], operands[1], operands[2], k))
+        return true;
     }
   }
   return false;
@@ -144,7 +148,8 @@ TEST_P(RowCoverage, EveryRowRunsItsOwnCaseInEveryExecutor) {
         ASSERT_TRUE(ref.ok()) << cc.where << ": " << ref.error().to_string();
         // The row ran once per particle, besides the loads and the store around it.
         uint64_t instances = 0;
-        for (const Instruction& ins : cc.program.update) instances += shader::vm_op(ins.words[0]) == info.number ? 1 : 0;
+        for (const Instruction& ins : cc.program.update)
+          instances += shader::vm_op(ins.words[0]) == info.number ? 1 : 0;
         ASSERT_EQ(ref->op_executions[info.number], instances * kParticles) << cc.where;
         if (info.op != Op::NOP) {
           ASSERT_TRUE(missing_case_shows(info, lanes, cc, in, *ref)) << cc.where << ": inputs that prove nothing";
@@ -166,9 +171,10 @@ TEST_P(RowCoverage, EveryRowRunsItsOwnCaseInEveryExecutor) {
             if (w < kFieldOut || info.op == Op::STORE_FIELD) {
               ASSERT_EQ(g, r) << cc.where << " particle " << i << " word " << w;
             } else {
-              ASSERT_TRUE(within_op_tolerance(info, u2f(g), u2f(r), operands[0], operands[1], operands[2], w - kFieldOut))
-                  << cc.where << " particle " << i << " lane " << (w - kFieldOut) << ": got " << u2f(g) << ", reference "
-                  << u2f(r);
+              ASSERT_TRUE(within_op_tolerance(info, u2f(g), u2f(r), operands[0], operands[1], operands[2],
+                                              w - kFieldOut))
+                  << cc.where << " particle " << i << " lane " << (w - kFieldOut) << ": got " << u2f(g)
+                  << ", reference " << u2f(r);
             }
           }
         }
@@ -178,7 +184,8 @@ TEST_P(RowCoverage, EveryRowRunsItsOwnCaseInEveryExecutor) {
   }
   // Every row at every lane count it allows, CMP at each of its six codes.
   uint32_t expected = 0;
-  for (const isa::OpInfo& info : isa::all_ops()) expected += (info.lanes_max - info.lanes_min + 1) * (info.op == Op::CMP ? 6 : 1);
+  for (const isa::OpInfo& info : isa::all_ops())
+    expected += (info.lanes_max - info.lanes_min + 1) * (info.op == Op::CMP ? 6 : 1);
   EXPECT_EQ(cases, expected);
 }
 

@@ -52,13 +52,20 @@ struct Domain {
 Domain domain_of(Op op) {
   const float pi = std::numbers::pi_v<float>;
   switch (op) {
-    case Op::SIN: case Op::COS: return {-pi, pi, false};
+    case Op::SIN:
+    case Op::COS: return {-pi, pi, false};
     case Op::TAN: return {-1.4f, 1.4f, false};
     case Op::EXP: return {-60.0f, 60.0f, false};
     case Op::POW: return {-2.0f, 8.0f, false};
-    case Op::ASIN: case Op::ACOS: return {-1.5f, 1.5f, false};
-    case Op::NOISE3: case Op::CURL3: case Op::SAMPLE_WIND: return {-50.0f, 50.0f, false};
-    case Op::QMUL: case Op::QROTATE: case Op::QFROM_AXIS_ANGLE: case Op::QINTEGRATE: return {-3.0f, 3.0f, false};
+    case Op::ASIN:
+    case Op::ACOS: return {-1.5f, 1.5f, false};
+    case Op::NOISE3:
+    case Op::CURL3:
+    case Op::SAMPLE_WIND: return {-50.0f, 50.0f, false};
+    case Op::QMUL:
+    case Op::QROTATE:
+    case Op::QFROM_AXIS_ANGLE:
+    case Op::QINTEGRATE: return {-3.0f, 3.0f, false};
     default: return {-100.0f, 100.0f, true};
   }
 }
@@ -69,7 +76,6 @@ float draw_value(Rng& rng, const Domain& d) {
   if (rng.range(0, 15) == 0) return 0.0f;
   return rng.uniform(d.lo, d.hi);
 }
-
 
 // One instruction of `op` with `lanes` lanes wrapped in loads of its inputs and a store of its
 // result. Value sources read the a/b/c registers through random swizzles, or (when `use_imm`
@@ -194,14 +200,14 @@ TEST_P(OpParity, EveryOpcodeEveryLaneCountWithinTableTolerance) {
               read_source_values(op_ins, regs, src);
               ASSERT_TRUE(within_op_tolerance(info, u2f(g), u2f(r), src[0], src[1], src[2], w - kFieldOut))
                   << where << " particle " << i << " lane " << (w - kFieldOut) << ": got " << u2f(g) << " ref "
-                  << u2f(r) << " fields a=(" << u2f(in.records[i * rw + 1]) << "," << u2f(in.records[i * rw + 2])
-                  << "," << u2f(in.records[i * rw + 3]) << "," << u2f(in.records[i * rw + 4]) << ") b=("
+                  << u2f(r) << " fields a=(" << u2f(in.records[i * rw + 1]) << "," << u2f(in.records[i * rw + 2]) << ","
+                  << u2f(in.records[i * rw + 3]) << "," << u2f(in.records[i * rw + 4]) << ") b=("
                   << u2f(in.records[i * rw + 5]) << "," << u2f(in.records[i * rw + 6]) << ","
                   << u2f(in.records[i * rw + 7]) << "," << u2f(in.records[i * rw + 8]) << ") c=("
                   << u2f(in.records[i * rw + 9]) << "," << u2f(in.records[i * rw + 10]) << ","
-                  << u2f(in.records[i * rw + 11]) << "," << u2f(in.records[i * rw + 12]) << ") instruction "
-                  << std::hex << op_ins.words[0] << " " << op_ins.words[1] << " " << op_ins.words[2] << " "
-                  << op_ins.words[3] << std::dec;
+                  << u2f(in.records[i * rw + 11]) << "," << u2f(in.records[i * rw + 12]) << ") instruction " << std::hex
+                  << op_ins.words[0] << " " << op_ins.words[1] << " " << op_ins.words[2] << " " << op_ins.words[3]
+                  << std::dec;
             }
           }
         }
@@ -267,7 +273,8 @@ TEST_P(ProgramParity, GeneratedProgramsMatchReferenceAndCoverEveryOpcode) {
   for (const isa::OpInfo& info : isa::all_ops()) {
     EXPECT_GT(executed[info.number], 0u) << info.mnemonic << " was never executed";
     for (uint32_t lanes = info.lanes_min; lanes <= info.lanes_max; ++lanes)
-      EXPECT_TRUE(op_lanes_seen.count({info.number, lanes})) << info.mnemonic << " never ran with " << lanes << " lanes";
+      EXPECT_TRUE(op_lanes_seen.count({info.number, lanes}))
+          << info.mnemonic << " never ran with " << lanes << " lanes";
     for (uint32_t s = 0; s < 3; ++s) {
       if (!(info.src[s] == SrcRule::kVal || info.src[s] == SrcRule::kVal1 || info.src[s] == SrcRule::kVal3 ||
             info.src[s] == SrcRule::kVal4))

@@ -47,9 +47,10 @@ TEST(VmReference, EveryTableOpcodeHasACase) {
     Src src[3];
     for (uint32_t k = 0; k < 3; ++k) {
       switch (info.src[k]) {
-        case isa::SrcRule::kVal: case isa::SrcRule::kVal1: case isa::SrcRule::kVal3: case isa::SrcRule::kVal4:
-          src[k] = reg(0);
-          break;
+        case isa::SrcRule::kVal:
+        case isa::SrcRule::kVal1:
+        case isa::SrcRule::kVal3:
+        case isa::SrcRule::kVal4: src[k] = reg(0); break;
         case isa::SrcRule::kField: src[k] = raw(1); break;
         case isa::SrcRule::kBuiltin: src[k] = raw(0); break;
         default: break;  // const index 0, draw 0, compare LT, unused: word 0
@@ -234,9 +235,9 @@ TEST(VmReference, KillIsPredicatedAndRecordsStillWritten) {
   p.register_count = 4;
   p.particle_fields = {{"age", 1}, {"life", 1}};
   // age += 1; kill when age > life.
-  p.update = {make_ins(Op::LOAD_FIELD, 1, 0, raw(1)), make_ins(Op::LOAD_FIELD, 1, 1, raw(2)),
+  p.update = {make_ins(Op::LOAD_FIELD, 1, 0, raw(1)),     make_ins(Op::LOAD_FIELD, 1, 1, raw(2)),
               make_ins(Op::ADD, 1, 0, reg(0), imm(1.0f)), make_ins(Op::CMP, 1, 2, reg(0), reg(1), raw(s::kVmCmpGt)),
-              make_ins(Op::KILL, 1, 0, reg(2)), make_ins(Op::STORE_FIELD, 1, 0, raw(1), reg(0))};
+              make_ins(Op::KILL, 1, 0, reg(2)),           make_ins(Op::STORE_FIELD, 1, 0, raw(1), reg(0))};
   RunInput in = blank_input(p, 3);
   in.records = {11, f2u(0.0f), f2u(5.0f), 22, f2u(4.5f), f2u(5.0f), 33, f2u(4.0f), f2u(5.0f)};
   const RunOutput out = run_reference(p, in);
@@ -294,8 +295,7 @@ TEST(VmReference, SwizzleAndImmediateSplat) {
   Program p;
   p.register_count = 8;
   p.particle_fields = {{"v", 4}};
-  p.update = {make_ins(Op::LOAD_FIELD, 4, 0, raw(1)),
-              make_ins(Op::ADD, 4, 4, reg(0, {3, 2, 1, 0}), imm(0.5f)),
+  p.update = {make_ins(Op::LOAD_FIELD, 4, 0, raw(1)), make_ins(Op::ADD, 4, 4, reg(0, {3, 2, 1, 0}), imm(0.5f)),
               make_ins(Op::STORE_FIELD, 4, 0, raw(1), reg(4))};
   RunInput in = blank_input(p, 1);
   in.records = {0, f2u(1.0f), f2u(2.0f), f2u(3.0f), f2u(4.0f)};

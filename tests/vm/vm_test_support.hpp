@@ -106,7 +106,8 @@ inline double op_error_scale(isa::Op op, const float a[4], const float b[4], con
     case isa::Op::MIX: {
       double m = 0;
       for (int i = 0; i < 4; ++i)
-        m = std::max(m, std::fabs(double(a[i])) + (std::fabs(double(a[i])) + std::fabs(double(b[i]))) * std::fabs(double(c[i])));
+        m = std::max(m, std::fabs(double(a[i])) +
+                            (std::fabs(double(a[i])) + std::fabs(double(b[i]))) * std::fabs(double(c[i])));
       return m;
     }
     default: return 0.0;

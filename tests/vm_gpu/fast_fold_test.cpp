@@ -46,11 +46,11 @@ TEST(FastFold, TheBenchmarkUpdateKeepsOnlyItsArithmetic) {
   ASSERT_EQ(p.update.size(), 25u);
   const FastOperandSection f = folded(p, 32);
   // Every field load, constant load and field store is gone; what is left computes.
-  const std::vector<uint32_t> expected = {
-      uint32_t(Op::LOAD_BUILTIN), uint32_t(Op::FMA), uint32_t(Op::FMA),        uint32_t(Op::MUL),
-      uint32_t(Op::FMA),          uint32_t(Op::ADD), uint32_t(Op::DIV),        uint32_t(Op::CLAMP),
-      uint32_t(Op::SMOOTHSTEP),   uint32_t(Op::MIX), uint32_t(Op::MIX),        uint32_t(Op::CMP),
-      uint32_t(Op::KILL)};
+  const std::vector<uint32_t> expected = {uint32_t(Op::LOAD_BUILTIN), uint32_t(Op::FMA),   uint32_t(Op::FMA),
+                                          uint32_t(Op::MUL),          uint32_t(Op::FMA),   uint32_t(Op::ADD),
+                                          uint32_t(Op::DIV),          uint32_t(Op::CLAMP), uint32_t(Op::SMOOTHSTEP),
+                                          uint32_t(Op::MIX),          uint32_t(Op::MIX),   uint32_t(Op::CMP),
+                                          uint32_t(Op::KILL)};
   EXPECT_EQ(ops_of(f), expected);
   // The window starts at record word 0, so field word w is window slot 128 + w.
   const uint32_t w = kVmFastFirstWindowSlot;
@@ -84,7 +84,9 @@ TEST(FastFold, BuiltinsTheRunSharesBecomeImmediatesAndPerParticleOnesStay) {
   const Program p = bench::make_update_program();
   auto fast = fast_operand_section(p.update);
   ASSERT_TRUE(fast.has_value());
-  FastFoldContext context{.constants = p.constants, .record_words = 32, .window = record_window(p, Section::kUpdate, 32)};
+  FastFoldContext context{.constants = p.constants,
+                          .record_words = 32,
+                          .window = record_window(p, Section::kUpdate, 32)};
   const uint32_t dt = f2u(1.0f / 60.0f);
   std::vector<uint32_t> asked;
   context.uniform_builtin = [&](uint32_t id) -> std::optional<std::array<uint32_t, 4>> {
@@ -171,12 +173,9 @@ TEST(FastFold, AStoreStaysWhenTheFieldIsReadBetweenTheValueAndTheStore) {
   p.register_count = 4;
   p.particle_fields = {{"a", 1}, {"b", 1}, {"c", 1}};
   p.update = {
-      make_ins(Op::LOAD_FIELD, 1, 3, raw(3)),
-      make_ins(Op::MUL, 1, 1, reg(3), imm(2.0f)),
-      make_ins(Op::LOAD_FIELD, 1, 0, raw(1)),
-      make_ins(Op::ADD, 1, 2, reg(0), imm(0.0f)),
-      make_ins(Op::STORE_FIELD, 1, 0, raw(1), reg(1)),
-      make_ins(Op::STORE_FIELD, 1, 0, raw(2), reg(2)),
+      make_ins(Op::LOAD_FIELD, 1, 3, raw(3)),          make_ins(Op::MUL, 1, 1, reg(3), imm(2.0f)),
+      make_ins(Op::LOAD_FIELD, 1, 0, raw(1)),          make_ins(Op::ADD, 1, 2, reg(0), imm(0.0f)),
+      make_ins(Op::STORE_FIELD, 1, 0, raw(1), reg(1)), make_ins(Op::STORE_FIELD, 1, 0, raw(2), reg(2)),
   };
   const FastOperandSection f = folded(p, 4);
   // The MUL may not write a's slot: the ADD reads the old a after it. The ADD's own result can
@@ -200,8 +199,8 @@ TEST(FastFold, AStoreOfPartOfAResultStays) {
   const FastOperandSection f = folded(p, 8);
   ASSERT_EQ(ops_of(f), (std::vector<uint32_t>{uint32_t(Op::MUL), uint32_t(Op::STORE_FIELD)}));
   EXPECT_EQ(base_of(f, 0), 0u);
-  EXPECT_EQ(operand(f, 0, 0), bytes(kVmFastFirstWindowSlot + 1, kVmFastFirstWindowSlot + 2, kVmFastFirstWindowSlot + 3,
-                                    kVmFastZeroSlot));
+  EXPECT_EQ(operand(f, 0, 0),
+            bytes(kVmFastFirstWindowSlot + 1, kVmFastFirstWindowSlot + 2, kVmFastFirstWindowSlot + 3, kVmFastZeroSlot));
 }
 
 TEST(FastFold, ConstantsFoldOnlyWhileTheImmediatesFit) {
@@ -248,7 +247,8 @@ TEST(FastFold, ClampedFieldWordsAndConstantIndicesFoldAsTheInterpreterReadsThem)
 
 TEST(FastFold, ASectionNotInTheFastFormComesBackUnchanged) {
   const Program p = bench::make_update_program();
-  const FastFoldContext context{.constants = p.constants, .record_words = 32,
+  const FastFoldContext context{.constants = p.constants,
+                                .record_words = 32,
                                 .window = record_window(p, Section::kUpdate, 32)};
   FastOperandSection section = *fast_operand_section(p.update);
   // A result run past the registers (base 62, 4 slots), then a source class the form never uses,
@@ -312,7 +312,9 @@ TEST(FastFold, ArithmeticThatAGpuMayComputeOtherwiseStays) {
     p.update = {ins, make_ins(Op::STORE_FIELD, 1, 0, raw(1), reg(0))};
     auto fast = fast_operand_section(p.update);
     ASSERT_TRUE(fast.has_value());
-    FastFoldContext context{.constants = p.constants, .record_words = 4, .window = record_window(p, Section::kUpdate, 4)};
+    FastFoldContext context{.constants = p.constants,
+                            .record_words = 4,
+                            .window = record_window(p, Section::kUpdate, 4)};
     context.runtime_immediates = {filled};
     const FastOperandSection f = fold_fast_moves(*fast, context);
     ASSERT_EQ(f.code.size() / 4, 1u) << what;  // the instruction, writing the field's slot

@@ -24,7 +24,8 @@ using shader::kVmFastFirstWindowSlot, shader::kVmFastZeroSlot;
 
 std::vector<FastInstruction> decoded(const FastOperandSection& s) {
   std::vector<FastInstruction> out;
-  for (size_t i = 0; i + 4 <= s.code.size(); i += 4) out.push_back(decode_fast_instruction(std::span(s.code).subspan(i, 4)));
+  for (size_t i = 0; i + 4 <= s.code.size(); i += 4)
+    out.push_back(decode_fast_instruction(std::span(s.code).subspan(i, 4)));
   return out;
 }
 std::vector<uint32_t> ops_of(const FastOperandSection& s) {
@@ -42,7 +43,8 @@ std::vector<uint32_t> ops(std::initializer_list<Op> list) {
 FastOperandSection fused(const Program& p, uint32_t record_words, bool dt = false) {
   auto fast = fast_operand_section(p.update);
   EXPECT_TRUE(fast.has_value());
-  FastFoldContext context{.constants = p.constants, .record_words = record_words,
+  FastFoldContext context{.constants = p.constants,
+                          .record_words = record_words,
                           .window = record_window(p, Section::kUpdate, record_words)};
   if (dt)
     context.uniform_builtin = [](uint32_t id) -> std::optional<std::array<uint32_t, 4>> {
@@ -159,12 +161,11 @@ TEST(FastFuse, AClampStaysWhereItIsNotExactlyASaturation) {
     for (const FastInstruction& u : decoded(f)) EXPECT_FALSE(u.saturate) << c.what;
   }
   // A read of the unclamped value between the two keeps them apart as well.
-  const FastOperandSection f = fused(with_body({make_ins(Op::DIV, 1, 2, reg(0), reg(1)),
-                                                make_ins(Op::ADD, 1, 4, reg(2), imm(1.0f)),
-                                                make_ins(Op::CLAMP, 1, 3, reg(2), imm(0.0f), imm(1.0f)),
-                                                make_ins(Op::ADD, 1, 5, reg(3), reg(4)),
-                                                make_ins(Op::STORE_FIELD, 1, 0, raw(3), reg(5))}),
-                                     4);
+  const FastOperandSection f =
+      fused(with_body({make_ins(Op::DIV, 1, 2, reg(0), reg(1)), make_ins(Op::ADD, 1, 4, reg(2), imm(1.0f)),
+                       make_ins(Op::CLAMP, 1, 3, reg(2), imm(0.0f), imm(1.0f)), make_ins(Op::ADD, 1, 5, reg(3), reg(4)),
+                       make_ins(Op::STORE_FIELD, 1, 0, raw(3), reg(5))}),
+            4);
   EXPECT_EQ(ops_of(f), ops({Op::DIV, Op::ADD, Op::CLAMP, Op::ADD}));
 }
 

@@ -83,9 +83,12 @@ TEST(FastOperands, SwizzlesWidthsAndImmediatesBecomeSlotBytes) {
 TEST(FastOperands, UnknownOpcodesAndOddLaneCountsReadAsTheInterpreterReadsThem) {
   const std::vector<Instruction> code = {
       {{0xFFu | (2u << 8) | (kVmKindReg << 16), swizzled(1, 0, 1, 2, 3), 0, 0}},  // opcode 255: a NOP
-      {{word0(isa::Op::MOV, 0, kVmKindReg, kVmKindNone, kVmKindNone, 3), swizzled(1, 0, 1, 2, 3), 0, 0}},  // lanes 0 -> 1
-      {{word0(isa::Op::MOV, 7, kVmKindReg, kVmKindNone, kVmKindNone, 3), swizzled(1, 0, 1, 2, 3), 0, 0}},  // lanes 7 -> 4
-      {{word0(isa::Op::MOV, 1, kVmKindReg, kVmKindNone, kVmKindNone, 200), swizzled(200, 0, 1, 2, 3), 0, 0}},  // slot 200 -> 8
+      {{word0(isa::Op::MOV, 0, kVmKindReg, kVmKindNone, kVmKindNone, 3), swizzled(1, 0, 1, 2, 3), 0,
+        0}},  // lanes 0 -> 1
+      {{word0(isa::Op::MOV, 7, kVmKindReg, kVmKindNone, kVmKindNone, 3), swizzled(1, 0, 1, 2, 3), 0,
+        0}},  // lanes 7 -> 4
+      {{word0(isa::Op::MOV, 1, kVmKindReg, kVmKindNone, kVmKindNone, 200), swizzled(200, 0, 1, 2, 3), 0,
+        0}},  // slot 200 -> 8
       {{word0(isa::Op::MOV, 4, kVmKindReg, kVmKindNone, kVmKindNone, 62), swizzled(0, 0, 1, 2, 3), 0, 0}},  // r62..r65
   };
   auto rewritten = fast_operand_section(code);
@@ -142,7 +145,8 @@ TEST(FastOperands, TheImageHoldsTheImmediatesBeforeTheCode) {
   EXPECT_EQ(image[3], 0u);
   for (uint32_t i = 0; i < 5; ++i) EXPECT_EQ(image[shader::kVmFastImageHeaderWords + i], section.immediates[i]);
   for (uint32_t i = 5; i < 8; ++i) EXPECT_EQ(image[shader::kVmFastImageHeaderWords + i], 0u);  // the padding
-  EXPECT_TRUE(std::equal(section.code.begin(), section.code.end(), image.begin() + shader::kVmFastImageHeaderWords + 8));
+  EXPECT_TRUE(std::equal(section.code.begin(), section.code.end(),
+                         image.begin() + shader::kVmFastImageHeaderWords + 8));
   // The window the code was folded against: first chunk and count in word 2, written chunks in 3.
   const std::vector<uint32_t> windowed = fast_section_image(section, {.first_chunk = 2, .chunks = 3, .dirty_mask = 5});
   EXPECT_EQ(windowed[2], 2u | (3u << shader::kVmFastImageWindowChunksShift));

@@ -28,7 +28,8 @@ constexpr uint32_t kZ = kVmFastZeroSlot;
 
 std::vector<FastInstruction> decoded(const FastOperandSection& s) {
   std::vector<FastInstruction> out;
-  for (size_t i = 0; i + 4 <= s.code.size(); i += 4) out.push_back(decode_fast_instruction(std::span(s.code).subspan(i, 4)));
+  for (size_t i = 0; i + 4 <= s.code.size(); i += 4)
+    out.push_back(decode_fast_instruction(std::span(s.code).subspan(i, 4)));
   return out;
 }
 
@@ -55,7 +56,8 @@ TEST(FastReads, TheBenchmarkUpdateReadsEveryConstantAsAConstant) {
   const Program p = bench::make_update_program();
   auto fast = fast_operand_section(p.update);
   ASSERT_TRUE(fast.has_value());
-  FastFoldContext context{.constants = p.constants, .record_words = 32,
+  FastFoldContext context{.constants = p.constants,
+                          .record_words = 32,
                           .window = record_window(p, Section::kUpdate, 32)};
   context.uniform_builtin = [](uint32_t id) -> std::optional<std::array<uint32_t, 4>> {
     if (id != uint32_t(isa::Builtin::DT)) return std::nullopt;
@@ -87,7 +89,8 @@ TEST(FastReads, TheBenchmarkUpdateReadsEveryConstantAsAConstant) {
   EXPECT_EQ(after.constant_vectors[u[3].word[1]], (std::array<uint32_t, 4>{dt, 0u, 0u, 0u}));
   // The colour's MIX reads both colours as constants; t.xxxx stays a register read.
   ASSERT_EQ(u[7].op, uint32_t(Op::MIX));
-  EXPECT_EQ(after.constant_vectors[u[7].word[0]], (std::array<uint32_t, 4>{f2u(1.0f), f2u(0.9f), f2u(0.2f), f2u(1.0f)}));
+  EXPECT_EQ(after.constant_vectors[u[7].word[0]],
+            (std::array<uint32_t, 4>{f2u(1.0f), f2u(0.9f), f2u(0.2f), f2u(1.0f)}));
   EXPECT_EQ(after.constant_vectors[u[7].word[1]], (std::array<uint32_t, 4>{f2u(0.3f), f2u(0.1f), f2u(0.1f), 0u}));
   EXPECT_EQ(u[7].operand_class[2], kVmOperandVector);
   // Shared vectors are stored once.
@@ -111,7 +114,7 @@ TEST(FastReads, ASourceMixingRegistersAndImmediatesStaysInTheFileRenumbered) {
   mixed.written = 2;
   mixed.base = 4;
   mixed.operand_class = {kVmOperandVector, kVmOperandScalar, shader::kVmOperandNone};
-  mixed.slots[0] = {first + 1, 3, kZ, kZ};  // (immediate 1, r3)
+  mixed.slots[0] = {first + 1, 3, kZ, kZ};   // (immediate 1, r3)
   mixed.slots[1] = {first + 0, kZ, kZ, kZ};  // immediate 0: a constant
   const FastOperandSection in = section_of({f2u(2.0f), f2u(5.0f)}, {mixed});
   const FastOperandSection out = read_constants_as_constants(in);

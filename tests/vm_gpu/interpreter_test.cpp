@@ -129,8 +129,14 @@ Result<RunOutput> run_specialised(gpu::Device& device, const RunInput& input, co
   }
   return run_gpu_harness(device, input, image, nullptr, [&](gpu::ComputeRecorder& rec, const GpuRunBuffers& b) {
     rec.bind(pipeline)
-        .buffers({{0, &b.program}, {1, &b.records}, {2, &b.killed}, {3, &b.op_counts}, {4, &b.params}, {6, &b.trace},
-                  code_view(image, b.program), immediates_view(image, b.program)})
+        .buffers({{0, &b.program},
+                  {1, &b.records},
+                  {2, &b.killed},
+                  {3, &b.op_counts},
+                  {4, &b.params},
+                  {6, &b.trace},
+                  code_view(image, b.program),
+                  immediates_view(image, b.program)})
         .dispatch(image.groups);
   });
 }
@@ -178,7 +184,8 @@ TEST_F(GpuTest, InterpreterBlocksMatchTheReferenceAcrossTheTailAndTheGridStride)
   p.particle_fields = {{"a", 1}, {"b", 1}, {"c", 2}};
   p.update = {
       make_ins(Op::LOAD_FIELD, 1, 0, raw(1)),
-      make_ins(Op::LOAD_BUILTIN, 1, 1, raw(builtin_word(shader::kVmSpaceEngine, uint32_t(isa::Builtin::PARTICLE_INDEX)))),
+      make_ins(Op::LOAD_BUILTIN, 1, 1,
+               raw(builtin_word(shader::kVmSpaceEngine, uint32_t(isa::Builtin::PARTICLE_INDEX)))),
       make_ins(Op::RAND, 2, 2, raw(3)),
       make_ins(Op::FMA, 1, 4, test::reg(0), imm(2.0f), test::reg(1)),
       make_ins(Op::ADD, 2, 5, test::reg(2), test::reg(4, {0, 0, 2, 3})),
@@ -209,15 +216,16 @@ TEST_F(GpuTest, InterpreterBlocksMatchTheReferenceAcrossTheTailAndTheGridStride)
     GpuInterpreterSpecialization spec;
     uint32_t groups;
   };
-  for (const Case& c : {Case{"window staged", staged, 0}, Case{"fields direct", direct, 0},
-                        Case{"one workgroup walking every block", staged, 1},
-                        Case{"without counters and trace", uninstrumented, 2}}) {
+  for (const Case& c :
+       {Case{"window staged", staged, 0}, Case{"fields direct", direct, 0},
+        Case{"one workgroup walking every block", staged, 1}, Case{"without counters and trace", uninstrumented, 2}}) {
     SCOPED_TRACE(c.name);
     auto ran = run_specialised(device(), input, c.spec, c.groups);
     ASSERT_TRUE(ran.ok()) << ran.error().to_string();
     ASSERT_EQ(ran->records.size(), reference->records.size());
     for (size_t w = 0; w < ran->records.size(); ++w)
-      ASSERT_EQ(ran->records[w], reference->records[w]) << "particle " << w / record_words << " word " << w % record_words;
+      ASSERT_EQ(ran->records[w], reference->records[w])
+          << "particle " << w / record_words << " word " << w % record_words;
     EXPECT_EQ(ran->killed, reference->killed);
     if (!c.spec.instrumented) {
       for (uint64_t n : ran->op_executions) EXPECT_EQ(n, 0u) << "an uninstrumented build counted";
@@ -241,9 +249,9 @@ TEST_F(GpuTest, UnverifiedProgramsStayInsideTheirBuffers) {
     p.particle_fields = {{"a", 1}, {"b", 1}, {"c", 1}};
     p.constants = {f2u(7.0f), f2u(8.0f), f2u(9.0f), f2u(10.0f)};
     p.update = {
-        {{word0(isa::Op::MOV, 1, kVmKindImm, kVmKindNone, kVmKindNone, 200), f2u(5.0f), 0, 0}},    // slot 200
+        {{word0(isa::Op::MOV, 1, kVmKindImm, kVmKindNone, kVmKindNone, 200), f2u(5.0f), 0, 0}},          // slot 200
         {{word0(isa::Op::STORE_FIELD, 1, kVmKindNone, kVmKindReg, kVmKindNone, 0), 5000, reg(200), 0}},  // word 5000
-        {{word0(isa::Op::LOAD_CONST, 1, kVmKindNone, kVmKindNone, kVmKindNone, 1), 1u << 30, 0, 0}},  // const 2^30
+        {{word0(isa::Op::LOAD_CONST, 1, kVmKindNone, kVmKindNone, kVmKindNone, 1), 1u << 30, 0, 0}},     // const 2^30
         {{word0(isa::Op::STORE_FIELD, 1, kVmKindNone, kVmKindReg, kVmKindNone, 0), 1, reg(1), 0}},
         {{word0(isa::Op::LOAD_BUILTIN, 1, kVmKindNone, kVmKindNone, kVmKindNone, 2),
           (shader::kVmSpaceGlobalField << shader::kVmBuiltinSpaceShift) | 0xFFFFu, 0, 0}},  // global 65535
@@ -292,12 +300,19 @@ TEST_F(GpuTest, ConstantIndicesPastTheTableReadItsLastVector) {
   ASSERT_EQ((add[0] >> (shader::kVmFastClassShift + 2)) & 3u, shader::kVmOperandConstant);
   ASSERT_EQ(image.words[image.immediates_offset + kConstantVectorsViewOffset / 4 + 4 * add[2]], f2u(2.0f));
   add[2] = 0xFFFFFFFFu;
-  const size_t last = image.immediates_offset + kConstantVectorsViewOffset / 4 + 4 * (shader::kVmFastMaxConstantVectors - 1);
+  const size_t last = image.immediates_offset + kConstantVectorsViewOffset / 4 +
+                      4 * (shader::kVmFastMaxConstantVectors - 1);
   image.words[last] = f2u(40.0f);
   auto out = run_gpu_harness(device(), in, image, nullptr, [&](gpu::ComputeRecorder& rec, const GpuRunBuffers& b) {
     rec.bind(*pipeline)
-        .buffers({{0, &b.program}, {1, &b.records}, {2, &b.killed}, {3, &b.op_counts}, {4, &b.params}, {6, &b.trace},
-                  code_view(image, b.program), immediates_view(image, b.program)})
+        .buffers({{0, &b.program},
+                  {1, &b.records},
+                  {2, &b.killed},
+                  {3, &b.op_counts},
+                  {4, &b.params},
+                  {6, &b.trace},
+                  code_view(image, b.program),
+                  immediates_view(image, b.program)})
         .dispatch(image.groups);
   });
   ASSERT_TRUE(out.ok()) << out.error().to_string();
@@ -315,7 +330,6 @@ TEST_F(GpuTest, VerifiedRunRejectsWhatTheVerifierRejects) {
   EXPECT_EQ(result.error().code, ErrorCode::kVerify);
   EXPECT_NE(result.error().where.find("update["), std::string::npos);
 }
-
 
 // An UPDATE with each pattern the fold computes or fuses away (src/vm_gpu/fast_fold.hpp,
 // src/vm_gpu/fast_fuse.hpp), and one of each that must stay.
@@ -385,7 +399,8 @@ TEST_F(GpuTest, FoldedSectionsComputeExactlyWhatTheUnfoldedOnesDo) {
       auto run = [&](bool fold) -> Result<RunOutput> {
         GpuInterpreterSpecialization image_spec = spec;
         image_spec.instrumented = !fold;
-        GpuProgramImage image = make_gpu_program_image(in, words, GpuInterpreter::kFast, device().limits(), &image_spec);
+        GpuProgramImage image = make_gpu_program_image(in, words, GpuInterpreter::kFast, device().limits(),
+                                                       &image_spec);
         if (fold) {
           ++sections;
           instructions += uint32_t(program.code(section).size());
@@ -393,7 +408,8 @@ TEST_F(GpuTest, FoldedSectionsComputeExactlyWhatTheUnfoldedOnesDo) {
           const uint32_t* code = image.words.data() + image.params.code_offset;
           for (uint32_t i = 0; i < image.params.code_length; ++i) {
             const uint32_t w0 = code[i * 4];
-            window_results += ((w0 >> shader::kVmFastWrittenShift) & 7u) > 0 && (w0 >> 24) >= shader::kVmFastFirstWindowSlot;
+            window_results += ((w0 >> shader::kVmFastWrittenShift) & 7u) > 0 &&
+                              (w0 >> 24) >= shader::kVmFastFirstWindowSlot;
             saturated += (w0 & shader::kVmFastSaturateBit) != 0;
             comparing_kills += (w0 & 0xFFu) == uint32_t(isa::Op::KILL) && code[i * 4 + 3] != shader::kVmCmpNe;
             for (uint32_t s = 0; s < 3; ++s)
@@ -403,12 +419,19 @@ TEST_F(GpuTest, FoldedSectionsComputeExactlyWhatTheUnfoldedOnesDo) {
         }
         return run_gpu_harness(device(), in, image, nullptr, [&](gpu::ComputeRecorder& rec, const GpuRunBuffers& b) {
           rec.bind(found->second)
-              .buffers({{0, &b.program}, {1, &b.records}, {2, &b.killed}, {3, &b.op_counts}, {4, &b.params},
-                        {6, &b.trace}, code_view(image, b.program), immediates_view(image, b.program)})
+              .buffers({{0, &b.program},
+                        {1, &b.records},
+                        {2, &b.killed},
+                        {3, &b.op_counts},
+                        {4, &b.params},
+                        {6, &b.trace},
+                        code_view(image, b.program),
+                        immediates_view(image, b.program)})
               .dispatch(image.groups);
         });
       };
-      const std::string where = (k < 40 ? "program " + std::to_string(5000 + k) : std::string("the patterns' program")) +
+      const std::string where = (k < 40 ? "program " + std::to_string(5000 + k)
+                                        : std::string("the patterns' program")) +
                                 (section == Section::kInit ? " init" : " update");
       auto unfolded = run(false);
       ASSERT_TRUE(unfolded.ok()) << where << ": " << unfolded.error().to_string();
@@ -417,7 +440,8 @@ TEST_F(GpuTest, FoldedSectionsComputeExactlyWhatTheUnfoldedOnesDo) {
       ASSERT_EQ(folded->killed, unfolded->killed) << where;
       ASSERT_EQ(folded->records.size(), unfolded->records.size());
       for (size_t w = 0; w < folded->records.size(); ++w)
-        ASSERT_EQ(folded->records[w], unfolded->records[w]) << where << ": particle " << w / words << " word " << w % words;
+        ASSERT_EQ(folded->records[w], unfolded->records[w])
+            << where << ": particle " << w / words << " word " << w % words;
     }
   }
   // The comparison means something only if the fold did fold: instructions went, and results
@@ -435,8 +459,8 @@ TEST_F(GpuTest, FoldedSectionsComputeExactlyWhatTheUnfoldedOnesDo) {
   EXPECT_GE(sections_with_file_immediates, 1u);
   std::printf("[ fold     ] %u sections: %u instructions -> %u, %u results written into the window, %u saturated, "
               "%u comparing kills, %u constant sources, %u sections with immediates in the file\n",
-              sections, instructions, folded_instructions, window_results, saturated, comparing_kills,
-              constant_sources, sections_with_file_immediates);
+              sections, instructions, folded_instructions, window_results, saturated, comparing_kills, constant_sources,
+              sections_with_file_immediates);
 }
 
 }  // namespace

@@ -62,7 +62,8 @@ TEST(VmJitSources, EmbeddedSourcesAreThisSourceTreesFiles) {
     ASSERT_TRUE(on_disk.ok()) << name << ": " << on_disk.error().to_string();
     EXPECT_EQ(*vm_kernels::find_shader_source(name), *on_disk) << name << " is stale in the build";
   }
-  EXPECT_TRUE(vm_kernels::find_shader_source("runtime/frame/simulate.comp").has_value()) << "the frame's compiled simulate";
+  EXPECT_TRUE(vm_kernels::find_shader_source("runtime/frame/simulate.comp").has_value())
+      << "the frame's compiled simulate";
   EXPECT_FALSE(vm_kernels::find_shader_source("shared/particle_render.h").has_value());
 }
 

@@ -46,7 +46,8 @@ TEST(RecordWindow, NoWindowWithoutFieldsOrForAnOddStrideOrAWideSpan) {
   EXPECT_EQ(record_window(p, Section::kUpdate, 30).chunks, 0u) << "16-byte chunks need a stride of 4k words";
   EXPECT_EQ(record_window(p, Section::kUpdate, 32).chunks, 1u);
   // Words 0 and 40 span 11 chunks, more than kVmMaxWindowChunks: word by word.
-  const Program wide = fields_program({b::ins(Op::LOAD_FIELD, 1, 0, b::raw(0)), b::ins(Op::LOAD_FIELD, 1, 1, b::raw(40))});
+  const Program wide = fields_program({b::ins(Op::LOAD_FIELD, 1, 0, b::raw(0)),
+                                       b::ins(Op::LOAD_FIELD, 1, 1, b::raw(40))});
   EXPECT_EQ(record_window(wide, Section::kUpdate, 64).chunks, 0u);
   // The other section has its own window.
   EXPECT_EQ(record_window(p, Section::kInit, 32).chunks, 0u);

@@ -36,7 +36,8 @@ TEST_P(TraceParity, EveryInstructionOfGeneratedProgramsMatchesTheReference) {
     for (Section section : {Section::kInit, Section::kUpdate}) {
       const uint32_t count = 1 + (k * 29) % 70;
       const RunInput in = make_random_input(program, section, count, 7000 + k * 2 + uint32_t(section));
-      const std::string where = "program " + std::to_string(1000 + k) + " " + (section == Section::kInit ? "init" : "update");
+      const std::string where = "program " + std::to_string(1000 + k) + " " +
+                                (section == Section::kInit ? "init" : "update");
       auto traced = run_gpu_traced(*executor, in);
       ASSERT_TRUE(traced.ok()) << where << ": " << traced.error().to_string();
       const auto& code = program.code(section);
@@ -58,13 +59,15 @@ TEST_P(TraceParity, EveryInstructionOfGeneratedProgramsMatchesTheReference) {
           read_source_values(ins, p.regs.data(), src);
           shader::vec4 ref(0.0f);
           ASSERT_TRUE(vm_detail::reference_execute(in, ins, p, &ref)) << where;
-          const uint32_t written = info.dst == isa::DstRule::kDstLanes ? lanes : info.dst == isa::DstRule::kDstScalar ? 1u : 0u;
+          const uint32_t written = info.dst == isa::DstRule::kDstLanes    ? lanes
+                                   : info.dst == isa::DstRule::kDstScalar ? 1u
+                                                                          : 0u;
           const uint32_t* gpu = &traced->trace[(size_t(i) * code.size() + pc) * 4];
           for (uint32_t c = 0; c < written; ++c) {
             const float g = u2f(gpu[c]);
             ASSERT_TRUE(within_op_tolerance(info, g, ref[int(c)], src[0], src[1], src[2], c))
-                << where << " particle " << i << " " << info.mnemonic << " at [" << pc << "] lane " << c << ": gpu " << g
-                << " reference " << ref[int(c)] << " operands (" << src[0][0] << "," << src[0][1] << ","
+                << where << " particle " << i << " " << info.mnemonic << " at [" << pc << "] lane " << c << ": gpu "
+                << g << " reference " << ref[int(c)] << " operands (" << src[0][0] << "," << src[0][1] << ","
                 << src[0][2] << "," << src[0][3] << ") (" << src[1][0] << "," << src[1][1] << "," << src[1][2] << ","
                 << src[1][3] << ") (" << src[2][0] << "," << src[2][1] << "," << src[2][2] << "," << src[2][3] << ")";
             // Continue from the GPU's value, so the next instruction is checked on the GPU's operands.
@@ -74,7 +77,8 @@ TEST_P(TraceParity, EveryInstructionOfGeneratedProgramsMatchesTheReference) {
         }
         EXPECT_EQ(traced->output.killed[i], p.killed ? 1 : 0) << where << " particle " << i;
         for (uint32_t w = 0; w < rw; ++w)
-          ASSERT_EQ(traced->output.records[size_t(i) * rw + w], record[w]) << where << " particle " << i << " word " << w;
+          ASSERT_EQ(traced->output.records[size_t(i) * rw + w], record[w])
+              << where << " particle " << i << " word " << w;
       }
     }
   }

@@ -23,7 +23,8 @@ int run_compile(const std::string& input, const std::string& output, bool disasm
   Result<CompiledEffect> effect = compile_effect(*text);
   if (!effect) {
     const Error& e = effect.error();
-    std::fprintf(stderr, "%s: error at %s: %s\n", input.c_str(), e.where.empty() ? "/" : e.where.c_str(), e.message.c_str());
+    std::fprintf(stderr, "%s: error at %s: %s\n", input.c_str(), e.where.empty() ? "/" : e.where.c_str(),
+                 e.message.c_str());
     return 1;
   }
   if (!output.empty()) {

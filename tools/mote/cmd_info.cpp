@@ -18,7 +18,8 @@ void add_info_command(CLI::App& app, int& exit_code) {
   };
   // Owned by the callback, which the app keeps for its lifetime.
   auto opts = std::make_shared<Options>();
-  cmd->add_option("--device", opts->device_selector, "index, type (discrete|integrated|cpu) or name substring; default MOTE_DEVICE, then automatic");
+  cmd->add_option("--device", opts->device_selector,
+                  "index, type (discrete|integrated|cpu) or name substring; default MOTE_DEVICE, then automatic");
   cmd->add_flag("--validation", opts->validation, "enable the Khronos validation layer");
   cmd->callback([&exit_code, opts] {
     auto context = Context::create({.validation = opts->validation, .device = opts->device_selector});

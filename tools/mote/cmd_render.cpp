@@ -32,9 +32,7 @@ struct RenderArgs {
   bool no_video = false;
 };
 
-void print_error(const Error& e) {
-  std::fprintf(stderr, "mote render: %s\n", e.to_string().c_str());
-}
+void print_error(const Error& e) { std::fprintf(stderr, "mote render: %s\n", e.to_string().c_str()); }
 
 bool ffmpeg_available() { return std::system("ffmpeg -version > /dev/null 2>&1") == 0; }
 
@@ -113,7 +111,8 @@ Status run(const RenderArgs& a) {
 
 void add_render_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<RenderArgs>();
-  CLI::App* cmd = app.add_subcommand("render", "Render a scene file's frames headless to PNG (and GIF/MP4 with ffmpeg)");
+  CLI::App* cmd = app.add_subcommand("render",
+                                     "Render a scene file's frames headless to PNG (and GIF/MP4 with ffmpeg)");
   cmd->add_option("scene", args->scene, "SCENE.json")->required();
   cmd->add_option("--out", args->out, "output folder")->capture_default_str();
   cmd->add_option("--size", args->size, "WxH (default: the scene's output size)");

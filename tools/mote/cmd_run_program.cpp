@@ -48,8 +48,8 @@ Result<CliExecutor> make_cli_executor(std::string_view name) {
   else if (name == "gpu-wide") kind = GpuExecutorKind::kWideInterpreter;
   else if (name == "gpu-compiled") kind = GpuExecutorKind::kCompiled;
   else if (name != "gpu")
-    return make_error(ErrorCode::kInvalidArgument,
-                      "unknown executor '" + std::string(name) + "' (reference, batch, gpu, gpu-fast, gpu-wide, gpu-compiled)");
+    return make_error(ErrorCode::kInvalidArgument, "unknown executor '" + std::string(name) +
+                                                       "' (reference, batch, gpu, gpu-fast, gpu-wide, gpu-compiled)");
   CliExecutor made;
   MOTE_TRY_ASSIGN(made.context, Context::create());
   made.executor = make_gpu_executor(*made.context, {.kind = kind, .count_ops = false});
@@ -188,7 +188,8 @@ int run(const Options& o) {
     if (Status s = apply_fields(init, program.particle_fields, 1, record, {"particles", "emitter", "globals"}); !s)
       return fail(s.error().to_string());
     if (per_particle) {
-      if (Status s = apply_fields((*per_particle)[i % per_particle->size()], program.particle_fields, 1, record, {}); !s)
+      if (Status s = apply_fields((*per_particle)[i % per_particle->size()], program.particle_fields, 1, record, {});
+          !s)
         return fail("particles[" + std::to_string(i % per_particle->size()) + "]: " + s.error().to_string());
     }
   }
@@ -217,7 +218,8 @@ int run(const Options& o) {
 
 void add_run_program_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<Options>();
-  CLI::App* cmd = app.add_subcommand("run-program", "Run a program section over N particles and print the records as JSON");
+  CLI::App* cmd = app.add_subcommand("run-program",
+                                     "Run a program section over N particles and print the records as JSON");
   cmd->add_option("input", o->input, "the .mfx or .masm file")->required();
   cmd->add_option("-n,--count", o->count, "particles to run")->check(CLI::Range(1u, 1u << 24));
   cmd->add_option("--executor", o->executor, "reference | batch | gpu | gpu-fast | gpu-wide | gpu-compiled");

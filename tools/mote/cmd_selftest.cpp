@@ -37,13 +37,13 @@ void add_selftest_command(CLI::App& app, int& exit_code) {
       return;
     }
     if (report->mismatches) {
-      fmt::print(stderr, "mote selftest: FAILED on {}: {} of {} elements wrong (first at {})\n",
-                 device_name, report->mismatches, report->elements, report->first_mismatch);
+      fmt::print(stderr, "mote selftest: FAILED on {}: {} of {} elements wrong (first at {})\n", device_name,
+                 report->mismatches, report->elements, report->first_mismatch);
       exit_code = 1;
       return;
     }
-    fmt::print("mote selftest: ok on {}: saxpy over {} elements verified, {:.3f} ms on the GPU\n",
-               device_name, report->elements, report->gpu_ms);
+    fmt::print("mote selftest: ok on {}: saxpy over {} elements verified, {:.3f} ms on the GPU\n", device_name,
+               report->elements, report->gpu_ms);
   });
 }
 

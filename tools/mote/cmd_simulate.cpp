@@ -106,8 +106,8 @@ Result<FieldValue> parse_assignment(const std::string& text) {
 json number(float f) { return std::isfinite(f) ? json(f) : json(nullptr); }
 
 json report_json(const FrameReport& r) {
-  json j = {{"frame", r.frame}, {"age", r.emitter_age}, {"alive", r.alive}, {"spawned", r.spawned},
-            {"killed", r.killed}, {"dropped", r.dropped}};
+  json j = {{"frame", r.frame},     {"age", r.emitter_age}, {"alive", r.alive},
+            {"spawned", r.spawned}, {"killed", r.killed},   {"dropped", r.dropped}};
   if (r.has_bounds) {
     j["bounds"] = {{"min", {number(r.bounds_min[0]), number(r.bounds_min[1]), number(r.bounds_min[2])}},
                    {"max", {number(r.bounds_max[0]), number(r.bounds_max[1]), number(r.bounds_max[2])}}};
@@ -137,7 +137,6 @@ Result<json> dump_json(const Simulation& sim, uint32_t frame) {
   for (uint32_t s : sim.alive_slots()) slots.push_back(s);
   return json{{"frame", frame}, {"alive", sim.alive_count()}, {"slots", slots}, {"fields", particles}};
 }
-
 
 // ---- the GPU frame (--gpu, --compare) ----
 
@@ -246,8 +245,8 @@ int run_compare(const Options& o, const CompiledEffect& effect, const Simulation
   Result<GpuRun> started = start_gpu(effect, so, true);
   if (!started) return fail(o.input + ": gpu: " + started.error().to_string());
   std::unique_ptr<Context> context = std::move(started->context);  // outlives the comparison
-  Result<std::unique_ptr<ReferenceComparison>> created =
-      ReferenceComparison::create(std::move(started->simulation), so.executor);
+  Result<std::unique_ptr<ReferenceComparison>> created = ReferenceComparison::create(std::move(started->simulation),
+                                                                                     so.executor);
   if (!created) return fail(o.input + ": " + created.error().to_string());
   ReferenceComparison& comparison = **created;
 
@@ -317,7 +316,8 @@ int run(const Options& o) {
   if (o.json_output) {
     json out = {{"effect", effect->name}, {"capacity", sim.capacity()}, {"frames", frames}};
     if (sim.warmup().ticks) {
-      out["prewarm"] = {{"ticks", sim.warmup().ticks}, {"tick_seconds", sim.warmup().tick_seconds},
+      out["prewarm"] = {{"ticks", sim.warmup().ticks},
+                        {"tick_seconds", sim.warmup().tick_seconds},
                         {"alive", sim.warmup_report().alive}};
     }
     if (!dump.is_null()) out["dump"] = dump;

@@ -9,7 +9,7 @@ class App;
 namespace mote::cli {
 void add_info_command(CLI::App& app, int& exit_code);
 void add_selftest_command(CLI::App& app, int& exit_code);
-void add_asm_commands(CLI::App& app, int& exit_code);     // asm, disasm, verify
+void add_asm_commands(CLI::App& app, int& exit_code);  // asm, disasm, verify
 void add_run_program_command(CLI::App& app, int& exit_code);
 void add_simulate_command(CLI::App& app, int& exit_code);
 void add_compile_command(CLI::App& app, int& exit_code);  // effect document -> .mfx

@@ -53,9 +53,8 @@ Result<PrefixScan> PrefixScan::create(gpu::Device& device, uint32_t capacity) {
   scan.level_sizes_.push_back(capacity);
   while (scan.level_sizes_.back() > kScanBlockSize) scan.level_sizes_.push_back(blocks_for(scan.level_sizes_.back()));
   for (size_t l = 1; l < scan.level_sizes_.size(); ++l) {
-    MOTE_TRY_ASSIGN(gpu::Buffer sums,
-                    gpu::Buffer::create(device, {.size = VkDeviceSize(scan.level_sizes_[l]) * 4,
-                                                 .name = "scan.block_sums." + std::to_string(l)}));
+    MOTE_TRY_ASSIGN(gpu::Buffer sums, gpu::Buffer::create(device, {.size = VkDeviceSize(scan.level_sizes_[l]) * 4,
+                                                                   .name = "scan.block_sums." + std::to_string(l)}));
     scan.sums_.push_back(std::move(sums));
   }
   MOTE_TRY_ASSIGN(scan.dummy_count_, gpu::Buffer::create(device, {.size = 16, .name = "scan.host_count"}));

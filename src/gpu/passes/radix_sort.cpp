@@ -45,9 +45,10 @@ SubgroupSupport subgroup_support(VkPhysicalDevice physical) {
   VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
   props.pNext = &subgroup;
   vkGetPhysicalDeviceProperties2(physical, &props);
-  const uint32_t min_size = std::min(subgroup.subgroupSize, v13.minSubgroupSize ? v13.minSubgroupSize : subgroup.subgroupSize);
-  const VkSubgroupFeatureFlags needed =
-      VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT | VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
+  const uint32_t min_size = std::min(subgroup.subgroupSize,
+                                     v13.minSubgroupSize ? v13.minSubgroupSize : subgroup.subgroupSize);
+  const VkSubgroupFeatureFlags needed = VK_SUBGROUP_FEATURE_BASIC_BIT | VK_SUBGROUP_FEATURE_BALLOT_BIT |
+                                        VK_SUBGROUP_FEATURE_ARITHMETIC_BIT;
   return {(subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
               (subgroup.supportedOperations & needed) == needed && min_size >= 4 && subgroup.subgroupSize <= 128,
           min_size};
@@ -90,9 +91,8 @@ Result<RadixSort> RadixSort::create(gpu::Device& device, uint32_t capacity) {
   MOTE_TRY_ASSIGN(sort.scratch_keys_, gpu::Buffer::create(device, {.size = bytes, .name = "radix_sort.scratch_keys"}));
   MOTE_TRY_ASSIGN(sort.scratch_values_,
                   gpu::Buffer::create(device, {.size = bytes, .name = "radix_sort.scratch_values"}));
-  MOTE_TRY_ASSIGN(sort.histograms_,
-                  gpu::Buffer::create(device, {.size = VkDeviceSize(sort.tiles_) * kRadixDigits * 4,
-                                               .name = "radix_sort.histograms"}));
+  MOTE_TRY_ASSIGN(sort.histograms_, gpu::Buffer::create(device, {.size = VkDeviceSize(sort.tiles_) * kRadixDigits * 4,
+                                                                 .name = "radix_sort.histograms"}));
   MOTE_TRY_ASSIGN(sort.state_,
                   gpu::Buffer::create(device, {.size = sizeof(shader::RadixSortState), .name = "radix_sort.state"}));
   MOTE_TRY_ASSIGN(sort.dummy_count_, gpu::Buffer::create(device, {.size = 16, .name = "radix_sort.host_count"}));
@@ -175,8 +175,9 @@ Status RadixSort::record(VkCommandBuffer cmd, const gpu::Buffer& keys, const gpu
     end();
     gpu::compute_to_compute(cmd);
   }
-  const ScanCount scan_count = indirect ? ScanCount::from_buffer(state_, offsetof(shader::RadixSortState, scan_count) / 4)
-                                        : ScanCount::host(tiles * kRadixDigits);
+  const ScanCount scan_count = indirect
+                                   ? ScanCount::from_buffer(state_, offsetof(shader::RadixSortState, scan_count) / 4)
+                                   : ScanCount::host(tiles * kRadixDigits);
   for (uint32_t p = 0; p < passes; ++p) {
     const bool to_caller = (passes - 1 - p) % 2 == 0;
     const gpu::Buffer& keys_in = to_caller ? scratch_keys_ : keys;
@@ -203,8 +204,12 @@ Status RadixSort::record(VkCommandBuffer cmd, const gpu::Buffer& keys, const gpu
     // (c) the stable scatter.
     begin("radix.scatter");
     rec.bind(scatter_)
-        .buffers({range(keys_in, 0), range(values_in, 1), range(keys_out, 2), range(values_out, 3),
-                  {4, &histograms_}, {5, &state_}})
+        .buffers({range(keys_in, 0),
+                  range(values_in, 1),
+                  range(keys_out, 2),
+                  range(values_out, 3),
+                  {4, &histograms_},
+                  {5, &state_}})
         .push(params);
     dispatch_tiles(rec, tiles);
     end();

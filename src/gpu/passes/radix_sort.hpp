@@ -77,13 +77,13 @@ class RadixSort {
  private:
   gpu::Device* device_ = nullptr;
   uint32_t capacity_ = 0;
-  uint32_t tiles_ = 0;             // ceil(capacity / kRadixTileSize)
-  gpu::Buffer scratch_keys_;       // the ping-pong partners of the caller's keys and values
+  uint32_t tiles_ = 0;        // ceil(capacity / kRadixTileSize)
+  gpu::Buffer scratch_keys_;  // the ping-pong partners of the caller's keys and values
   gpu::Buffer scratch_values_;
-  gpu::Buffer histograms_;         // kRadixDigits * tiles_ words, digit-major; scanned in place
-  gpu::Buffer state_;              // shader::RadixSortState, written by gpu/passes/radix_setup
-  gpu::Buffer dummy_count_;        // bound as the count buffer when the count is the host's
-  PrefixScan scan_;                // the histograms' exclusive scan (capacity kRadixDigits * tiles_)
+  gpu::Buffer histograms_;   // kRadixDigits * tiles_ words, digit-major; scanned in place
+  gpu::Buffer state_;        // shader::RadixSortState, written by gpu/passes/radix_setup
+  gpu::Buffer dummy_count_;  // bound as the count buffer when the count is the host's
+  PrefixScan scan_;          // the histograms' exclusive scan (capacity kRadixDigits * tiles_)
   gpu::ComputePipeline setup_;
   gpu::ComputePipeline copy_;
   gpu::ComputePipeline histogram_;

@@ -33,8 +33,8 @@ struct Emitter {
   uint32_t transform_row = shader::kEmitterNoTransform;
   float position[3] = {0.0f, 0.0f, 0.0f};
   float rotation[4] = {0.0f, 0.0f, 0.0f, 1.0f};  // quaternion xyzw
-  uint32_t seed = 0;     // 0: the registration's generation (unless the options keep a 0 seed)
-  uint64_t version = 0;  // bump after any edit; flush restages rows whose version moved
+  uint32_t seed = 0;                             // 0: the registration's generation (unless the options keep a 0 seed)
+  uint64_t version = 0;                          // bump after any edit; flush restages rows whose version moved
 };
 
 struct EmitterContext {
@@ -51,10 +51,10 @@ struct EmitterContext {
 };
 
 struct FlushReport {
-  WordSpan rows;          // rows [begin, end) whose records changed (staged or cleared)
-  uint32_t restaged = 0;  // records written this flush
-  uint32_t refused = 0;   // program replacements the heap refused this flush
-  bool relocated = false; // the heap's placement_version moved: every live row was restaged
+  WordSpan rows;           // rows [begin, end) whose records changed (staged or cleared)
+  uint32_t restaged = 0;   // records written this flush
+  uint32_t refused = 0;    // program replacements the heap refused this flush
+  bool relocated = false;  // the heap's placement_version moved: every live row was restaged
 };
 
 struct EmitterRegistryOptions {
@@ -129,8 +129,8 @@ class EmitterRegistry {
   std::vector<Row> rows_;
   std::vector<uint32_t> free_rows_;  // a min-heap: the lowest free row goes first (short scans)
   std::vector<uint32_t> table_;
-  std::vector<uint32_t> zeros_;  // zeros for the largest block, so a flush allocates nothing
-  std::vector<uint32_t> block_;  // the block being written (fields then globals), preallocated
+  std::vector<uint32_t> zeros_;      // zeros for the largest block, so a flush allocates nothing
+  std::vector<uint32_t> block_;      // the block being written (fields then globals), preallocated
   shader::EmitterRecord staging_{};  // every restaged row goes through this one record
   uint32_t next_generation_;
   uint32_t live_ = 0;

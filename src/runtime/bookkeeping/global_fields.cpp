@@ -29,8 +29,8 @@ Status GlobalFieldLayout::check(std::span<const GlobalImport> imports) const {
   for (size_t i = 0; i < imports.size(); ++i) {
     const GlobalImport& imp = imports[i];
     if (!is_identifier(imp.name) || imp.width < 1 || imp.width > 4)
-      return make_error(ErrorCode::kInvalidArgument, "global import '" + imp.name + "' of width " +
-                                                         std::to_string(imp.width) + " is malformed",
+      return make_error(ErrorCode::kInvalidArgument,
+                        "global import '" + imp.name + "' of width " + std::to_string(imp.width) + " is malformed",
                         import_where(i));
     if (const GlobalField* f = find(imp.name)) {
       if (f->width != imp.width)
@@ -95,8 +95,8 @@ Status GlobalFieldLayout::set(std::string_view name, std::span<const uint32_t> v
   if (f == nullptr) return make_error(ErrorCode::kNotFound, "global '" + std::string(name) + "' is not declared");
   if (values.size() != f->width)
     return make_error(ErrorCode::kInvalidArgument, "global '" + std::string(name) + "' has width " +
-                                                       std::to_string(f->width) + ", " +
-                                                       std::to_string(values.size()) + " values given");
+                                                       std::to_string(f->width) + ", " + std::to_string(values.size()) +
+                                                       " values given");
   std::copy(values.begin(), values.end(), values_.begin() + f->offset);
   dirty_.include(f->offset, f->offset + f->width);
   return ok_status();

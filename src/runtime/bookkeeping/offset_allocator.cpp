@@ -55,8 +55,8 @@ Status OffsetAllocator::free(uint32_t offset) {
 
 Status OffsetAllocator::grow(uint32_t new_capacity) {
   if (new_capacity < capacity_)
-    return make_error(ErrorCode::kInvalidArgument, "capacity only rises: " + std::to_string(new_capacity) +
-                                                       " < " + std::to_string(capacity_));
+    return make_error(ErrorCode::kInvalidArgument,
+                      "capacity only rises: " + std::to_string(new_capacity) + " < " + std::to_string(capacity_));
   if (new_capacity == capacity_) return ok_status();
   const uint32_t old = capacity_;
   capacity_ = new_capacity;

@@ -194,7 +194,8 @@ Result<ProgramHandle> ProgramHeap::acquire(const Program& program) {
     if (encode_section_) {
       words = encode_section_(*linked, section);
     } else {
-      for (const Instruction& inst : linked->code(section)) words.insert(words.end(), inst.words.begin(), inst.words.end());
+      for (const Instruction& inst : linked->code(section))
+        words.insert(words.end(), inst.words.begin(), inst.words.end());
     }
   }
   const uint32_t init_words = uint32_t(section_words[0].size());
@@ -268,8 +269,8 @@ Result<FieldBlockHandle> ProgramHeap::allocate_field_block(uint32_t words) {
   // With per_emitter_globals a block also holds the emitter's copy of its imports.
   const uint32_t limit = shader::kVmMaxEmitterFieldWords + (per_emitter_globals_ ? shader::kVmMaxGlobalFieldWords : 0u);
   if (words > limit)
-    return make_error(ErrorCode::kInvalidArgument, "a field block of " + std::to_string(words) + " words exceeds " +
-                                                       std::to_string(limit));
+    return make_error(ErrorCode::kInvalidArgument,
+                      "a field block of " + std::to_string(words) + " words exceeds " + std::to_string(limit));
   Block block{0, words, true};
   if (words > 0) {
     make_room(Part::kFields, words);

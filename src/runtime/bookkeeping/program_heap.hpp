@@ -131,9 +131,7 @@ class ProgramHeap {
   // compiled kernel must be translated from; program() is the unlinked key).
   const Program& linked_program(ProgramHandle handle) const { return slots_[handle.id].linked; }
   uint32_t ref_count(ProgramHandle handle) const { return slots_[handle.id].refs; }
-  bool is_live(ProgramHandle handle) const {
-    return handle.id < slots_.size() && slots_[handle.id].refs > 0;
-  }
+  bool is_live(ProgramHandle handle) const { return handle.id < slots_.size() && slots_[handle.id].refs > 0; }
   size_t live_program_count() const { return by_program_.size(); }
   // The id capacity: one past the highest id ever live (the bucket count's size).
   uint32_t program_id_capacity() const { return uint32_t(slots_.size()); }

@@ -14,8 +14,8 @@ Status CompactPass::record(const FrameRecording& frame) const {
   const FrameBuffers& b = frame.buffers;
   frame.begin_pass("compact");
   // The tiles' survivor counts scanned in place (every tile of the capacity: zero past the list).
-  const Status scanned =
-      b.keep_scan.record(frame.cmd, b.keep, b.keep, gpu::ScanCount::host(b.keep_scan.capacity()), gpu::ScanKind::kInclusive);
+  const Status scanned = b.keep_scan.record(frame.cmd, b.keep, b.keep, gpu::ScanCount::host(b.keep_scan.capacity()),
+                                            gpu::ScanKind::kInclusive);
   gpu::compute_to_compute(frame.cmd);
   gpu::ComputeRecorder(frame.device, frame.cmd)
       .bind(pipeline_)

@@ -42,19 +42,18 @@ void EmitPass::record(const FrameRecording& frame, std::span<const ProgramDispat
   const uint32_t wide_groups = frame.wide_lanes / shader::kFrameWorkgroupSize;
   for (const ProgramDispatch& d : dispatches) {
     const bool wide = d.wide && !d.compiled_emit;
-    std::vector<gpu::BufferBinding> bindings{{shader::kFrameBindingParams, &b.params},
-                                             {shader::kFrameBindingCounters, &b.counters},
-                                             {shader::kFrameBindingEmitters, &b.emitters},
-                                             {shader::kFrameBindingStates, &b.states},
-                                             {shader::kFrameBindingSpawnSums, &b.spawn_sums},
-                                             {shader::kFrameBindingFreeList, &b.free_list},
-                                             {shader::kFrameBindingAliveOut, &frame.alive_out},
-                                             {shader::kFrameBindingPool, &b.pool},
-                                             {shader::kFrameBindingProgram, &frame.program},
-                                             {shader::kFrameBindingTransformChannels, &frame.channels}};
+    std::vector<gpu::BufferBinding> bindings{
+        {shader::kFrameBindingParams, &b.params},          {shader::kFrameBindingCounters, &b.counters},
+        {shader::kFrameBindingEmitters, &b.emitters},      {shader::kFrameBindingStates, &b.states},
+        {shader::kFrameBindingSpawnSums, &b.spawn_sums},   {shader::kFrameBindingFreeList, &b.free_list},
+        {shader::kFrameBindingAliveOut, &frame.alive_out}, {shader::kFrameBindingPool, &b.pool},
+        {shader::kFrameBindingProgram, &frame.program},    {shader::kFrameBindingTransformChannels, &frame.channels}};
     if (wide) bindings.push_back({shader::kFrameBindingWideRegisters, &b.wide_registers});
     gpu::ComputeRecorder rec(frame.device, frame.cmd);
-    rec.bind(wide ? wide_ : d.compiled_emit ? *d.compiled_emit : d.init_large_window ? large_window_ : fast_)
+    rec.bind(wide                  ? wide_
+             : d.compiled_emit     ? *d.compiled_emit
+             : d.init_large_window ? large_window_
+                                   : fast_)
         .buffers(std::span<const gpu::BufferBinding>(bindings))
         .push(d.init_push);
     if (wide) {

@@ -25,7 +25,9 @@ std::optional<std::pair<uint32_t, uint32_t>> find_emitter_field(const Program& p
   return std::nullopt;
 }
 
-Status no_row(uint32_t row) { return make_error(ErrorCode::kNotFound, "no live emitter at row " + std::to_string(row)); }
+Status no_row(uint32_t row) {
+  return make_error(ErrorCode::kNotFound, "no live emitter at row " + std::to_string(row));
+}
 
 }  // namespace
 
@@ -34,8 +36,9 @@ EmitterLifecycle::EmitterLifecycle(const ParticleSystemOptions& options, Program
   heap_ = std::make_unique<ProgramHeap>(std::move(heap_options));
   // Generations stay inside the particle header's bits, and a seed of 0 is a seed (as in the
   // reference simulation).
-  registry_ = std::make_unique<EmitterRegistry>(
-      *heap_, EmitterRegistryOptions{.max_generation = shader::kFrameHeaderGenerationMask, .seed_from_generation = false});
+  registry_ = std::make_unique<EmitterRegistry>(*heap_, EmitterRegistryOptions{.max_generation =
+                                                                                   shader::kFrameHeaderGenerationMask,
+                                                                               .seed_from_generation = false});
   rows_.resize(options.max_emitters);
 }
 
@@ -215,9 +218,9 @@ Status EmitterLifecycle::set_global(std::string_view name, std::span<const float
     for (const GlobalImport& g : rows_[row]->emitter.effect.program.global_imports)
       if (g.name == name && g.width != values.size())
         return make_error(ErrorCode::kInvalidArgument, "global field '" + g.name + "' is read with " +
-                                                           std::to_string(g.width) + " components by the emitter at row " +
-                                                           std::to_string(row) + ", " + std::to_string(values.size()) +
-                                                           " given");
+                                                           std::to_string(g.width) +
+                                                           " components by the emitter at row " + std::to_string(row) +
+                                                           ", " + std::to_string(values.size()) + " given");
   }
   set_system_global(name, values);
   write_global_to_readers(name, values);
@@ -253,8 +256,8 @@ Status EmitterLifecycle::check_emitter_field(uint32_t row, std::string_view name
   if (!is_live(row)) return no_row(row);
   const auto field = find_emitter_field(rows_[row]->emitter.effect.program, name);
   if (!field)
-    return make_error(ErrorCode::kNotFound, "the emitter at row " + std::to_string(row) + " has no emitter field named '" +
-                                                std::string(name) + "'");
+    return make_error(ErrorCode::kNotFound, "the emitter at row " + std::to_string(row) +
+                                                " has no emitter field named '" + std::string(name) + "'");
   if (value_count != 1 && value_count != field->second)
     return make_error(ErrorCode::kInvalidArgument, "emitter field '" + std::string(name) + "' has " +
                                                        std::to_string(field->second) + " components, " +

@@ -30,10 +30,10 @@ class EmitterLifecycle {
   // A live emitter: the registry's authoring data (the registry holds its address, so a Row is
   // allocated once and never moved) and what only the frame keeps.
   struct Row {
-    Emitter emitter;         // effect, field values, own global copies, pose, seed, version
+    Emitter emitter;      // effect, field values, own global copies, pose, seed, version
     EmitterDesc options;  // as given (swap_effect keeps the seed, pose, row and overrides)
     shader::FrameBurst bursts[shader::kFrameMaxBursts]{};  // unused entries: count 0
-    uint64_t serial = 0;     // which emitter this is (a swap keeps it, a re-add does not)
+    uint64_t serial = 0;                                   // which emitter this is (a swap keeps it, a re-add does not)
     uint32_t transform_generation = 0;  // of options.transform.row, when the emitter was placed there
   };
 
@@ -112,7 +112,7 @@ class EmitterLifecycle {
   WordRanges dirty_rows_;
   uint32_t row_count_ = 0;
   uint64_t next_serial_ = 1;
-  std::map<uint32_t, uint32_t> pending_bursts_;  // row -> count, merged on the host
+  std::map<uint32_t, uint32_t> pending_bursts_;                           // row -> count, merged on the host
   std::map<std::string, std::vector<float>, std::less<>> global_values_;  // set_global's values
 };
 

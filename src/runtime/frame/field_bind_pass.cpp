@@ -19,7 +19,8 @@ void FieldBindPass::record(const FrameRecording& frame, const gpu::Buffer& bindi
                 {shader::kFrameBindingTransformChannels, &frame.channels},
                 {shader::kFrameBindingProgram, &frame.program}})
       .push(shader::FrameFieldBindPush{count, 0u, 0u, 0u})
-      .dispatch(std::min((count + shader::kFrameWorkgroupSize - 1) / shader::kFrameWorkgroupSize, shader::kFrameMaxGroups));
+      .dispatch(std::min((count + shader::kFrameWorkgroupSize - 1) / shader::kFrameWorkgroupSize,
+                         shader::kFrameMaxGroups));
 }
 
 }  // namespace mote::runtime

@@ -69,14 +69,14 @@ Status FieldBindings::bind_field(const EmitterLifecycle& emitters, const Transfo
   MOTE_TRY(check_transform_row(table, transform_row));
   const auto found = find_emitter_field(emitters.row(row)->emitter.effect.program, field);
   if (!found)
-    return make_error(ErrorCode::kNotFound, "the emitter at row " + std::to_string(row) + " has no emitter field named '" +
-                                                std::string(field) + "'");
+    return make_error(ErrorCode::kNotFound, "the emitter at row " + std::to_string(row) +
+                                                " has no emitter field named '" + std::string(field) + "'");
   if (found->second != channel_width(channel))
     return make_error(ErrorCode::kInvalidArgument,
                       "emitter field '" + std::string(field) + "' has " + std::to_string(found->second) +
                           " components; " + channel_name(channel) + " has " + std::to_string(channel_width(channel)));
-  const FieldBinding binding{std::string(field), found->first, found->second, transform_row, channel,
-                             table->generation(transform_row)};
+  const FieldBinding binding{std::string(field), found->first, found->second,
+                             transform_row,      channel,      table->generation(transform_row)};
   std::vector<FieldBinding>& bindings = fields_[row];
   auto same = std::find_if(bindings.begin(), bindings.end(), [&](const FieldBinding& b) { return b.field == field; });
   if (same != bindings.end()) {
@@ -98,8 +98,8 @@ void FieldBindings::unbind_field(uint32_t row, std::string_view field) {
   dirty_ = true;
 }
 
-Status FieldBindings::bind_global(const EmitterLifecycle& emitters, const TransformTable* table, std::string_view global,
-                                  uint32_t transform_row, Channel channel) {
+Status FieldBindings::bind_global(const EmitterLifecycle& emitters, const TransformTable* table,
+                                  std::string_view global, uint32_t transform_row, Channel channel) {
   MOTE_TRY(check_channel(channel));
   MOTE_TRY(check_transform_row(table, transform_row));
   const uint32_t width = channel_width(channel);
@@ -108,16 +108,17 @@ Status FieldBindings::bind_global(const EmitterLifecycle& emitters, const Transf
     if (!r) continue;
     for (const GlobalImport& g : r->emitter.effect.program.global_imports)
       if (g.name == global && g.width != width)
-        return make_error(ErrorCode::kInvalidArgument, "global field '" + g.name + "' is read with " +
-                                                           std::to_string(g.width) + " components by the emitter at row " +
-                                                           std::to_string(row) + "; " + channel_name(channel) + " has " +
-                                                           std::to_string(width));
+        return make_error(ErrorCode::kInvalidArgument,
+                          "global field '" + g.name + "' is read with " + std::to_string(g.width) +
+                              " components by the emitter at row " + std::to_string(row) + "; " +
+                              channel_name(channel) + " has " + std::to_string(width));
   }
   if (const std::vector<float>* set = emitters.system_global(global); set && set->size() != width)
     return make_error(ErrorCode::kInvalidArgument, "global field '" + std::string(global) + "' was set with " +
                                                        std::to_string(set->size()) + " components; " +
                                                        channel_name(channel) + " has " + std::to_string(width));
-  globals_.insert_or_assign(std::string(global), GlobalBinding{transform_row, channel, table->generation(transform_row)});
+  globals_.insert_or_assign(std::string(global),
+                            GlobalBinding{transform_row, channel, table->generation(transform_row)});
   dirty_ = true;
   return ok_status();
 }
@@ -130,10 +131,10 @@ void FieldBindings::unbind_global(std::string_view global) {
 Status FieldBindings::check_program(const Program& program) const {
   for (const GlobalImport& g : program.global_imports)
     if (auto bound = globals_.find(g.name); bound != globals_.end() && g.width != channel_width(bound->second.channel))
-      return make_error(ErrorCode::kInvalidArgument,
-                        "global field '" + g.name + "' is bound to " + channel_name(bound->second.channel) + " (" +
-                            std::to_string(channel_width(bound->second.channel)) + " components); the effect reads " +
-                            std::to_string(g.width));
+      return make_error(ErrorCode::kInvalidArgument, "global field '" + g.name + "' is bound to " +
+                                                         channel_name(bound->second.channel) + " (" +
+                                                         std::to_string(channel_width(bound->second.channel)) +
+                                                         " components); the effect reads " + std::to_string(g.width));
   return ok_status();
 }
 
@@ -164,9 +165,9 @@ Status FieldBindings::check_transform_row_unused(uint32_t transform_row) const {
   for (uint32_t row = 0; row < fields_.size(); ++row)
     for (const FieldBinding& b : fields_[row])
       if (b.transform_row == transform_row)
-        return make_error(ErrorCode::kInvalidArgument, "transform row " + std::to_string(transform_row) +
-                                                           " is bound to field '" + b.field + "' of the emitter at row " +
-                                                           std::to_string(row) + ": unbind it first");
+        return make_error(ErrorCode::kInvalidArgument,
+                          "transform row " + std::to_string(transform_row) + " is bound to field '" + b.field +
+                              "' of the emitter at row " + std::to_string(row) + ": unbind it first");
   for (const auto& [name, b] : globals_)
     if (b.transform_row == transform_row)
       return make_error(ErrorCode::kInvalidArgument, "transform row " + std::to_string(transform_row) +
@@ -181,9 +182,11 @@ Status FieldBindings::check_transform_references(const TransformTable& table, ui
   for (uint32_t row = 0; row < rows && row < fields_.size(); ++row)
     for (const FieldBinding& b : fields_[row])
       if (!same(b.transform_row, b.transform_generation))
-        return removed_while_used(b.transform_row, "field '" + b.field + "' of the emitter at row " + std::to_string(row));
+        return removed_while_used(b.transform_row,
+                                  "field '" + b.field + "' of the emitter at row " + std::to_string(row));
   for (const auto& [name, b] : globals_)
-    if (!same(b.transform_row, b.transform_generation)) return removed_while_used(b.transform_row, "global '" + name + "'");
+    if (!same(b.transform_row, b.transform_generation))
+      return removed_while_used(b.transform_row, "global '" + name + "'");
   return ok_status();
 }
 
@@ -246,7 +249,8 @@ Status FieldBindings::sync(gpu::Device& device, const gpu::Buffer& program, Emit
   }
   // The words the last frame's pass wrote, where that frame's layout put them (the program
   // buffer changes only at a frame's start, so it still has that layout).
-  MOTE_TRY_ASSIGN(std::vector<uint32_t> words, gpu::readback_as<uint32_t>(device, program, hi - lo, VkDeviceSize(lo) * 4));
+  MOTE_TRY_ASSIGN(std::vector<uint32_t> words,
+                  gpu::readback_as<uint32_t>(device, program, hi - lo, VkDeviceSize(lo) * 4));
   for (size_t i = 0; i < gpu_table_.rows.size(); ++i) {
     const shader::FrameFieldBinding& b = gpu_table_.rows[i];
     const Source& src = gpu_table_.sources[i];

@@ -27,8 +27,8 @@ class FieldBindings {
 
   // Emitter field `field` of the live emitter at `row`; binding a bound field again replaces its
   // binding. The field's width must equal the channel's (errors name the field).
-  Status bind_field(const EmitterLifecycle& emitters, const TransformTable* table, uint32_t row,
-                    std::string_view field, uint32_t transform_row, Channel channel);
+  Status bind_field(const EmitterLifecycle& emitters, const TransformTable* table, uint32_t row, std::string_view field,
+                    uint32_t transform_row, Channel channel);
   bool is_field_bound(uint32_t row, std::string_view field) const;
   // Forgets the binding (the caller synced the last written value first).
   void unbind_field(uint32_t row, std::string_view field);
@@ -104,10 +104,10 @@ class FieldBindings {
 
   std::vector<std::vector<FieldBinding>> fields_;  // by emitter row
   std::map<std::string, GlobalBinding, std::less<>> globals_;
-  gpu::Buffer buffer_;  // FrameFieldBinding rows
-  Table gpu_table_;     // what buffer_ holds (as of the last frame)
-  bool dirty_ = false;  // the table must be rebuilt by the next frame
-  bool written_ = false;  // a frame ran the pass with gpu_table_ since the last sync
+  gpu::Buffer buffer_;       // FrameFieldBinding rows
+  Table gpu_table_;          // what buffer_ holds (as of the last frame)
+  bool dirty_ = false;       // the table must be rebuilt by the next frame
+  bool written_ = false;     // a frame ran the pass with gpu_table_ since the last sync
   uint32_t field_base_ = 0;  // the heap field base gpu_table_ was built with
 };
 

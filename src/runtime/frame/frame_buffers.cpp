@@ -14,8 +14,10 @@ using shader::FrameParams;
 
 Result<gpu::Buffer> make_frame_buffer(gpu::Device& device, VkDeviceSize bytes, VkBufferUsageFlags usage,
                                       const char* name) {
-  return gpu::Buffer::create(device, {.size = std::max<VkDeviceSize>(bytes, 16), .usage = usage,
-                                      .memory = gpu::MemoryUsage::kDeviceLocal, .name = name});
+  return gpu::Buffer::create(device, {.size = std::max<VkDeviceSize>(bytes, 16),
+                                      .usage = usage,
+                                      .memory = gpu::MemoryUsage::kDeviceLocal,
+                                      .name = name});
 }
 
 Result<FrameBuffers> FrameBuffers::create(gpu::Device& device, const ParticleSystemOptions& options) {
@@ -27,9 +29,9 @@ Result<FrameBuffers> FrameBuffers::create(gpu::Device& device, const ParticleSys
   MOTE_TRY_ASSIGN(b.free_list, make_frame_buffer(device, slot_bytes, kFrameStorageUsage, "mote.frame.free_list"));
   MOTE_TRY_ASSIGN(b.alive[0], make_frame_buffer(device, slot_bytes, kFrameStorageUsage, "mote.frame.alive0"));
   MOTE_TRY_ASSIGN(b.alive[1], make_frame_buffer(device, slot_bytes, kFrameStorageUsage, "mote.frame.alive1"));
-  MOTE_TRY_ASSIGN(b.counters, make_frame_buffer(device, sizeof(FrameCounters),
-                                                kFrameStorageUsage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
-                                                "mote.frame.counters"));
+  MOTE_TRY_ASSIGN(b.counters,
+                  make_frame_buffer(device, sizeof(FrameCounters),
+                                    kFrameStorageUsage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, "mote.frame.counters"));
   MOTE_TRY_ASSIGN(b.emitters,
                   make_frame_buffer(device, rows * sizeof(EmitterRecord), kFrameStorageUsage, "mote.frame.emitters"));
   MOTE_TRY_ASSIGN(b.states, make_frame_buffer(device, rows * sizeof(FrameEmitterState), kFrameStorageUsage,

@@ -17,8 +17,9 @@
 
 namespace mote::runtime {
 
-inline constexpr VkBufferUsageFlags kFrameStorageUsage =
-    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+inline constexpr VkBufferUsageFlags kFrameStorageUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                                         VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                                         VK_BUFFER_USAGE_TRANSFER_DST_BIT;
 
 // A device-local buffer of at least 16 bytes (Vulkan forbids empty ones).
 Result<gpu::Buffer> make_frame_buffer(gpu::Device& device, VkDeviceSize bytes, VkBufferUsageFlags usage,

@@ -51,11 +51,11 @@ struct ParticleSystemOptions {
 // Bytes the host wrote into the frame's GPU buffers since create() (tests and tools: a set-up
 // path writes the changed ranges, not the image).
 struct UploadStats {
-  uint64_t program_bytes = 0;   // the program buffer (at create: the shapes and the whole image)
-  uint64_t table_bytes = 0;     // emitter records and declared bursts of changed rows
-  uint64_t bindings_bytes = 0;  // the field-bindings table
-  uint64_t staged_regions = 0;   // regions copied from a staging buffer (vkCmdCopyBuffer)
-  uint64_t updated_regions = 0;  // regions written inline (vkCmdUpdateBuffer)
+  uint64_t program_bytes = 0;           // the program buffer (at create: the shapes and the whole image)
+  uint64_t table_bytes = 0;             // emitter records and declared bursts of changed rows
+  uint64_t bindings_bytes = 0;          // the field-bindings table
+  uint64_t staged_regions = 0;          // regions copied from a staging buffer (vkCmdCopyBuffer)
+  uint64_t updated_regions = 0;         // regions written inline (vkCmdUpdateBuffer)
   uint64_t program_buffer_growths = 0;  // the program buffer replaced by a larger one, copied on the GPU
 };
 
@@ -79,10 +79,9 @@ enum class Channel : uint32_t {
 constexpr uint32_t channel_width(Channel c) { return c == Channel::kOrientation ? 4u : 3u; }
 const char* channel_name(Channel c);
 
-
 // The counters as the last completed frame left them (read_stats: tests and tools only).
 struct FrameStats {
-  uint32_t alive = 0;       // this frame's alive list length
+  uint32_t alive = 0;           // this frame's alive list length
   uint32_t previous_alive = 0;  // what simulate walked (last frame's alive)
   uint32_t free_count = 0;
   uint32_t budget_left = 0;

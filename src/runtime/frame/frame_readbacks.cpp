@@ -23,8 +23,8 @@ Result<FrameStats> read_frame_stats(gpu::Device& device, const FrameBuffers& buf
   return s;
 }
 
-Result<std::vector<uint32_t>> read_alive_list(gpu::Device& device, const FrameBuffers& buffers, uint32_t frames_recorded,
-                                              uint32_t capacity) {
+Result<std::vector<uint32_t>> read_alive_list(gpu::Device& device, const FrameBuffers& buffers,
+                                              uint32_t frames_recorded, uint32_t capacity) {
   MOTE_TRY_ASSIGN(FrameStats s, read_frame_stats(device, buffers));
   // The list the last frame wrote: frame k writes alive[k & 1].
   const gpu::Buffer& list = buffers.alive_in(frames_recorded);
@@ -46,7 +46,8 @@ Result<std::vector<shader::FrameEmitterState>> read_emitter_state_rows(gpu::Devi
   return gpu::readback_as<shader::FrameEmitterState>(device, buffers.states, rows);
 }
 
-Result<std::vector<uint32_t>> read_emitter_table_words(gpu::Device& device, const FrameBuffers& buffers, uint32_t rows) {
+Result<std::vector<uint32_t>> read_emitter_table_words(gpu::Device& device, const FrameBuffers& buffers,
+                                                       uint32_t rows) {
   return gpu::readback_as<uint32_t>(device, buffers.emitters, size_t(rows) * shader::kEmitterRecordWords);
 }
 

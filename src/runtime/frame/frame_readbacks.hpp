@@ -14,8 +14,8 @@ namespace mote::runtime {
 
 Result<FrameStats> read_frame_stats(gpu::Device& device, const FrameBuffers& buffers);
 // The alive list the last recorded frame (`frame`, counted from 0) wrote, `alive` entries.
-Result<std::vector<uint32_t>> read_alive_list(gpu::Device& device, const FrameBuffers& buffers, uint32_t frames_recorded,
-                                              uint32_t capacity);
+Result<std::vector<uint32_t>> read_alive_list(gpu::Device& device, const FrameBuffers& buffers,
+                                              uint32_t frames_recorded, uint32_t capacity);
 Result<std::vector<uint32_t>> read_free_list(gpu::Device& device, const FrameBuffers& buffers, uint32_t capacity);
 Result<std::vector<uint32_t>> read_pool_words(gpu::Device& device, const FrameBuffers& buffers,
                                               const ParticleSystemOptions& options);

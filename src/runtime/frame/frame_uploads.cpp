@@ -5,7 +5,8 @@
 
 namespace mote::runtime {
 
-void update_buffer(VkCommandBuffer cmd, const gpu::Buffer& buffer, VkDeviceSize offset, const void* data, size_t bytes) {
+void update_buffer(VkCommandBuffer cmd, const gpu::Buffer& buffer, VkDeviceSize offset, const void* data,
+                   size_t bytes) {
   const auto* p = static_cast<const uint8_t*>(data);
   for (size_t done = 0; done < bytes;) {
     const size_t n = std::min<size_t>(bytes - done, 65536);
@@ -65,15 +66,16 @@ Result<FrameUploads::Staging*> FrameUploads::staging_for(gpu::Device& device, Vk
   MOTE_TRY_ASSIGN(const uint64_t completed, device.completed_serial());
   Staging* best = nullptr;
   for (Staging& s : staging_)
-    if (s.serial <= completed && s.buffer.size() >= bytes && (!best || s.buffer.size() < best->buffer.size())) best = &s;
+    if (s.serial <= completed && s.buffer.size() >= bytes && (!best || s.buffer.size() < best->buffer.size()))
+      best = &s;
   if (best) return best;
   // None free and large enough: a new one (powers of two from 64 KiB), replacing a free one if any.
   VkDeviceSize size = 65536;
   while (size < bytes) size *= 2;
   MOTE_TRY_ASSIGN(gpu::Buffer buffer, gpu::Buffer::create(device, {.size = size,
-                                                                    .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
-                                                                    .memory = gpu::MemoryUsage::kUpload,
-                                                                    .name = "mote.frame.staging"}));
+                                                                   .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                                                   .memory = gpu::MemoryUsage::kUpload,
+                                                                   .name = "mote.frame.staging"}));
   for (Staging& s : staging_)
     if (s.serial <= completed) {
       s.buffer = std::move(buffer);  // the old one is destroyed once the GPU is done with it

@@ -19,7 +19,8 @@ Status InitPass::run(gpu::Device& device, const FrameBuffers& buffers, uint32_t 
                                      shader::kFrameMaxGroups);
     gpu::ComputeRecorder(device, cmd)
         .bind(pipeline_)
-        .buffers({{shader::kFrameBindingFreeList, &buffers.free_list}, {shader::kFrameBindingCounters, &buffers.counters}})
+        .buffers({{shader::kFrameBindingFreeList, &buffers.free_list},
+                  {shader::kFrameBindingCounters, &buffers.counters}})
         .push(capacity)
         .dispatch(groups);
     frame_end_barrier(cmd);

@@ -71,8 +71,8 @@ std::vector<uint32_t> interpreted_section_code(const Program& linked, Section se
                                 .window = window,
                                 .uniform_builtin = dt,
                                 .runtime_immediates = {dt_stand_in}};
-  const FastOperandSection folded =
-      read_constants_as_constants(fuse_fast_instructions(fold_fast_moves(*fast, context)), context.runtime_immediates);
+  const FastOperandSection folded = read_constants_as_constants(fuse_fast_instructions(fold_fast_moves(*fast, context)),
+                                                                context.runtime_immediates);
   const auto at = std::find(folded.immediates.begin(), folded.immediates.end(), dt_stand_in);
   std::optional<uint32_t> dt_immediate;
   if (at != folded.immediates.end()) dt_immediate = uint32_t(at - folded.immediates.begin());

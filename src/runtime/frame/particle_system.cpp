@@ -17,13 +17,14 @@ Status check_options(const gpu::Device& device, const ParticleSystemOptions& opt
   if (options.capacity == 0 || options.capacity > (1u << 24))
     return make_error(ErrorCode::kInvalidArgument, "capacity must be 1 .. 2^24 (PARTICLE_INDEX is a float)");
   if (options.record_words < 2 || options.record_words > shader::kVmMaxRecordWords)
-    return make_error(ErrorCode::kInvalidArgument, "record_words must be 2 .. " +
-                                                       std::to_string(shader::kVmMaxRecordWords));
+    return make_error(ErrorCode::kInvalidArgument,
+                      "record_words must be 2 .. " + std::to_string(shader::kVmMaxRecordWords));
   if (options.max_emitters == 0 || options.max_emitters > shader::kFrameHeaderRowMask + 1)
     return make_error(ErrorCode::kInvalidArgument, "max_emitters must be 1 .. 2^20 (the header's row bits)");
   if (options.serial_word >= options.record_words)
     return make_error(ErrorCode::kInvalidArgument, "serial_word must lie inside the record");
-  if (options.wide_lanes == 0 || options.wide_lanes % shader::kFrameWorkgroupSize != 0 || options.wide_lanes > (1u << 20))
+  if (options.wide_lanes == 0 || options.wide_lanes % shader::kFrameWorkgroupSize != 0 ||
+      options.wide_lanes > (1u << 20))
     return make_error(ErrorCode::kInvalidArgument, "wide_lanes must be a multiple of " +
                                                        std::to_string(shader::kFrameWorkgroupSize) + ", at most 2^20");
   if (options.frames_in_flight == 0 || options.frames_in_flight > 8)
@@ -46,12 +47,13 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
   auto encode_section = [record_words = options.record_words](const Program& linked, Section section) {
     return interpreted_section_code(linked, section, record_words);
   };
-  s.emitters_ = std::make_unique<EmitterLifecycle>(
-      options, ProgramHeapOptions{.initial_constant_words = options.heap_constant_words,
-                                  .initial_code_words = options.heap_code_words,
-                                  .initial_field_block_words = options.heap_field_words,
-                                  .per_emitter_globals = true,
-                                  .encode_section = encode_section});
+  s.emitters_ =
+      std::make_unique<EmitterLifecycle>(options,
+                                         ProgramHeapOptions{.initial_constant_words = options.heap_constant_words,
+                                                            .initial_code_words = options.heap_code_words,
+                                                            .initial_field_block_words = options.heap_field_words,
+                                                            .per_emitter_globals = true,
+                                                            .encode_section = encode_section});
   MOTE_TRY_ASSIGN(s.bindings_, FieldBindings::create(device, options.max_emitters));
   MOTE_TRY_ASSIGN(s.buffers_, FrameBuffers::create(device, options));
   MOTE_TRY_ASSIGN(s.program_, ProgramBuffer::create(device, s.emitters_->heap(), s.uploads_stats_));
@@ -152,8 +154,8 @@ Status ParticleSystem::bind_field(uint32_t row, std::string_view emitter_field, 
 Status ParticleSystem::unbind_field(uint32_t row, std::string_view emitter_field) {
   if (!is_live(row)) return make_error(ErrorCode::kNotFound, "no live emitter at row " + std::to_string(row));
   if (!bindings_.is_field_bound(row, emitter_field))
-    return make_error(ErrorCode::kNotFound, "emitter field '" + std::string(emitter_field) + "' of the emitter at row " +
-                                                std::to_string(row) + " is not bound");
+    return make_error(ErrorCode::kNotFound, "emitter field '" + std::string(emitter_field) +
+                                                "' of the emitter at row " + std::to_string(row) + " is not bound");
   MOTE_TRY(bindings_.sync(*device_, program_.buffer(), *emitters_));  // the host copy takes the last written value
   bindings_.unbind_field(row, emitter_field);
   return ok_status();

@@ -150,10 +150,10 @@ class ParticleSystem {
   // the frame uploads goes into `cmd` itself, the transforms table's poses included (set them
   // before record(); TransformTable::upload is for execute()). The host must submit `cmd` before
   // its next record() or execute(), and must not record more than options.frames_in_flight
-  // frames ahead of the GPU (buffers the frame replaces live that many frames). `cmd` ends with a barrier that makes the frame's writes
-  // visible to compute, indirect and transfer work recorded after it; a draw reading the pool
-  // adds its own barrier to its stages. Readbacks (read_*) wait for Mote's queue only: call them
-  // after the host's submission completed.
+  // frames ahead of the GPU (buffers the frame replaces live that many frames). `cmd` ends with a barrier that makes
+  // the frame's writes visible to compute, indirect and transfer work recorded after it; a draw reading the pool adds
+  // its own barrier to its stages. Readbacks (read_*) wait for Mote's queue only: call them after the host's submission
+  // completed.
   Status record(VkCommandBuffer cmd, float dt);
 
   // When set (default: none), each frame resets the profiler and records GPU timestamps around
@@ -270,8 +270,8 @@ class ParticleSystem {
   TransformTable* transforms_ = nullptr;
   uint64_t checked_topology_ = UINT64_MAX;
   UploadStats uploads_stats_;
-  uint32_t frame_ = 0;  // frames recorded: selects the alive list written this frame
-  float time_ = 0.0f;   // TIME: the f32 sum of the recorded frames' dts
+  uint32_t frame_ = 0;                    // frames recorded: selects the alive list written this frame
+  float time_ = 0.0f;                     // TIME: the f32 sum of the recorded frames' dts
   gpu::GpuProfiler* profiler_ = nullptr;  // optional per-pass timestamps (set_profiler)
 };
 

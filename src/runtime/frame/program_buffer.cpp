@@ -57,7 +57,8 @@ Result<bool> ProgramBuffer::prepare(gpu::Device& device, const ProgramHeap& heap
   // The heap's changes: zeroed ranges filled first, then the written ranges uploaded.
   const HeapChanges& changes = heap.changes();
   auto region = [&](uint32_t first_word, uint32_t words) {
-    uploads.add(buffer_, VkDeviceSize(kShapeWords + first_word) * 4, image.data() + first_word, VkDeviceSize(words) * 4);
+    uploads.add(buffer_, VkDeviceSize(kShapeWords + first_word) * 4, image.data() + first_word,
+                VkDeviceSize(words) * 4);
     stats.program_bytes += VkDeviceSize(words) * 4;
   };
   if (changes.header) region(0, shader::kHeapHeaderWords);

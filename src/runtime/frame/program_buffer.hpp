@@ -43,8 +43,8 @@ class ProgramBuffer {
 
  private:
   gpu::Buffer buffer_;
-  const gpu::Buffer* grown_from_ = nullptr;     // this frame's predecessor (retired), when it grew
-  std::vector<VkBufferCopy> moves_;             // the growth copy's regions
+  const gpu::Buffer* grown_from_ = nullptr;                   // this frame's predecessor (retired), when it grew
+  std::vector<VkBufferCopy> moves_;                           // the growth copy's regions
   std::vector<std::pair<VkDeviceSize, VkDeviceSize>> fills_;  // byte offset, size
   // The heap layout the buffer has on the GPU (section bases and capacities, image words).
   uint32_t bases_[kHeapSectionCount] = {};

@@ -16,10 +16,10 @@
 namespace mote::runtime {
 
 struct ProgramDispatch {
-  uint32_t program = 0xFFFFFFFFu;  // heap program id (no program: the orphan-freeing dispatch)
-  bool wide = false;                // over the fast file: the wide interpreter until its kernels exist
-  bool init_large_window = false;   // interpreted: the emit pipeline that stages kVmMaxWindowChunks
-  bool update_large_window = false; // and the simulate one
+  uint32_t program = 0xFFFFFFFFu;    // heap program id (no program: the orphan-freeing dispatch)
+  bool wide = false;                 // over the fast file: the wide interpreter until its kernels exist
+  bool init_large_window = false;    // interpreted: the emit pipeline that stages kVmMaxWindowChunks
+  bool update_large_window = false;  // and the simulate one
   const gpu::ComputePipeline* compiled_simulate = nullptr;
   const gpu::ComputePipeline* compiled_emit = nullptr;
   shader::FramePush init_push{};    // INIT as the heap placed it

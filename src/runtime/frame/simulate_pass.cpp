@@ -53,7 +53,10 @@ void SimulatePass::record(const FrameRecording& frame, std::span<const ProgramDi
                                              {shader::kFrameBindingTransformChannels, &frame.channels}};
     if (wide) bindings.push_back({shader::kFrameBindingWideRegisters, &b.wide_registers});
     gpu::ComputeRecorder rec(frame.device, frame.cmd);
-    rec.bind(wide ? wide_ : d.compiled_simulate ? *d.compiled_simulate : d.update_large_window ? large_window_ : fast_)
+    rec.bind(wide                    ? wide_
+             : d.compiled_simulate   ? *d.compiled_simulate
+             : d.update_large_window ? large_window_
+                                     : fast_)
         .buffers(std::span<const gpu::BufferBinding>(bindings))
         .push(push);
     if (wide) {

@@ -35,16 +35,19 @@ Result<TransformTable> TransformTable::create(gpu::Device& device, uint32_t capa
                                                            .name = "transforms.staging"}));
   MOTE_TRY_ASSIGN(t.locals_gpu_, gpu::Buffer::create(device, {.size = locals_bytes, .name = "transforms.locals"}));
   MOTE_TRY_ASSIGN(t.order_gpu_, gpu::Buffer::create(device, {.size = order_bytes, .name = "transforms.order"}));
-  MOTE_TRY_ASSIGN(t.worlds_, gpu::Buffer::create(device, {.size = VkDeviceSize(capacity) * 64, .name = "transforms.worlds"}));
-  MOTE_TRY_ASSIGN(t.channels_, gpu::Buffer::create(device, {.size = VkDeviceSize(capacity) * sizeof(shader::TransformChannels),
-                                                            .name = "transforms.channels"}));
+  MOTE_TRY_ASSIGN(t.worlds_,
+                  gpu::Buffer::create(device, {.size = VkDeviceSize(capacity) * 64, .name = "transforms.worlds"}));
+  MOTE_TRY_ASSIGN(t.channels_,
+                  gpu::Buffer::create(device, {.size = VkDeviceSize(capacity) * sizeof(shader::TransformChannels),
+                                               .name = "transforms.channels"}));
   MOTE_TRY_ASSIGN(t.compose_, gpu::ComputePipeline::create(device, "runtime/transforms/compose"));
   return t;
 }
 
 Status TransformTable::check_live(uint32_t row, const char* what) const {
   if (!is_live(row)) {
-    return make_error(ErrorCode::kInvalidArgument, std::string(what) + ": no such live row", "row " + std::to_string(row));
+    return make_error(ErrorCode::kInvalidArgument, std::string(what) + ": no such live row",
+                      "row " + std::to_string(row));
   }
   return {};
 }
@@ -174,7 +177,8 @@ namespace {
 // Earlier compute work on the table's buffers (last frame's compose, a field-bind pass reading
 // the channels) finishes before new poses and the compose overwrite them (WAR and WAW).
 void before_table_writes(VkCommandBuffer cmd) {
-  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT,
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                      VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                       VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT);
 }

@@ -28,8 +28,9 @@ class EmbeddedIncluder final : public glslang::TShader::Includer {
   static IncludeResult* lookup(const char* requested) {
     if (std::optional<std::string_view> text = find_shader_source(requested))
       return new IncludeResult(requested, text->data(), text->size(), nullptr);
-    auto* message = new std::string(std::string("no embedded source named '") + requested +
-                                     "' (the run-time compiler serves only the headers src/vm_gpu/kernels/CMakeLists.txt embeds)");
+    auto* message =
+        new std::string(std::string("no embedded source named '") + requested +
+                        "' (the run-time compiler serves only the headers src/vm_gpu/kernels/CMakeLists.txt embeds)");
     return new IncludeResult("", message->data(), message->size(), message);
   }
 };

@@ -45,8 +45,9 @@ std::string source(uint32_t w0, uint32_t word, uint32_t s, uint32_t width, std::
 Result<std::string> translate_section(const Program& program, Section section) {
   const std::vector<Instruction>& code = program.code(section);
   if (code.size() > shader::kVmMaxSectionInstructions)
-    return make_error(ErrorCode::kUnsupported, "section has " + std::to_string(code.size()) + " instructions; at most " +
-                                                   std::to_string(shader::kVmMaxSectionInstructions) + " run on the GPU",
+    return make_error(ErrorCode::kUnsupported,
+                      "section has " + std::to_string(code.size()) + " instructions; at most " +
+                          std::to_string(shader::kVmMaxSectionInstructions) + " run on the GPU",
                       section_name(section));
   std::set<uint32_t> slots;  // register slots the code names
   std::array<uint32_t, 256> op_count{};
@@ -71,7 +72,9 @@ Result<std::string> translate_section(const Program& program, Section section) {
     const std::string statements = translate_op(info.op, OpSite{lanes, w, program.constants});
     if (!statements.empty()) body += "    " + statements + "\n";
     body += "    vm_trace(" + std::to_string(pc) + "u, r);\n";
-    const uint32_t written = info.dst == isa::DstRule::kDstLanes ? lanes : info.dst == isa::DstRule::kDstScalar ? 1u : 0u;
+    const uint32_t written = info.dst == isa::DstRule::kDstLanes    ? lanes
+                             : info.dst == isa::DstRule::kDstScalar ? 1u
+                                                                    : 0u;
     if (written > 0) {
       body += "   ";
       for (uint32_t k = 0; k < written; ++k) {
@@ -103,7 +106,8 @@ Result<std::string> translate_section(const Program& program, Section section) {
   text += body;
   // The code is straight-line: a particle that got here executed each instruction once.
   for (uint32_t op = 0; op < op_count.size(); ++op)
-    if (op_count[op] > 0) text += "  vm_count_ops(" + std::to_string(op) + "u, " + std::to_string(op_count[op]) + "u);\n";
+    if (op_count[op] > 0)
+      text += "  vm_count_ops(" + std::to_string(op) + "u, " + std::to_string(op_count[op]) + "u);\n";
   text += "  return vm_killed;\n}\n";
   return text;
 }
@@ -114,11 +118,13 @@ Result<std::string> translate_to_glsl(const Program& program, Section section, K
                                 : harness == KernelHarness::kFrameEmit   ? kFrameEmitHarness
                                                                          : kHarness;
   const std::optional<std::string_view> source = find_shader_source(name);
-  if (!source) return make_error(ErrorCode::kInternal, "the compiled kernels' harness was not embedded", std::string(name));
+  if (!source)
+    return make_error(ErrorCode::kInternal, "the compiled kernels' harness was not embedded", std::string(name));
   std::string kernel(*source);
   const size_t at = kernel.find(kSectionInclude);
   if (at == std::string::npos)
-    return make_error(ErrorCode::kInternal, "the harness does not include vm_gpu/compiled_section.glsl", std::string(name));
+    return make_error(ErrorCode::kInternal, "the harness does not include vm_gpu/compiled_section.glsl",
+                      std::string(name));
   kernel.replace(at, kSectionInclude.size(), function);
   if (harness != KernelHarness::kRunProgram) {
     // The frame's passes are also built as the interpreter (at build time, without the define):

@@ -43,11 +43,15 @@ std::string kernel_name(uint64_t hash, Section section, const KernelCache::Varia
   char name[112];
   if (with_variant)
     std::snprintf(name, sizeof(name), "vm_gpu/kernels/%016" PRIx64 "/%s%s/stride%u%s%s", hash, section_name(section),
-                  variant.harness == KernelHarness::kFrameEmit ? "/emit" : frame ? "/frame" : "", variant.record_words, variant.trace ? "/trace" : "",
-                  variant.window ? "" : "/direct");
+                  variant.harness == KernelHarness::kFrameEmit ? "/emit"
+                  : frame                                      ? "/frame"
+                                                               : "",
+                  variant.record_words, variant.trace ? "/trace" : "", variant.window ? "" : "/direct");
   else
     std::snprintf(name, sizeof(name), "vm_gpu/kernels/%016" PRIx64 "/%s%s", hash, section_name(section),
-                  variant.harness == KernelHarness::kFrameEmit ? "/emit" : frame ? "/frame" : "");
+                  variant.harness == KernelHarness::kFrameEmit ? "/emit"
+                  : frame                                      ? "/frame"
+                                                               : "");
   return name;
 }
 
@@ -121,7 +125,8 @@ const gpu::ComputePipeline* KernelCache::insert(Built built) {
   return &it->second;
 }
 
-Result<const gpu::ComputePipeline*> KernelCache::kernel(const Program& program, Section section, const Variant& variant) {
+Result<const gpu::ComputePipeline*> KernelCache::kernel(const Program& program, Section section,
+                                                        const Variant& variant) {
   MOTE_TRY(check_stride(variant.record_words));
   if (const gpu::ComputePipeline* cached = find(program, section, variant)) {
     ++stats_.hits;

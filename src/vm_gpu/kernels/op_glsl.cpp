@@ -46,7 +46,8 @@ std::string lanewise(std::string_view fn, uint32_t arity, const OpSite& s) {
 std::string vector(const isa::OpInfo& info) {
   std::string call = std::string(info.semantics) + "(";
   for (uint32_t q = 0; q < 3; ++q)
-    call += std::string(q ? ", " : "") + (info.src[q] == isa::SrcRule::kUnused ? std::string("vec4(0.0f)") : std::string(1, "abc"[q]));
+    call += std::string(q ? ", " : "") +
+            (info.src[q] == isa::SrcRule::kUnused ? std::string("vec4(0.0f)") : std::string(1, "abc"[q]));
   call += ")";
   return info.dst == isa::DstRule::kDstScalar ? "r.x = " + call + ".x;" : "r = " + call + ";";
 }

@@ -70,8 +70,8 @@ class PrefixScanTest : public GpuTest {
 
 TEST_F(PrefixScanTest, InclusiveMatchesStdAtManySizes) {
   const uint32_t b = shader::kScanBlockSize;
-  for (uint32_t n : {1u, 2u, 63u, 64u, 65u, 255u, 256u, 257u, 1000u, b - 1, b, b + 1, 4097u, 3 * b + 5, 100'000u,
-                     b * b, b * b + 1, 1'000'000u}) {
+  for (uint32_t n : {1u, 2u, 63u, 64u, 65u, 255u, 256u, 257u, 1000u, b - 1, b, b + 1, 4097u, 3 * b + 5, 100'000u, b * b,
+                     b * b + 1, 1'000'000u}) {
     SCOPED_TRACE(n);
     check(random_values(n, n, 1000), ScanKind::kInclusive, n, false);
   }

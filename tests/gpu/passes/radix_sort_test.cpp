@@ -35,7 +35,8 @@ Sorted cpu_sort(const std::vector<uint32_t>& keys, const std::vector<uint32_t>& 
   const uint32_t mask = key_bits == 32 ? 0xFFFFFFFFu : (1u << key_bits) - 1u;
   std::vector<uint32_t> order(keys.size());
   std::iota(order.begin(), order.end(), 0u);
-  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return (keys[a] & mask) < (keys[b] & mask); });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return (keys[a] & mask) < (keys[b] & mask); });
   Sorted s;
   for (uint32_t i : order) {
     s.keys.push_back(keys[i]);
@@ -49,7 +50,7 @@ class RadixSortTest : public GpuTest {
   struct Pairs {
     gpu::Buffer keys;
     gpu::Buffer values;
-    std::vector<uint32_t> host_keys;    // all words, tail included
+    std::vector<uint32_t> host_keys;  // all words, tail included
     std::vector<uint32_t> host_values;
   };
 
@@ -114,7 +115,8 @@ class RadixSortTest : public GpuTest {
     ASSERT_TRUE(device()
                     .submit_and_wait([&](VkCommandBuffer cmd) {
                       recorded = sort->record(cmd, p.keys, p.values,
-                                              indirect ? ScanCount::from_buffer(counts, 1) : ScanCount::host(n), key_bits);
+                                              indirect ? ScanCount::from_buffer(counts, 1) : ScanCount::host(n),
+                                              key_bits);
                       gpu::compute_to_transfer(cmd);
                     })
                     .ok());
@@ -185,7 +187,7 @@ TEST_F(RadixSortTest, KeyBitsSortByTheLowBitsOnly) {
   // (the input moves to the scratch first), 12 ends on a 4-bit digit.
   for (uint32_t key_bits : {8u, 12u, 16u, 24u}) {
     SCOPED_TRACE(key_bits);
-    check(random_keys(90'001, key_bits), 90'001, false, key_bits);                  // high bits set
+    check(random_keys(90'001, key_bits), 90'001, false, key_bits);                            // high bits set
     check(random_keys(90'001, key_bits + 1, (1u << key_bits) - 1), 100'000, true, key_bits);  // keys that fit
   }
   check(random_keys(kTile * 3, 7, 0x1FFFFu), kTile * 3, false, 17);  // 3 passes, the last of one bit
@@ -298,13 +300,14 @@ TEST_F(RadixSortTest, MisuseIsAnError) {
   ASSERT_TRUE(device()
                   .submit_and_wait([&](VkCommandBuffer cmd) {
                     errors.push_back(unmade.record(cmd, *small, *other, ScanCount::host(1)));
-                    errors.push_back(sort->record(cmd, *big, *big, ScanCount::host(10)));           // same buffer
-                    errors.push_back(sort->record(cmd, *small, *other, ScanCount::host(10), 0));   // key_bits
+                    errors.push_back(sort->record(cmd, *big, *big, ScanCount::host(10)));         // same buffer
+                    errors.push_back(sort->record(cmd, *small, *other, ScanCount::host(10), 0));  // key_bits
                     errors.push_back(sort->record(cmd, *small, *other, ScanCount::host(10), 33));
-                    errors.push_back(sort->record(cmd, *big, *other, ScanCount::host(17)));         // values too small
-                    errors.push_back(sort->record(cmd, *small, *big, ScanCount::host(17)));         // keys too small
-                    errors.push_back(sort->record(cmd, *big, *small, ScanCount::host(101)));        // over capacity
-                    errors.push_back(sort->record(cmd, *big, *other, ScanCount::from_buffer(*small)));  // capacity > values
+                    errors.push_back(sort->record(cmd, *big, *other, ScanCount::host(17)));   // values too small
+                    errors.push_back(sort->record(cmd, *small, *big, ScanCount::host(17)));   // keys too small
+                    errors.push_back(sort->record(cmd, *big, *small, ScanCount::host(101)));  // over capacity
+                    errors.push_back(sort->record(cmd, *big, *other,
+                                                  ScanCount::from_buffer(*small)));  // capacity > values
                     errors.push_back(sort->record(cmd, *small, *other, ScanCount::from_buffer(*small, 16)));
                   })
                   .ok());

@@ -82,7 +82,7 @@ TEST(EmitterRegistry, StableRowsReuseAndGenerations) {
   EXPECT_EQ(registry.context(2), nullptr);
   EXPECT_EQ(registry.context(3)->row, 3u);  // others keep their rows
   Emitter late = make_emitter(p);
-  EXPECT_EQ(registry.add(late).value(), 2u);  // the freed row is handed back
+  EXPECT_EQ(registry.add(late).value(), 2u);       // the freed row is handed back
   EXPECT_EQ(registry.context(2)->generation, 6u);  // a new generation for the reused row
   EXPECT_EQ(registry.row_capacity(), 5u);
 }
@@ -130,8 +130,7 @@ TEST(EmitterRegistry, RestagesOnlyWhatChanged) {
   EXPECT_EQ(r.restaged, 1u);
   EXPECT_EQ(r.rows, (WordSpan{2, 3}));
   EXPECT_EQ(record_at(registry, 2).transform_row, 99u);
-  EXPECT_EQ(heap.image()[heap.field_base() + heap.field_block_offset(registry.context(2)->field_block)],
-            0x41200000u);
+  EXPECT_EQ(heap.image()[heap.field_base() + heap.field_block_offset(registry.context(2)->field_block)], 0x41200000u);
 
   ASSERT_TRUE(registry.remove(1).ok());
   r = registry.flush();
@@ -229,7 +228,9 @@ TEST(EmitterRegistry, ChurnKeepsTheTableTrue) {
   EmitterRegistry registry(heap);
   std::vector<Program> pool;
   for (uint32_t v = 0; v < 24; ++v)
-    pool.push_back(make_program({.variant = v, .constant_vec4s = 1 + v % 4, .extra_update = v % 9,
+    pool.push_back(make_program({.variant = v,
+                                 .constant_vec4s = 1 + v % 4,
+                                 .extra_update = v % 9,
                                  .emitter_fields = v % 4,
                                  .globals = {{"g" + std::to_string(v % 5), 1 + v % 5 % 3}}}));
   std::vector<std::unique_ptr<Emitter>> emitters;  // by row; null when free
@@ -277,8 +278,7 @@ TEST(EmitterRegistry, ChurnKeepsTheTableTrue) {
       if (HasFailure()) return;
     }
     // Rows are stable: each live row's context still names that row.
-    for (uint32_t row = 0; row < emitters.size(); ++row)
-      ASSERT_EQ(registry.is_live(row), emitters[row] != nullptr);
+    for (uint32_t row = 0; row < emitters.size(); ++row) ASSERT_EQ(registry.is_live(row), emitters[row] != nullptr);
   }
   (void)registry.flush();
   expect_rows_staged(registry);

@@ -72,8 +72,8 @@ TEST(OffsetAllocator, CompactionPlanPacksInOrder) {
 TEST(OffsetAllocator, RandomizedAgainstReferenceModel) {
   std::mt19937 rng(1234);
   OffsetAllocator a(256);
-  std::vector<int> owner(256, -1);  // the model: which allocation holds each word
-  std::vector<uint32_t> words(256, 0);  // content, to check compaction moves data right
+  std::vector<int> owner(256, -1);                    // the model: which allocation holds each word
+  std::vector<uint32_t> words(256, 0);                // content, to check compaction moves data right
   std::map<uint32_t, std::pair<uint32_t, int>> live;  // offset -> (size, tag)
   int next_tag = 0;
   for (int step = 0; step < 20000; ++step) {

@@ -158,8 +158,8 @@ TEST(ProgramHeap, PlacesTheSectionsAsTheEncoderWritesThem) {
 }
 
 struct Snapshot {
-  std::map<uint32_t, Placement> placements;      // by id
-  std::map<uint32_t, uint32_t> blocks;           // by block id: offset
+  std::map<uint32_t, Placement> placements;  // by id
+  std::map<uint32_t, uint32_t> blocks;       // by block id: offset
   uint32_t capacities[3] = {0, 0, 0};
 };
 
@@ -178,7 +178,9 @@ TEST(ProgramHeap, ChurnKeepsImageAndPlacementsConsistent) {
   std::vector<Program> pool;
   const std::vector<std::string> names = {"g0", "g1", "g2", "g3", "g4", "g5"};
   for (uint32_t v = 0; v < 40; ++v) {
-    test::ProgramSpec spec{.variant = v, .constant_vec4s = 1 + v % 5, .extra_update = (v * 7) % 13,
+    test::ProgramSpec spec{.variant = v,
+                           .constant_vec4s = 1 + v % 5,
+                           .extra_update = (v * 7) % 13,
                            .emitter_fields = v % 3};
     for (uint32_t g = 0; g < v % 3; ++g) spec.globals.push_back({names[(v + g) % names.size()], 1 + (v + g) % 6 / 2});
     pool.push_back(make_program(spec));
@@ -204,7 +206,8 @@ TEST(ProgramHeap, ChurnKeepsImageAndPlacementsConsistent) {
     const uint32_t op = rng() % 100;
     if (op < 35) {
       Result<ProgramHandle> h = heap.acquire(pool[rng() % pool.size()]);
-      if (h.ok()) held.push_back(*h); else ++refused;
+      if (h.ok()) held.push_back(*h);
+      else ++refused;
     } else if (op < 65 && !held.empty()) {
       const size_t i = rng() % held.size();
       ASSERT_TRUE(heap.release(held[i]).ok());
@@ -261,8 +264,8 @@ TEST(ProgramHeap, ChurnKeepsImageAndPlacementsConsistent) {
         ASSERT_TRUE(std::equal(values.begin(), values.end(), heap.image().begin() + at)) << "block " << b.id;
       }
     }
-    ASSERT_EQ(heap.image().size(), shader::kHeapHeaderWords + after.capacities[0] + after.capacities[1] +
-                                       after.capacities[2]);
+    ASSERT_EQ(heap.image().size(),
+              shader::kHeapHeaderWords + after.capacities[0] + after.capacities[1] + after.capacities[2]);
   }
   EXPECT_GT(repacks_seen, 10u);  // the churn exercised repacks
   EXPECT_LT(refused, 4000u);
@@ -294,7 +297,8 @@ TEST(ProgramHeap, SectionChangesReproduceTheImageAcrossRepacksAndGrowth) {
     const std::span<const uint32_t> image = heap.image();
     bool moved = image.size() != copy.size();
     for (uint32_t s = 0; s < kHeapSectionCount; ++s)
-      moved = moved || bases[s] != heap.section_base(HeapSection(s)) || capacities[s] != heap.section_capacity(HeapSection(s));
+      moved = moved || bases[s] != heap.section_base(HeapSection(s)) ||
+              capacities[s] != heap.section_capacity(HeapSection(s));
     if (moved) {
       std::vector<uint32_t> grown(image.size(), 0u);
       std::copy_n(copy.begin(), shader::kHeapHeaderWords, grown.begin());
@@ -307,7 +311,8 @@ TEST(ProgramHeap, SectionChangesReproduceTheImageAcrossRepacksAndGrowth) {
     if (c.header) std::copy_n(image.begin(), shader::kHeapHeaderWords, copy.begin());
     for (uint32_t s = 0; s < kHeapSectionCount; ++s) {
       const uint32_t base = heap.section_base(HeapSection(s));
-      for (const auto& [first, last] : c.zeroed[s]) std::fill(copy.begin() + base + first, copy.begin() + base + last, 0u);
+      for (const auto& [first, last] : c.zeroed[s])
+        std::fill(copy.begin() + base + first, copy.begin() + base + last, 0u);
       for (const auto& [first, last] : c.written[s]) {
         std::copy(image.begin() + base + first, image.begin() + base + last, copy.begin() + base + first);
         copied += last - first;
@@ -326,7 +331,9 @@ TEST(ProgramHeap, SectionChangesReproduceTheImageAcrossRepacksAndGrowth) {
     const uint32_t op = rng() % 10;
     if (op < 3) {
       const uint32_t v = rng() % 20;
-      auto h = heap.acquire(make_program({.variant = v, .constant_vec4s = 1 + v % 3, .extra_update = v % 7,
+      auto h = heap.acquire(make_program({.variant = v,
+                                          .constant_vec4s = 1 + v % 3,
+                                          .extra_update = v % 7,
                                           .globals = {{"g" + std::to_string(v % 4), 1 + v % 4 % 3}}}));
       if (h.ok()) programs.push_back(*h);
     } else if (op < 5 && !programs.empty()) {

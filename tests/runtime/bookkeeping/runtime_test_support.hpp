@@ -15,10 +15,10 @@
 namespace mote::runtime::test {
 
 struct ProgramSpec {
-  uint32_t variant = 0;        // makes the content distinct (a constant's value)
-  uint32_t constant_vec4s = 1; // >= 1: the variant lives in the first one
-  uint32_t extra_update = 0;   // extra instructions in UPDATE
-  uint32_t emitter_fields = 0; // width-1 emitter fields
+  uint32_t variant = 0;         // makes the content distinct (a constant's value)
+  uint32_t constant_vec4s = 1;  // >= 1: the variant lives in the first one
+  uint32_t extra_update = 0;    // extra instructions in UPDATE
+  uint32_t emitter_fields = 0;  // width-1 emitter fields
   std::vector<std::pair<std::string, uint32_t>> globals;
   uint32_t registers = 8;
 };

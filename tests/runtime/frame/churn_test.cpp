@@ -120,7 +120,8 @@ TEST_F(ChurnTest, PoolListsStayConsistentOverThousandsOfFramesOfChurn) {
   transform_rows.push_back(table.add_row(transform_rows[0]).value());
   transform_rows.push_back(table.add_row(kNoParent).value());
   transform_rows.push_back(table.add_row(transform_rows[1]).value());
-  auto made = ParticleSystem::create(device(), {.capacity = kCapacity, .record_words = kWords, .max_emitters = kMaxEmitters});
+  auto made = ParticleSystem::create(device(),
+                                     {.capacity = kCapacity, .record_words = kWords, .max_emitters = kMaxEmitters});
   ASSERT_TRUE(made.ok()) << made.error().to_string();
   ParticleSystem system = std::move(made).value();
   ASSERT_TRUE(system.set_transforms(&table).ok());
@@ -131,7 +132,7 @@ TEST_F(ChurnTest, PoolListsStayConsistentOverThousandsOfFramesOfChurn) {
   auto uniform = [&](float lo, float hi) { return lo + (hi - lo) * float(rng() % 10001) / 10000.0f; };
 
   // The test's own view: which effect each live row runs and which of its fields are bound.
-  std::map<uint32_t, size_t> live;                          // row -> effect index
+  std::map<uint32_t, size_t> live;                         // row -> effect index
   std::map<uint32_t, std::set<std::string>> bound_fields;  // row -> bound emitter fields
   bool wind_bound = false;
   std::map<std::string, uint64_t> done;  // actions taken (the test must exercise every kind)
@@ -250,10 +251,14 @@ TEST_F(ChurnTest, PoolListsStayConsistentOverThousandsOfFramesOfChurn) {
     // ---- the frame: animated transforms ----
     ASSERT_TRUE(device().wait_idle().ok());  // the table's staging is single-buffered
     const float t = float(frame) * kDt;
-    ASSERT_TRUE(table.set_local(transform_rows[0], {std::sin(t), 0.5f, std::cos(t)},
-                                glm::angleAxis(t, glm::vec3(0, 1, 0)), glm::vec3(1.0f)).ok());
-    ASSERT_TRUE(table.set_local(transform_rows[1], {0.0f, 1.0f, 0.0f}, glm::angleAxis(2.0f * t, glm::vec3(1, 0, 0)),
-                                glm::vec3(1.0f)).ok());
+    ASSERT_TRUE(table
+                    .set_local(transform_rows[0], {std::sin(t), 0.5f, std::cos(t)},
+                               glm::angleAxis(t, glm::vec3(0, 1, 0)), glm::vec3(1.0f))
+                    .ok());
+    ASSERT_TRUE(table
+                    .set_local(transform_rows[1], {0.0f, 1.0f, 0.0f}, glm::angleAxis(2.0f * t, glm::vec3(1, 0, 0)),
+                               glm::vec3(1.0f))
+                    .ok());
     ASSERT_TRUE(table.set_local(transform_rows[2], {-1.0f, 0.0f, t}, glm::quat(1, 0, 0, 0), glm::vec3(2.0f)).ok());
     ASSERT_TRUE(table.upload().ok());
     const Status st = system.execute(kDt);
@@ -286,7 +291,8 @@ TEST_F(ChurnTest, PoolListsStayConsistentOverThousandsOfFramesOfChurn) {
       ASSERT_EQ((*pool)[size_t(slot) * kWords], 0u) << "free slot " << slot << " with a header, frame " << frame;
       // Freed records are zeroed whole (simulate's zero_freed_records), not just their header.
       for (uint32_t w = 1; w < kWords; ++w)
-        ASSERT_EQ((*pool)[size_t(slot) * kWords + w], 0u) << "free slot " << slot << " word " << w << ", frame " << frame;
+        ASSERT_EQ((*pool)[size_t(slot) * kWords + w], 0u)
+            << "free slot " << slot << " word " << w << ", frame " << frame;
     }
     uint32_t expected_bindings = 0;
     for (const auto& [row, fields] : bound_fields) expected_bindings += uint32_t(fields.size());

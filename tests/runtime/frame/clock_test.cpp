@@ -43,8 +43,9 @@ constexpr const char* kClockProgram = R"(
 class ClockTest : public test::GpuTest, public ::testing::WithParamInterface<bool> {};
 
 TEST_P(ClockTest, TimeIsTheSystemsClockAndAgeTheEmitters) {
-  auto s = ParticleSystem::create(device(), {.capacity = 4096, .record_words = 8, .max_emitters = 4,
-                                             .compiled_simulate = GetParam()});
+  auto s =
+      ParticleSystem::create(device(),
+                             {.capacity = 4096, .record_words = 8, .max_emitters = 4, .compiled_simulate = GetParam()});
   ASSERT_TRUE(s.ok()) << s.error().to_string();
   Result<Program> program = assemble(kClockProgram);
   ASSERT_TRUE(program.ok()) << program.error().to_string();

@@ -163,7 +163,9 @@ class FieldBindingTest : public test::GpuTest {
     auto f = [&](size_t base, const char* name, uint32_t c) {
       return std::bit_cast<float>((*pool)[base + *program_.particle_field_offset(name) + c]);
     };
-    auto v3 = [&](size_t base, const char* name) { return glm::vec3(f(base, name, 0), f(base, name, 1), f(base, name, 2)); };
+    auto v3 = [&](size_t base, const char* name) {
+      return glm::vec3(f(base, name, 0), f(base, name, 1), f(base, name, 2));
+    };
     for (uint32_t slot = 0; slot < system_.capacity(); ++slot) {
       const size_t base = size_t(slot) * kWords;
       const uint32_t header = (*pool)[base];
@@ -189,7 +191,8 @@ class FieldBindingTest : public test::GpuTest {
   void animate(uint32_t parent, int frame) {
     const float t = float(frame);
     set(parent, {{std::sin(t * 0.4f) * 1.5f, 0.1f * t, std::cos(t * 0.3f) - 0.5f},
-                 glm::angleAxis(0.15f * t, glm::normalize(glm::vec3(0.2f, 1.0f, -0.4f))), glm::vec3(1.0f + 0.02f * t)});
+                 glm::angleAxis(0.15f * t, glm::normalize(glm::vec3(0.2f, 1.0f, -0.4f))),
+                 glm::vec3(1.0f + 0.02f * t)});
   }
 
   TransformTable table_;
@@ -217,7 +220,8 @@ TEST_F(FieldBindingTest, InitSpawnsAtTheBoundTransformsPositionFrameByFrame) {
     const std::vector<Seen> seen = run_frame({bound, unbound});
     const std::vector<Seen> born = newborns(seen, bound);
     ASSERT_EQ(born.size(), kBurst) << "frame " << frame;
-    for (const Seen& s : born) expect_near3(s.position, want, 1e-5f, "newborn at the bound position, frame " + std::to_string(frame));
+    for (const Seen& s : born)
+      expect_near3(s.position, want, 1e-5f, "newborn at the bound position, frame " + std::to_string(frame));
     const std::vector<Seen> other = newborns(seen, unbound);
     ASSERT_EQ(other.size(), kBurst);
     for (const Seen& s : other) expect_near3(s.position, kDefaultTarget, 0.0f, "unbound emitter's own target");
@@ -266,7 +270,8 @@ TEST_F(FieldBindingTest, DirectionAndUpChannels) {
     const std::vector<Seen> seen = run_frame({a, b});
     for (const Seen& s : newborns(seen, a))
       expect_near3(s.position, {0.0f, -std::sin(angle), std::cos(angle)}, 1e-5f, "DIRECTION");
-    for (const Seen& s : newborns(seen, b)) expect_near3(s.position, {0.0f, std::cos(angle), std::sin(angle)}, 1e-5f, "UP");
+    for (const Seen& s : newborns(seen, b))
+      expect_near3(s.position, {0.0f, std::cos(angle), std::sin(angle)}, 1e-5f, "UP");
     EXPECT_EQ(newborns(seen, a).size() + newborns(seen, b).size(), 2 * kBurst);
   }
 }
@@ -345,7 +350,8 @@ TEST_F(FieldBindingTest, UnbindKeepsTheLastWrittenValueThroughReuploads) {
   // The field is the emitter's own again: set_emitter_field works on it.
   const float moved[3] = {1.0f, 1.5f, 2.0f};
   ASSERT_TRUE(system_.set_emitter_field(e, "target", moved).ok());
-  for (const Seen& s : newborns(run_frame({e}), e)) expect_near3(s.position, {1.0f, 1.5f, 2.0f}, 0.0f, "set after unbind");
+  for (const Seen& s : newborns(run_frame({e}), e))
+    expect_near3(s.position, {1.0f, 1.5f, 2.0f}, 0.0f, "set after unbind");
 }
 
 TEST_F(FieldBindingTest, ErrorsNameTheField) {
@@ -471,7 +477,8 @@ TEST_F(FieldBindingTest, ATransformRowRemovedWhileUsedStopsTheFrameUntilItsUsers
     st = system_.execute(kDt);
     ASSERT_FALSE(st.ok());
     EXPECT_EQ(st.error().code, ErrorCode::kInvalidArgument);
-    EXPECT_NE(message(st).find("transform row " + std::to_string(bound) + " was removed"), std::string::npos) << message(st);
+    EXPECT_NE(message(st).find("transform row " + std::to_string(bound) + " was removed"), std::string::npos)
+        << message(st);
     EXPECT_NE(message(st).find("field 'target'"), std::string::npos) << message(st);
   }
   // Unbinding lets the frame run; then the emitter standing at a removed row stops it too.

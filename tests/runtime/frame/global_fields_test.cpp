@@ -277,7 +277,8 @@ TEST_F(GlobalFieldsTest, MisuseIsAnErrorThatNamesTheField) {
   STORE_FIELD @x, r0.xyz
 .update
   LOAD_FIELD r0.x, @x
-)", {}, 0.0f);
+)",
+                                   {}, 0.0f);
   fog.globals = {{"fog", {0.0f, 0.0f, 0.0f}}};
   auto refused = system_.add_emitter(fog);
   ASSERT_FALSE(refused.ok());

@@ -73,8 +73,13 @@ class HostRecordTest : public test::GpuTest {
 TEST_F(HostRecordTest, RecordedFramesEqualExecutedFramesBitForBit) {
   // Tiny heap sections force the program buffer to grow (a GPU copy into a new buffer) while
   // frames are recorded; interpreted and compiled programs both run.
-  const ParticleSystemOptions options{.capacity = 4096, .record_words = 32, .max_emitters = 32, .serial_word = 31,
-                                      .heap_constant_words = 8, .heap_code_words = 16, .heap_field_words = 8};
+  const ParticleSystemOptions options{.capacity = 4096,
+                                      .record_words = 32,
+                                      .max_emitters = 32,
+                                      .serial_word = 31,
+                                      .heap_constant_words = 8,
+                                      .heap_code_words = 16,
+                                      .heap_field_words = 8};
   ParticleSystem a = make(options);
   ParticleSystem b = make(options);
   const CompiledEffect slow = random_life_effect(200.0f, 0.5f);

@@ -32,7 +32,7 @@ using runtime::ParticleSystemOptions;
 
 using test::kProgram;            // tests/support/spawn_probe_program.hpp
 using test::kRandomLifeProgram;  // tests/support/random_life_program.hpp
-using test::load_preset;        // tests/support/effect_presets.hpp
+using test::load_preset;         // tests/support/effect_presets.hpp
 
 constexpr float kDt = 1.0f / 60.0f;
 constexpr uint32_t kSerialWord = 31;  // past every test program's fields, inside 32 words
@@ -55,8 +55,11 @@ class ParticleSystemTest : public test::GpuTest {
  protected:
   ParticleSystem make_system(uint32_t capacity, uint32_t serial_word = kSerialWord, bool compiled_simulate = true,
                              bool compile_in_background = false) {
-    auto s = ParticleSystem::create(device(), {.capacity = capacity, .record_words = 32, .max_emitters = 16,
-                                               .serial_word = serial_word, .compiled_simulate = compiled_simulate,
+    auto s = ParticleSystem::create(device(), {.capacity = capacity,
+                                               .record_words = 32,
+                                               .max_emitters = 16,
+                                               .serial_word = serial_word,
+                                               .compiled_simulate = compiled_simulate,
                                                .compile_in_background = compile_in_background});
     EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().to_string());
     return s.ok() ? std::move(s).value() : ParticleSystem{};
@@ -104,7 +107,8 @@ TEST_F(ParticleSystemTest, RateSpawnsMatchTheReferenceAccumulatorAndDieAtEndOfLi
   const CompiledEffect effect = make_effect(kProgram, 90.0f, 0.25f);
   ParticleSystem system = make_system(1024);
   add(system, effect, {.seed = 3});
-  Result<Simulation> sim = Simulation::create(effect, {.dt = kDt, .emitter = {.seed = 3}, .capacity = 1024, .record_words = 32});
+  Result<Simulation> sim =
+      Simulation::create(effect, {.dt = kDt, .emitter = {.seed = 3}, .capacity = 1024, .record_words = 32});
   ASSERT_TRUE(sim.ok());
   uint32_t total = 0;
   for (int f = 0; f < 120; ++f) {
@@ -197,7 +201,8 @@ TEST_F(ParticleSystemTest, NewbornRecordsWhenTheWindowHoldsNeitherHeaderNorSeria
       EXPECT_EQ(rec[0], encode_particle_header(row, system.generation(row))) << "slot " << slot;
       EXPECT_EQ(std::bit_cast<float>(rec[4]), float(serial)) << "slot " << slot;
       EXPECT_EQ(std::bit_cast<float>(rec[5]), float(serial) + 100.0f) << "slot " << slot;
-      for (uint32_t w : {1u, 2u, 3u, 6u, 7u, 8u, 10u, 11u, 12u, 20u, 31u}) EXPECT_EQ(rec[w], 0u) << "slot " << slot << " word " << w;
+      for (uint32_t w : {1u, 2u, 3u, 6u, 7u, 8u, 10u, 11u, 12u, 20u, 31u})
+        EXPECT_EQ(rec[w], 0u) << "slot " << slot << " word " << w;
     }
     EXPECT_EQ(system.compiled_kernel_count(), compiled ? 2u : 0u);
   }
@@ -236,7 +241,8 @@ TEST_F(ParticleSystemTest, RepeatingDeclaredBurstMatchesTheReferenceFrameByFrame
   for (const CompiledEffect* e : {&effect, &endless}) {
     ParticleSystem system = make_system(512);
     const uint32_t row = add(system, *e, {.seed = 5});
-    Result<Simulation> sim = Simulation::create(*e, {.dt = kDt, .emitter = {.seed = 5}, .capacity = 512, .record_words = 32});
+    Result<Simulation> sim =
+        Simulation::create(*e, {.dt = kDt, .emitter = {.seed = 5}, .capacity = 512, .record_words = 32});
     ASSERT_TRUE(sim.ok()) << sim.error().to_string();
     float accumulator = 0.0f, age = 0.0f;
     uint32_t firing_frames = 0;
@@ -280,7 +286,8 @@ TEST_F(ParticleSystemTest, FullPoolDropsSpawnsWithoutWrappingAndMatchesTheRefere
   const CompiledEffect effect = make_effect(kProgram, 6000.0f, 0.1f, 64);
   ParticleSystem system = make_system(64);
   add(system, effect, {.seed = 9});
-  Result<Simulation> sim = Simulation::create(effect, {.dt = kDt, .emitter = {.seed = 9}, .capacity = 64, .record_words = 32});
+  Result<Simulation> sim = Simulation::create(effect,
+                                              {.dt = kDt, .emitter = {.seed = 9}, .capacity = 64, .record_words = 32});
   ASSERT_TRUE(sim.ok());
   for (int f = 0; f < 40; ++f) {
     const FrameStats g = step(system);
@@ -440,12 +447,16 @@ void ParticleSystemTest::check_fire_against_reference(Simulate simulate) {
   const uint32_t capacity = fire.emission.capacity_hint;
   const uint32_t own = fire.program.particle_record_words();
   ASSERT_LT(own, kSerialWord);
-  ParticleSystem system =
-      make_system(capacity, kSerialWord, compiled_simulate, simulate == Simulate::kCompiledInBackground);
+  ParticleSystem system = make_system(capacity, kSerialWord, compiled_simulate,
+                                      simulate == Simulate::kCompiledInBackground);
   const uint32_t row = add(system, fire, {.seed = 7});
-  Result<Simulation> sim = Simulation::create(
-      fire, {.dt = kDt, .emitter = {.seed = 7}, .capacity = capacity, .record_words = 32, .prewarm = false,
-             .emitter_row = row, .emitter_generation = system.generation(row)});
+  Result<Simulation> sim = Simulation::create(fire, {.dt = kDt,
+                                                     .emitter = {.seed = 7},
+                                                     .capacity = capacity,
+                                                     .record_words = 32,
+                                                     .prewarm = false,
+                                                     .emitter_row = row,
+                                                     .emitter_generation = system.generation(row)});
   ASSERT_TRUE(sim.ok()) << sim.error().to_string();
   std::map<uint32_t, uint32_t> ref_serial;  // reference slot -> birth serial
   uint32_t born = 0;
@@ -478,7 +489,8 @@ void ParticleSystemTest::check_fire_against_reference(Simulate simulate) {
     for (uint32_t slot : alive) {
       const uint32_t* got = pool.data() + size_t(slot) * 32;
       auto it = ref_by_serial.find(got[kSerialWord]);
-      ASSERT_NE(it, ref_by_serial.end()) << "frame " << f << ": serial " << got[kSerialWord] << " not alive in the reference";
+      ASSERT_NE(it, ref_by_serial.end()) << "frame " << f << ": serial " << got[kSerialWord]
+                                         << " not alive in the reference";
       const uint32_t* want = ref_pool.data() + size_t(it->second) * 32;
       ASSERT_EQ(got[0], want[0]) << "header, frame " << f;
       for (uint32_t w = 1; w < own; ++w) {
@@ -495,8 +507,11 @@ void ParticleSystemTest::check_fire_against_reference(Simulate simulate) {
   EXPECT_GT(compared, 2500u);  // ~50 checkpoints of ~60 live particles
   // The passes that ran: fire's program compiled for simulate and for emit, or neither.
   EXPECT_EQ(system.compiled_kernel_count(), compiled_simulate ? 2u : 0u);
-  std::cout << "fire parity (" << (simulate == Simulate::kInterpreted ? "interpreted" : simulate == Simulate::kCompiled ? "compiled" : "background-compiled") << " simulate): " << compared
-            << " particle records compared, worst relative difference " << worst << "\n";
+  std::cout << "fire parity ("
+            << (simulate == Simulate::kInterpreted ? "interpreted"
+                : simulate == Simulate::kCompiled  ? "compiled"
+                                                   : "background-compiled")
+            << " simulate): " << compared << " particle records compared, worst relative difference " << worst << "\n";
 }
 
 TEST_F(ParticleSystemTest, FireMatchesTheReferenceSimulation) { check_fire_against_reference(Simulate::kCompiled); }

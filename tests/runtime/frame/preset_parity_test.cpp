@@ -113,9 +113,13 @@ TEST_P(PresetParityTest, GpuFrameMatchesTheReferenceSimulation) {
   ASSERT_TRUE(added.ok()) << added.error().to_string();
   const uint32_t row = added.value();
 
-  Result<Simulation> sim = Simulation::create(
-      effect, {.dt = kDt, .emitter = {.seed = kSeed}, .capacity = capacity, .record_words = kRecordWords, .prewarm = false,
-               .emitter_row = row, .emitter_generation = system.generation(row)});
+  Result<Simulation> sim = Simulation::create(effect, {.dt = kDt,
+                                                       .emitter = {.seed = kSeed},
+                                                       .capacity = capacity,
+                                                       .record_words = kRecordWords,
+                                                       .prewarm = false,
+                                                       .emitter_row = row,
+                                                       .emitter_generation = system.generation(row)});
   ASSERT_TRUE(sim.ok()) << sim.error().to_string();
 
   std::map<uint32_t, uint32_t> ref_serial;  // reference slot -> birth serial
@@ -180,8 +184,7 @@ TEST_P(PresetParityTest, GpuFrameMatchesTheReferenceSimulation) {
                         std::to_string(w);
         }
         ASSERT_LE(d, preset.tol_abs + preset.tol_rel * std::abs(double(y)))
-            << preset.file << " frame " << f << " serial " << serial << " word " << w << ": gpu " << x << " ref "
-            << y;
+            << preset.file << " frame " << f << " serial " << serial << " word " << w << ": gpu " << x << " ref " << y;
       }
       ++compared;
     }
@@ -194,8 +197,8 @@ TEST_P(PresetParityTest, GpuFrameMatchesTheReferenceSimulation) {
   std::cout << "parity " << preset.file << ": " << preset.frames << " frames, spawned " << spawned_total
             << " (declared bursts due " << burst_total << "), killed " << killed_total << ", dropped " << dropped_total
             << ", max alive " << max_alive << "; " << compared << " records compared, worst |d| / (1 + |ref|) "
-            << worst_rel << " (|d| " << worst_abs << ", " << (worst_where.empty() ? "-" : worst_where)
-            << "), bound " << preset.tol_abs << " + " << preset.tol_rel << " |ref|"
+            << worst_rel << " (|d| " << worst_abs << ", " << (worst_where.empty() ? "-" : worst_where) << "), bound "
+            << preset.tol_abs << " + " << preset.tol_rel << " |ref|"
             << (preset.why[0] ? std::string(" (") + preset.why + ")" : std::string()) << "\n";
   RecordProperty("worst_relative", std::to_string(worst_rel));
   RecordProperty("records_compared", std::to_string(compared));

@@ -110,14 +110,19 @@ CompiledEffect make_effect(const char* text, std::vector<uint32_t> defaults, flo
   e.emitter_defaults = std::move(defaults);
   e.emission.rate = rate;
   e.emission.capacity_hint = 1024;
-  for (const GlobalImport& g : e.program.global_imports) e.globals.push_back({g.name, std::vector<float>(g.width, 0.5f)});
+  for (const GlobalImport& g : e.program.global_imports)
+    e.globals.push_back({g.name, std::vector<float>(g.width, 0.5f)});
   return e;
 }
 
 // The three effects of these tests: rate / life are emitter fields of each (the record's rate is
 // the field's value).
-CompiledEffect probe_effect(float rate, float life) { return make_effect(test::kProgram, {bits(life), bits(rate)}, rate); }
-CompiledEffect random_life_effect(float rate, float life) { return make_effect(kRandomLifeProgram, {bits(life), bits(rate)}, rate); }
+CompiledEffect probe_effect(float rate, float life) {
+  return make_effect(test::kProgram, {bits(life), bits(rate)}, rate);
+}
+CompiledEffect random_life_effect(float rate, float life) {
+  return make_effect(kRandomLifeProgram, {bits(life), bits(rate)}, rate);
+}
 CompiledEffect target_wind_effect(float rate, float life) {
   return make_effect(kTargetWind, {bits(rate), bits(0.0f), bits(1.0f), bits(0.0f), bits(life)}, rate);
 }
@@ -204,7 +209,8 @@ class ProgramHeapFrameTest : public test::GpuTest {
 TEST_F(ProgramHeapFrameTest, EmittersOfOneEffectShareOnePlacementAndOneDispatch) {
   const CompiledEffect probe = random_life_effect(90.0f, 0.25f);
   const CompiledEffect other = target_wind_effect(60.0f, 0.4f);
-  ParticleSystem system = make_system({.capacity = 2048, .record_words = kWords, .max_emitters = 8, .serial_word = kSerialWord});
+  ParticleSystem system =
+      make_system({.capacity = 2048, .record_words = kWords, .max_emitters = 8, .serial_word = kSerialWord});
   const EmitterDesc slow{.seed = 11, .fields = {{"life", {0.5f}}, {"rate", {45.0f}}}};
   const uint32_t a = add(system, probe, {.seed = 7});
   const uint32_t b = add(system, probe, slow);
@@ -225,11 +231,13 @@ TEST_F(ProgramHeapFrameTest, EmittersOfOneEffectShareOnePlacementAndOneDispatch)
   const std::vector<std::pair<uint32_t, const CompiledEffect*>> emitters = {{a, &probe}, {b, &probe}, {c, &other}};
   const std::vector<EmitterDesc> options = {{.seed = 7}, slow, {.seed = 3}};
   for (size_t i = 0; i < emitters.size(); ++i) {
-    auto sim = Simulation::create(*emitters[i].second,
-                                  {.dt = kDt, .emitter = options[i], .capacity = 2048, .record_words = kWords,
-                                   .prewarm = false,
-                                   .emitter_row = emitters[i].first,
-                                   .emitter_generation = system.generation(emitters[i].first)});
+    auto sim = Simulation::create(*emitters[i].second, {.dt = kDt,
+                                                        .emitter = options[i],
+                                                        .capacity = 2048,
+                                                        .record_words = kWords,
+                                                        .prewarm = false,
+                                                        .emitter_row = emitters[i].first,
+                                                        .emitter_generation = system.generation(emitters[i].first)});
     ASSERT_TRUE(sim.ok()) << sim.error().to_string();
     refs.push_back(std::move(sim).value());
   }
@@ -374,10 +382,10 @@ TEST_F(ProgramHeapFrameTest, AThousandAddsAndRemovalsUploadOnlyWhatChanged) {
   const uint64_t p95 = per_action_bytes[per_action_bytes.size() * 95 / 100];
   std::cout << "1000-emitter churn: " << actions << " adds and removals over " << per_action_bytes.size()
             << " frames, program buffer bytes written " << uploaded << " (whole-image uploads would have been "
-            << whole_image_bytes << "), median " << median << " B, 95th percentile " << p95
-            << " B per frame, growths " << system.upload_stats().program_buffer_growths << ", repacks "
-            << system.program_heap().repack_count() << ", table bytes " << system.upload_stats().table_bytes
-            << ", image " << system.program_heap().image().size() * 4 << " B, particles spawned " << spawned << "\n";
+            << whole_image_bytes << "), median " << median << " B, 95th percentile " << p95 << " B per frame, growths "
+            << system.upload_stats().program_buffer_growths << ", repacks " << system.program_heap().repack_count()
+            << ", table bytes " << system.upload_stats().table_bytes << ", image "
+            << system.program_heap().image().size() * 4 << " B, particles spawned " << spawned << "\n";
   EXPECT_GT(spawned, 1000u);
   EXPECT_LT(uploaded * 50, whole_image_bytes);  // under 2% of re-uploading the image each time
   EXPECT_LE(median, 256u);                      // a few emitters' blocks (and the header now and then)
@@ -416,12 +424,20 @@ TEST_F(ProgramHeapFrameTest, ForcedRepacksKeepEveryLiveEmittersParticles) {
   ASSERT_TRUE(made_table.ok());
   TransformTable table = std::move(made_table).value();
   const uint32_t mover = table.add_row(kNoParent).value();
-  ParticleSystem tiny = make_system({.capacity = 4096, .record_words = kWords, .max_emitters = 16,
-                                     .serial_word = kSerialWord, .heap_constant_words = 4, .heap_code_words = 4,
+  ParticleSystem tiny = make_system({.capacity = 4096,
+                                     .record_words = kWords,
+                                     .max_emitters = 16,
+                                     .serial_word = kSerialWord,
+                                     .heap_constant_words = 4,
+                                     .heap_code_words = 4,
                                      .heap_field_words = 4});
-  ParticleSystem roomy = make_system({.capacity = 4096, .record_words = kWords, .max_emitters = 16,
-                                      .serial_word = kSerialWord, .heap_constant_words = 8192,
-                                      .heap_code_words = 16384, .heap_field_words = 8192});
+  ParticleSystem roomy = make_system({.capacity = 4096,
+                                      .record_words = kWords,
+                                      .max_emitters = 16,
+                                      .serial_word = kSerialWord,
+                                      .heap_constant_words = 8192,
+                                      .heap_code_words = 16384,
+                                      .heap_field_words = 8192});
   ParticleSystem* systems[2] = {&tiny, &roomy};
   for (ParticleSystem* s : systems) ASSERT_TRUE(s->set_transforms(&table).ok());
 
@@ -621,7 +637,8 @@ void ProgramHeapFrameTest::check_generated_programs_against_the_reference(Genera
       // register at the end of UPDATE (which changes no field, but every executor runs it).
       const uint32_t last = generated.program.register_count - 1;
       for (uint32_t k = 0; k <= shader::kVmFastMaxImmediates; ++k)
-        generated.program.update.push_back({{uint32_t(isa::Op::MOV) | (1u << 8) | (shader::kVmKindImm << 16) | (last << 24),
+        generated.program.update.push_back({{uint32_t(isa::Op::MOV) | (1u << 8) | (shader::kVmKindImm << 16) |
+                                                 (last << 24),
                                              bits(0.5f + float(k)), 0u, 0u}});
     }
     if (kind == Generated::kFullFastFile) {
@@ -650,26 +667,39 @@ void ProgramHeapFrameTest::check_generated_programs_against_the_reference(Genera
       ASSERT_GT(generated.program.register_count, shader::kVmFastRegisterSlots);
     } else {
       ASSERT_LE(generated.program.register_count, shader::kVmFastRegisterSlots);
-      const uint32_t most =
-          std::max(distinct_immediates(generated.program.init), distinct_immediates(generated.program.update));
-      if (kind == Generated::kFastFile || kind == Generated::kFullFastFile) ASSERT_LE(most, shader::kVmFastMaxImmediates);
+      const uint32_t most = std::max(distinct_immediates(generated.program.init),
+                                     distinct_immediates(generated.program.update));
+      if (kind == Generated::kFastFile || kind == Generated::kFullFastFile)
+        ASSERT_LE(most, shader::kVmFastMaxImmediates);
       else ASSERT_GT(most, shader::kVmFastMaxImmediates);
     }
     ASSERT_TRUE(verify_program(generated.program).ok()) << verify_program(generated.program).error().to_string();
-    ParticleSystem system = make_system({.capacity = kCapacity, .record_words = kRecord, .max_emitters = 4,
-                                         .serial_word = kSerial, .wide_lanes = 64, .compiled_simulate = compiled});
+    ParticleSystem system = make_system({.capacity = kCapacity,
+                                         .record_words = kRecord,
+                                         .max_emitters = 4,
+                                         .serial_word = kSerial,
+                                         .wide_lanes = 64,
+                                         .compiled_simulate = compiled});
     const uint32_t fast_row = add(system, probe, {.seed = 1});
     const uint32_t row = add(system, generated, {.seed = 9});
     if (HasFatalFailure()) return;
     EXPECT_EQ(system.placed_program_count(), 2u);
     EXPECT_EQ(system.wide_program_count(), wide_programs);
-    auto made = Simulation::create(generated, {.dt = kDt, .emitter = {.seed = 9}, .capacity = kCapacity, .record_words = kRecord,
-                                               .prewarm = false, .emitter_row = row,
+    auto made = Simulation::create(generated, {.dt = kDt,
+                                               .emitter = {.seed = 9},
+                                               .capacity = kCapacity,
+                                               .record_words = kRecord,
+                                               .prewarm = false,
+                                               .emitter_row = row,
                                                .emitter_generation = system.generation(row)});
     ASSERT_TRUE(made.ok()) << made.error().to_string();
     Simulation& ref = *made;
-    auto made_fast = Simulation::create(probe, {.dt = kDt, .emitter = {.seed = 1}, .capacity = kCapacity, .record_words = kRecord,
-                                                .prewarm = false, .emitter_row = fast_row,
+    auto made_fast = Simulation::create(probe, {.dt = kDt,
+                                                .emitter = {.seed = 1},
+                                                .capacity = kCapacity,
+                                                .record_words = kRecord,
+                                                .prewarm = false,
+                                                .emitter_row = fast_row,
                                                 .emitter_generation = system.generation(fast_row)});
     ASSERT_TRUE(made_fast.ok());
     std::map<uint32_t, uint32_t> serial_of;

@@ -124,7 +124,9 @@ class TransformEmitterTest : public test::GpuTest {
     auto f = [&](size_t base, const char* name, uint32_t c) {
       return std::bit_cast<float>((*pool)[base + *p.particle_field_offset(name) + c]);
     };
-    auto v3 = [&](size_t base, const char* name) { return glm::vec3(f(base, name, 0), f(base, name, 1), f(base, name, 2)); };
+    auto v3 = [&](size_t base, const char* name) {
+      return glm::vec3(f(base, name, 0), f(base, name, 1), f(base, name, 2));
+    };
     for (uint32_t slot = 0; slot < system_.capacity(); ++slot) {
       const size_t base = size_t(slot) * kWords;
       const uint32_t header = (*pool)[base];

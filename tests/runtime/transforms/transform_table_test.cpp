@@ -69,7 +69,8 @@ class TransformTableTest : public GpuTest {
       for (int r = 0; r < 4; ++r) {
         // Relative to the magnitudes involved: a chain of scales up to 2 grows the entries.
         const float scale = std::max(1.0f, std::abs(expected[c][r]));
-        EXPECT_NEAR(worlds_[row][c][r], expected[c][r], tolerance * scale) << "row " << row << " [" << c << "][" << r << "]";
+        EXPECT_NEAR(worlds_[row][c][r], expected[c][r], tolerance * scale)
+            << "row " << row << " [" << c << "][" << r << "]";
       }
   }
 
@@ -117,7 +118,7 @@ TEST_F(TransformTableTest, ReparentingAndRemovalRebuildTheLevels) {
   EXPECT_GT(table_.topology_version(), version);
   EXPECT_FALSE(table_.set_parent(b, d).ok());  // d is below b now: a cycle
   EXPECT_FALSE(table_.set_parent(b, b).ok());
-  EXPECT_FALSE(table_.remove_row(c).ok());     // still has d
+  EXPECT_FALSE(table_.remove_row(c).ok());  // still has d
   run();
   for (uint32_t r : {a, b, c, d}) expect_world(r);
   ASSERT_TRUE(table_.set_parent(d, kNoParent).ok());
