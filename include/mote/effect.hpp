@@ -65,6 +65,10 @@ struct CompiledEffect {
   std::vector<GlobalPreview> globals;      // preview values, one per program.global_imports entry
   EmissionSettings emission;
   RenderSettings render;
+  // The document's file when it was compiled from one (compile_effect_file; empty otherwise): the
+  // render settings' relative texture and mesh paths resolve against its directory (against the
+  // working directory when it is empty).
+  std::string source_path;
 };
 
 // Loads, validates and compiles an effect document. Errors carry a JSON pointer in `where`

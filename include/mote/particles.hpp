@@ -30,6 +30,11 @@ struct ParticleSystemState;
 struct ApiAccess;
 }  // namespace detail
 struct HostVulkanDevice;  // mote/vulkan_interop.hpp
+}  // namespace mote
+// <vulkan/vulkan.h>'s VkCommandBuffer is a pointer to this: record() takes one without this
+// header declaring any Vulkan type.
+struct VkCommandBuffer_T;
+namespace mote {
 
 struct ContextOptions {
   bool validation = false;  // the Khronos validation layer (also MOTE_VALIDATION=1)
@@ -85,6 +90,10 @@ struct ParticleSystemDesc {
   // record and past every effect's fields (add_emitter refuses an effect it overlaps). Lets a tool
   // match particles across runs (mote/compare.hpp does, against the reference simulation).
   uint32_t serial_word = 0;
+  // Frames a host may have recorded (record()) and not yet seen complete on the GPU: what a frame
+  // replaces (a grown program buffer, a rebuilt texture atlas) stays alive that many further
+  // frames. 1 .. 8. execute() tracks its own submissions.
+  uint32_t frames_in_flight = 3;
 };
 
 // The live particles' records as the last completed frame left them (read_alive_records).
@@ -147,6 +156,16 @@ class ParticleSystem {
   // One frame of `dt` seconds: uploads the transforms (waiting for the previous frame first),
   // records the frame and submits it. Does not wait for it.
   Status execute(float dt);
+  // The same frame recorded into the host's command buffer (a VkCommandBuffer: primary,
+  // recording, on the Context's queue family, outside any rendering scope), submitted by the host:
+  // every upload — the transforms' poses included — is written into it, so nothing waits. It ends
+  // with a barrier that makes the frame's writes visible to compute, indirect and transfer work
+  // recorded after it (mote/particle_renderer.hpp's draw adds its own for its stages). The host
+  // submits it before the next record() or execute(), no more than desc.frames_in_flight frames
+  // ahead of the GPU. Readbacks below wait for Mote's queue only: call them once the host's
+  // submission has completed. Errors: kInvalidArgument (a null command buffer, dt not > 0), the
+  // frame's own (a transform an emitter uses was removed); nothing is recorded then.
+  Status record(VkCommandBuffer_T* command_buffer, float dt);
   // Submits nothing; waits until every submitted frame has completed.
   Status wait_idle();
   // Waits for the kernels compiling in the background (tools and tests; frames never need to).
@@ -164,6 +183,7 @@ class ParticleSystem {
 
   uint32_t capacity() const;
   uint32_t record_words() const;
+  uint32_t max_emitters() const;
 
  private:
   friend struct detail::ApiAccess;

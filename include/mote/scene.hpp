@@ -20,6 +20,7 @@
 
 #include "mote/image.hpp"
 #include "mote/particles.hpp"
+#include "mote/render_options.hpp"
 #include "mote/result.hpp"
 
 namespace mote {
@@ -59,9 +60,6 @@ class Scene {
   explicit Scene(std::unique_ptr<State> state);
   std::unique_ptr<State> state_;
 };
-
-enum class DrawPath { kRaster, kCompute };
-enum class Transparency { kOit, kSorted };  // the raster path's
 
 struct SceneRendererOptions {
   uint32_t width = 0;  // 0 = the scene's output size (both or neither; 16 .. 8192)

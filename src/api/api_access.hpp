@@ -3,7 +3,9 @@
 // reaches those internals. No public header shows any of it.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "gpu/device.hpp"
 #include "mote/particles.hpp"
@@ -25,6 +27,20 @@ struct ParticleSystemState {
   runtime::TransformTable transforms;
   bool has_transforms = false;
   runtime::ParticleSystem system;
+  // What each emitter row draws, for the renderers that draw this system: the effect of the live
+  // emitter there (null: a free row) and a version bumped whenever that changes (add, swap,
+  // remove), so a renderer takes in exactly the rows that changed since it last looked.
+  struct Row {
+    std::shared_ptr<const CompiledEffect> effect;
+    uint64_t version = 0;
+  };
+  std::vector<Row> rows;
+  uint64_t next_version = 1;
+  void row_changed(uint32_t row, const CompiledEffect* effect) {
+    if (row >= rows.size()) rows.resize(size_t(row) + 1);
+    rows[row].effect = effect ? std::make_shared<const CompiledEffect>(*effect) : nullptr;
+    rows[row].version = next_version++;
+  }
 };
 
 struct ApiAccess {

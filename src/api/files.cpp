@@ -25,7 +25,9 @@ Status write_text_file(const std::filesystem::path& path, std::string_view text)
 
 Result<CompiledEffect> compile_effect_file(const std::filesystem::path& path) {
   MOTE_TRY_ASSIGN(const std::string text, read_text_file(path));
-  return compile_effect(text);
+  MOTE_TRY_ASSIGN(CompiledEffect effect, compile_effect(text));
+  effect.source_path = path.string();
+  return effect;
 }
 
 Result<Program> load_program_file(const std::filesystem::path& path) {

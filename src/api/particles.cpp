@@ -66,7 +66,8 @@ Result<std::unique_ptr<ParticleSystem>> ParticleSystem::create(Context& context,
                                                            .max_emitters = desc.max_emitters,
                                                            .serial_word = desc.serial_word,
                                                            .compiled_simulate = desc.compiled_simulate,
-                                                           .compile_in_background = desc.compile_in_background}));
+                                                           .compile_in_background = desc.compile_in_background,
+                                                           .frames_in_flight = desc.frames_in_flight}));
   if (desc.max_transforms > 0) {
     MOTE_TRY_ASSIGN(s->state_->transforms, runtime::TransformTable::create(device, desc.max_transforms));
     s->state_->has_transforms = true;
@@ -91,17 +92,21 @@ Result<EmitterId> ParticleSystem::add_emitter(const CompiledEffect& effect, cons
   if (desc.transform.valid() && (!state_->has_transforms || !state_->transforms.is_live(desc.transform.row)))
     return make_error(ErrorCode::kInvalidArgument, "the emitter's transform is not a live row");
   MOTE_TRY_ASSIGN(uint32_t row, system.add_emitter(effect, desc));
+  state_->row_changed(row, &effect);
   return EmitterId{row, system.generation(row)};
 }
 
 Status ParticleSystem::remove_emitter(EmitterId id) {
   MOTE_TRY(check_id(state_->system, id));
-  return state_->system.remove_emitter(id.row);
+  MOTE_TRY(state_->system.remove_emitter(id.row));
+  state_->row_changed(id.row, nullptr);
+  return ok_status();
 }
 
 Result<EmitterId> ParticleSystem::swap_effect(EmitterId id, const CompiledEffect& effect) {
   MOTE_TRY(check_id(state_->system, id));
   MOTE_TRY(state_->system.swap_effect(id.row, effect));
+  state_->row_changed(id.row, &effect);
   return EmitterId{id.row, state_->system.generation(id.row)};
 }
 
@@ -161,6 +166,11 @@ Status ParticleSystem::execute(float dt) {
   return state_->system.execute(dt);
 }
 
+Status ParticleSystem::record(VkCommandBuffer_T* command_buffer, float dt) {
+  // The transforms' poses go into the command buffer with the frame (no staging to wait for).
+  return state_->system.record(command_buffer, dt);
+}
+
 Status ParticleSystem::wait_idle() { return ApiAccess::device(*state_->context).wait_idle(); }
 
 Status ParticleSystem::wait_for_kernels() { return state_->system.wait_for_kernels(); }
@@ -202,6 +212,7 @@ Result<EmitterState> ParticleSystem::read_emitter_state(EmitterId id) {
 
 uint32_t ParticleSystem::capacity() const { return state_->system.capacity(); }
 uint32_t ParticleSystem::record_words() const { return state_->system.record_words(); }
+uint32_t ParticleSystem::max_emitters() const { return state_->system.row_capacity(); }
 
 ParticleDrawBuffers draw_buffers(ParticleSystem& system) {
   detail::ParticleSystemState& state = ApiAccess::state(system);

@@ -46,8 +46,14 @@ Status ParticleAtlas::build() {
     if (entry.fallback && !atlas_.find(entry.key))
       warnings_.push_back(fmt::format("texture '{}' fell back to the soft disc: {}", entry.key, entry.problem));
   atlas_ = std::move(atlas);
+  if (image_.valid()) retired_.push_back({std::move(image_), frames_});
   image_ = std::move(image);
   return ok_status();
+}
+
+void ParticleAtlas::frame_recorded(uint32_t frames_in_flight) {
+  ++frames_;
+  while (!retired_.empty() && retired_.front().frame + frames_in_flight < frames_) retired_.pop_front();
 }
 
 }  // namespace mote::render

@@ -6,6 +6,7 @@
 // soft disc and warnings() says why.
 #pragma once
 
+#include <deque>
 #include <span>
 #include <string>
 #include <string_view>
@@ -29,9 +30,9 @@ class ParticleAtlas {
 
   // Adds the requests whose keys it lacks (the first of a repeated key wins) and, when there is
   // one, rebuilds the atlas and uploads a new image (submit and wait). Returns whether it rebuilt:
-  // the entries' rects have then moved. The previous image is destroyed once the device's
-  // submissions so far have completed (Device::defer_destroy); a host that submits its own
-  // command buffers must not have one in flight that reads the atlas when it adds textures.
+  // the entries' rects have then moved. The previous image stays alive until frame_recorded()
+  // was called `frames_in_flight` more times (frames a host recorded may still read it), then
+  // until the device's own submissions so far have completed.
   // Errors: kUnsupported when the textures do not fit in kMaxAtlasSize² (the atlas is unchanged).
   Result<bool> add(std::span<const assets::AtlasRequest> requests);
 
@@ -40,6 +41,9 @@ class ParticleAtlas {
   const assets::AtlasEntry* find(std::string_view key) const { return atlas_.find(key); }
   VkImageView view() const { return image_.view(); }       // SHADER_READ_ONLY_OPTIMAL
   VkSampler sampler() const { return sampler_.handle(); }  // linear, clamp to edge
+  // A frame that reads the atlas was recorded: retired images older than `frames_in_flight` such
+  // frames are let go.
+  void frame_recorded(uint32_t frames_in_flight);
   // One line per texture that fell back to the soft disc, in the order they were added.
   const std::vector<std::string>& warnings() const { return warnings_; }
 
@@ -50,6 +54,12 @@ class ParticleAtlas {
   std::vector<assets::AtlasRequest> requests_;
   assets::Atlas atlas_;
   gpu::Image image_;
+  struct Retired {
+    gpu::Image image;
+    uint64_t frame = 0;  // frames_ when it was replaced
+  };
+  std::deque<Retired> retired_;
+  uint64_t frames_ = 0;
   gpu::Sampler sampler_;
   std::vector<std::string> warnings_;
 };

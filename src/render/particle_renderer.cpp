@@ -222,6 +222,7 @@ Status ParticleRenderer::record_prepare(VkCommandBuffer cmd, const ParticleBuffe
   MOTE_TRY(check_buffers(particles, options_.capacity));
   frame_ = particles;
   prepared_cmd_ = cmd;
+  atlas_.frame_recorded(options_.frames_in_flight);
   // The runtime frame's writes → this frame's readers; the previous frame's readers of the
   // renderer's buffers → the updates below (a host may have that frame still in flight).
   gpu::memory_barrier(cmd, kFrameStages, VK_ACCESS_2_MEMORY_WRITE_BIT, kFrameStages,

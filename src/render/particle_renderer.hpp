@@ -57,6 +57,9 @@ struct ParticleRendererOptions {
   Transparency transparency = Transparency::kOit;  // raster path only
   uint32_t capacity = 0;                           // the most particles a frame's pool holds
   uint32_t max_emitters = 1;                       // draw-record rows (the runtime's emitter rows)
+  // Frames a host may have recorded and not yet seen complete: a replaced atlas image outlives
+  // that many record_prepare calls.
+  uint32_t frames_in_flight = 3;
 };
 
 // The runtime frame's buffers as ParticleBuffers (this frame's alive list).

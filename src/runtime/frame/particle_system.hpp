@@ -197,6 +197,7 @@ class ParticleSystem {
 
   uint32_t capacity() const { return options_.capacity; }
   uint32_t record_words() const { return options_.record_words; }
+  uint32_t frames_in_flight() const { return options_.frames_in_flight; }
   uint32_t generation(uint32_t row) const { return emitters_ ? emitters_->generation(row) : 0u; }
   bool is_live(uint32_t row) const { return emitters_ && emitters_->is_live(row); }
   // Rows of the bindings table the next frame's bind pass walks (emitter bindings plus one per

@@ -1,0 +1,147 @@
+// Drawing a ParticleSystem's particles into the host application's own images, recorded into the
+// host's own command buffer — the way an engine embeds a particle renderer. The host owns the HDR
+// colour image, the reversed-Z depth image, the camera and the lights; the renderer owns the
+// texture atlas of the effects it has seen, the per-emitter draw records, the draw arguments and
+// the draw paths' scratch (docs/design/render.md, "The particle renderer").
+//
+// A frame, all in one command buffer the host submits on the Context's queue (or any queue of its
+// family), in this order:
+//
+//   system.record(cmd, dt)              the particle frame (or execute(dt) submitted before)
+//   ... the host's opaque scene into colour + depth ...
+//   renderer.record(cmd, view, targets) uploads and draw arguments, mesh particles (depth-written),
+//                                       then the sprites composited over the colour
+//
+// or, for a host with its own shadow and opaque passes, record_prepare first, then
+// record_shadow_casters (into the host's shadow map), record_opaque and record_transparent where
+// they belong. Every upload is written into the command buffer (vkCmdUpdateBuffer): nothing here
+// waits or writes host-visible memory, except when an emitter with a texture or mesh the renderer
+// has not seen appears (the atlas is rebuilt, the mesh loaded: a set-up wait on Mote's queue).
+// Command buffers must be submitted in the order they were recorded, and at most the system's
+// frames_in_flight ahead of the GPU.
+//
+// Image contract (render::ParticleTargets inside): colour R16G16B16A16_SFLOAT with COLOR_ATTACHMENT
+// and STORAGE usage, handed in COLOR_ATTACHMENT_OPTIMAL or GENERAL; depth D32_SFLOAT (reversed-Z:
+// 1 = near, 0 = far) with DEPTH_STENCIL_ATTACHMENT and SAMPLED usage, handed in
+// DEPTH_STENCIL_READ_ONLY_OPTIMAL, DEPTH_STENCIL_ATTACHMENT_OPTIMAL or SHADER_READ_ONLY_OPTIMAL. The
+// host records no barrier before a call; each call opens with a barrier from the host's writes in
+// the colour-output, fragment-test, fragment, compute and transfer stages, and hands each image back
+// in the layout it came in, its last accesses in those stages (the host's next barrier takes them
+// as its source scope). Sprites never write depth; mesh particles do.
+//
+// Threading: as the ParticleSystem it draws (one thread at a time). Errors are values.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mote/particles.hpp"
+#include "mote/render_options.hpp"
+#include "mote/result.hpp"
+
+namespace mote {
+
+struct ParticleRendererDesc {
+  uint32_t width = 0;  // the host's colour and depth size, 1 .. 8192
+  uint32_t height = 0;
+  DrawPath path = DrawPath::kRaster;
+  Transparency transparency = Transparency::kOit;  // the raster path's
+};
+
+struct PointLight {
+  std::array<float, 3> position{0.0f, 0.0f, 0.0f};  // world
+  float range = 10.0f;                               // metres; no light beyond
+  std::array<float, 3> radiance{1.0f, 1.0f, 1.0f};  // colour × intensity
+};
+
+// The camera and the lights of a frame, in Mote's conventions: a right-handed world, a view
+// matrix looking down its −Z, and a reversed-Z projection (depth 1 at the near plane, 0 far) into
+// Vulkan's clip space (y down), the one the host's depth image was drawn with. Matrices are
+// column-major (element [column * 4 + row]), as GLSL and glm store them.
+struct ParticleView {
+  std::array<float, 16> view{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+  std::array<float, 16> projection{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+  float near_plane = 0.1f;   // metres: soft particles turn the depth image into distances with it
+  float far_plane = 1000.0f;
+  float exposure = 1.0f;
+  float time = 0.0f;  // seconds (flipbooks driven by time read it)
+  // The sun (lit and mesh particles): the way its light travels and its colour × intensity (all
+  // zero: no sun). Its shadow map, when the host gives one to record_opaque, was drawn with
+  // sun_view_projection (world → [0, 1] depth, not reversed).
+  std::array<float, 3> sun_direction{0.0f, -1.0f, 0.0f};
+  std::array<float, 3> sun_radiance{0.0f, 0.0f, 0.0f};
+  std::array<float, 16> sun_view_projection{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+  uint32_t shadow_map_size = 0;  // the shadow map record_opaque will be given (0: none, unshadowed)
+  std::array<float, 3> sky_ambient{0.0f, 0.0f, 0.0f};
+  std::array<float, 3> ground_ambient{0.0f, 0.0f, 0.0f};
+  std::vector<PointLight> point_lights;  // the first 16 are used
+};
+
+// The host's images for one call (see the image contract above); the views are 2-D, one level,
+// one layer, of the whole image.
+struct ParticleTargets {
+  VkImage color = VK_NULL_HANDLE;
+  VkImageView color_view = VK_NULL_HANDLE;
+  VkImageLayout color_layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  VkImage depth = VK_NULL_HANDLE;
+  VkImageView depth_view = VK_NULL_HANDLE;
+  VkImageLayout depth_layout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL;
+};
+
+// The host's sun shadow map (D32_SFLOAT, 1 = far, drawn with ParticleView::sun_view_projection,
+// DEPTH_STENCIL_ATTACHMENT and SAMPLED usage), `size` x `size`.
+struct ParticleShadowMap {
+  VkImage image = VK_NULL_HANDLE;
+  VkImageView view = VK_NULL_HANDLE;
+  VkImageLayout layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+  uint32_t size = 0;
+};
+
+class ParticleRenderer {
+ public:
+  // A renderer for `system` (which must outlive it), drawing into targets of desc.width x
+  // desc.height. Errors: kInvalidArgument for a size out of range; kUnsupported for a path the
+  // device cannot run (the raster path's weighted OIT needs independentBlend, the compute path at
+  // most 65,536 screen tiles); kVulkan, kOutOfMemory.
+  static Result<std::unique_ptr<ParticleRenderer>> create(ParticleSystem& system, const ParticleRendererDesc& desc);
+  ~ParticleRenderer();
+  ParticleRenderer(const ParticleRenderer&) = delete;
+  ParticleRenderer& operator=(const ParticleRenderer&) = delete;
+
+  // record_prepare, then record_opaque and record_transparent into `targets`.
+  Status record(VkCommandBuffer cmd, const ParticleView& view, const ParticleTargets& targets);
+
+  // First in a frame: takes in the emitters added, swapped or removed since the last call (their
+  // textures and meshes, resolved against their effect's source_path directory; a texture that
+  // cannot be read is drawn as the built-in soft disc and reported in warnings()), then records
+  // the view and light uploads, the changed draw records and the draw arguments from the frame's
+  // alive count. Errors (nothing recorded): a mesh that cannot be loaded (kNotFound, kParse, ...,
+  // naming the effect), kUnsupported for more than 16 mesh-particle emitters.
+  Status record_prepare(VkCommandBuffer cmd, const ParticleView& view);
+  // The mesh particles into the host's shadow map, as casters (nothing without mesh emitters).
+  Status record_shadow_casters(VkCommandBuffer cmd, const ParticleShadowMap& shadow_map);
+  // The mesh particles into colour + depth, depth-written, lit by the view's sun (shadowed by
+  // `shadow_map` when given) and lights. Before the sprites.
+  Status record_opaque(VkCommandBuffer cmd, const ParticleTargets& targets, const ParticleShadowMap* shadow_map = nullptr);
+  // The sprites on the renderer's path, composited over the colour, depth-tested read-only.
+  Status record_transparent(VkCommandBuffer cmd, const ParticleTargets& targets);
+
+  // Textures that fell back to the soft disc, one line each.
+  const std::vector<std::string>& warnings() const;
+  uint32_t width() const;
+  uint32_t height() const;
+
+  struct State;  // defined in src/api/
+
+ private:
+  friend struct detail::ApiAccess;
+  ParticleRenderer();
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace mote

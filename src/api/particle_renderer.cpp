@@ -1,0 +1,256 @@
+// The public particle renderer (include/mote/particle_renderer.hpp) over render::ParticleRenderer:
+// it follows the system's emitter rows (what each draws, by the version the public ParticleSystem
+// bumps on every add, swap and removal), resolves and loads their textures and meshes, turns the
+// host's camera and lights into the view block, and wraps the host's images.
+#include "mote/particle_renderer.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <glm/gtc/type_ptr.hpp>
+#include <map>
+
+#include "api/api_access.hpp"
+#include "assets/mesh.hpp"
+#include "gpu/image.hpp"
+#include "render/gpu_mesh.hpp"
+#include "render/particle_renderer.hpp"
+
+namespace mote {
+
+using detail::ApiAccess;
+
+struct ParticleRenderer::State {
+  ParticleSystem* system = nullptr;
+  gpu::Device* device = nullptr;
+  ParticleRendererDesc desc;
+  render::ParticleRenderer renderer;
+  std::map<std::string, std::unique_ptr<render::GpuMesh>> meshes;  // by resolved name
+  std::vector<uint64_t> synced;  // per row: the system's row version the renderer has
+};
+
+namespace {
+
+// A path an effect names, against the directory of the document it came from.
+std::filesystem::path resolve(const CompiledEffect& effect, const std::string& path) {
+  const std::filesystem::path p(path);
+  if (p.is_absolute() || effect.source_path.empty()) return p;
+  return std::filesystem::path(effect.source_path).parent_path() / p;
+}
+
+Result<const render::GpuMesh*> mesh_for(ParticleRenderer::State& s, const CompiledEffect& effect) {
+  const std::string& name = effect.render.mesh;
+  const std::string key = name.empty() || name == "box" || name == "sphere" ? "builtin:" + (name.empty() ? "box" : name)
+                                                                             : resolve(effect, name).string();
+  if (auto it = s.meshes.find(key); it != s.meshes.end()) return it->second.get();
+  assets::Mesh mesh;
+  if (key == "builtin:box") {
+    mesh = assets::make_box();
+  } else if (key == "builtin:sphere") {
+    mesh = assets::make_sphere();
+  } else {
+    auto loaded = assets::load_gltf(key);
+    if (!loaded.ok())
+      return make_error(loaded.error().code,
+                        fmt::format("effect '{}': mesh '{}': {}", effect.name, key, loaded.error().message),
+                        loaded.error().where);
+    mesh = std::move(loaded).value();
+  }
+  MOTE_TRY_ASSIGN(render::GpuMesh uploaded, render::GpuMesh::upload(*s.device, mesh, "mote.particle_mesh." + key));
+  auto stored = std::make_unique<render::GpuMesh>(std::move(uploaded));
+  const render::GpuMesh* out = stored.get();
+  s.meshes.emplace(key, std::move(stored));
+  return out;
+}
+
+// Takes in the rows whose effect changed since the renderer last looked: the new textures in
+// one atlas rebuild, then each row's draw record.
+Status sync_rows(ParticleRenderer::State& s) {
+  detail::ParticleSystemState& system = ApiAccess::state(*s.system);
+  s.synced.resize(system.rows.size(), 0);
+  std::vector<assets::AtlasRequest> textures;
+  for (size_t row = 0; row < system.rows.size(); ++row) {
+    const auto& effect = system.rows[row].effect;
+    if (system.rows[row].version == s.synced[row] || !effect || effect->render.texture.empty()) continue;
+    const std::string path = resolve(*effect, effect->render.texture).string();
+    textures.push_back({path, path});
+  }
+  if (!textures.empty()) MOTE_TRY(s.renderer.add_textures(textures));
+  for (size_t row = 0; row < system.rows.size(); ++row) {
+    const detail::ParticleSystemState::Row& r = system.rows[row];
+    if (r.version == s.synced[row]) continue;
+    if (!r.effect) {
+      MOTE_TRY(s.renderer.clear_emitter(uint32_t(row)));
+    } else {
+      // The record looks its texture up by the effect's name for it: the resolved path here.
+      CompiledEffect drawn = *r.effect;
+      if (!drawn.render.texture.empty()) drawn.render.texture = resolve(*r.effect, drawn.render.texture).string();
+      const render::GpuMesh* mesh = nullptr;
+      if (drawn.render.projection == "mesh") {
+        MOTE_TRY_ASSIGN(mesh, mesh_for(s, *r.effect));
+      }
+      MOTE_TRY(s.renderer.set_emitter(uint32_t(row), drawn, system.system.generation(uint32_t(row)), mesh));
+    }
+    s.synced[row] = r.version;
+  }
+  return ok_status();
+}
+
+glm::vec3 vec3_of(const std::array<float, 3>& a) { return {a[0], a[1], a[2]}; }
+
+shader::RenderView render_view(const ParticleView& v, uint32_t width, uint32_t height, uint32_t lights) {
+  shader::RenderView out{};
+  out.view = glm::make_mat4(v.view.data());
+  out.projection = glm::make_mat4(v.projection.data());
+  out.view_projection = out.projection * out.view;
+  out.inverse_view_projection = glm::inverse(out.view_projection);
+  out.sun_view_projection = glm::make_mat4(v.sun_view_projection.data());
+  // The camera's frame in the world: the inverse view's columns.
+  const glm::mat4 camera = glm::inverse(out.view);
+  out.camera_position = glm::vec4(glm::vec3(camera[3]), 1.0f);
+  out.camera_right = glm::vec4(glm::normalize(glm::vec3(camera[0])), 0.0f);
+  out.camera_up = glm::vec4(glm::normalize(glm::vec3(camera[1])), 0.0f);
+  out.camera_forward = glm::vec4(-glm::normalize(glm::vec3(camera[2])), 0.0f);
+  out.viewport = {float(width), float(height), 1.0f / float(width), 1.0f / float(height)};
+  out.clip = {v.near_plane, v.far_plane, v.exposure, v.time};
+  const glm::vec3 radiance = vec3_of(v.sun_radiance);
+  const glm::vec3 direction = vec3_of(v.sun_direction);
+  if (glm::length(radiance) > 0.0f && glm::length(direction) > 0.0f) {
+    out.sun_direction = glm::vec4(glm::normalize(direction), 1.0f);
+    out.sun_radiance = glm::vec4(radiance, v.shadow_map_size > 0 ? 1.0f / float(v.shadow_map_size) : 0.0f);
+  }
+  out.sky_ambient = glm::vec4(vec3_of(v.sky_ambient), 0.0f);
+  out.ground_ambient = glm::vec4(vec3_of(v.ground_ambient), 0.0f);
+  out.point_light_count = std::min(lights, shader::kMaxPointLights);
+  return out;
+}
+
+Status check_view(const ParticleView& v) {
+  auto finite = [](std::span<const float> values) {
+    return std::all_of(values.begin(), values.end(), [](float x) { return std::isfinite(x); });
+  };
+  if (!finite(v.view) || !finite(v.projection) || !finite(v.sun_view_projection))
+    return make_error(ErrorCode::kInvalidArgument, "the view's matrices must be finite");
+  if (!(v.near_plane > 0.0f) || !(v.far_plane > v.near_plane) || !std::isfinite(v.far_plane))
+    return make_error(ErrorCode::kInvalidArgument, "the view needs 0 < near_plane < far_plane, both finite");
+  if (std::abs(glm::determinant(glm::make_mat4(v.view.data()))) < 1e-12f)
+    return make_error(ErrorCode::kInvalidArgument, "the view matrix is not invertible");
+  return ok_status();
+}
+
+std::vector<shader::PointLightGpu> point_lights(const ParticleView& v) {
+  std::vector<shader::PointLightGpu> out;
+  for (const PointLight& light : v.point_lights) {
+    if (out.size() == shader::kMaxPointLights) break;
+    out.push_back({glm::vec4(vec3_of(light.position), light.range), glm::vec4(vec3_of(light.radiance), 0.0f)});
+  }
+  return out;
+}
+
+}  // namespace
+
+ParticleRenderer::ParticleRenderer() : state_(std::make_unique<State>()) {}
+ParticleRenderer::~ParticleRenderer() = default;
+
+Result<std::unique_ptr<ParticleRenderer>> ParticleRenderer::create(ParticleSystem& system,
+                                                                   const ParticleRendererDesc& desc) {
+  if (desc.width == 0 || desc.height == 0 || desc.width > 8192 || desc.height > 8192)
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("a particle renderer of {}x{}: the size must be 1 .. 8192 each way", desc.width,
+                                  desc.height));
+  std::unique_ptr<ParticleRenderer> r(new ParticleRenderer());
+  State& s = *r->state_;
+  detail::ParticleSystemState& state = ApiAccess::state(system);
+  s.system = &system;
+  s.device = &ApiAccess::device(*state.context);
+  s.desc = desc;
+  if (!s.device->description().queue_has_graphics && desc.path == DrawPath::kRaster)
+    return make_error(ErrorCode::kUnsupported, "the raster path needs a queue that draws (no graphics queue)");
+  const render::ParticleRendererOptions options{
+      .width = desc.width,
+      .height = desc.height,
+      .path = desc.path == DrawPath::kCompute ? render::DrawPath::kCompute : render::DrawPath::kRaster,
+      .transparency = desc.transparency == Transparency::kSorted ? render::Transparency::kSorted
+                                                                 : render::Transparency::kOit,
+      .capacity = system.capacity(),
+      .max_emitters = system.max_emitters(),
+      .frames_in_flight = state.system.frames_in_flight()};
+  MOTE_TRY_ASSIGN(s.renderer, render::ParticleRenderer::create(*s.device, options));
+  return r;
+}
+
+namespace {
+
+// The host's images as the component takes them (borrowed: nothing is destroyed with them). Not
+// movable: `targets` points at the two images beside it.
+struct BorrowedTargets {
+  BorrowedTargets() = default;
+  BorrowedTargets(const BorrowedTargets&) = delete;
+  BorrowedTargets& operator=(const BorrowedTargets&) = delete;
+  gpu::Image color;
+  gpu::Image depth;
+  render::ParticleTargets targets;
+};
+
+Status borrow(const ParticleTargets& t, uint32_t width, uint32_t height, BorrowedTargets& b) {
+  if (t.color == VK_NULL_HANDLE || t.color_view == VK_NULL_HANDLE || t.depth == VK_NULL_HANDLE ||
+      t.depth_view == VK_NULL_HANDLE)
+    return make_error(ErrorCode::kInvalidArgument, "the targets need the colour and depth images and their views");
+  b.color = gpu::Image::borrow(t.color, t.color_view, render::kHdrFormat, width, height, VK_IMAGE_ASPECT_COLOR_BIT);
+  b.depth = gpu::Image::borrow(t.depth, t.depth_view, render::kDepthFormat, width, height, VK_IMAGE_ASPECT_DEPTH_BIT);
+  b.targets = {&b.color, t.color_layout, &b.depth, t.depth_layout};
+  return ok_status();
+}
+
+}  // namespace
+
+Status ParticleRenderer::record(VkCommandBuffer cmd, const ParticleView& view, const ParticleTargets& targets) {
+  MOTE_TRY(record_prepare(cmd, view));
+  MOTE_TRY(record_opaque(cmd, targets));
+  return record_transparent(cmd, targets);
+}
+
+Status ParticleRenderer::record_prepare(VkCommandBuffer cmd, const ParticleView& view) {
+  State& s = *state_;
+  if (cmd == VK_NULL_HANDLE) return make_error(ErrorCode::kInvalidArgument, "record_prepare needs a command buffer");
+  MOTE_TRY(check_view(view));
+  MOTE_TRY(sync_rows(s));
+  const std::vector<shader::PointLightGpu> lights = point_lights(view);
+  const shader::RenderView block = render_view(view, s.desc.width, s.desc.height, uint32_t(lights.size()));
+  return s.renderer.record_prepare(cmd, render::particle_buffers(ApiAccess::state(*s.system).system), block, lights);
+}
+
+Status ParticleRenderer::record_shadow_casters(VkCommandBuffer cmd, const ParticleShadowMap& shadow_map) {
+  if (shadow_map.image == VK_NULL_HANDLE || shadow_map.view == VK_NULL_HANDLE || shadow_map.size == 0)
+    return make_error(ErrorCode::kInvalidArgument, "the shadow map needs its image, its view and its size");
+  const gpu::Image image = gpu::Image::borrow(shadow_map.image, shadow_map.view, render::kDepthFormat, shadow_map.size,
+                                              shadow_map.size, VK_IMAGE_ASPECT_DEPTH_BIT);
+  return state_->renderer.record_shadow_casters(cmd, {&image, shadow_map.layout});
+}
+
+Status ParticleRenderer::record_opaque(VkCommandBuffer cmd, const ParticleTargets& targets,
+                                       const ParticleShadowMap* shadow_map) {
+  State& s = *state_;
+  BorrowedTargets b;
+  MOTE_TRY(borrow(targets, s.desc.width, s.desc.height, b));
+  if (shadow_map == nullptr) return s.renderer.record_opaque(cmd, b.targets);
+  if (shadow_map->image == VK_NULL_HANDLE || shadow_map->view == VK_NULL_HANDLE || shadow_map->size == 0)
+    return make_error(ErrorCode::kInvalidArgument, "the shadow map needs its image, its view and its size");
+  const gpu::Image shadow = gpu::Image::borrow(shadow_map->image, shadow_map->view, render::kDepthFormat,
+                                               shadow_map->size, shadow_map->size, VK_IMAGE_ASPECT_DEPTH_BIT);
+  return s.renderer.record_opaque(cmd, b.targets, {&shadow, shadow_map->layout});
+}
+
+Status ParticleRenderer::record_transparent(VkCommandBuffer cmd, const ParticleTargets& targets) {
+  State& s = *state_;
+  BorrowedTargets b;
+  MOTE_TRY(borrow(targets, s.desc.width, s.desc.height, b));
+  return s.renderer.record_transparent(cmd, b.targets);
+}
+
+const std::vector<std::string>& ParticleRenderer::warnings() const { return state_->renderer.warnings(); }
+uint32_t ParticleRenderer::width() const { return state_->desc.width; }
+uint32_t ParticleRenderer::height() const { return state_->desc.height; }
+
+}  // namespace mote
