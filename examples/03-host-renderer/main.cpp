@@ -103,8 +103,8 @@ struct Host {
     vk = mote::vulkan_context(context);
     constexpr VkImageUsageFlags kColor = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
                                          VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-    constexpr VkImageUsageFlags kDepth =
-        VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    constexpr VkImageUsageFlags kDepth = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
+                                         VK_IMAGE_USAGE_TRANSFER_DST_BIT;
     if (!make_image(VK_FORMAT_R16G16B16A16_SFLOAT, kColor, VK_IMAGE_ASPECT_COLOR_BIT, color, color_memory, color_view))
       return false;
     if (!make_image(VK_FORMAT_D32_SFLOAT, kDepth, VK_IMAGE_ASPECT_DEPTH_BIT, depth, depth_memory, depth_view))
@@ -151,10 +151,12 @@ void barrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect, VkIm
 }
 
 // The stages the particle renderer hands the images back in (mote/particle_renderer.hpp).
-constexpr VkPipelineStageFlags2 kParticleStages =
-    VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT | VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
-    VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
-    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+constexpr VkPipelineStageFlags2 kParticleStages = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT |
+                                                  VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT |
+                                                  VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT |
+                                                  VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |
+                                                  VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT |
+                                                  VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
 
 // The host's "opaque pass" here is two clears: a dusk sky, and depth at the far plane (0, reversed-Z).
 void record_clears(const Host& h) {
@@ -204,7 +206,8 @@ mote::ParticleView camera(float time) {
   auto dot = [](const std::array<float, 3>& a, const std::array<float, 3>& b) {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
   };
-  v.view = {r[0], u[0], -f[0], 0, r[1], u[1], -f[1], 0, r[2], u[2], -f[2], 0, -dot(r, eye), -dot(u, eye), dot(f, eye), 1};
+  v.view = {r[0], u[0], -f[0], 0, r[1],         u[1],         -f[1],       0,
+            r[2], u[2], -f[2], 0, -dot(r, eye), -dot(u, eye), dot(f, eye), 1};
   const float near = 0.1f, focal = 1.0f / std::tan(0.5f * 0.9f), aspect = float(kWidth) / float(kHeight);
   v.projection = {focal / aspect, 0, 0, 0, 0, -focal, 0, 0, 0, 0, 0, -1, 0, 0, near, 0};
   v.near_plane = near;
@@ -263,7 +266,8 @@ int main(int argc, char** argv) {
   mote::ParticleSystem& particles = *system.value();
   if (auto e = particles.add_emitter(fire.value(), {.seed = 1}); !e.ok()) return fail("fire emitter", e.error());
   auto renderer = mote::ParticleRenderer::create(
-      particles, {.width = kWidth, .height = kHeight, .path = compute ? mote::DrawPath::kCompute : mote::DrawPath::kRaster});
+      particles,
+      {.width = kWidth, .height = kHeight, .path = compute ? mote::DrawPath::kCompute : mote::DrawPath::kRaster});
   if (!renderer.ok()) return fail("renderer", renderer.error());
 
   Host host;

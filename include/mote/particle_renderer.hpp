@@ -55,7 +55,7 @@ struct ParticleRendererDesc {
 
 struct PointLight {
   std::array<float, 3> position{0.0f, 0.0f, 0.0f};  // world
-  float range = 10.0f;                               // metres; no light beyond
+  float range = 10.0f;                              // metres; no light beyond
   std::array<float, 3> radiance{1.0f, 1.0f, 1.0f};  // colour × intensity
 };
 
@@ -66,7 +66,7 @@ struct PointLight {
 struct ParticleView {
   std::array<float, 16> view{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
   std::array<float, 16> projection{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-  float near_plane = 0.1f;   // metres: soft particles turn the depth image into distances with it
+  float near_plane = 0.1f;  // metres: soft particles turn the depth image into distances with it
   float far_plane = 1000.0f;
   float exposure = 1.0f;
   float time = 0.0f;  // seconds (flipbooks driven by time read it)
@@ -113,6 +113,12 @@ class ParticleRenderer {
   ParticleRenderer(const ParticleRenderer&) = delete;
   ParticleRenderer& operator=(const ParticleRenderer&) = delete;
 
+  // Takes `effect`'s texture into the atlas and loads its mesh now, ahead of the emitters that
+  // will draw it, so the first frame that draws one does not wait on a rebuild (set-up: waits on
+  // Mote's queue). A texture that cannot be read is drawn as the soft disc and reported in
+  // warnings(); a mesh that cannot be loaded is an error (kNotFound, kParse, ..., naming the effect).
+  Status preload(const CompiledEffect& effect);
+
   // record_prepare, then record_opaque and record_transparent into `targets`.
   Status record(VkCommandBuffer cmd, const ParticleView& view, const ParticleTargets& targets);
 
@@ -127,7 +133,8 @@ class ParticleRenderer {
   Status record_shadow_casters(VkCommandBuffer cmd, const ParticleShadowMap& shadow_map);
   // The mesh particles into colour + depth, depth-written, lit by the view's sun (shadowed by
   // `shadow_map` when given) and lights. Before the sprites.
-  Status record_opaque(VkCommandBuffer cmd, const ParticleTargets& targets, const ParticleShadowMap* shadow_map = nullptr);
+  Status record_opaque(VkCommandBuffer cmd, const ParticleTargets& targets,
+                       const ParticleShadowMap* shadow_map = nullptr);
   // The sprites on the renderer's path, composited over the colour, depth-tested read-only.
   Status record_transparent(VkCommandBuffer cmd, const ParticleTargets& targets);
 

@@ -94,6 +94,9 @@ struct ParticleSystemDesc {
   // replaces (a grown program buffer, a rebuilt texture atlas) stays alive that many further
   // frames. 1 .. 8. execute() tracks its own submissions.
   uint32_t frames_in_flight = 3;
+  // GPU timestamps around each pass of every frame (a few queries a frame), read by
+  // read_pass_times(): for tools and HUDs.
+  bool profile = false;
 };
 
 // The live particles' records as the last completed frame left them (read_alive_records).
@@ -109,6 +112,12 @@ struct EmitterState {
   float age = 0.0f;       // seconds since the emitter started (EMITTER_AGE after the frame's tick)
   uint32_t spawned = 0;   // particles spawned so far: the next newborn's birth serial
   uint32_t newborns = 0;  // spawned by the last frame
+};
+
+// One pass of a frame as the GPU timed it (ParticleSystemDesc::profile).
+struct PassTime {
+  std::string name;  // "reset", "tick", "scan", "emit_args", "emit", "simulate", "compact", "finish"
+  double ms = 0.0;
 };
 
 struct ParticleStats {
@@ -180,6 +189,9 @@ class ParticleSystem {
   Result<AliveRecords> read_alive_records();
   // A live emitter's state (kInvalidArgument for an id that is not live).
   Result<EmitterState> read_emitter_state(EmitterId id);
+  // The last completed frame's passes as the GPU timed them (kInvalidArgument without
+  // desc.profile; empty before the first frame).
+  Result<std::vector<PassTime>> read_pass_times();
 
   uint32_t capacity() const;
   uint32_t record_words() const;

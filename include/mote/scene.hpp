@@ -69,11 +69,6 @@ struct SceneRendererOptions {
   bool profile = true;                             // per-pass GPU timestamps in each SceneFrameReport
 };
 
-struct PassTime {
-  std::string name;
-  double ms = 0.0;
-};
-
 struct SceneFrameReport {
   uint32_t index = 0;                     // 0-based, in render order
   float time = 0.0f;                      // scene time of the frame (seconds after the warm-up)

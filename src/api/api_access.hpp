@@ -4,11 +4,17 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <string>
 #include <memory>
 #include <vector>
 
 #include "gpu/device.hpp"
+#include "gpu/profiler.hpp"
+#include "mote/particle_renderer.hpp"
 #include "mote/particles.hpp"
+#include "render/gpu_mesh.hpp"
+#include "render/particle_renderer.hpp"
 #include "mote/scene.hpp"
 #include "runtime/frame/particle_system.hpp"
 #include "runtime/transforms/transform_table.hpp"
@@ -19,7 +25,8 @@ namespace mote {
 namespace detail {
 
 struct ContextState {
-  std::unique_ptr<gpu::Device> device;
+  gpu::Device* device = nullptr;       // the one Mote works on
+  std::unique_ptr<gpu::Device> owned;  // when the Context made it (create, adopt)
 };
 
 struct ParticleSystemState {
@@ -27,6 +34,8 @@ struct ParticleSystemState {
   runtime::TransformTable transforms;
   bool has_transforms = false;
   runtime::ParticleSystem system;
+  gpu::GpuProfiler profiler;    // desc.profile only
+  bool profiled_frame = false;  // a frame has run with the profiler since create
   // What each emitter row draws, for the renderers that draw this system: the effect of the live
   // emitter there (null: a free row) and a version bumped whenever that changes (add, swap,
   // remove), so a renderer takes in exactly the rows that changed since it last looked.
@@ -43,7 +52,30 @@ struct ParticleSystemState {
   }
 };
 
+struct ApiAccess;
+
+}  // namespace detail
+
+struct ParticleRenderer::State {
+  ParticleSystem* system = nullptr;
+  gpu::Device* device = nullptr;
+  ParticleRendererDesc desc;
+  render::ParticleRenderer renderer;
+  std::map<std::string, std::unique_ptr<render::GpuMesh>> meshes;  // by resolved name
+  std::vector<uint64_t> synced;                                    // per row: the system's row version the renderer has
+};
+
+namespace detail {
+
 struct ApiAccess {
+  static render::ParticleRenderer& renderer(ParticleRenderer& r) { return r.state_->renderer; }
+  // A Context over a device the caller owns and keeps alive (Mote's own renderers run the public
+  // particle API on the device they were given).
+  static std::unique_ptr<Context> wrap(gpu::Device& device) {
+    std::unique_ptr<Context> c(new Context());
+    c->state_->device = &device;
+    return c;
+  }
   static gpu::Device& device(Context& context) { return *context.state_->device; }
   static const gpu::Device& device(const Context& context) { return *context.state_->device; }
   static ParticleSystemState& state(ParticleSystem& system) { return *system.state_; }

@@ -21,15 +21,6 @@ namespace mote {
 
 using detail::ApiAccess;
 
-struct ParticleRenderer::State {
-  ParticleSystem* system = nullptr;
-  gpu::Device* device = nullptr;
-  ParticleRendererDesc desc;
-  render::ParticleRenderer renderer;
-  std::map<std::string, std::unique_ptr<render::GpuMesh>> meshes;  // by resolved name
-  std::vector<uint64_t> synced;  // per row: the system's row version the renderer has
-};
-
 namespace {
 
 // A path an effect names, against the directory of the document it came from.
@@ -42,7 +33,7 @@ std::filesystem::path resolve(const CompiledEffect& effect, const std::string& p
 Result<const render::GpuMesh*> mesh_for(ParticleRenderer::State& s, const CompiledEffect& effect) {
   const std::string& name = effect.render.mesh;
   const std::string key = name.empty() || name == "box" || name == "sphere" ? "builtin:" + (name.empty() ? "box" : name)
-                                                                             : resolve(effect, name).string();
+                                                                            : resolve(effect, name).string();
   if (auto it = s.meshes.find(key); it != s.meshes.end()) return it->second.get();
   assets::Mesh mesh;
   if (key == "builtin:box") {
@@ -93,6 +84,19 @@ Status sync_rows(ParticleRenderer::State& s) {
       MOTE_TRY(s.renderer.set_emitter(uint32_t(row), drawn, system.system.generation(uint32_t(row)), mesh));
     }
     s.synced[row] = r.version;
+  }
+  return ok_status();
+}
+
+Status preload_effect(ParticleRenderer::State& s, const CompiledEffect& effect) {
+  if (!effect.render.texture.empty()) {
+    const std::string path = resolve(effect, effect.render.texture).string();
+    const assets::AtlasRequest request{path, path};
+    MOTE_TRY(s.renderer.add_textures(std::span(&request, 1)));
+  }
+  if (effect.render.projection == "mesh") {
+    MOTE_TRY_ASSIGN(const render::GpuMesh* mesh, mesh_for(s, effect));
+    (void)mesh;
   }
   return ok_status();
 }
@@ -167,15 +171,16 @@ Result<std::unique_ptr<ParticleRenderer>> ParticleRenderer::create(ParticleSyste
   s.desc = desc;
   if (!s.device->description().queue_has_graphics && desc.path == DrawPath::kRaster)
     return make_error(ErrorCode::kUnsupported, "the raster path needs a queue that draws (no graphics queue)");
-  const render::ParticleRendererOptions options{
-      .width = desc.width,
-      .height = desc.height,
-      .path = desc.path == DrawPath::kCompute ? render::DrawPath::kCompute : render::DrawPath::kRaster,
-      .transparency = desc.transparency == Transparency::kSorted ? render::Transparency::kSorted
-                                                                 : render::Transparency::kOit,
-      .capacity = system.capacity(),
-      .max_emitters = system.max_emitters(),
-      .frames_in_flight = state.system.frames_in_flight()};
+  const render::ParticleRendererOptions options{.width = desc.width,
+                                                .height = desc.height,
+                                                .path = desc.path == DrawPath::kCompute ? render::DrawPath::kCompute
+                                                                                        : render::DrawPath::kRaster,
+                                                .transparency = desc.transparency == Transparency::kSorted
+                                                                    ? render::Transparency::kSorted
+                                                                    : render::Transparency::kOit,
+                                                .capacity = system.capacity(),
+                                                .max_emitters = system.max_emitters(),
+                                                .frames_in_flight = state.system.frames_in_flight()};
   MOTE_TRY_ASSIGN(s.renderer, render::ParticleRenderer::create(*s.device, options));
   return r;
 }
@@ -204,6 +209,8 @@ Status borrow(const ParticleTargets& t, uint32_t width, uint32_t height, Borrowe
 }
 
 }  // namespace
+
+Status ParticleRenderer::preload(const CompiledEffect& effect) { return preload_effect(*state_, effect); }
 
 Status ParticleRenderer::record(VkCommandBuffer cmd, const ParticleView& view, const ParticleTargets& targets) {
   MOTE_TRY(record_prepare(cmd, view));

@@ -33,14 +33,16 @@ Context::~Context() = default;
 
 Result<std::unique_ptr<Context>> Context::create(const ContextOptions& options) {
   std::unique_ptr<Context> c(new Context());
-  MOTE_TRY_ASSIGN(c->state_->device,
+  MOTE_TRY_ASSIGN(c->state_->owned,
                   gpu::Device::create({.validation = options.validation, .device_selector = options.device}));
+  c->state_->device = c->state_->owned.get();
   return c;
 }
 
 Result<std::unique_ptr<Context>> Context::adopt(const HostVulkanDevice& host) {
   std::unique_ptr<Context> c(new Context());
-  MOTE_TRY_ASSIGN(c->state_->device, gpu::Device::adopt(host));
+  MOTE_TRY_ASSIGN(c->state_->owned, gpu::Device::adopt(host));
+  c->state_->device = c->state_->owned.get();
   return c;
 }
 
@@ -72,6 +74,10 @@ Result<std::unique_ptr<ParticleSystem>> ParticleSystem::create(Context& context,
     MOTE_TRY_ASSIGN(s->state_->transforms, runtime::TransformTable::create(device, desc.max_transforms));
     s->state_->has_transforms = true;
     MOTE_TRY(s->state_->system.set_transforms(&s->state_->transforms));
+  }
+  if (desc.profile) {
+    MOTE_TRY_ASSIGN(s->state_->profiler, gpu::GpuProfiler::create(device, 16));
+    s->state_->system.set_profiler(&s->state_->profiler);
   }
   return s;
 }
@@ -163,12 +169,27 @@ Status ParticleSystem::execute(float dt) {
     MOTE_TRY(device.wait(device.last_submitted_serial()));
     MOTE_TRY(state_->transforms.upload());
   }
-  return state_->system.execute(dt);
+  MOTE_TRY(state_->system.execute(dt));
+  state_->profiled_frame = state_->profiler.valid();
+  return ok_status();
 }
 
 Status ParticleSystem::record(VkCommandBuffer_T* command_buffer, float dt) {
   // The transforms' poses go into the command buffer with the frame (no staging to wait for).
-  return state_->system.record(command_buffer, dt);
+  MOTE_TRY(state_->system.record(command_buffer, dt));
+  state_->profiled_frame = state_->profiler.valid();
+  return ok_status();
+}
+
+Result<std::vector<PassTime>> ParticleSystem::read_pass_times() {
+  if (!state_->profiler.valid())
+    return make_error(ErrorCode::kInvalidArgument, "the system was made without ParticleSystemDesc::profile");
+  std::vector<PassTime> out;
+  if (!state_->profiled_frame) return out;
+  MOTE_TRY(ApiAccess::device(*state_->context).wait_idle());
+  MOTE_TRY_ASSIGN(const std::vector<gpu::PassTime> passes, state_->profiler.resolve());
+  for (const gpu::PassTime& p : passes) out.push_back({p.name, p.ms});
+  return out;
 }
 
 Status ParticleSystem::wait_idle() { return ApiAccess::device(*state_->context).wait_idle(); }

@@ -27,6 +27,7 @@ class GpuProfiler {
   GpuProfiler(const GpuProfiler&) = delete;
   GpuProfiler& operator=(const GpuProfiler&) = delete;
 
+  bool valid() const { return pool_ != VK_NULL_HANDLE; }
   // Resets the query pool for a new recording (must be recorded before any begin()).
   void reset(VkCommandBuffer cmd);
   void begin(VkCommandBuffer cmd, std::string name);

@@ -7,9 +7,11 @@
 #include <fmt/format.h>
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/packing.hpp>
+#include <glm/gtc/type_ptr.hpp>
 
 #include "core/file.hpp"
 #include "core/hash.hpp"
+#include "api/api_access.hpp"
 #include "gpu/commands.hpp"
 #include "gpu/transfer.hpp"
 #include "render/draw_records.hpp"
@@ -129,7 +131,7 @@ Result<const GpuMesh*> SceneRenderer::mesh_for(scene::ObjectShape shape, const s
   return out;
 }
 
-Status SceneRenderer::load_effects(std::vector<std::filesystem::path>& effect_dirs) {
+Status SceneRenderer::load_effects() {
   // Effects, compiled once per file.
   std::map<std::string, size_t> effect_by_path;
   for (size_t i = 0; i < scene_.emitters.size(); ++i) {
@@ -147,8 +149,8 @@ Status SceneRenderer::load_effects(std::vector<std::filesystem::path>& effect_di
                           fmt::format("effect '{}' at {}: {}", path.string(), compiled.error().where,
                                       compiled.error().message),
                           emitter_where(i));
-      effects_.push_back({std::move(compiled).value(), nullptr});
-      effect_dirs.push_back(path.parent_path());
+      effects_.push_back({std::move(compiled).value()});
+      effects_.back().effect.source_path = path.string();
       found = effect_by_path.emplace(path.string(), effects_.size() - 1).first;
     }
     emitters_.push_back({found->second, UINT32_MAX, false});
@@ -175,25 +177,56 @@ Status SceneRenderer::load_effects(std::vector<std::filesystem::path>& effect_di
   return ok_status();
 }
 
-Status SceneRenderer::load_meshes(const std::vector<std::filesystem::path>& effect_dirs) {
-  // Meshes: the objects', and the mesh particles' (box, sphere or a glTF next to the effect).
+Status SceneRenderer::load_meshes() {
+  // The objects' meshes (the mesh particles' are the particle renderer's).
   for (size_t i = 0; i < scene_.objects.size(); ++i) {
     const scene::Object& o = scene_.objects[i];
     MOTE_TRY_ASSIGN(const GpuMesh* mesh, mesh_for(o.shape, o.mesh, fmt::format("/objects/{}/mesh", i)));
     object_meshes_.push_back(mesh);
   }
-  for (size_t e = 0; e < effects_.size(); ++e) {
-    const RenderSettings& r = effects_[e].effect.render;
-    if (r.projection != "mesh") continue;
-    const std::string where = effects_[e].effect.name + "#/render/mesh";
-    if (r.mesh == "box" || r.mesh.empty()) {
-      MOTE_TRY_ASSIGN(effects_[e].mesh, mesh_for(scene::ObjectShape::kBox, {}, where));
-    } else if (r.mesh == "sphere") {
-      MOTE_TRY_ASSIGN(effects_[e].mesh, mesh_for(scene::ObjectShape::kSphere, {}, where));
-    } else {
-      MOTE_TRY_ASSIGN(effects_[e].mesh, mesh_for(scene::ObjectShape::kMesh, effect_dirs[e] / r.mesh, where));
-    }
+  return ok_status();
+}
+
+Status SceneRenderer::make_particles(uint32_t width, uint32_t height) {
+  // The pool: twice the effects' expected populations, at least min_capacity.
+  uint64_t capacity = options_.min_capacity;
+  uint32_t record_words = 2;
+  uint64_t expected = 0;
+  for (const EmitterSlot& slot : emitters_) {
+    expected += effects_[slot.effect].effect.emission.capacity_hint;
+    record_words = std::max(record_words, effects_[slot.effect].effect.program.particle_record_words());
   }
+  capacity = std::min<uint64_t>(std::max<uint64_t>(capacity, expected * 2), kMaxPool);
+  // Kernels compiled before the frame that first needs them, so every run renders the same.
+  MOTE_TRY_ASSIGN(particles_,
+                  mote::ParticleSystem::create(*context_,
+                                               {.capacity = uint32_t(capacity),
+                                                .record_words = record_words,
+                                                .max_emitters = std::max<uint32_t>(1, uint32_t(emitters_.size())),
+                                                .max_transforms = uint32_t(scene_.transforms.size()),
+                                                .compiled_simulate = true,
+                                                .compile_in_background = false,
+                                                .profile = options_.profile}));
+  // The scene's transforms as the system's hierarchy: rows are handed out in order on a fresh
+  // table, parents before children, so row == the transform's index.
+  for (const scene::Transform& t : scene_.transforms) {
+    TransformId parent;
+    if (!t.parent.empty()) parent.row = *scene_.find_transform(t.parent);
+    MOTE_TRY_ASSIGN(const TransformId row, particles_->add_transform(parent));
+    (void)row;
+  }
+  const mote::ParticleRendererDesc desc{.width = width,
+                                        .height = height,
+                                        .path = options_.path == DrawPath::kCompute ? mote::DrawPath::kCompute
+                                                                                    : mote::DrawPath::kRaster,
+                                        .transparency = options_.transparency == Transparency::kSorted
+                                                            ? mote::Transparency::kSorted
+                                                            : mote::Transparency::kOit};
+  MOTE_TRY_ASSIGN(renderer_, mote::ParticleRenderer::create(*particles_, desc));
+  // Every effect's texture and mesh now: a problem is the scene's, found before the first frame.
+  for (const LoadedEffect& e : effects_)
+    if (Status loaded = renderer_->preload(e.effect); !loaded.ok())
+      return make_error(loaded.error().code, loaded.error().message, e.effect.name + "#/render/mesh");
   return ok_status();
 }
 
@@ -203,67 +236,22 @@ Status SceneRenderer::load(const SceneRenderOptions& options) {
   const uint32_t height = options.height ? options.height : scene_.output.height;
   if (width == 0 || height == 0 || width > 8192 || height > 8192)
     return make_error(ErrorCode::kInvalidArgument, fmt::format("render size {}x{} is outside 1..8192", width, height));
-  std::vector<std::filesystem::path> effect_dirs;
-  MOTE_TRY(load_effects(effect_dirs));
-  MOTE_TRY(load_meshes(effect_dirs));
-
-  // The transform hierarchy on the GPU (emitters stand at its rows).
-  if (!scene_.transforms.empty()) {
-    MOTE_TRY_ASSIGN(transforms_, runtime::TransformTable::create(device, uint32_t(scene_.transforms.size())));
-    for (const scene::Transform& t : scene_.transforms) {
-      uint32_t parent = runtime::kNoParent;
-      if (!t.parent.empty()) parent = *scene_.find_transform(t.parent);
-      MOTE_TRY_ASSIGN(uint32_t row, transforms_.add_row(parent));
-      (void)row;  // rows are handed out in order on a fresh table: row == index
-    }
-  }
-
-  // The pool: twice the effects' expected populations, at least min_capacity.
-  uint64_t capacity = options.min_capacity;
-  uint32_t record_words = 2;
-  uint64_t expected = 0;
-  for (const EmitterSlot& slot : emitters_) {
-    expected += effects_[slot.effect].effect.emission.capacity_hint;
-    record_words = std::max(record_words, effects_[slot.effect].effect.program.particle_record_words());
-  }
-  capacity = std::min<uint64_t>(std::max<uint64_t>(capacity, expected * 2), kMaxPool);
-  const uint32_t rows = std::max<uint32_t>(1, uint32_t(emitters_.size()));
-  MOTE_TRY_ASSIGN(particles_, runtime::ParticleSystem::create(device, {.capacity = uint32_t(capacity),
-                                                                       .record_words = record_words,
-                                                                       .max_emitters = rows}));
-  if (!scene_.transforms.empty()) MOTE_TRY(particles_.set_transforms(&transforms_));
-
+  MOTE_TRY(load_effects());
+  MOTE_TRY(load_meshes());
+  context_ = detail::ApiAccess::wrap(device);
+  MOTE_TRY(make_particles(width, height));
   const uint32_t shadow_size = scene_.sun && scene_.sun->shadows
                                    ? std::min(scene_.sun->shadow_map_size, device.limits().maxImageDimension2D)
                                    : 1;
   MOTE_TRY_ASSIGN(targets_, RenderTargets::create(device, width, height, shadow_size));
   MOTE_TRY_ASSIGN(opaque_, OpaquePass::create(device));
   MOTE_TRY_ASSIGN(tonemap_, TonemapPass::create(device));
-  MOTE_TRY_ASSIGN(particle_renderer_, ParticleRenderer::create(device, {.width = width,
-                                                                        .height = height,
-                                                                        .path = options.path,
-                                                                        .transparency = options.transparency,
-                                                                        .capacity = uint32_t(capacity),
-                                                                        .max_emitters = rows}));
-  // The atlas: every effect's texture, relative to its effect file (the soft disc and white are
-  // always there).
-  std::vector<assets::AtlasRequest> requests;
-  for (size_t e = 0; e < effects_.size(); ++e) {
-    const std::string& texture = effects_[e].effect.render.texture;
-    if (texture.empty()) continue;
-    requests.push_back({texture, std::filesystem::path(texture).is_absolute() ? std::filesystem::path(texture)
-                                                                              : effect_dirs[e] / texture});
-  }
-  MOTE_TRY(particle_renderer_.add_textures(requests));
-
   MOTE_TRY_ASSIGN(readback_, gpu::Buffer::create(device, {.size = uint64_t(width) * height * 4,
                                                           .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                                           .memory = gpu::MemoryUsage::kReadback,
                                                           .name = "mote.render.readback"}));
   if (options.profile) {
     MOTE_TRY_ASSIGN(render_profiler_, gpu::GpuProfiler::create(device, 16));
-    MOTE_TRY_ASSIGN(simulate_profiler_, gpu::GpuProfiler::create(device, 16));
-    particles_.set_profiler(&simulate_profiler_);
   }
   fit_shadow_bounds();
 
@@ -327,28 +315,24 @@ Status SceneRenderer::add_due_emitters() {
     o.fields = e.fields;
     o.globals = e.globals;
     if (!e.transform.empty()) o.transform.row = *scene_.find_transform(e.transform);
-    auto row = particles_.add_emitter(effects_[slot.effect].effect, o);
-    if (!row.ok())
-      return make_error(row.error().code, row.error().message,
-                        fmt::format("/emitters/{}{}", i, row.error().where.empty() ? "" : " " + row.error().where));
-    slot.row = row.value();
+    auto id = particles_->add_emitter(effects_[slot.effect].effect, o);
+    if (!id.ok())
+      return make_error(id.error().code, id.error().message,
+                        fmt::format("/emitters/{}{}", i, id.error().where.empty() ? "" : " " + id.error().where));
+    slot.id = id.value();
     slot.added = true;
-    const LoadedEffect& effect = effects_[slot.effect];
-    MOTE_TRY(particle_renderer_.set_emitter(slot.row, effect.effect, particles_.generation(slot.row), effect.mesh));
   }
   return ok_status();
 }
 
 Status SceneRenderer::step_simulation(float dt) {
-  MOTE_TRY(device_->wait(device_->last_submitted_serial()));
-  if (!scene_.transforms.empty()) {
-    for (size_t i = 0; i < scene_.transforms.size(); ++i) {
-      const scene::LocalPose pose = scene::evaluate_transform(scene_.transforms[i], sim_time_);
-      MOTE_TRY(transforms_.set_local(uint32_t(i), pose.position, pose.rotation, pose.scale));
-    }
-    MOTE_TRY(transforms_.upload());
+  for (size_t i = 0; i < scene_.transforms.size(); ++i) {
+    const scene::LocalPose pose = scene::evaluate_transform(scene_.transforms[i], sim_time_);
+    const glm::quat& q = pose.rotation;
+    MOTE_TRY(particles_->set_transform(TransformId{uint32_t(i)}, {pose.position.x, pose.position.y, pose.position.z},
+                                       {q.x, q.y, q.z, q.w}, {pose.scale.x, pose.scale.y, pose.scale.z}));
   }
-  MOTE_TRY(particles_.execute(dt));
+  MOTE_TRY(particles_->execute(dt));
   sim_time_ += dt;
   ++steps_since_frame_;
   return ok_status();
@@ -439,8 +423,31 @@ std::vector<OpaqueDraw> SceneRenderer::opaque_draws(const std::vector<glm::mat4>
   return draws;
 }
 
-Status SceneRenderer::record_frame(VkCommandBuffer cmd, const shader::RenderView& view,
-                                   std::span<const shader::PointLightGpu> lights, std::span<const OpaqueDraw> draws,
+ParticleView SceneRenderer::particle_view(const shader::RenderView& view,
+                                          std::span<const shader::PointLightGpu> lights) const {
+  ParticleView v;
+  std::copy_n(glm::value_ptr(view.view), 16, v.view.begin());
+  std::copy_n(glm::value_ptr(view.projection), 16, v.projection.begin());
+  std::copy_n(glm::value_ptr(view.sun_view_projection), 16, v.sun_view_projection.begin());
+  v.near_plane = view.clip.x;
+  v.far_plane = view.clip.y;
+  v.exposure = view.clip.z;
+  v.time = view.clip.w;
+  if (view.sun_direction.w > 0.0f) {
+    v.sun_direction = {view.sun_direction.x, view.sun_direction.y, view.sun_direction.z};
+    v.sun_radiance = {view.sun_radiance.x, view.sun_radiance.y, view.sun_radiance.z};
+  }
+  v.shadow_map_size = view.sun_radiance.w > 0.0f ? targets_.shadow_size : 0;
+  v.sky_ambient = {view.sky_ambient.x, view.sky_ambient.y, view.sky_ambient.z};
+  v.ground_ambient = {view.ground_ambient.x, view.ground_ambient.y, view.ground_ambient.z};
+  for (const shader::PointLightGpu& light : lights)
+    v.point_lights.push_back({{light.position_range.x, light.position_range.y, light.position_range.z},
+                              light.position_range.w,
+                              {light.radiance.x, light.radiance.y, light.radiance.z}});
+  return v;
+}
+
+Status SceneRenderer::record_frame(VkCommandBuffer cmd, const ParticleView& view, std::span<const OpaqueDraw> draws,
                                    bool capture) {
   const bool profile = options_.profile;
   auto pass = [&](const char* name) {
@@ -451,26 +458,30 @@ Status SceneRenderer::record_frame(VkCommandBuffer cmd, const shader::RenderView
   };
   if (profile) render_profiler_.reset(cmd);
   pass("setup");
-  MOTE_TRY(particle_renderer_.record_prepare(cmd, particle_buffers(particles_), view, lights));
-  const gpu::Buffer& view_buffer = particle_renderer_.view_buffer();
+  MOTE_TRY(renderer_->record_prepare(cmd, view));
+  // The opaque set reads the view block and lights the particle renderer just wrote.
+  const render::ParticleRenderer& particle_renderer = detail::ApiAccess::renderer(*renderer_);
+  const gpu::Buffer& view_buffer = particle_renderer.view_buffer();
   pass_end();
   pass("shadow");
   const bool shadows = targets_.shadow_size > 1;
   opaque_.record_shadow(cmd, targets_, shadows, draws, view_buffer);
   if (shadows)
-    MOTE_TRY(particle_renderer_.record_shadow_casters(cmd, {&targets_.shadow_map,
-                                                            VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL}));
+    MOTE_TRY(renderer_->record_shadow_casters(cmd, {targets_.shadow_map.handle(), targets_.shadow_map.view(),
+                                                    VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
+                                                    targets_.shadow_size}));
   opaque_.finish_shadow(cmd, targets_);
   pass_end();
   pass("opaque");
   opaque_.record_scene(cmd, targets_, glm::vec3(scene_.environment.background), draws, view_buffer,
-                       particle_renderer_.point_lights_buffer());
-  MOTE_TRY(particle_renderer_.record_opaque(cmd,
-                                            {.color = &targets_.hdr,
-                                             .color_layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                                             .depth = &targets_.depth,
-                                             .depth_layout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL},
-                                            {&targets_.shadow_map, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}));
+                       particle_renderer.point_lights_buffer());
+  const mote::ParticleShadowMap shadow_map{targets_.shadow_map.handle(), targets_.shadow_map.view(),
+                                           VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, targets_.shadow_size};
+  MOTE_TRY(renderer_->record_opaque(cmd,
+                                    {targets_.hdr.handle(), targets_.hdr.view(),
+                                     VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, targets_.depth.handle(),
+                                     targets_.depth.view(), VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL},
+                                    &shadow_map));
   // For the sprites: the depth read-only (tested and sampled), the colour as a storage image (the
   // compute path's and the OIT resolve's layout, and the tonemapper's after).
   gpu::image_barrier(cmd, targets_.depth, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
@@ -485,11 +496,10 @@ Status SceneRenderer::record_frame(VkCommandBuffer cmd, const shader::RenderView
                      VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
   pass_end();
   pass("particles");
-  const ParticleTargets sprite_targets{.color = &targets_.hdr,
-                                       .color_layout = VK_IMAGE_LAYOUT_GENERAL,
-                                       .depth = &targets_.depth,
-                                       .depth_layout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL};
-  MOTE_TRY(particle_renderer_.record_transparent(cmd, sprite_targets));
+  const mote::ParticleTargets sprite_targets{targets_.hdr.handle(),   targets_.hdr.view(),
+                                             VK_IMAGE_LAYOUT_GENERAL, targets_.depth.handle(),
+                                             targets_.depth.view(),   VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL};
+  MOTE_TRY(renderer_->record_transparent(cmd, sprite_targets));
   gpu::memory_barrier(cmd, kTargetStages, VK_ACCESS_2_MEMORY_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT);
@@ -528,7 +538,7 @@ Result<assets::ImageRgba8> SceneRenderer::render(FrameReport* report, FrameCaptu
   const std::vector<OpaqueDraw> draws = opaque_draws(worlds);
   Status recorded = ok_status();
   MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) {
-    recorded = record_frame(cmd, view, lights, draws, capture != nullptr);
+    recorded = record_frame(cmd, particle_view(view, lights), draws, capture != nullptr);
   }));
   MOTE_TRY(recorded);
   if (capture) {
@@ -537,16 +547,22 @@ Result<assets::ImageRgba8> SceneRenderer::render(FrameReport* report, FrameCaptu
     MOTE_TRY(capture_depth_.invalidate());
     MOTE_TRY(capture_composited_.invalidate());
     capture->view = view;
-    capture->record_words = particles_.record_words();
-    MOTE_TRY_ASSIGN(capture->pool, particles_.read_pool());
-    MOTE_TRY_ASSIGN(capture->alive, particles_.read_alive_slots());
-    const std::span<const shader::ParticleDrawRecord> records = particle_renderer_.records();
+    capture->record_words = particles_->record_words();
+    // The pool as the draw read it: every live record at its slot (the rest zero, as free slots are).
+    MOTE_TRY_ASSIGN(const AliveRecords alive, particles_->read_alive_records());
+    capture->pool.assign(size_t(particles_->capacity()) * alive.record_words, 0u);
+    for (size_t i = 0; i < alive.slots.size(); ++i)
+      std::copy_n(alive.records.begin() + std::ptrdiff_t(i * alive.record_words), alive.record_words,
+                  capture->pool.begin() + std::ptrdiff_t(size_t(alive.slots[i]) * alive.record_words));
+    capture->alive = alive.slots;
+    const render::ParticleRenderer& particle_renderer = detail::ApiAccess::renderer(*renderer_);
+    const std::span<const shader::ParticleDrawRecord> records = particle_renderer.records();
     capture->records.assign(records.begin(), records.end());
     capture->depth.resize(texels);
     std::memcpy(capture->depth.data(), capture_depth_.mapped(), texels * sizeof(float));
     capture->opaque = unpack_rgba16f(capture_opaque_, texels);
     capture->composited = unpack_rgba16f(capture_composited_, texels);
-    capture->atlas = &particle_renderer_.atlas();
+    capture->atlas = &particle_renderer.atlas();
   }
   MOTE_TRY(readback_.invalidate());
   assets::ImageRgba8 image;
@@ -559,13 +575,14 @@ Result<assets::ImageRgba8> SceneRenderer::render(FrameReport* report, FrameCaptu
     report->index = frame_;
     report->time = frame_time;
     report->steps = steps_since_frame_;
-    MOTE_TRY_ASSIGN(runtime::FrameStats stats, particles_.read_stats());
+    MOTE_TRY_ASSIGN(const ParticleStats stats, particles_->read_stats());
     report->alive = stats.alive;
     report->simulate_passes.clear();
     report->render_passes.clear();
     if (options_.profile) {
       if (steps_since_frame_ > 0) {
-        MOTE_TRY_ASSIGN(report->simulate_passes, simulate_profiler_.resolve());
+        MOTE_TRY_ASSIGN(const std::vector<PassTime> passes, particles_->read_pass_times());
+        for (const PassTime& p : passes) report->simulate_passes.push_back({p.name, p.ms});
       }
       MOTE_TRY_ASSIGN(report->render_passes, render_profiler_.resolve());
     }

@@ -1,11 +1,11 @@
 // Renders a scene file's frames headless: loads and compiles its effects, uploads its meshes,
-// runs the GPU particle runtime (src/runtime/frame/) with the scene's transforms on the GPU, and
-// per frame records shadow → opaque set → particles → tonemap, then reads the picture back. Every
-// particle matter — the atlas of the effects' textures, the draw records, the mesh particles, the
-// sprites on the raster path (OIT or depth-sorted) or the compute path — is the
-// ParticleRenderer's (render/particle_renderer.hpp), which draws into this renderer's targets as
-// it would into a host engine's. Frames are produced in order; the simulation advances by the
-// scene's dt until the frame's time. docs/design/render.md.
+// and per frame records shadow → opaque set → particles → tonemap, then reads the picture back.
+// Its particles go through the public API as any host's do: a mote::ParticleSystem (with the
+// scene's transforms as its hierarchy) simulates them, and a mote::ParticleRenderer
+// (mote/particle_renderer.hpp) draws them — mesh particles into its shadow map and opaque set,
+// sprites on the raster path (OIT or depth-sorted) or the compute path — into this renderer's
+// targets as it would into a host engine's. Frames are produced in order; the simulation advances
+// by the scene's dt until the frame's time. docs/design/render.md.
 #pragma once
 
 #include <cstdint>
@@ -26,8 +26,8 @@
 #include "render/particle_renderer.hpp"
 #include "render/render_targets.hpp"
 #include "render/tonemap_pass.hpp"
-#include "runtime/frame/particle_system.hpp"
-#include "runtime/transforms/transform_table.hpp"
+#include "mote/particle_renderer.hpp"
+#include "mote/particles.hpp"
 #include "scene/scene.hpp"
 #include "shared/particle_render.h"
 
@@ -80,18 +80,16 @@ class SceneRenderer {
   uint32_t height() const { return targets_.height; }
   uint32_t frames_rendered() const { return frame_; }
   // Non-fatal problems found while loading (texture fallbacks), for the CLI to print.
-  const std::vector<std::string>& warnings() const { return particle_renderer_.warnings(); }
-  runtime::ParticleSystem& particles() { return particles_; }
+  const std::vector<std::string>& warnings() const { return renderer_->warnings(); }
 
  private:
   struct EmitterSlot {
-    size_t effect = 0;          // index into effects_
-    uint32_t row = UINT32_MAX;  // particle-system row once added
+    size_t effect = 0;  // index into effects_
+    EmitterId id;       // once added
     bool added = false;
   };
   struct LoadedEffect {
-    CompiledEffect effect;
-    const GpuMesh* mesh = nullptr;  // projection "mesh"
+    CompiledEffect effect;  // source_path set: its texture and mesh resolve against its file
   };
 
   SceneRenderer() = default;
@@ -99,15 +97,17 @@ class SceneRenderer {
   Status load(const SceneRenderOptions& options);
   Status add_due_emitters();
   Status step_simulation(float dt);
-  Status load_effects(std::vector<std::filesystem::path>& effect_dirs);
-  Status load_meshes(const std::vector<std::filesystem::path>& effect_dirs);
+  Status load_effects();
+  Status load_meshes();
+  Status make_particles(uint32_t width, uint32_t height);
   void fit_shadow_bounds();
-  // The view at `frame_time` and the point lights (at most kMaxPointLights) it counts.
+  // The view at `frame_time` with the point lights (at most kMaxPointLights) it counts, and the
+  // same camera and lights as the particle renderer takes them.
   shader::RenderView frame_view(float frame_time, const std::vector<glm::mat4>& worlds,
                                 std::vector<shader::PointLightGpu>& lights) const;
+  ParticleView particle_view(const shader::RenderView& view, std::span<const shader::PointLightGpu> lights) const;
   std::vector<OpaqueDraw> opaque_draws(const std::vector<glm::mat4>& worlds) const;
-  Status record_frame(VkCommandBuffer cmd, const shader::RenderView& view,
-                      std::span<const shader::PointLightGpu> lights, std::span<const OpaqueDraw> draws, bool capture);
+  Status record_frame(VkCommandBuffer cmd, const ParticleView& view, std::span<const OpaqueDraw> draws, bool capture);
   std::vector<glm::mat4> world_matrices(float time) const;
   Result<const GpuMesh*> mesh_for(scene::ObjectShape shape, const std::filesystem::path& path,
                                   const std::string& where);
@@ -119,18 +119,17 @@ class SceneRenderer {
   std::vector<EmitterSlot> emitters_;
   std::map<std::string, std::unique_ptr<GpuMesh>> meshes_;
   std::vector<const GpuMesh*> object_meshes_;
-  runtime::TransformTable transforms_;
-  runtime::ParticleSystem particles_;
+  std::unique_ptr<Context> context_;  // over device_: the public particle API's way in
+  std::unique_ptr<mote::ParticleSystem> particles_;
+  std::unique_ptr<mote::ParticleRenderer> renderer_;
   RenderTargets targets_;
   OpaquePass opaque_;
-  ParticleRenderer particle_renderer_;
   TonemapPass tonemap_;
   gpu::Buffer readback_;
   gpu::Buffer capture_opaque_;      // RGBA16F texels (capture_next only)
   gpu::Buffer capture_depth_;       // D32
   gpu::Buffer capture_composited_;  // RGBA16F
   gpu::GpuProfiler render_profiler_;
-  gpu::GpuProfiler simulate_profiler_;
   float sim_time_ = 0.0f;  // seconds simulated, warm-up included
   float warmup_ = 0.0f;    // seconds simulated before frame 0
   uint32_t frame_ = 0;

@@ -63,12 +63,16 @@ class ParticleRendererTest : public test::ApiTest {
   gpu::Device& device() { return detail::ApiAccess::device(context()); }
 
   void make_targets() {
-    auto color = gpu::Image::create(device(), {.width = kWidth, .height = kHeight,
-                                               .format = VK_FORMAT_R16G16B16A16_SFLOAT,
-                                               .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
-                                                        VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-                                               .name = "test.host_color"});
-    auto depth = gpu::Image::create(device(), {.width = kWidth, .height = kHeight, .format = VK_FORMAT_D32_SFLOAT,
+    auto color = gpu::Image::create(device(),
+                                    {.width = kWidth,
+                                     .height = kHeight,
+                                     .format = VK_FORMAT_R16G16B16A16_SFLOAT,
+                                     .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
+                                              VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                     .name = "test.host_color"});
+    auto depth = gpu::Image::create(device(), {.width = kWidth,
+                                               .height = kHeight,
+                                               .format = VK_FORMAT_D32_SFLOAT,
                                                .usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
                                                         VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
                                                .aspect = VK_IMAGE_ASPECT_DEPTH_BIT,
@@ -153,12 +157,13 @@ TEST_F(ParticleRendererTest, EveryPathDrawsTheFrameRecordedBeforeItAndThePathsAg
   make_targets();
   const CompiledEffect fire = test::load_effect("fire.json");
   std::vector<std::vector<glm::vec3>> pictures;
-  for (auto [path, transparency] : {std::pair{DrawPath::kRaster, Transparency::kSorted},
-                                    std::pair{DrawPath::kCompute, Transparency::kOit},
-                                    std::pair{DrawPath::kRaster, Transparency::kOit}}) {
+  for (auto [path, transparency] :
+       {std::pair{DrawPath::kRaster, Transparency::kSorted}, std::pair{DrawPath::kCompute, Transparency::kOit},
+        std::pair{DrawPath::kRaster, Transparency::kOit}}) {
     ParticleSystem& system = make_system({.capacity = 4096, .max_emitters = 4, .compile_in_background = false});
-    auto renderer = ParticleRenderer::create(system, {.width = kWidth, .height = kHeight, .path = path,
-                                                      .transparency = transparency});
+    auto renderer =
+        ParticleRenderer::create(system,
+                                 {.width = kWidth, .height = kHeight, .path = path, .transparency = transparency});
     ASSERT_TRUE(renderer.ok()) << renderer.error().to_string();
     const std::vector<glm::vec3> empty = frame(system, **renderer);
     EXPECT_EQ(lit_pixels(empty), 0u) << "nothing alive draws nothing";
