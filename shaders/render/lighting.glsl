@@ -52,7 +52,8 @@ vec3 brdf(vec3 n, vec3 v, vec3 l, vec3 base_color, float roughness, float metall
 }
 
 // Diffuse irradiance at a sprite (no shadows, no specular): wrapped so a card lit from behind is
-// not black (the light through a thin medium, a cheap stand-in for meep's back-face transmission).
+// not black, a cheap stand-in for light passing through a thin medium (docs/design/render.md,
+// "Lighting").
 vec3 sprite_irradiance(vec3 position, vec3 normal) {
   vec3 e = hemisphere_ambient(normal);
   if (view.sun_direction.w > 0.0f) {

@@ -1,6 +1,6 @@
 #version 460
-// Mesh particles (the notebook's instanced meshes): one instanced indexed draw per mesh emitter
-// row, instance i drawing draw_list[i] when that particle belongs to push.mesh_row (others
+// Mesh particles (docs/design/render.md, "Mesh particles"): one instanced indexed draw per mesh
+// emitter row, instance i drawing draw_list[i] when that particle belongs to push.mesh_row (others
 // collapse outside the clip volume — the cost is the mesh's vertices × the alive count per mesh
 // emitter, fine for a few mesh emitters). The mesh is turned by the particle's orientation and
 // scaled by its size, and shaded by opaque.frag like the scene's objects (depth-written, opaque).

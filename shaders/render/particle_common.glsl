@@ -22,7 +22,7 @@ struct ParticleSprite {
   vec3 axis_x;
   vec3 axis_y;
   vec4 color;       // straight alpha, tinted
-  vec4 uv_rect;     // the particle's palette entry (D15)
+  vec4 uv_rect;     // the particle's own UV rect, e.g. a palette entry (particle_render.h)
   vec4 atlas_rect;  // its texture in the atlas
   float frame;      // flipbook frame, real (its fraction blends)
   uint flipbook_columns;

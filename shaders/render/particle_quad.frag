@@ -4,7 +4,7 @@
 //   default           — weighted blended OIT (McGuire & Bavoil, JCGT 2013): target 0 accumulates
 //                       premultiplied colour and alpha × w(z, a), target 1 the revealage product,
 //                       target 2 the emission of additive particles (alpha 0: weights would
-//                       vanish, and light adds in any order — meep's fourth accumulator);
+//                       vanish, and light adds in any order; docs/design/render.md, "Raster path");
 //   RASTER_SORTED=1   — the draw list is sorted back to front: premultiplied over, one target.
 #include "particle_draw_common.glsl"
 

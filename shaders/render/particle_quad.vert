@@ -1,8 +1,9 @@
 #version 460
-// Particle quads expanded in the vertex stage from the pool and the draw list (empty vertex
-// layout, wsg D17): 4 corners per instance from gl_VertexIndex, drawn with a 6-index buffer, the basis and colour
-// from particle_fetch. Invisible particles (stale, mesh mode, unbound rows) collapse to a point
-// outside the clip volume, which the rasterizer drops.
+// Particle quads expanded in the vertex stage from the pool and the draw list (empty vertex layout:
+// no vertex buffer, docs/design/render.md, "Raster path"): 4 corners per instance from
+// gl_VertexIndex, drawn with a 6-index buffer, the basis and colour from particle_fetch. Invisible
+// particles (stale, mesh mode, unbound rows) collapse to a point outside the clip volume, which the
+// rasterizer drops.
 #include "particle_draw_common.glsl"
 #include "lighting.glsl"
 
@@ -37,8 +38,8 @@ void main() {
   v_view_depth = dot(world - view.camera_position.xyz, view.camera_forward.xyz);
   vec4 color = s.color;
   if ((s.flags & kDrawFlagLit) != 0u) {
-    // Lit simply: diffuse irradiance at the centre on the sprite's shown side (meep's froxel
-    // irradiance volume comes with the volumetrics issue).
+    // Lit simply: diffuse irradiance at the centre on the sprite's shown side (a froxel
+    // irradiance volume is left for the volumetrics work; docs/design/render.md, "Lighting").
     vec3 normal = normalize(cross(s.axis_x, s.axis_y));
     color.rgb *= sprite_irradiance(s.center, normal) / kPi;
   }

@@ -98,7 +98,7 @@ MOTE_ASSERT_OFFSET(FrameBurst, count, 4);
 MOTE_ASSERT_OFFSET(FrameBurst, cycles, 8);
 MOTE_ASSERT_OFFSET(FrameBurst, interval, 12);
 
-// What the GPU integrates per row (meep "The emitter state"): not part of the record, so a
+// What the GPU integrates per row (docs/design/runtime_frame.md): not part of the record, so a
 // restage of the record never overwrites it. The CPU only zero-fills it at creation; a row is
 // recognised by generation and restarted on a mismatch.
 struct FrameEmitterState {
@@ -149,10 +149,10 @@ MOTE_ASSERT_OFFSET(FramePush, pad0, 20);
 MOTE_ASSERT_OFFSET(FramePush, pad1, 24);
 MOTE_ASSERT_OFFSET(FramePush, pad2, 28);
 
-// One row of the field-bindings table (the seed's `field_bindings`): the bind pass copies
-// `width` words of the transform row's channel into the program buffer at absolute word `word`
-// (an emitter's field, or one live row's copy of a global). Host-built from the emitters' and
-// the globals' bindings; rebuilt whenever a bound block moves (a repack, a section's growth).
+// One row of the field-bindings table (docs/design/runtime_frame.md, "Field bindings"): the bind
+// pass copies `width` words of the transform row's channel into the program buffer at absolute word
+// `word` (an emitter's field, or one live row's copy of a global). Host-built from the emitters'
+// and the globals' bindings; rebuilt whenever a bound block moves (a repack, a section's growth).
 struct FrameFieldBinding {
   uint word;           // absolute word of the program buffer
   uint width;          // words written: 3 (POSITION, DIRECTION, UP) or 4 (ORIENTATION)

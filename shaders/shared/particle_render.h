@@ -1,21 +1,22 @@
 // How a particle becomes a picture, written once for the raster path (shaders/render/particle_*),
 // the compute path (shaders/render/tile_*) and the CPU reference renderer (src/render/): the
 // per-emitter draw record the renderer writes, the view block, and the pure functions that turn a
-// pool record into a quad — the projection mode's frame F, the record's orientation Q, the
-// stretch, the corner offset F·Q·(x·size, y·size·stretch, 0), the UV chain and the premultiplied
-// colour (meep "Rendering", "Orientation"; wsg §8.2, D15/D18). Same rules as vm_semantics.h:
-// plain functions of values, builtins glm also has, `f` and `u` literal suffixes.
+// pool record into a quad — the projection mode's frame F, the record's orientation Q, the stretch,
+// the corner offset F·Q·(x·size, y·size·stretch, 0), the UV chain and the premultiplied colour
+// (docs/design/render.md, "Particles: one contract, three renderers"). Same rules as
+// vm_semantics.h: plain functions of values, builtins glm also has, `f` and `u` literal suffixes.
 //
 // Conventions
-//   * size is the sprite's full width in metres: corners at (±0.5, ±0.5) · size (wsg QUAD).
+//   * size is the sprite's full width in metres: corners at (±0.5, ±0.5) · size.
 //   * A 1-word rotation field is a roll angle (radians) about the sprite's +Z; a 4-word one a
 //     quaternion (x, y, z, w), normalised here; the zero quaternion is no turn (no branch).
 //   * F's columns are the sprite's right, up and the side it shows; x = y × z (a proper rotation).
 //   * UV (0,0) is the image's top-left. A quad corner c in [-0.5, 0.5]^2 maps to
 //     (c.x + 0.5, 0.5 - c.y), then into the flipbook cell, then into the particle's uv_rect
-//     (its palette entry, D15), then into its texture's rect in the atlas.
+//     (a per-particle rect, e.g. one entry of a palette drawn by random_pick), then into its
+//     texture's rect in the atlas.
 //   * Colours are linear; the colour field holds straight alpha. The output is premultiplied with
-//     alpha 0 for additive emitters (one blend state serves both, meep "Drawing").
+//     alpha 0 for additive emitters (so one blend state serves both).
 //   * Depth is reversed-Z (near → 1, far → 0), the view is right-handed looking down -Z.
 #ifndef MOTE_SHADERS_SHARED_PARTICLE_RENDER_H
 #define MOTE_SHADERS_SHARED_PARTICLE_RENDER_H
@@ -224,7 +225,8 @@ RENDER_INLINE mat3 particle_frame(uint mode, vec3 position, vec3 velocity, vec3 
 }
 
 // STRETCHED's elongation along the sprite's +Y: 1 + |v on the view plane| (metres per second
-// read as a ratio, the seed's 1 + |v_screen|); 1 for every other mode.
+// read as a ratio; docs/design/render.md, "Particles: one contract, three renderers"); 1 for
+// every other mode.
 RENDER_INLINE float particle_stretch(uint mode, vec3 velocity, vec3 cam_forward) {
   vec3 v_plane = velocity - dot(velocity, cam_forward) * cam_forward;
   return mode == kProjectionStretched ? 1.0f + length(v_plane) : 1.0f;
@@ -281,7 +283,8 @@ RENDER_INLINE float particle_soft_fade(float scene_view_depth, float particle_vi
 }
 
 // Straight-alpha colour × texel → premultiplied out; additive particles write alpha 0. `fade`
-// (soft depth, 0..1) scales both colour and alpha (meep "Rendering").
+// (soft depth, 0..1) scales both colour and alpha, so a soft edge fades additive and blended
+// particles alike.
 RENDER_INLINE vec4 particle_premultiply(vec4 color, vec4 texel, bool additive, float fade) {
   vec4 c = color * texel;
   float a = clamp(c.w, 0.0f, 1.0f) * fade;

@@ -1,6 +1,7 @@
 // Layouts of the transforms table and its GPU hierarchy pass (src/runtime/transforms/transform_table.hpp,
 // shaders/runtime/transforms/compose.comp), shared by C++ and GLSL. See docs/design/runtime_passes.md
-// and the seed's "Transform bindings" / "Emitters run at entities' rows".
+// ("Transforms table") and docs/design/runtime_frame.md ("Emitters at transform rows", "Field
+// bindings").
 #ifndef MOTE_SHADERS_SHARED_TRANSFORM_H
 #define MOTE_SHADERS_SHARED_TRANSFORM_H
 #include "shared/interop.h"
@@ -25,8 +26,8 @@ MOTE_ASSERT_OFFSET(TransformLocal, rotation, 16);
 MOTE_ASSERT_OFFSET(TransformLocal, scale, 32);
 MOTE_ASSERT_OFFSET(TransformLocal, parent, 48);
 
-// What a field binding reads from a row (the seed's channels; DIRECTION and UP as the emitter's
-// builtins: the world +Z and +Y axes, normalised).
+// What a field binding reads from a row (DIRECTION and UP as the emitter's builtins: the world +Z
+// and +Y axes, normalised; docs/design/runtime_passes.md, "Transforms table").
 struct TransformChannels {
   vec4 position;     // xyz: the world translation
   vec4 direction;    // xyz: world +Z, normalised

@@ -86,7 +86,7 @@ MOTE_CONSTANT(uint, kVmRunTrace, 2u);
 MOTE_CONSTANT(uint, kVmWorkgroupSize, 64u);
 // The wide interpreter's launch: a fixed number of lanes, each walking the work with a grid
 // stride, so its register file is kVmWideLaunchLanes * kVmMaxRegisters * 4 bytes = 64 MiB
-// whatever the particle count (the seed's PARTICLE_VM_WIDE_LAUNCH_LANES).
+// whatever the particle count (docs/design/vm.md, "The GPU interpreters").
 MOTE_CONSTANT(uint, kVmWideLaunchLanes, 65536u);
 
 MOTE_SHARED_END

@@ -150,7 +150,7 @@ bool vm_run(uint length) {
     // Every invocation of a wave runs the same program (one program per dispatch here; one per
     // coherence bucket in the runtime), so the instruction is wave-uniform: broadcasting it
     // tells the compiler so, and the decode and the dispatch below run on the scalar/uniform
-    // datapath instead of once per lane (the seed's "wave-uniform section decode").
+    // datapath instead of once per lane (docs/design/vm.md, "The GPU interpreters").
 #ifdef VM_FETCH_IS_UNIFORM
     uvec4 ins = vm_instruction(pc);
 #else

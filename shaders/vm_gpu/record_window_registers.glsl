@@ -46,8 +46,8 @@ void vm_record_write_bits(uint word, uint bits) {
 // one warp instruction per 512 contiguous bytes of windows (the chunks of consecutive particles'
 // windows, consecutive lanes on consecutive chunks), staged in shared memory and handed to each
 // invocation's registers. Moving a 128-byte record per invocation, every warp instruction
-// touches 16 bytes of 32 lines, and on the H200 that reaches 44-46% of the copy roofline where
-// the same bytes in contiguous runs reach 97% (bench/roofline --records 8, 2026-11-30).
+// touches 16 bytes of 32 lines, which moves the same bytes far more slowly than contiguous runs
+// do (docs/PERFORMANCE.md, "What record layouts allow", measured with bench/roofline --records).
 // Every invocation of the workgroup calls these, in the same order, in uniform control flow (they
 // contain barriers); `present` says whether this invocation has a record at vm_record_base.
 // The staging rows are an odd number of chunks apart, so the per-invocation 16-byte reads and

@@ -53,10 +53,10 @@ uint vm_program_word(uint index) { return program_words[min(index, uint(program_
 #define VM_WINDOW_WORDS records
 #define VM_WINDOW_CHUNKS record_chunks
 #define VM_WINDOW_RECORD_COUNT params.record_capacity
-// Each invocation's window loads all go out before any is staged: on the H200 this harness's
-// benchmark kernel went from 0.93 to 0.74 ms with it; the frame's simulate, which includes the
-// same file, went from 0.72 to 0.77 ms with it, so it is this harness's choice alone
-// (docs/PERFORMANCE.md, "The compiled kernel's loads in flight together").
+// Each invocation's window loads all go out before any is staged: this harness's benchmark
+// kernel got faster with it, the frame's simulate, which includes the same file, slower, so it is
+// this harness's choice alone (docs/PERFORMANCE.md, "The compiled kernel's loads in flight
+// together", has the figures).
 #define VM_WINDOW_LOADS_FIRST
 #include "vm_gpu/record_window_registers.glsl"
 VmWindField vm_wind() { return params.wind; }

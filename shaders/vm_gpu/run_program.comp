@@ -8,18 +8,19 @@
 //                      src/vm_gpu/fast_operands.hpp), with its moves folded away when the run is
 //                      not instrumented (src/vm_gpu/fast_fold.hpp);
 //   VM_REGISTERS_WIDE  register file in a storage buffer, slot-major (slot * lanes + lane),
-//                      kVmWideLaunchLanes invocations walking the work (the seed's "Two
-//                      interpreters").
-// (Other designs were measured on the H200 and dropped, docs/PERFORMANCE.md: the file in
-// workgroup shared memory, 2.5-7x slower than the private one, because the driver leaves a
-// pipeline about 48 KiB of it per SM; in 64 named registers behind wave-uniform switches on
-// the slot, 2x slower; several particles per invocation sharing each decode, slower at every
-// batch size tried; the common arithmetic taken out of the switch; the windows moved without
-// workgroup memory (each invocation its own, invocation pairs through a subgroup shuffle, or
-// a subgroup's transposition through shuffles) or staged in smaller phases, which buy warps but
-// lose more in moving the records; the next block's loads issued before the section; blocks of
-// 128; the records' buffer coherent, under 1%; the windows of blocks ahead touched so that
-// they start for L2, slower the further ahead.)
+//                      kVmWideLaunchLanes invocations walking the work (docs/design/vm.md,
+//                      "The GPU interpreters").
+// (Other designs were measured and dropped; docs/design/vm.md, "The GPU interpreters", says why
+// and docs/PERFORMANCE.md has the figures: the file in workgroup shared memory, slower than the
+// private one because the driver leaves a pipeline about 48 KiB of it per SM; in 64 named
+// registers behind wave-uniform switches on the slot; several particles per invocation sharing
+// each decode, slower at every batch size tried; the common arithmetic taken out of the switch;
+// the windows moved without workgroup memory (each invocation its own, invocation pairs through
+// a subgroup shuffle, or a subgroup's transposition through shuffles) or staged in smaller
+// phases, which buy warps but lose more in moving the records; the next block's loads issued
+// before the section; blocks of 128; the records' buffer coherent, no gain worth asking every
+// driver for it; the windows of blocks ahead touched so that they start for L2, slower the
+// further ahead.)
 // The workgroup runs a block of 64 consecutive records at a time, the whole workgroup together.
 // Specialization constant 1 is the record window's chunk count: with it, the block's windows
 // (src/vm_gpu/record_window.hpp, VmRunParams.window_*) are staged in shared memory by the whole
@@ -54,8 +55,8 @@ layout(std430, binding = 5) buffer WideRegisters { float wide_registers[]; };
 #endif
 // The section's code and the opcode shape table, also bound as uniform buffers: instruction
 // fetch is wave-uniform, so the constant cache serves it without competing with the record
-// and register traffic for L1 (4% faster than storage-buffer fetch on the H200; see
-// docs/PERFORMANCE.md for what was measured and what was not the bottleneck).
+// and register traffic for L1 (faster than storage-buffer fetch; docs/PERFORMANCE.md, "GPU
+// interpreters — bench/vm_gpu", has what was measured and what was not the bottleneck).
 layout(std140, binding = 7) uniform SectionCode { uvec4 section_code[kVmMaxSectionInstructions]; };
 #ifndef VM_REGISTERS_FAST  // the fast interpreter's code comes with its operand shapes resolved
 layout(std140, binding = 8) uniform OpShapes { uvec4 op_shapes[64]; };
@@ -175,8 +176,8 @@ uint vm_block_chunk(uint first, uint count, uint j, out uint staged, out uint c)
 // invocation moves kWindowChunks chunks of the block (the loops unroll against the
 // specialisation constant), and issues all of its loads before it waits for any of them: a loop
 // that stored each chunk before loading the next left one DRAM round trip in flight per
-// invocation, and the fast interpreter took 1.63 ms on the H200 against 1.39 ms this way
-// (docs/PERFORMANCE.md, "The block's loads in flight together").
+// invocation, and the fast interpreter was slower that way (docs/PERFORMANCE.md, "The block's
+// loads in flight together", has the figures).
 void vm_window_load_block(uint first, uint count) {
   uvec4 loaded[kVmMaxWindowChunks];
   [[unroll]] for (uint q = 0u; q < kVmMaxWindowChunks; ++q) {
@@ -243,9 +244,9 @@ layout(constant_id = 3) const uint kOpcodesHigh = 0xFFFFFFFFu;
 #include "vm_gpu/harness_builtins.glsl"
 
 // The section's code and the shapes come from uniform buffers at wave-uniform indices (the loop
-// counter, and the opcode read from the code), so the compiler already knows every decoded field
-// is uniform: the interpreter's subgroupBroadcastFirst would only add shuffles (6% of the time
-// on the H200, docs/PERFORMANCE.md).
+// counter, and the opcode read from the code), so the compiler already knows every decoded field is
+// uniform: the interpreter's subgroupBroadcastFirst would only add shuffles (docs/PERFORMANCE.md,
+// "The interpreters after an ablation study", item 3).
 #define VM_FETCH_IS_UNIFORM
 #include "vm_gpu/interpreter.glsl"
 

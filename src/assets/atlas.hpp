@@ -1,7 +1,7 @@
 // The particle texture atlas: every effect's texture packed into one RGBA8 image (stb_rect_pack),
-// plus the two built-in entries every atlas has — the soft disc the wsg design draws when an
-// effect names no texture (§13: white, alpha 1 at the centre falling to 0 at the rim) and a white
-// texel. A particle's UV (its own uv_rect palette, D15/D18, and its flipbook cell) is remapped
+// plus the two built-in entries every atlas has — the soft disc drawn when an effect names no
+// texture (white, alpha 1 at the centre falling to 0 at the rim; docs/design/assets.md) and a white
+// texel. A particle's UV (its own uv_rect, e.g. a palette entry, and its flipbook cell) is remapped
 // into its texture's rect on the GPU; entries are padded by a replicated border so bilinear
 // filtering at a rect's edge does not bleed a neighbour in.
 #pragma once

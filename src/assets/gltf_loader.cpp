@@ -367,45 +367,83 @@ class Flattener {
     return out;
   }
 
+  // A triangle primitive's vertex attributes, each validated and as long as POSITION.
+  struct PrimitiveAttributes {
+    AccessorView positions;
+    std::optional<AccessorView> normals, uvs;
+  };
+
+  // Appends one primitive, transformed by `world`, to the flattened mesh; every check comes
+  // before anything is appended, so a refused primitive leaves the mesh as it was.
   Status add_primitive(int mesh_index, size_t prim_index, const glm::dmat4& world) {
     const tinygltf::Primitive& prim = model_.meshes[size_t(mesh_index)].primitives[prim_index];
     if (prim.mode != TINYGLTF_MODE_TRIANGLES) return {};  // points, lines, strips and fans are skipped
     const std::string where = "/meshes/" + std::to_string(mesh_index) + "/primitives/" + std::to_string(prim_index);
+    MOTE_TRY_ASSIGN(const PrimitiveAttributes attributes, read_attributes(prim, where));
+    const size_t vertex_count = attributes.positions.count;
+    MOTE_TRY_ASSIGN(std::vector<uint32_t> indices, read_indices(prim, vertex_count, where));
+    if (mesh_.vertices.size() + vertex_count > kMaxMeshVertices)
+      return fail("the flattened mesh would have more than " + std::to_string(kMaxMeshVertices) + " vertices", where);
+    if (mesh_.indices.size() + indices.size() > kMaxMeshIndices)
+      return fail("the flattened mesh would have more than " + std::to_string(kMaxMeshIndices) + " indices", where);
+
+    std::vector<MeshVertex> vertices(vertex_count);
+    MOTE_TRY(transform_positions(attributes.positions, world, vertices));
+    if (attributes.uvs) MOTE_TRY(read_uvs(*attributes.uvs, vertices));
+
+    // A mirroring transform turns the winding over; swap two corners to keep fronts CCW.
+    const glm::dmat3 linear(world);
+    const double det = glm::determinant(linear);
+    if (det < 0.0)
+      for (size_t t = 0; t < indices.size(); t += 3) std::swap(indices[t + 1], indices[t + 2]);
+    MOTE_TRY(set_normals(attributes.normals, linear, indices, vertices));
+
+    const uint32_t base = uint32_t(mesh_.vertices.size());
+    mesh_.vertices.insert(mesh_.vertices.end(), vertices.begin(), vertices.end());
+    for (uint32_t i : indices) mesh_.indices.push_back(base + i);
+    return {};
+  }
+
+  // POSITION (required), NORMAL and TEXCOORD_0 of `prim`, whose pointer is `where`.
+  Result<PrimitiveAttributes> read_attributes(const tinygltf::Primitive& prim, const std::string& where) const {
     auto attribute = [&](const char* name) {
       auto it = prim.attributes.find(name);
       return it == prim.attributes.end() ? -2 : it->second;  // -2: absent (-1 would be a bad index)
     };
-
+    PrimitiveAttributes out;
     const int position_index = attribute("POSITION");
     if (position_index == -2) return fail("primitive has no POSITION attribute", where + "/attributes");
-    MOTE_TRY_ASSIGN(const AccessorView positions,
-                    view_accessor(position_index, TINYGLTF_TYPE_VEC3, {TINYGLTF_COMPONENT_TYPE_FLOAT}, kMaxMeshVertices,
-                                  "POSITION", where + "/attributes/POSITION"));
-    const size_t vertex_count = positions.count;
+    MOTE_TRY_ASSIGN(out.positions, view_accessor(position_index, TINYGLTF_TYPE_VEC3, {TINYGLTF_COMPONENT_TYPE_FLOAT},
+                                                 kMaxMeshVertices, "POSITION", where + "/attributes/POSITION"));
+    const size_t vertex_count = out.positions.count;
 
-    std::optional<AccessorView> normals, uvs;
     if (const int i = attribute("NORMAL"); i != -2) {
-      MOTE_TRY_ASSIGN(normals, view_accessor(i, TINYGLTF_TYPE_VEC3, {TINYGLTF_COMPONENT_TYPE_FLOAT}, kMaxMeshVertices,
-                                             "NORMAL", where + "/attributes/NORMAL"));
-      if (normals->count != vertex_count)
-        return fail("NORMAL has " + std::to_string(normals->count) + " elements, POSITION " +
+      MOTE_TRY_ASSIGN(out.normals, view_accessor(i, TINYGLTF_TYPE_VEC3, {TINYGLTF_COMPONENT_TYPE_FLOAT},
+                                                 kMaxMeshVertices, "NORMAL", where + "/attributes/NORMAL"));
+      if (out.normals->count != vertex_count)
+        return fail("NORMAL has " + std::to_string(out.normals->count) + " elements, POSITION " +
                         std::to_string(vertex_count),
                     where + "/attributes/NORMAL");
     }
     if (const int i = attribute("TEXCOORD_0"); i != -2) {
-      MOTE_TRY_ASSIGN(uvs, view_accessor(i, TINYGLTF_TYPE_VEC2,
-                                         {TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE,
-                                          TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT},
-                                         kMaxMeshVertices, "TEXCOORD_0", where + "/attributes/TEXCOORD_0"));
-      if (uvs->count != vertex_count)
-        return fail("TEXCOORD_0 has " + std::to_string(uvs->count) + " elements, POSITION " +
+      MOTE_TRY_ASSIGN(out.uvs, view_accessor(i, TINYGLTF_TYPE_VEC2,
+                                             {TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE,
+                                              TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT},
+                                             kMaxMeshVertices, "TEXCOORD_0", where + "/attributes/TEXCOORD_0"));
+      if (out.uvs->count != vertex_count)
+        return fail("TEXCOORD_0 has " + std::to_string(out.uvs->count) + " elements, POSITION " +
                         std::to_string(vertex_count),
                     where + "/attributes/TEXCOORD_0");
-      if (uvs->component_type != TINYGLTF_COMPONENT_TYPE_FLOAT && !uvs->normalized)
-        return fail("integer TEXCOORD_0 must be normalized", uvs->where + "/normalized");
+      if (out.uvs->component_type != TINYGLTF_COMPONENT_TYPE_FLOAT && !out.uvs->normalized)
+        return fail("integer TEXCOORD_0 must be normalized", out.uvs->where + "/normalized");
     }
+    return out;
+  }
 
-    // Indices, validated against the vertex count before anything is appended.
+  // The triangle list's indices, each checked against `vertex_count`; 0, 1, 2, ... when the
+  // primitive has no index accessor.
+  Result<std::vector<uint32_t>> read_indices(const tinygltf::Primitive& prim, size_t vertex_count,
+                                             const std::string& where) const {
     std::vector<uint32_t> indices;
     if (prim.indices != -1) {
       MOTE_TRY_ASSIGN(const AccessorView view,
@@ -423,21 +461,20 @@ class Flattener {
                           std::to_string(vertex_count) + " vertices",
                       where + "/indices");
       }
-    } else {
-      if (vertex_count % 3 != 0)
-        return fail("a non-indexed triangle list needs a multiple of 3 vertices, not " + std::to_string(vertex_count),
-                    where + "/attributes/POSITION");
-      indices.resize(vertex_count);
-      for (size_t k = 0; k < vertex_count; ++k) indices[k] = uint32_t(k);
+      return indices;
     }
-    if (mesh_.vertices.size() + vertex_count > kMaxMeshVertices)
-      return fail("the flattened mesh would have more than " + std::to_string(kMaxMeshVertices) + " vertices", where);
-    if (mesh_.indices.size() + indices.size() > kMaxMeshIndices)
-      return fail("the flattened mesh would have more than " + std::to_string(kMaxMeshIndices) + " indices", where);
+    if (vertex_count % 3 != 0)
+      return fail("a non-indexed triangle list needs a multiple of 3 vertices, not " + std::to_string(vertex_count),
+                  where + "/attributes/POSITION");
+    indices.resize(vertex_count);
+    for (size_t k = 0; k < vertex_count; ++k) indices[k] = uint32_t(k);
+    return indices;
+  }
 
-    // Positions to world space.
-    std::vector<MeshVertex> vertices(vertex_count);
-    for (size_t v = 0; v < vertex_count; ++v) {
+  // Sets every vertex's position to its POSITION in world space; refuses a non-finite one.
+  Status transform_positions(const AccessorView& positions, const glm::dmat4& world,
+                             std::vector<MeshVertex>& vertices) const {
+    for (size_t v = 0; v < vertices.size(); ++v) {
       const glm::dvec4 p(positions.read_float(v, 0), positions.read_float(v, 1), positions.read_float(v, 2), 1.0);
       const glm::vec3 w(world * p);
       if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z) || !std::isfinite(w.x) ||
@@ -446,37 +483,39 @@ class Flattener {
                     positions.where);
       std::memcpy(vertices[v].position, &w, sizeof(float) * 3);
     }
-    if (uvs) {
-      for (size_t v = 0; v < vertex_count; ++v)
-        for (size_t c = 0; c < 2; ++c) {
-          float t;
-          switch (uvs->component_type) {
-            case TINYGLTF_COMPONENT_TYPE_FLOAT: t = uvs->read_float(v, c); break;
-            case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: t = float(uvs->element(v)[c]) / 255.0f; break;
-            default: {
-              uint16_t s;
-              std::memcpy(&s, uvs->element(v) + c * 2, 2);
-              t = float(s) / 65535.0f;
-            }
+    return {};
+  }
+
+  // Sets every vertex's uv from TEXCOORD_0 (floats, or normalized unsigned bytes or shorts).
+  Status read_uvs(const AccessorView& uvs, std::vector<MeshVertex>& vertices) const {
+    for (size_t v = 0; v < vertices.size(); ++v)
+      for (size_t c = 0; c < 2; ++c) {
+        float t;
+        switch (uvs.component_type) {
+          case TINYGLTF_COMPONENT_TYPE_FLOAT: t = uvs.read_float(v, c); break;
+          case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: t = float(uvs.element(v)[c]) / 255.0f; break;
+          default: {
+            uint16_t s;
+            std::memcpy(&s, uvs.element(v) + c * 2, 2);
+            t = float(s) / 65535.0f;
           }
-          if (!std::isfinite(t)) return fail("TEXCOORD_0[" + std::to_string(v) + "] is not finite", uvs->where);
-          vertices[v].uv[c] = t;
         }
-    }
+        if (!std::isfinite(t)) return fail("TEXCOORD_0[" + std::to_string(v) + "] is not finite", uvs.where);
+        vertices[v].uv[c] = t;
+      }
+    return {};
+  }
 
-    // A mirroring transform turns the winding over; swap two corners to keep fronts CCW.
-    const glm::dmat3 linear(world);
+  // Normals: the file's through the inverse transpose of `linear`; computed (area-weighted, from
+  // the transformed triangles) when there are none, when the transform is singular, or for any
+  // normal that is zero.
+  Status set_normals(const std::optional<AccessorView>& normals, const glm::dmat3& linear,
+                     const std::vector<uint32_t>& indices, std::vector<MeshVertex>& vertices) const {
     const double det = glm::determinant(linear);
-    if (det < 0.0)
-      for (size_t t = 0; t < indices.size(); t += 3) std::swap(indices[t + 1], indices[t + 2]);
-
-    // Normals: the file's through the inverse transpose; computed (area-weighted, from the
-    // transformed triangles) when there are none, when the transform is singular, or for any
-    // normal that is zero.
-    std::vector<bool> needs_normal(vertex_count, true);
+    std::vector<bool> needs_normal(vertices.size(), true);
     if (normals && std::isfinite(det) && det != 0.0) {
       const glm::dmat3 normal_matrix = glm::transpose(glm::inverse(linear));
-      for (size_t v = 0; v < vertex_count; ++v) {
+      for (size_t v = 0; v < vertices.size(); ++v) {
         const glm::dvec3 n(normals->read_float(v, 0), normals->read_float(v, 1), normals->read_float(v, 2));
         if (!std::isfinite(n.x) || !std::isfinite(n.y) || !std::isfinite(n.z))
           return fail("NORMAL[" + std::to_string(v) + "] is not finite", normals->where);
@@ -490,34 +529,7 @@ class Flattener {
     }
     if (std::find(needs_normal.begin(), needs_normal.end(), true) != needs_normal.end())
       fill_area_weighted_normals(vertices, indices, needs_normal);
-
-    const uint32_t base = uint32_t(mesh_.vertices.size());
-    mesh_.vertices.insert(mesh_.vertices.end(), vertices.begin(), vertices.end());
-    for (uint32_t i : indices) mesh_.indices.push_back(base + i);
     return {};
-  }
-
-  // Sets the normal of every vertex with needs_normal set to the normalised sum of its
-  // triangles' cross products (so each face weighs by its area); +Y where that sum is zero.
-  static void fill_area_weighted_normals(std::vector<MeshVertex>& vertices, const std::vector<uint32_t>& indices,
-                                         const std::vector<bool>& needs_normal) {
-    std::vector<glm::dvec3> sums(vertices.size(), glm::dvec3(0.0));
-    auto pos = [&](uint32_t i) {
-      return glm::dvec3(vertices[i].position[0], vertices[i].position[1], vertices[i].position[2]);
-    };
-    for (size_t t = 0; t + 2 < indices.size(); t += 3) {
-      const uint32_t a = indices[t], b = indices[t + 1], c = indices[t + 2];
-      const glm::dvec3 face = glm::cross(pos(b) - pos(a), pos(c) - pos(a));
-      sums[a] += face;
-      sums[b] += face;
-      sums[c] += face;
-    }
-    for (size_t v = 0; v < vertices.size(); ++v) {
-      if (!needs_normal[v]) continue;
-      const double len = glm::length(sums[v]);
-      const glm::vec3 n = (len > 0.0 && std::isfinite(len)) ? glm::vec3(sums[v] / len) : glm::vec3(0.0f, 1.0f, 0.0f);
-      std::memcpy(vertices[v].normal, &n, sizeof(float) * 3);
-    }
   }
 
   const tinygltf::Model& model_;

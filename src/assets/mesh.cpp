@@ -2,6 +2,7 @@
 // (a, b, c), cross(b - a, c - a) points along the outward normal.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numbers>
 
 #include "assets/mesh.hpp"
@@ -41,6 +42,27 @@ void compute_bounds(Mesh& mesh) {
   }
   mesh.bounds_min = lo;
   mesh.bounds_max = hi;
+}
+
+void fill_area_weighted_normals(std::vector<MeshVertex>& vertices, const std::vector<uint32_t>& indices,
+                                const std::vector<bool>& needs_normal) {
+  std::vector<glm::dvec3> sums(vertices.size(), glm::dvec3(0.0));
+  auto pos = [&](uint32_t i) {
+    return glm::dvec3(vertices[i].position[0], vertices[i].position[1], vertices[i].position[2]);
+  };
+  for (size_t t = 0; t + 2 < indices.size(); t += 3) {
+    const uint32_t a = indices[t], b = indices[t + 1], c = indices[t + 2];
+    const glm::dvec3 face = glm::cross(pos(b) - pos(a), pos(c) - pos(a));
+    sums[a] += face;
+    sums[b] += face;
+    sums[c] += face;
+  }
+  for (size_t v = 0; v < vertices.size(); ++v) {
+    if (!needs_normal[v]) continue;
+    const double len = glm::length(sums[v]);
+    const glm::vec3 n = (len > 0.0 && std::isfinite(len)) ? glm::vec3(sums[v] / len) : glm::vec3(0.0f, 1.0f, 0.0f);
+    std::memcpy(vertices[v].normal, &n, sizeof(float) * 3);
+  }
 }
 
 Mesh make_plane() {

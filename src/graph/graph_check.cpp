@@ -161,80 +161,88 @@ int port_index(const std::vector<PortSpec>& ports, std::string_view name) {
   return -1;
 }
 
-}  // namespace
+std::string node_pointer(const std::string& where, uint32_t i) { return where + "/nodes/" + std::to_string(i); }
 
-Result<TypedGraph> check_graph(const DocGraph& graph, Section section, const EffectDocument& doc,
-                               const std::string& where) {
-  TypedGraph g;
-  std::map<std::string, uint32_t> by_id;
-  for (uint32_t i = 0; i < graph.nodes.size(); ++i) by_id.emplace(graph.nodes[i].id, i);
-  auto node_where = [&](uint32_t i) { return where + "/nodes/" + std::to_string(i); };
-
-  // Types, parameters, port names, references.
-  for (uint32_t i = 0; i < graph.nodes.size(); ++i) {
-    const DocNode& d = graph.nodes[i];
-    const std::string w = node_where(i);
-    TypedNode n;
-    n.index = i;
-    n.doc = &d;
-    n.spec = find_node_spec(d.type);
-    if (n.spec == nullptr) return err(w + "/type", fmt::format("unknown node type '{}'", d.type));
-    const uint8_t mask = section == Section::kInit ? kInit : kUpdate;
-    if (!(n.spec->sections & mask))
-      return err(w + "/type", fmt::format("node type '{}' cannot be used in {}", d.type, section_name(section)));
-    MOTE_TRY(read_params(n, section, doc, w));
-    n.inputs.resize(n.spec->inputs.size());
-    for (const auto& [port, in] : d.inputs) {
-      const std::string iw = w + "/inputs/" + json_pointer_token(port);
-      const int p = port_index(n.spec->inputs, port);
-      if (p < 0) return err(iw, fmt::format("node type '{}' has no input '{}'", d.type, port));
-      TypedInput& t = n.inputs[size_t(p)];
-      if (!in.is_ref) {
-        t.kind = TypedInput::Kind::kConst;
-        t.width = uint8_t(in.values.size());
-        for (size_t k = 0; k < in.values.size(); ++k) t.value[k] = in.values[k];
-        continue;
-      }
-      auto src = by_id.find(in.node);
-      if (src == by_id.end()) return err(iw, fmt::format("no node '{}' in this graph", in.node));
-      const NodeSpec* ss = find_node_spec(graph.nodes[src->second].type);
-      if (ss == nullptr) return err(iw, fmt::format("node '{}' has an unknown type", in.node));
-      int op = -1;
-      if (in.port.empty()) {
-        if (ss->outputs.size() != 1)
-          return err(iw, fmt::format("node '{}' has {} outputs: name one as \"{}.port\"", in.node, ss->outputs.size(),
-                                     in.node));
-        op = 0;
-      } else {
-        for (size_t k = 0; k < ss->outputs.size(); ++k)
-          if (ss->outputs[k].name == in.port) op = int(k);
-        if (op < 0) return err(iw, fmt::format("node '{}' ({}) has no output '{}'", in.node, ss->type, in.port));
-      }
-      t.kind = TypedInput::Kind::kRef;
-      t.node = src->second;
-      t.port = uint32_t(op);
-    }
-    for (size_t p = 0; p < n.spec->inputs.size(); ++p) {
-      const PortSpec& ps = n.spec->inputs[p];
-      TypedInput& t = n.inputs[p];
-      if (t.kind != TypedInput::Kind::kAbsent) continue;
-      if (ps.def == PortSpec::Default::kRequired)
-        return err(d.has_inputs_key ? w + "/inputs" : w, fmt::format("missing required input '{}'", ps.name));
-      if (ps.def == PortSpec::Default::kValue) {
-        t.kind = TypedInput::Kind::kConst;
-        t.value = ps.value;
-        t.width = ps.value_width;
-      } else if (ps.def == PortSpec::Default::kBuiltin) {
-        t.kind = TypedInput::Kind::kBuiltin;
-        t.builtin = ps.builtin;
-        t.width = 1;
-      }
-    }
-    g.nodes.push_back(std::move(n));
+// Resolves the reference `in` (to another node's output) that input pointer `iw` holds into `t`.
+Status resolve_reference(const DocGraph& graph, const std::map<std::string, uint32_t>& by_id, const DocInput& in,
+                         const std::string& iw, TypedInput& t) {
+  auto src = by_id.find(in.node);
+  if (src == by_id.end()) return err(iw, fmt::format("no node '{}' in this graph", in.node));
+  const NodeSpec* ss = find_node_spec(graph.nodes[src->second].type);
+  if (ss == nullptr) return err(iw, fmt::format("node '{}' has an unknown type", in.node));
+  int op = -1;
+  if (in.port.empty()) {
+    if (ss->outputs.size() != 1)
+      return err(iw, fmt::format("node '{}' has {} outputs: name one as \"{}.port\"", in.node, ss->outputs.size(),
+                                 in.node));
+    op = 0;
+  } else {
+    for (size_t k = 0; k < ss->outputs.size(); ++k)
+      if (ss->outputs[k].name == in.port) op = int(k);
+    if (op < 0) return err(iw, fmt::format("node '{}' ({}) has no output '{}'", in.node, ss->type, in.port));
   }
+  t.kind = TypedInput::Kind::kRef;
+  t.node = src->second;
+  t.port = uint32_t(op);
+  return {};
+}
 
-  // Cycles, and a topological order of everything (depth first, document order).
-  std::vector<uint8_t> color(g.nodes.size(), 0);
+// Gives every input the document leaves out its default, or refuses a required one.
+Status apply_input_defaults(TypedNode& n, const std::string& w) {
+  for (size_t p = 0; p < n.spec->inputs.size(); ++p) {
+    const PortSpec& ps = n.spec->inputs[p];
+    TypedInput& t = n.inputs[p];
+    if (t.kind != TypedInput::Kind::kAbsent) continue;
+    if (ps.def == PortSpec::Default::kRequired)
+      return err(n.doc->has_inputs_key ? w + "/inputs" : w, fmt::format("missing required input '{}'", ps.name));
+    if (ps.def == PortSpec::Default::kValue) {
+      t.kind = TypedInput::Kind::kConst;
+      t.value = ps.value;
+      t.width = ps.value_width;
+    } else if (ps.def == PortSpec::Default::kBuiltin) {
+      t.kind = TypedInput::Kind::kBuiltin;
+      t.builtin = ps.builtin;
+      t.width = 1;
+    }
+  }
+  return {};
+}
+
+// Node `i` with its type, parameters, port names and references checked; widths come later.
+Result<TypedNode> type_node(const DocGraph& graph, const std::map<std::string, uint32_t>& by_id, uint32_t i,
+                            Section section, const EffectDocument& doc, const std::string& w) {
+  const DocNode& d = graph.nodes[i];
+  TypedNode n;
+  n.index = i;
+  n.doc = &d;
+  n.spec = find_node_spec(d.type);
+  if (n.spec == nullptr) return err(w + "/type", fmt::format("unknown node type '{}'", d.type));
+  const uint8_t mask = section == Section::kInit ? kInit : kUpdate;
+  if (!(n.spec->sections & mask))
+    return err(w + "/type", fmt::format("node type '{}' cannot be used in {}", d.type, section_name(section)));
+  MOTE_TRY(read_params(n, section, doc, w));
+  n.inputs.resize(n.spec->inputs.size());
+  for (const auto& [port, in] : d.inputs) {
+    const std::string iw = w + "/inputs/" + json_pointer_token(port);
+    const int p = port_index(n.spec->inputs, port);
+    if (p < 0) return err(iw, fmt::format("node type '{}' has no input '{}'", d.type, port));
+    TypedInput& t = n.inputs[size_t(p)];
+    if (in.is_ref) {
+      MOTE_TRY(resolve_reference(graph, by_id, in, iw, t));
+      continue;
+    }
+    t.kind = TypedInput::Kind::kConst;
+    t.width = uint8_t(in.values.size());
+    for (size_t k = 0; k < in.values.size(); ++k) t.value[k] = in.values[k];
+  }
+  MOTE_TRY(apply_input_defaults(n, w));
+  return n;
+}
+
+// A topological order of every node (depth first, document order), or the connection that closes
+// a cycle.
+Result<std::vector<uint32_t>> topological_order(const TypedGraph& g, const std::string& where) {
+  std::vector<uint8_t> color(g.nodes.size(), 0);  // 0 unvisited, 1 on the path, 2 done
   std::vector<uint32_t> topo;
   for (uint32_t root = 0; root < g.nodes.size(); ++root) {
     if (color[root]) continue;
@@ -248,7 +256,7 @@ Result<TypedGraph> check_graph(const DocGraph& graph, Section section, const Eff
         const TypedInput& t = n.inputs[p];
         if (t.kind != TypedInput::Kind::kRef) continue;
         if (color[t.node] == 1)
-          return err(node_where(v) + "/inputs/" + json_pointer_token(n.spec->inputs[p].name),
+          return err(node_pointer(where, v) + "/inputs/" + json_pointer_token(n.spec->inputs[p].name),
                      fmt::format("this connection closes a cycle through node '{}'", g.nodes[t.node].doc->id));
         if (color[t.node] == 0) {
           color[t.node] = 1;
@@ -261,61 +269,67 @@ Result<TypedGraph> check_graph(const DocGraph& graph, Section section, const Eff
       stack.pop_back();
     }
   }
+  return topo;
+}
 
-  // Widths, in topological order.
-  for (uint32_t v : topo) {
-    TypedNode& n = g.nodes[v];
-    const std::string w = node_where(v);
-    std::vector<uint8_t> widths(n.inputs.size(), 1);
-    for (size_t p = 0; p < n.inputs.size(); ++p) {
-      const TypedInput& t = n.inputs[p];
-      if (t.kind == TypedInput::Kind::kRef) {
-        const TypedNode& src = g.nodes[t.node];
-        const uint8_t sw = src.out_widths[t.port];
-        if (src.spec->type == "split" && t.port >= src.generic)
-          return err(w + "/inputs/" + json_pointer_token(n.spec->inputs[p].name),
-                     fmt::format("'{}' splits a width-{} value: it has no output '{}'", src.doc->id, src.generic,
-                                 src.spec->outputs[t.port].name));
-        widths[p] = sw;
-      } else {
-        widths[p] = t.width;
-      }
+// Sets node `v`'s generic width and output widths from its inputs' (whose sources come earlier
+// in topological order) and checks every input's width against its port.
+Status infer_widths(TypedGraph& g, uint32_t v, const std::string& w) {
+  TypedNode& n = g.nodes[v];
+  std::vector<uint8_t> widths(n.inputs.size(), 1);
+  for (size_t p = 0; p < n.inputs.size(); ++p) {
+    const TypedInput& t = n.inputs[p];
+    if (t.kind != TypedInput::Kind::kRef) {
+      widths[p] = t.width;
+      continue;
     }
-    uint8_t generic = 1;
-    for (size_t p = 0; p < n.inputs.size(); ++p)
-      if (n.spec->inputs[p].width == kGeneric && n.inputs[p].kind != TypedInput::Kind::kAbsent)
-        generic = std::max(generic, widths[p]);
-    n.generic = generic;
-    for (size_t p = 0; p < n.inputs.size(); ++p) {
-      if (n.inputs[p].kind == TypedInput::Kind::kAbsent) continue;
-      const PortSpec& ps = n.spec->inputs[p];
-      const uint8_t want = ps.width == kGeneric ? generic : ps.width == kFromParams ? uint8_t(n.field_width) : ps.width;
-      if (widths[p] != want && widths[p] != 1)
-        return err(w + "/inputs/" + json_pointer_token(ps.name),
-                   fmt::format("input '{}' of '{}' takes width {} (or a scalar), got width {}", ps.name, n.spec->type,
-                               want, widths[p]));
-    }
-    if (n.spec->type == "combine") {
-      const bool z = n.inputs[2].kind != TypedInput::Kind::kAbsent, wv = n.inputs[3].kind != TypedInput::Kind::kAbsent;
-      if (wv && !z) return err(w + "/inputs/w", "combine: 'w' needs 'z'");
-      n.field_width = 2u + (z ? 1u : 0u) + (wv ? 1u : 0u);
-    }
-    if (n.spec->type == "cross" || n.spec->type == "quat_rotate") n.generic = 3;
-    for (const OutSpec& o : n.spec->outputs)
-      n.out_widths.push_back(o.width == kGeneric ? generic : o.width == kFromParams ? uint8_t(n.field_width) : o.width);
+    const TypedNode& src = g.nodes[t.node];
+    if (src.spec->type == "split" && t.port >= src.generic)
+      return err(w + "/inputs/" + json_pointer_token(n.spec->inputs[p].name),
+                 fmt::format("'{}' splits a width-{} value: it has no output '{}'", src.doc->id, src.generic,
+                             src.spec->outputs[t.port].name));
+    widths[p] = src.out_widths[t.port];
   }
+  uint8_t generic = 1;
+  for (size_t p = 0; p < n.inputs.size(); ++p)
+    if (n.spec->inputs[p].width == kGeneric && n.inputs[p].kind != TypedInput::Kind::kAbsent)
+      generic = std::max(generic, widths[p]);
+  n.generic = generic;
+  for (size_t p = 0; p < n.inputs.size(); ++p) {
+    if (n.inputs[p].kind == TypedInput::Kind::kAbsent) continue;
+    const PortSpec& ps = n.spec->inputs[p];
+    const uint8_t want = ps.width == kGeneric ? generic : ps.width == kFromParams ? uint8_t(n.field_width) : ps.width;
+    if (widths[p] != want && widths[p] != 1)
+      return err(w + "/inputs/" + json_pointer_token(ps.name),
+                 fmt::format("input '{}' of '{}' takes width {} (or a scalar), got width {}", ps.name, n.spec->type,
+                             want, widths[p]));
+  }
+  if (n.spec->type == "combine") {
+    const bool z = n.inputs[2].kind != TypedInput::Kind::kAbsent, wv = n.inputs[3].kind != TypedInput::Kind::kAbsent;
+    if (wv && !z) return err(w + "/inputs/w", "combine: 'w' needs 'z'");
+    n.field_width = 2u + (z ? 1u : 0u) + (wv ? 1u : 0u);
+  }
+  if (n.spec->type == "cross" || n.spec->type == "quat_rotate") n.generic = 3;
+  for (const OutSpec& o : n.spec->outputs)
+    n.out_widths.push_back(o.width == kGeneric ? generic : o.width == kFromParams ? uint8_t(n.field_width) : o.width);
+  return {};
+}
 
-  // At most one store per field.
+// At most one store per field.
+Status check_one_store_per_field(const TypedGraph& g, const std::string& where) {
   std::map<uint32_t, uint32_t> stored;
   for (const TypedNode& n : g.nodes) {
     if (n.spec->type != "set_field") continue;
     if (!stored.emplace(n.field_index, n.index).second)
-      return err(node_where(n.index) + "/params/field",
+      return err(node_pointer(where, n.index) + "/params/field",
                  fmt::format("field '{}' is already set by node '{}'", n.doc->params["field"].get<std::string>(),
                              g.nodes[stored[n.field_index]].doc->id));
   }
+  return {};
+}
 
-  // What reaches a sink, in topological order.
+// The nodes of `topo` that reach a sink, in that order.
+std::vector<uint32_t> nodes_reaching_a_sink(const TypedGraph& g, const std::vector<uint32_t>& topo) {
   std::vector<uint8_t> reach(g.nodes.size(), 0);
   for (size_t k = topo.size(); k-- > 0;) {
     const TypedNode& n = g.nodes[topo[k]];
@@ -324,8 +338,27 @@ Result<TypedGraph> check_graph(const DocGraph& graph, Section section, const Eff
     for (const TypedInput& t : n.inputs)
       if (t.kind == TypedInput::Kind::kRef) reach[t.node] = 1;
   }
+  std::vector<uint32_t> order;
   for (uint32_t v : topo)
-    if (reach[v]) g.order.push_back(v);
+    if (reach[v]) order.push_back(v);
+  return order;
+}
+
+}  // namespace
+
+Result<TypedGraph> check_graph(const DocGraph& graph, Section section, const EffectDocument& doc,
+                               const std::string& where) {
+  TypedGraph g;
+  std::map<std::string, uint32_t> by_id;
+  for (uint32_t i = 0; i < graph.nodes.size(); ++i) by_id.emplace(graph.nodes[i].id, i);
+  for (uint32_t i = 0; i < graph.nodes.size(); ++i) {
+    MOTE_TRY_ASSIGN(TypedNode n, type_node(graph, by_id, i, section, doc, node_pointer(where, i)));
+    g.nodes.push_back(std::move(n));
+  }
+  MOTE_TRY_ASSIGN(const std::vector<uint32_t> topo, topological_order(g, where));
+  for (uint32_t v : topo) MOTE_TRY(infer_widths(g, v, node_pointer(where, v)));
+  MOTE_TRY(check_one_store_per_field(g, where));
+  g.order = nodes_reaching_a_sink(g, topo);
   return g;
 }
 

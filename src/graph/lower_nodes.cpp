@@ -2,6 +2,8 @@
 #include "lower_nodes.hpp"
 
 #include <cmath>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -111,12 +113,18 @@ ValueRef lower_op_node(Lowerer& L, const isa::OpInfo& info, uint8_t generic, con
   }
 }
 
-}  // namespace
+// One node being lowered: its inputs' values (an absent input's is empty), its type, its generic
+// width and its first random draw.
+struct NodeLowering {
+  const TypedNode& n;
+  const std::vector<ValueRef>& in;
+  std::string_view type;
+  uint8_t generic;
+  uint32_t draw;
+};
 
-Status lower_graph(const TypedGraph& graph, IrBuilder& builder, const std::string& where) {
-  Lowerer L{builder};
-  IrBuilder& b = builder;
-  std::vector<std::vector<ValueRef>> outs(graph.nodes.size());
+// The section's writes, emitted after everything else (see lower_nodes.hpp).
+struct Sinks {
   struct Store {
     uint32_t offset;
     uint8_t width;
@@ -124,179 +132,234 @@ Status lower_graph(const TypedGraph& graph, IrBuilder& builder, const std::strin
   };
   std::vector<Store> stores;
   std::vector<ValueRef> kills;
+};
 
+using Outputs = std::optional<std::vector<ValueRef>>;  // empty: the node is not of this family
+
+// The value of each of node `n`'s inputs: a source node's output, a constant or a builtin.
+std::vector<ValueRef> input_values(Lowerer& L, const TypedNode& n, const std::vector<std::vector<ValueRef>>& outs) {
+  std::vector<ValueRef> in;
+  for (const TypedInput& t : n.inputs) {
+    switch (t.kind) {
+      case TypedInput::Kind::kRef: in.push_back(outs[t.node][t.port]); break;
+      case TypedInput::Kind::kConst: in.push_back(L.b.constant(t.value, t.width)); break;
+      case TypedInput::Kind::kBuiltin: in.push_back(L.builtin(t.builtin, 1)); break;
+      case TypedInput::Kind::kAbsent: in.push_back(ValueRef{}); break;
+    }
+  }
+  return in;
+}
+
+// Constants, field and builtin reads, stores and kills, and the nodes that are one instruction or
+// only rearrange components.
+Outputs lower_data_node(Lowerer& L, const NodeLowering& node, Sinks& sinks) {
+  const TypedNode& n = node.n;
+  const std::vector<ValueRef>& in = node.in;
+  const std::string_view type = node.type;
+  if (type == "float" || type == "vec2" || type == "vec3" || type == "vec4" || type == "color")
+    return std::vector{L.b.constant(n.constant, n.out_widths[0])};
+  if (type == "get_field") return std::vector{L.op(Op::LOAD_FIELD, uint8_t(n.field_width), {Src::raw(n.field_offset)})};
+  if (type == "set_field") {
+    sinks.stores.push_back({n.field_offset, uint8_t(n.field_width), in[0]});
+    return std::vector<ValueRef>{};
+  }
+  if (type == "emitter_field")
+    return std::vector{L.op(Op::LOAD_BUILTIN, uint8_t(n.field_width),
+                            {Src::raw((shader::kVmSpaceEmitterField << 16) | n.field_offset)})};
+  if (type == "global_field")
+    return std::vector{L.b.op(Op::LOAD_BUILTIN, uint8_t(n.field_width),
+                              {Src::raw((shader::kVmSpaceGlobalImport << 16) | n.field_index)}, Pending::kGlobal)};
+  if (type == "builtin") return std::vector{L.builtin(isa::Builtin(n.builtin_id), uint8_t(n.field_width))};
+  if (type == "emitter_rotation") return std::vector{L.emitter_rotation()};
+  if (type == "negate" || type == "one_minus")
+    return std::vector{L.op(Op::SUB, node.generic, {L.k(type == "negate" ? 0.0f : 1.0f), in[0]})};
+  if (n.spec->op != nullptr) return std::vector{lower_op_node(L, *n.spec->op, node.generic, in)};
+  if (type == "compare") return std::vector{L.op(Op::CMP, node.generic, {in[0], in[1], Src::raw(n.cmp)})};
+  if (type == "split") {
+    std::vector<ValueRef> components;
+    for (int i = 0; i < 4; ++i) components.push_back(L.c(in[0], i < node.generic ? i : 0));
+    return components;
+  }
+  if (type == "combine") {
+    std::vector<ValueRef> parts;
+    for (const ValueRef& p : in)
+      if (p.id != kNoValue) parts.push_back(L.c(p, 0));
+    return std::vector{L.b.combine(parts)};
+  }
+  if (type == "kill_if") {
+    sinks.kills.push_back(in[0]);
+    return std::vector<ValueRef>{};
+  }
+  return std::nullopt;
+}
+
+// random_in_sphere, random_on_sphere, emit_sphere and emit_sphere_surface: a point in or on the
+// sphere of radius in[0]; the emit_ nodes place it around the emitter, turned by its rotation.
+std::vector<ValueRef> lower_sphere_point(Lowerer& L, const NodeLowering& node) {
+  const std::string_view type = node.type;
+  ValueRef u = L.rand(node.draw, 3);
+  ValueRef dir = L.sphere_direction(L.c(u, 0), L.c(u, 1));
+  ValueRef r = node.in[0];
+  if (type == "random_in_sphere" || type == "emit_sphere")
+    r = L.op(Op::MUL, 1, {r, L.op(Op::POW, 1, {L.c(u, 2), L.k(1.0f / 3.0f)})});
+  ValueRef local = L.op(Op::MUL, 3, {dir, r});
+  if (!type.starts_with("emit")) return {local};
+  ValueRef off = L.to_world(local);
+  return {L.op(Op::ADD, 3, {L.builtin(isa::Builtin::EMITTER_POSITION, 3), off}), off};
+}
+
+// The random nodes other than the emitter shapes and velocities.
+Outputs lower_random_node(Lowerer& L, const NodeLowering& node) {
+  const std::vector<ValueRef>& in = node.in;
+  const std::string_view type = node.type;
+  const uint8_t width = node.generic;
+  const uint32_t draw = node.draw;
+  if (type == "random_range") return std::vector{L.op(Op::MIX, width, {in[0], in[1], L.rand(draw, width)})};
+  if (type == "random_pick") {
+    // index = floor(u * clamp(count, 1, 8)), then a select chain: predicated, no jumps.
+    ValueRef count = L.op(Op::CLAMP, 1, {in[0], L.k(1.0f), L.k(8.0f)});
+    ValueRef index = L.op(Op::FLOOR, 1, {L.op(Op::MUL, 1, {L.rand(draw, 1), count})});
+    ValueRef pick = in[1];
+    for (uint32_t k = 1; k < 8; ++k) {
+      ValueRef at_least_k = L.op(Op::CMP, 1, {index, L.k(float(k)), Src::raw(shader::kVmCmpGe)});
+      pick = L.op(Op::SELECT, width, {at_least_k, in[1 + k], pick});
+    }
+    return std::vector{pick};
+  }
+  if (type == "random_in_sphere" || type == "random_on_sphere") return lower_sphere_point(L, node);
+  if (type == "random_in_disk") {
+    ValueRef u = L.rand(draw, 2);
+    return std::vector{L.disk(in[0], L.c(u, 0), L.c(u, 1))};
+  }
+  if (type == "random_in_cone") {
+    ValueRef u = L.rand(draw, 2);
+    return std::vector{L.rotate_z_to(in[0], L.cone_local(in[1], L.c(u, 0), L.c(u, 1)))};
+  }
+  if (type == "random_in_box")
+    return std::vector{L.op(Op::MUL, 3, {L.op(Op::FMA, 3, {L.rand(draw, 3), L.k(2.0f), L.k(-1.0f)}), in[0]})};
+  if (type == "quat_random") {  // Shoemake 1992, uniform over rotations
+    ValueRef u = L.rand(draw, 3);
+    ValueRef a = L.op(Op::SQRT, 1, {L.op(Op::SUB, 1, {L.k(1.0f), L.c(u, 0)})});
+    ValueRef bb = L.op(Op::SQRT, 1, {L.c(u, 0)});
+    auto [c1, s1] = L.circle(L.c(u, 1));
+    auto [c2, s2] = L.circle(L.c(u, 2));
+    return std::vector{L.combine({L.op(Op::MUL, 1, {a, s1}), L.op(Op::MUL, 1, {a, c1}), L.op(Op::MUL, 1, {bb, s2}),
+                                  L.op(Op::MUL, 1, {bb, c2})})};
+  }
+  return std::nullopt;
+}
+
+// The emitter shapes: the spawn position (around the emitter, turned by its rotation) and its
+// offset from the emitter.
+Outputs lower_emit_node(Lowerer& L, const NodeLowering& node) {
+  const std::vector<ValueRef>& in = node.in;
+  const std::string_view type = node.type;
+  const uint32_t draw = node.draw;
+  if (type == "emit_sphere" || type == "emit_sphere_surface") return lower_sphere_point(L, node);
+  if (!type.starts_with("emit_")) return std::nullopt;
+  ValueRef local;
+  if (type == "emit_point") {
+    local = L.k3(0, 0, 0);
+  } else if (type == "emit_box") {
+    local = L.op(Op::MUL, 3, {L.op(Op::FMA, 3, {L.rand(draw, 3), L.k(2.0f), L.k(-1.0f)}), in[0]});
+  } else if (type == "emit_plane") {
+    ValueRef p2 = L.op(Op::MUL, 2, {L.op(Op::FMA, 2, {L.rand(draw, 2), L.k(2.0f), L.k(-1.0f)}), in[1]});
+    local = L.rotate_z_to(in[0], L.combine({L.c(p2, 0), L.c(p2, 1), L.k(0.0f)}));
+  } else if (type == "emit_disk") {
+    ValueRef u = L.rand(draw, 2);
+    ValueRef d2 = L.disk(in[1], L.c(u, 0), L.c(u, 1));
+    local = L.rotate_z_to(in[0], L.combine({L.c(d2, 0), L.c(d2, 1), L.k(0.0f)}));
+  } else {  // emit_cone: uniform in the solid cone, apex at the emitter
+    ValueRef u = L.rand(draw, 3);
+    ValueRef d = L.op(Op::MUL, 1, {in[2], L.op(Op::POW, 1, {L.c(u, 0), L.k(1.0f / 3.0f)})});
+    ValueRef rmax = L.op(Op::MUL, 1, {d, L.op(Op::TAN, 1, {in[1]})});
+    ValueRef d2 = L.disk(rmax, L.c(u, 1), L.c(u, 2));
+    local = L.rotate_z_to(in[0], L.combine({L.c(d2, 0), L.c(d2, 1), d}));
+  }
+  ValueRef pos = L.builtin(isa::Builtin::EMITTER_POSITION, 3);
+  if (type == "emit_point") return std::vector{pos, local};
+  ValueRef off = L.to_world(local);
+  return std::vector{L.op(Op::ADD, 3, {pos, off}), off};
+}
+
+// Curves, noise and wind, the forces and integration, the velocity patterns, age, and the look
+// rotation.
+Outputs lower_motion_node(Lowerer& L, const NodeLowering& node) {
+  const std::vector<ValueRef>& in = node.in;
+  const std::string_view type = node.type;
+  const uint32_t draw = node.draw;
+  if (type == "curve" || type == "gradient") return std::vector{L.curve(node.n, in[0])};
+  if (type == "curl_noise")
+    return std::vector{L.op(Op::MUL, 3, {L.op(Op::CURL3, 3, {L.op(Op::MUL, 3, {in[0], in[1]})}), in[2]})};
+  if (type == "noise") return std::vector{L.op(Op::NOISE3, 3, {L.op(Op::MUL, 3, {in[0], in[1]})})};
+  if (type == "wind") return std::vector{L.op(Op::SAMPLE_WIND, 3, {in[0]})};
+  if (type == "integrate") {
+    ValueRef vel = L.op(Op::FMA, 3, {in[2], in[3], in[1]});
+    return std::vector{L.op(Op::FMA, 3, {vel, in[3], in[0]}), vel};
+  }
+  if (type == "gravity") return std::vector{L.op(Op::FMA, 3, {in[1], in[2], in[0]})};
+  if (type == "drag") {
+    ValueRef f = L.op(Op::EXP, 1, {L.op(Op::SUB, 1, {L.k(0.0f), L.op(Op::MUL, 1, {in[1], in[2]})})});
+    return std::vector{L.op(Op::MUL, 3, {in[0], f})};
+  }
+  if (type == "attractor") {
+    ValueRef dir = L.op(Op::NORMALIZE, 3, {L.op(Op::SUB, 3, {in[2], in[0]})});
+    return std::vector{L.op(Op::FMA, 3, {dir, L.op(Op::MUL, 1, {in[3], in[4]}), in[1]})};
+  }
+  if (type == "velocity_fixed")
+    return std::vector{L.to_world(L.op(Op::MUL, 3, {L.op(Op::NORMALIZE, 3, {in[0]}), in[1]}))};
+  if (type == "velocity_cone") {
+    ValueRef u = L.rand(draw, 3);
+    ValueRef dir = L.rotate_z_to(in[0], L.cone_local(in[1], L.c(u, 0), L.c(u, 1)));
+    ValueRef speed = L.op(Op::MIX, 1, {in[2], in[3], L.c(u, 2)});
+    return std::vector{L.to_world(L.op(Op::MUL, 3, {dir, speed}))};
+  }
+  if (type == "velocity_sphere") {
+    ValueRef u = L.rand(draw, 3);
+    ValueRef speed = L.op(Op::MIX, 1, {in[0], in[1], L.c(u, 2)});
+    return std::vector{L.op(Op::MUL, 3, {L.sphere_direction(L.c(u, 0), L.c(u, 1)), speed})};
+  }
+  if (type == "velocity_box") return std::vector{L.to_world(L.op(Op::MIX, 3, {in[0], in[1], L.rand(draw, 3)}))};
+  if (type == "age_step") return std::vector{L.op(Op::ADD, 1, {in[0], in[1]})};
+  if (type == "normalized_age") return std::vector{L.op(Op::DIV, 1, {in[0], in[1]})};
+  if (type == "expired") return std::vector{L.op(Op::CMP, 1, {in[0], in[1], Src::raw(shader::kVmCmpGe)})};
+  if (type == "quat_look_rotation") {
+    ValueRef f = L.op(Op::NORMALIZE, 3, {in[0]});
+    ValueRef q1 = L.z_to(f);
+    ValueRef up1 = L.op(Op::QROTATE, 3, {q1, L.k3(0, 1, 0)});
+    ValueRef along = L.op(Op::MUL, 3, {f, L.op(Op::DOT, 3, {in[1], f})});
+    ValueRef upp = L.op(Op::NORMALIZE, 3, {L.op(Op::SUB, 3, {in[1], along})});
+    ValueRef sin_part = L.op(Op::DOT, 3, {L.op(Op::CROSS, 3, {up1, upp}), f});
+    ValueRef angle = L.op(Op::ATAN2, 1, {sin_part, L.op(Op::DOT, 3, {up1, upp})});
+    return std::vector{L.op(Op::QMUL, 4, {L.op(Op::QFROM_AXIS_ANGLE, 4, {f, angle}), q1})};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Status lower_graph(const TypedGraph& graph, IrBuilder& builder, const std::string& where) {
+  Lowerer L{builder};
+  std::vector<std::vector<ValueRef>> outs(graph.nodes.size());
+  Sinks sinks;
   for (uint32_t v : graph.order) {
     const TypedNode& n = graph.nodes[v];
-    std::vector<ValueRef> in;
-    for (const TypedInput& t : n.inputs) {
-      switch (t.kind) {
-        case TypedInput::Kind::kRef: in.push_back(outs[t.node][t.port]); break;
-        case TypedInput::Kind::kConst: in.push_back(b.constant(t.value, t.width)); break;
-        case TypedInput::Kind::kBuiltin: in.push_back(L.builtin(t.builtin, 1)); break;
-        case TypedInput::Kind::kAbsent: in.push_back(ValueRef{}); break;
-      }
-    }
-    const std::string_view type = n.spec->type;
-    const uint8_t N = n.generic;
-    const uint32_t draw = n.index * kDrawsPerNode;
-    std::vector<ValueRef>& o = outs[v];
-    if (type == "float" || type == "vec2" || type == "vec3" || type == "vec4" || type == "color") {
-      o = {b.constant(n.constant, n.out_widths[0])};
-    } else if (type == "get_field") {
-      o = {L.op(Op::LOAD_FIELD, uint8_t(n.field_width), {Src::raw(n.field_offset)})};
-    } else if (type == "set_field") {
-      stores.push_back({n.field_offset, uint8_t(n.field_width), in[0]});
-    } else if (type == "emitter_field") {
-      o = {L.op(Op::LOAD_BUILTIN, uint8_t(n.field_width),
-                {Src::raw((shader::kVmSpaceEmitterField << 16) | n.field_offset)})};
-    } else if (type == "global_field") {
-      o = {b.op(Op::LOAD_BUILTIN, uint8_t(n.field_width),
-                {Src::raw((shader::kVmSpaceGlobalImport << 16) | n.field_index)}, Pending::kGlobal)};
-    } else if (type == "builtin") {
-      o = {L.builtin(isa::Builtin(n.builtin_id), uint8_t(n.field_width))};
-    } else if (type == "emitter_rotation") {
-      o = {L.emitter_rotation()};
-    } else if (type == "negate" || type == "one_minus") {
-      o = {L.op(Op::SUB, N, {L.k(type == "negate" ? 0.0f : 1.0f), in[0]})};
-    } else if (n.spec->op != nullptr) {
-      o = {lower_op_node(L, *n.spec->op, N, in)};
-    } else if (type == "compare") {
-      o = {L.op(Op::CMP, N, {in[0], in[1], Src::raw(n.cmp)})};
-    } else if (type == "split") {
-      for (int i = 0; i < 4; ++i) o.push_back(L.c(in[0], i < N ? i : 0));
-    } else if (type == "combine") {
-      std::vector<ValueRef> parts;
-      for (const ValueRef& p : in)
-        if (p.id != kNoValue) parts.push_back(L.c(p, 0));
-      o = {b.combine(parts)};
-    } else if (type == "kill_if") {
-      kills.push_back(in[0]);
-    } else if (type == "random_range") {
-      o = {L.op(Op::MIX, N, {in[0], in[1], L.rand(draw, N)})};
-    } else if (type == "random_pick") {
-      // index = floor(u * clamp(count, 1, 8)), then a select chain: predicated, no jumps.
-      ValueRef count = L.op(Op::CLAMP, 1, {in[0], L.k(1.0f), L.k(8.0f)});
-      ValueRef index = L.op(Op::FLOOR, 1, {L.op(Op::MUL, 1, {L.rand(draw, 1), count})});
-      ValueRef pick = in[1];
-      for (uint32_t k = 1; k < 8; ++k) {
-        ValueRef at_least_k = L.op(Op::CMP, 1, {index, L.k(float(k)), Src::raw(shader::kVmCmpGe)});
-        pick = L.op(Op::SELECT, N, {at_least_k, in[1 + k], pick});
-      }
-      o = {pick};
-    } else if (type == "random_in_sphere" || type == "random_on_sphere" || type == "emit_sphere" ||
-               type == "emit_sphere_surface") {
-      ValueRef u = L.rand(draw, 3);
-      ValueRef dir = L.sphere_direction(L.c(u, 0), L.c(u, 1));
-      ValueRef r = in[0];
-      if (type == "random_in_sphere" || type == "emit_sphere")
-        r = L.op(Op::MUL, 1, {r, L.op(Op::POW, 1, {L.c(u, 2), L.k(1.0f / 3.0f)})});
-      ValueRef local = L.op(Op::MUL, 3, {dir, r});
-      if (type.starts_with("emit")) {
-        ValueRef off = L.to_world(local);
-        o = {L.op(Op::ADD, 3, {L.builtin(isa::Builtin::EMITTER_POSITION, 3), off}), off};
-      } else {
-        o = {local};
-      }
-    } else if (type == "random_in_disk") {
-      ValueRef u = L.rand(draw, 2);
-      o = {L.disk(in[0], L.c(u, 0), L.c(u, 1))};
-    } else if (type == "random_in_cone") {
-      ValueRef u = L.rand(draw, 2);
-      o = {L.rotate_z_to(in[0], L.cone_local(in[1], L.c(u, 0), L.c(u, 1)))};
-    } else if (type == "random_in_box") {
-      o = {L.op(Op::MUL, 3, {L.op(Op::FMA, 3, {L.rand(draw, 3), L.k(2.0f), L.k(-1.0f)}), in[0]})};
-    } else if (type == "curve" || type == "gradient") {
-      o = {L.curve(n, in[0])};
-    } else if (type == "curl_noise") {
-      o = {L.op(Op::MUL, 3, {L.op(Op::CURL3, 3, {L.op(Op::MUL, 3, {in[0], in[1]})}), in[2]})};
-    } else if (type == "noise") {
-      o = {L.op(Op::NOISE3, 3, {L.op(Op::MUL, 3, {in[0], in[1]})})};
-    } else if (type == "wind") {
-      o = {L.op(Op::SAMPLE_WIND, 3, {in[0]})};
-    } else if (type == "integrate") {
-      ValueRef vel = L.op(Op::FMA, 3, {in[2], in[3], in[1]});
-      o = {L.op(Op::FMA, 3, {vel, in[3], in[0]}), vel};
-    } else if (type == "gravity") {
-      o = {L.op(Op::FMA, 3, {in[1], in[2], in[0]})};
-    } else if (type == "drag") {
-      ValueRef f = L.op(Op::EXP, 1, {L.op(Op::SUB, 1, {L.k(0.0f), L.op(Op::MUL, 1, {in[1], in[2]})})});
-      o = {L.op(Op::MUL, 3, {in[0], f})};
-    } else if (type == "attractor") {
-      ValueRef dir = L.op(Op::NORMALIZE, 3, {L.op(Op::SUB, 3, {in[2], in[0]})});
-      o = {L.op(Op::FMA, 3, {dir, L.op(Op::MUL, 1, {in[3], in[4]}), in[1]})};
-    } else if (type.starts_with("emit_")) {
-      ValueRef local;
-      if (type == "emit_point") {
-        local = L.k3(0, 0, 0);
-      } else if (type == "emit_box") {
-        local = L.op(Op::MUL, 3, {L.op(Op::FMA, 3, {L.rand(draw, 3), L.k(2.0f), L.k(-1.0f)}), in[0]});
-      } else if (type == "emit_plane") {
-        ValueRef p2 = L.op(Op::MUL, 2, {L.op(Op::FMA, 2, {L.rand(draw, 2), L.k(2.0f), L.k(-1.0f)}), in[1]});
-        local = L.rotate_z_to(in[0], L.combine({L.c(p2, 0), L.c(p2, 1), L.k(0.0f)}));
-      } else if (type == "emit_disk") {
-        ValueRef u = L.rand(draw, 2);
-        ValueRef d2 = L.disk(in[1], L.c(u, 0), L.c(u, 1));
-        local = L.rotate_z_to(in[0], L.combine({L.c(d2, 0), L.c(d2, 1), L.k(0.0f)}));
-      } else {  // emit_cone: uniform in the solid cone, apex at the emitter
-        ValueRef u = L.rand(draw, 3);
-        ValueRef d = L.op(Op::MUL, 1, {in[2], L.op(Op::POW, 1, {L.c(u, 0), L.k(1.0f / 3.0f)})});
-        ValueRef rmax = L.op(Op::MUL, 1, {d, L.op(Op::TAN, 1, {in[1]})});
-        ValueRef d2 = L.disk(rmax, L.c(u, 1), L.c(u, 2));
-        local = L.rotate_z_to(in[0], L.combine({L.c(d2, 0), L.c(d2, 1), d}));
-      }
-      ValueRef pos = L.builtin(isa::Builtin::EMITTER_POSITION, 3);
-      if (type == "emit_point") {
-        o = {pos, local};
-      } else {
-        ValueRef off = L.to_world(local);
-        o = {L.op(Op::ADD, 3, {pos, off}), off};
-      }
-    } else if (type == "velocity_fixed") {
-      o = {L.to_world(L.op(Op::MUL, 3, {L.op(Op::NORMALIZE, 3, {in[0]}), in[1]}))};
-    } else if (type == "velocity_cone") {
-      ValueRef u = L.rand(draw, 3);
-      ValueRef dir = L.rotate_z_to(in[0], L.cone_local(in[1], L.c(u, 0), L.c(u, 1)));
-      ValueRef speed = L.op(Op::MIX, 1, {in[2], in[3], L.c(u, 2)});
-      o = {L.to_world(L.op(Op::MUL, 3, {dir, speed}))};
-    } else if (type == "velocity_sphere") {
-      ValueRef u = L.rand(draw, 3);
-      ValueRef speed = L.op(Op::MIX, 1, {in[0], in[1], L.c(u, 2)});
-      o = {L.op(Op::MUL, 3, {L.sphere_direction(L.c(u, 0), L.c(u, 1)), speed})};
-    } else if (type == "velocity_box") {
-      o = {L.to_world(L.op(Op::MIX, 3, {in[0], in[1], L.rand(draw, 3)}))};
-    } else if (type == "age_step") {
-      o = {L.op(Op::ADD, 1, {in[0], in[1]})};
-    } else if (type == "normalized_age") {
-      o = {L.op(Op::DIV, 1, {in[0], in[1]})};
-    } else if (type == "expired") {
-      o = {L.op(Op::CMP, 1, {in[0], in[1], Src::raw(shader::kVmCmpGe)})};
-    } else if (type == "quat_look_rotation") {
-      ValueRef f = L.op(Op::NORMALIZE, 3, {in[0]});
-      ValueRef q1 = L.z_to(f);
-      ValueRef up1 = L.op(Op::QROTATE, 3, {q1, L.k3(0, 1, 0)});
-      ValueRef along = L.op(Op::MUL, 3, {f, L.op(Op::DOT, 3, {in[1], f})});
-      ValueRef upp = L.op(Op::NORMALIZE, 3, {L.op(Op::SUB, 3, {in[1], along})});
-      ValueRef sin_part = L.op(Op::DOT, 3, {L.op(Op::CROSS, 3, {up1, upp}), f});
-      ValueRef angle = L.op(Op::ATAN2, 1, {sin_part, L.op(Op::DOT, 3, {up1, upp})});
-      o = {L.op(Op::QMUL, 4, {L.op(Op::QFROM_AXIS_ANGLE, 4, {f, angle}), q1})};
-    } else if (type == "quat_random") {  // Shoemake 1992, uniform over rotations
-      ValueRef u = L.rand(draw, 3);
-      ValueRef a = L.op(Op::SQRT, 1, {L.op(Op::SUB, 1, {L.k(1.0f), L.c(u, 0)})});
-      ValueRef bb = L.op(Op::SQRT, 1, {L.c(u, 0)});
-      auto [c1, s1] = L.circle(L.c(u, 1));
-      auto [c2, s2] = L.circle(L.c(u, 2));
-      o = {L.combine({L.op(Op::MUL, 1, {a, s1}), L.op(Op::MUL, 1, {a, c1}), L.op(Op::MUL, 1, {bb, s2}),
-                      L.op(Op::MUL, 1, {bb, c2})})};
-    } else {
-      return make_error(ErrorCode::kInternal, fmt::format("node type '{}' has no lowering", type),
+    const std::vector<ValueRef> in = input_values(L, n, outs);
+    const NodeLowering node{n, in, n.spec->type, n.generic, n.index * kDrawsPerNode};
+    Outputs out = lower_data_node(L, node, sinks);
+    if (!out) out = lower_random_node(L, node);
+    if (!out) out = lower_emit_node(L, node);
+    if (!out) out = lower_motion_node(L, node);
+    if (!out)
+      return make_error(ErrorCode::kInternal, fmt::format("node type '{}' has no lowering", node.type),
                         where + "/nodes/" + std::to_string(n.index) + "/type");
-    }
-    if (!b.error().empty())
-      return make_error(ErrorCode::kInternal, b.error(), where + "/nodes/" + std::to_string(n.index));
+    outs[v] = std::move(*out);
+    if (!builder.error().empty())
+      return make_error(ErrorCode::kInternal, builder.error(), where + "/nodes/" + std::to_string(n.index));
   }
-  for (const Store& s : stores) b.sink(Op::STORE_FIELD, s.width, {Src::raw(s.offset), s.value});
-  for (const ValueRef& k : kills) b.sink(Op::KILL, 1, {k});
-  if (!b.error().empty()) return make_error(ErrorCode::kInternal, b.error(), where);
+  for (const Sinks::Store& s : sinks.stores) builder.sink(Op::STORE_FIELD, s.width, {Src::raw(s.offset), s.value});
+  for (const ValueRef& k : sinks.kills) builder.sink(Op::KILL, 1, {k});
+  if (!builder.error().empty()) return make_error(ErrorCode::kInternal, builder.error(), where);
   return {};
 }
 

@@ -128,8 +128,8 @@ void add_random_curve_and_force_nodes(std::vector<NodeSpec>& t) {
   const std::array<float, 4> up{0, 1, 0, 0};
   // Randomness: RAND plus arithmetic.
   t.push_back({"random_range", kInit | kUpdate, {val("min", N, 0.0f), val("max", N, 1.0f)}, {out(N)}, {}, false, true});
-  // One of up to 8 options, uniformly among the first `count` (wsg D15/D18: a per-particle UV
-  // rect drawn from a palette).
+  // One of up to 8 options, uniformly among the first `count` (e.g. a per-particle UV rect drawn
+  // from a palette; docs/design/nodes.md).
   t.push_back({"random_pick",
                kInit | kUpdate,
                {val("count", 1, 1.0f), req("o0", N), val("o1", N, 0.0f), val("o2", N, 0.0f), val("o3", N, 0.0f),
@@ -211,7 +211,7 @@ void add_shape_and_motion_nodes(std::vector<NodeSpec>& t) {
                {},
                false,
                true});
-  // Velocity patterns (wsg §5.2), in the emitter's frame.
+  // Velocity patterns, in the emitter's frame (docs/design/nodes.md).
   t.push_back({"velocity_fixed", kInit | kUpdate, {vec("direction", 3, up, 3), val("speed", 1, 1.0f)}, {out(3)}, {}});
   t.push_back({"velocity_cone",
                kInit | kUpdate,

@@ -270,7 +270,8 @@ class Assembler {
       mnemonic = mnemonic.substr(0, dot);
     }
     std::string name = upper(mnemonic);
-    // The seed's names for the particle field ops, kept as aliases.
+    // Older names for the particle field ops, kept as aliases (docs/design/isa.md, ".masm
+    // assembly").
     if (name == "LOAD_ATTR") name = "LOAD_FIELD";
     if (name == "STORE_ATTR") name = "STORE_FIELD";
     const std::optional<isa::Op> op = isa::op_from_mnemonic(name);

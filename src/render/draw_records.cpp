@@ -66,8 +66,8 @@ Result<shader::ParticleDrawRecord> make_draw_record(const CompiledEffect& effect
   MOTE_TRY_ASSIGN(FieldSlot rotation, find_field(effect, "rotation", r.rotation_field,
                                                  r.rotation_field != defaults.rotation_field, {1, 4}));
   MOTE_TRY_ASSIGN(FieldSlot frame, find_field(effect, "frame", r.frame_field, !r.frame_field.empty(), {1}));
-  // Conventional names the render settings have no channel for (wsg's record: uv_rect, D15;
-  // age and lifetime drive a flipbook that has no frame field).
+  // Conventional names the render settings have no channel for (uv_rect, the particle's own UV
+  // rect; age and lifetime drive a flipbook that has no frame field; docs/design/render.md).
   MOTE_TRY_ASSIGN(FieldSlot uv_rect, find_field(effect, "uv_rect", "uv_rect", false, {4}));
   MOTE_TRY_ASSIGN(FieldSlot age, find_field(effect, "age", "age", false, {1}));
   MOTE_TRY_ASSIGN(FieldSlot lifetime, find_field(effect, "lifetime", "lifetime", false, {1}));

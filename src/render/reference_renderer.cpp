@@ -286,10 +286,12 @@ glm::vec4 shade(const Particle& p, const LinearTexture& atlas, glm::vec2 uv, flo
   return shader::particle_premultiply(p.color, texel, (r.flags & shader::kDrawFlagAdditive) != 0, fade);
 }
 
-}  // namespace
+// --- The steps of render_particles_reference ----------------------------------------------------
 
-Result<ReferenceImage> render_particles_reference(const ReferenceInputs& in) {
-  // ---- Validate the inputs.
+// Refuses inputs the renderer cannot read: a viewport that is not whole pixels, a pool that is
+// not whole records, depth, background or atlas of the wrong size, a record whose words lie past
+// the record, an alive slot past the pool.
+Status check_inputs(const ReferenceInputs& in) {
   if (!whole_pixels(in.view.viewport.x) || !whole_pixels(in.view.viewport.y))
     return make_error(ErrorCode::kInvalidArgument,
                       "the viewport must be whole pixels in [1, " + std::to_string(kReferenceMaxSide) + "]",
@@ -319,15 +321,71 @@ Result<ReferenceImage> render_particles_reference(const ReferenceInputs& in) {
                         "slot " + std::to_string(in.alive_slots[i]) + " is past the pool's " +
                             std::to_string(capacity) + " records",
                         "alive_slots[" + std::to_string(i) + "]");
+  return ok_status();
+}
 
-  const shader::RenderView& view = in.view;
+bool bound(uint32_t word) { return word != shader::kDrawUnbound; }
+
+// What the fragments of the particle at alive-list position `order` share: its colour, uv
+// rectangle and flipbook cells, read from its record `rec` as the row `r` lays it out.
+Particle describe_particle(const ParticleDrawRecord& r, std::span<const uint32_t> rec, uint32_t order) {
+  Particle p;
+  p.order = order;
+  p.record = &r;
+  const glm::vec4 color = bound(r.color_word) ? word_vec4(rec, r.color_word) : glm::vec4(1.0f);
+  p.color = color * r.tint;
+  if (bound(r.uv_rect_word)) p.uv_rect = word_vec4(rec, r.uv_rect_word);
+  if (uint64_t(r.flipbook_columns) * r.flipbook_rows > 1) {
+    const float frame = shader::particle_flipbook_frame(bound(r.frame_word),
+                                                        bound(r.frame_word) ? word_f32(rec, r.frame_word) : 0.0f,
+                                                        bound(r.age_word) ? word_f32(rec, r.age_word) : 0.0f,
+                                                        bound(r.lifetime_word) ? word_f32(rec, r.lifetime_word) : 0.0f,
+                                                        r.flipbook_columns, r.flipbook_rows);
+    const float last_cell = float(r.flipbook_columns * r.flipbook_rows) - 1.0f;
+    p.flipbook = true;
+    p.cell0 = std::floor(frame);
+    if ((r.flags & shader::kDrawFlagFlipbookBlend) != 0) {
+      p.cell1 = std::min(p.cell0 + 1.0f, last_cell);
+      p.blend = frame - p.cell0;
+    }
+  }
+  return p;
+}
+
+// The particle's quad corners in clip space, placed exactly as the vertex shader places them.
+std::array<ClipVertex, 4> project_corners(const ParticleDrawRecord& r, std::span<const uint32_t> rec,
+                                          const shader::RenderView& view) {
+  const uint32_t mode = r.flags & shader::kDrawProjectionMask;
+  const glm::vec3 position = bound(r.position_word) ? word_vec3(rec, r.position_word) : glm::vec3(0.0f);
+  const float size = (bound(r.size_word) ? word_f32(rec, r.size_word) : 1.0f) * r.size_scale;
+  const glm::vec3 velocity = bound(r.velocity_word) ? word_vec3(rec, r.velocity_word) : glm::vec3(0.0f);
+  glm::vec4 rotation(0.0f);
+  uint32_t rotation_width = 0;
+  if (bound(r.rotation_word)) {
+    rotation_width = r.rotation_width;
+    rotation = rotation_width == 1u ? glm::vec4(word_f32(rec, r.rotation_word), 0.0f, 0.0f, 0.0f)
+                                    : word_vec4(rec, r.rotation_word);
+  }
   const glm::vec3 cam_position(view.camera_position), cam_right(view.camera_right), cam_up(view.camera_up),
       cam_forward(view.camera_forward);
-  const float near_plane = view.clip.x;
+  const glm::mat3 frame = shader::particle_frame(mode, position, velocity, cam_position, cam_right, cam_up,
+                                                 cam_forward);
+  const float stretch = shader::particle_stretch(mode, velocity, cam_forward);
+  const glm::vec4 orientation = shader::particle_orientation(rotation_width, rotation);
+  std::array<ClipVertex, 4> corners;
+  for (size_t c = 0; c < 4; ++c) {
+    const glm::vec4 world(position + shader::particle_corner_offset(frame, orientation, kCorners[c], size, stretch),
+                          1.0f);
+    corners[c].clip = glm::dvec4(view.view_projection * world);
+    corners[c].uv = glm::dvec2(shader::particle_corner_uv(kCorners[c]));
+    corners[c].view_depth = -double((view.view * world).z);
+  }
+  return corners;
+}
 
-  // ---- Build every drawable particle's quad, exactly as a vertex shader would.
-  std::vector<Particle> particles;
-  std::vector<Triangle> triangles;
+// Every drawable particle of the alive list and its quad's triangles, clipped and set up.
+void build_quads(const ReferenceInputs& in, uint32_t width, uint32_t height, std::vector<Particle>& particles,
+                 std::vector<Triangle>& triangles) {
   particles.reserve(in.alive_slots.size());
   triangles.reserve(in.alive_slots.size() * 2);
   for (size_t i = 0; i < in.alive_slots.size(); ++i) {
@@ -340,133 +398,133 @@ Result<ReferenceImage> render_particles_reference(const ReferenceInputs& in) {
     // The record's generation is compared through the header's mask, as the GPU fetch does
     // (shaders/render/particle_common.glsl).
     if (!is_quad_row(r) || generation != (r.generation & shader::kFrameHeaderGenerationMask)) continue;
-    const uint32_t mode = r.flags & shader::kDrawProjectionMask;
-
-    auto bound = [](uint32_t word) { return word != shader::kDrawUnbound; };
-    const glm::vec3 position = bound(r.position_word) ? word_vec3(rec, r.position_word) : glm::vec3(0.0f);
-    const float size = (bound(r.size_word) ? word_f32(rec, r.size_word) : 1.0f) * r.size_scale;
-    const glm::vec4 color = bound(r.color_word) ? word_vec4(rec, r.color_word) : glm::vec4(1.0f);
-    const glm::vec3 velocity = bound(r.velocity_word) ? word_vec3(rec, r.velocity_word) : glm::vec3(0.0f);
-    glm::vec4 rotation(0.0f);
-    uint32_t rotation_width = 0;
-    if (bound(r.rotation_word)) {
-      rotation_width = r.rotation_width;
-      rotation = rotation_width == 1u ? glm::vec4(word_f32(rec, r.rotation_word), 0.0f, 0.0f, 0.0f)
-                                      : word_vec4(rec, r.rotation_word);
-    }
-
-    Particle p;
-    p.order = uint32_t(i);
-    p.record = &r;
-    p.color = color * r.tint;
-    if (bound(r.uv_rect_word)) p.uv_rect = word_vec4(rec, r.uv_rect_word);
-    if (uint64_t(r.flipbook_columns) * r.flipbook_rows > 1) {
-      const float frame =
-          shader::particle_flipbook_frame(bound(r.frame_word), bound(r.frame_word) ? word_f32(rec, r.frame_word) : 0.0f,
-                                          bound(r.age_word) ? word_f32(rec, r.age_word) : 0.0f,
-                                          bound(r.lifetime_word) ? word_f32(rec, r.lifetime_word) : 0.0f,
-                                          r.flipbook_columns, r.flipbook_rows);
-      const float last_cell = float(r.flipbook_columns * r.flipbook_rows) - 1.0f;
-      p.flipbook = true;
-      p.cell0 = std::floor(frame);
-      if ((r.flags & shader::kDrawFlagFlipbookBlend) != 0) {
-        p.cell1 = std::min(p.cell0 + 1.0f, last_cell);
-        p.blend = frame - p.cell0;
-      }
-    }
-
-    const glm::mat3 frame = shader::particle_frame(mode, position, velocity, cam_position, cam_right, cam_up,
-                                                   cam_forward);
-    const float stretch = shader::particle_stretch(mode, velocity, cam_forward);
-    const glm::vec4 orientation = shader::particle_orientation(rotation_width, rotation);
-    std::array<ClipVertex, 4> corners;
-    for (size_t c = 0; c < 4; ++c) {
-      const glm::vec4 world(position + shader::particle_corner_offset(frame, orientation, kCorners[c], size, stretch),
-                            1.0f);
-      corners[c].clip = glm::dvec4(view.view_projection * world);
-      corners[c].uv = glm::dvec2(shader::particle_corner_uv(kCorners[c]));
-      corners[c].view_depth = -double((view.view * world).z);
-    }
+    const std::array<ClipVertex, 4> corners = project_corners(r, rec, in.view);
     const uint32_t index = uint32_t(particles.size());
-    particles.push_back(p);
+    particles.push_back(describe_particle(r, rec, uint32_t(i)));
     for (const auto& tri : kTriangles)
       setup_triangle({corners[size_t(tri[0])], corners[size_t(tri[1])], corners[size_t(tri[2])]}, index, width, height,
                      triangles);
   }
+}
 
-  // ---- Bin the triangles by tile.
-  const uint32_t tiles_x = (width + kTileSize - 1) / kTileSize, tiles_y = (height + kTileSize - 1) / kTileSize;
-  std::vector<std::vector<uint32_t>> bins(size_t(tiles_x) * tiles_y);
-  for (uint32_t t = 0; t < triangles.size(); ++t) {
-    const Triangle& tri = triangles[t];
+// The screen's tiles of kTileSize pixels, each with the triangles whose pixel range reaches it.
+struct TileBins {
+  uint32_t tiles_x = 0, tiles_y = 0;
+  std::vector<std::vector<uint32_t>> bins;  // row-major, tiles_x * tiles_y
+};
+
+TileBins bin_triangles(const std::vector<Triangle>& triangles, uint32_t width, uint32_t height) {
+  TileBins t;
+  t.tiles_x = (width + kTileSize - 1) / kTileSize;
+  t.tiles_y = (height + kTileSize - 1) / kTileSize;
+  t.bins.resize(size_t(t.tiles_x) * t.tiles_y);
+  for (uint32_t k = 0; k < triangles.size(); ++k) {
+    const Triangle& tri = triangles[k];
     for (uint32_t ty = uint32_t(tri.y_min) / kTileSize; ty <= uint32_t(tri.y_max) / kTileSize; ++ty)
       for (uint32_t tx = uint32_t(tri.x_min) / kTileSize; tx <= uint32_t(tri.x_max) / kTileSize; ++tx)
-        bins[size_t(ty) * tiles_x + tx].push_back(t);
+        t.bins[size_t(ty) * t.tiles_x + tx].push_back(k);
   }
+  return t;
+}
 
-  // ---- Per tile: rasterize, shade, sort per pixel, composite front to back.
+// The pixels [x0, x1] x [y0, y1] of one tile, inclusive.
+struct Tile {
+  int x0, y0, x1, y1;
+};
+
+// Appends to `fragments` every shaded fragment of the tile's triangles `bin` that passes the
+// fill rule and the depth test.
+void rasterize_tile(const ReferenceInputs& in, const Tile& tile, const std::vector<uint32_t>& bin,
+                    const std::vector<Triangle>& triangles, const std::vector<Particle>& particles,
+                    const LinearTexture& atlas, std::vector<Fragment>& fragments) {
+  const uint32_t width = uint32_t(in.view.viewport.x);
+  const float near_plane = in.view.clip.x;
+  for (uint32_t t : bin) {
+    const Triangle& tri = triangles[t];
+    const Particle& particle = particles[tri.particle];
+    const ScreenVertex& a = tri.v[0];
+    const ScreenVertex& b = tri.v[1];
+    const ScreenVertex& c = tri.v[2];
+    const bool own_ab = owns_edge(a, b), own_bc = owns_edge(b, c), own_ca = owns_edge(c, a);
+    for (int y = std::max(tri.y_min, tile.y0); y <= std::min(tri.y_max, tile.y1); ++y) {
+      for (int x = std::max(tri.x_min, tile.x0); x <= std::min(tri.x_max, tile.x1); ++x) {
+        const double px = x + 0.5, py = y + 0.5;
+        const double e_bc = edge_function(b, c, px, py);  // weight of a
+        const double e_ca = edge_function(c, a, px, py);  // weight of b
+        const double e_ab = edge_function(a, b, px, py);  // weight of c
+        if (e_bc < 0.0 || e_ca < 0.0 || e_ab < 0.0) continue;
+        if ((e_bc == 0.0 && !own_bc) || (e_ca == 0.0 && !own_ca) || (e_ab == 0.0 && !own_ab)) continue;
+        const double la = e_bc / tri.area, lb = e_ca / tri.area, lc = e_ab / tri.area;
+        const size_t pixel = size_t(y) * width + size_t(x);
+        // Depth: screen-linear NDC z, tested LESS-OR-EQUAL in reversed terms.
+        const float depth = float(la * a.z + lb * b.z + lc * c.z);
+        const float scene_depth = in.scene_depth.empty() ? 0.0f : in.scene_depth[pixel];
+        if (!(depth >= scene_depth)) continue;
+        // Perspective-correct attributes.
+        const double inv_w = la * a.inv_w + lb * b.inv_w + lc * c.inv_w;
+        const glm::dvec2 uv = (la * a.uv_w + lb * b.uv_w + lc * c.uv_w) / inv_w;
+        const float view_depth = float((la * a.view_depth_w + lb * b.view_depth_w + lc * c.view_depth_w) / inv_w);
+        if (!std::isfinite(view_depth)) continue;  // keeps the sort's ordering strict
+        const glm::vec4 color = shade(particle, atlas, glm::vec2(uv), view_depth, scene_depth, near_plane);
+        fragments.push_back({uint32_t((y - tile.y0) * int(kTileSize) + (x - tile.x0)), view_depth, particle.order,
+                             color});
+      }
+    }
+  }
+}
+
+// Sorts the tile's fragments per pixel, near to far, and composites them front to back over the
+// background (opaque black without one) into `image`.
+void composite_tile(const ReferenceInputs& in, const Tile& tile, std::vector<Fragment>& fragments,
+                    ReferenceImage& image) {
+  // One fragment per particle per pixel (the fill rule), so (pixel, depth, order) is a strict order.
+  std::sort(fragments.begin(), fragments.end(), [](const Fragment& l, const Fragment& r) {
+    if (l.pixel != r.pixel) return l.pixel < r.pixel;
+    if (l.view_depth != r.view_depth) return l.view_depth < r.view_depth;
+    return l.order < r.order;
+  });
+  size_t f = 0;
+  for (int y = tile.y0; y <= tile.y1; ++y) {
+    for (int x = tile.x0; x <= tile.x1; ++x) {
+      const uint32_t local = uint32_t((y - tile.y0) * int(kTileSize) + (x - tile.x0));
+      glm::dvec3 color(0.0);
+      double alpha = 0.0;
+      for (; f < fragments.size() && fragments[f].pixel == local; ++f) {
+        const glm::dvec4 c(fragments[f].color);
+        color += (1.0 - alpha) * glm::dvec3(c);
+        alpha += (1.0 - alpha) * c.w;
+      }
+      const size_t pixel = size_t(y) * image.width + size_t(x);
+      const glm::dvec4 under = in.background != nullptr ? glm::dvec4(in.background->pixels[pixel])
+                                                        : glm::dvec4(0.0, 0.0, 0.0, 1.0);
+      image.pixels[pixel] = glm::vec4(glm::dvec4(color, alpha) + (1.0 - alpha) * under);
+    }
+  }
+}
+
+}  // namespace
+
+Result<ReferenceImage> render_particles_reference(const ReferenceInputs& in) {
+  MOTE_TRY(check_inputs(in));
+  const uint32_t width = uint32_t(in.view.viewport.x), height = uint32_t(in.view.viewport.y);
+
+  std::vector<Particle> particles;
+  std::vector<Triangle> triangles;
+  build_quads(in, width, height, particles, triangles);
+  const TileBins tiles = bin_triangles(triangles, width, height);
+
+  // Per tile: rasterize, shade, sort per pixel, composite front to back.
   const LinearTexture atlas(in.atlas);
-  ReferenceImage image{width, height, std::vector<glm::vec4>(pixel_count)};
+  ReferenceImage image{width, height, std::vector<glm::vec4>(size_t(width) * height)};
   std::vector<Fragment> fragments;
-  for (uint32_t ty = 0; ty < tiles_y; ++ty) {
-    for (uint32_t tx = 0; tx < tiles_x; ++tx) {
+  for (uint32_t ty = 0; ty < tiles.tiles_y; ++ty) {
+    for (uint32_t tx = 0; tx < tiles.tiles_x; ++tx) {
       const int x0 = int(tx * kTileSize), y0 = int(ty * kTileSize);
-      const int x1 = std::min(x0 + int(kTileSize), int(width)) - 1, y1 = std::min(y0 + int(kTileSize), int(height)) - 1;
+      const Tile tile{x0, y0, std::min(x0 + int(kTileSize), int(width)) - 1,
+                      std::min(y0 + int(kTileSize), int(height)) - 1};
       fragments.clear();
-      for (uint32_t t : bins[size_t(ty) * tiles_x + tx]) {
-        const Triangle& tri = triangles[t];
-        const Particle& particle = particles[tri.particle];
-        const ScreenVertex& a = tri.v[0];
-        const ScreenVertex& b = tri.v[1];
-        const ScreenVertex& c = tri.v[2];
-        const bool own_ab = owns_edge(a, b), own_bc = owns_edge(b, c), own_ca = owns_edge(c, a);
-        for (int y = std::max(tri.y_min, y0); y <= std::min(tri.y_max, y1); ++y) {
-          for (int x = std::max(tri.x_min, x0); x <= std::min(tri.x_max, x1); ++x) {
-            const double px = x + 0.5, py = y + 0.5;
-            const double e_bc = edge_function(b, c, px, py);  // weight of a
-            const double e_ca = edge_function(c, a, px, py);  // weight of b
-            const double e_ab = edge_function(a, b, px, py);  // weight of c
-            if (e_bc < 0.0 || e_ca < 0.0 || e_ab < 0.0) continue;
-            if ((e_bc == 0.0 && !own_bc) || (e_ca == 0.0 && !own_ca) || (e_ab == 0.0 && !own_ab)) continue;
-            const double la = e_bc / tri.area, lb = e_ca / tri.area, lc = e_ab / tri.area;
-            const size_t pixel = size_t(y) * width + size_t(x);
-            // Depth: screen-linear NDC z, tested LESS-OR-EQUAL in reversed terms.
-            const float depth = float(la * a.z + lb * b.z + lc * c.z);
-            const float scene_depth = in.scene_depth.empty() ? 0.0f : in.scene_depth[pixel];
-            if (!(depth >= scene_depth)) continue;
-            // Perspective-correct attributes.
-            const double inv_w = la * a.inv_w + lb * b.inv_w + lc * c.inv_w;
-            const glm::dvec2 uv = (la * a.uv_w + lb * b.uv_w + lc * c.uv_w) / inv_w;
-            const float view_depth = float((la * a.view_depth_w + lb * b.view_depth_w + lc * c.view_depth_w) / inv_w);
-            if (!std::isfinite(view_depth)) continue;  // keeps the sort's ordering strict
-            const glm::vec4 color = shade(particle, atlas, glm::vec2(uv), view_depth, scene_depth, near_plane);
-            fragments.push_back({uint32_t((y - y0) * int(kTileSize) + (x - x0)), view_depth, particle.order, color});
-          }
-        }
-      }
-      // One fragment per particle per pixel (the fill rule), so (pixel, depth, order) is a strict order.
-      std::sort(fragments.begin(), fragments.end(), [](const Fragment& l, const Fragment& r) {
-        if (l.pixel != r.pixel) return l.pixel < r.pixel;
-        if (l.view_depth != r.view_depth) return l.view_depth < r.view_depth;
-        return l.order < r.order;
-      });
-      size_t f = 0;
-      for (int y = y0; y <= y1; ++y) {
-        for (int x = x0; x <= x1; ++x) {
-          const uint32_t local = uint32_t((y - y0) * int(kTileSize) + (x - x0));
-          glm::dvec3 color(0.0);
-          double alpha = 0.0;
-          for (; f < fragments.size() && fragments[f].pixel == local; ++f) {
-            const glm::dvec4 c(fragments[f].color);
-            color += (1.0 - alpha) * glm::dvec3(c);
-            alpha += (1.0 - alpha) * c.w;
-          }
-          const size_t pixel = size_t(y) * width + size_t(x);
-          const glm::dvec4 under = in.background != nullptr ? glm::dvec4(in.background->pixels[pixel])
-                                                            : glm::dvec4(0.0, 0.0, 0.0, 1.0);
-          image.pixels[pixel] = glm::vec4(glm::dvec4(color, alpha) + (1.0 - alpha) * under);
-        }
-      }
+      rasterize_tile(in, tile, tiles.bins[size_t(ty) * tiles.tiles_x + tx], triangles, particles, atlas, fragments);
+      composite_tile(in, tile, fragments, image);
     }
   }
   return image;

@@ -1,8 +1,9 @@
 // Instruction fusion for the fast interpreter: a host pass over a section in the fast operand
 // form (after the move fold, src/vm_gpu/fast_fold.hpp) that merges two patterns every particle
 // program is full of into the instruction before them, because an interpreted instruction costs
-// about the same whatever it computes (docs/PERFORMANCE.md: ~68 us per instruction over 16M
-// particles on the H200, against ~0.5 ms for everything else):
+// about the same whatever it computes, and the instructions are most of a section's time
+// (docs/PERFORMANCE.md, "Lane-wise bodies for the lanes they have, and five designs dropped",
+// has the cost per interpreted instruction):
 //   - CMP m = a <op> b, then KILL m, where only the KILL reads m: the KILL compares a and b
 //     itself (the fast form's KILL is a comparison, shared/vm_fast_operands.h) and the CMP goes;
 //   - P r = ..., then CLAMP d = r, 0.0, 1.0, where only the CLAMP reads r: P writes d with its

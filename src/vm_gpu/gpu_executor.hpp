@@ -5,8 +5,8 @@
 //   kFast  register file in private memory: programs with register_count <= 64 and at most 63
 //          distinct immediates per section (src/vm_gpu/fast_operands.hpp)
 //   kWide  register file in a storage buffer (64 MiB, bounded grid-stride launch): any program
-//   kAuto  kFast when the program fits it, else kWide (the seed's rule: the register count picks
-//          the interpreter, never the author)
+//   kAuto  kFast when the program fits it, else kWide (the register count picks the interpreter,
+//          never the author; docs/design/vm.md, "The GPU interpreters")
 #pragma once
 
 #include <functional>

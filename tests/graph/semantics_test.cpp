@@ -145,7 +145,7 @@ TEST(Semantics, EmitterAndGlobalFieldsAreRead) {
 
 namespace {
 
-// random_pick: uniform among the first `count` options, never past them (a UV palette, wsg D18).
+// random_pick: uniform among the first `count` options, never past them (e.g. a UV palette).
 TEST(Semantics, RandomPickChoosesUniformlyAmongTheFirstCountOptions) {
   auto e =
       compile(effect_with(R"({"id": "p", "type": "random_pick", "inputs": {"count": 3,

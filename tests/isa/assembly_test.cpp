@@ -35,7 +35,7 @@ Error parse_error(std::string_view text) {
   return r.ok() ? Error{} : r.error();
 }
 
-TEST(Assembler, BriefExample) {
+TEST(Assembler, DirectivesCommentsAndInstructions) {
   const Program p = must_assemble(R"(
 ; comment
 .registers 8

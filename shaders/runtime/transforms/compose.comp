@@ -1,7 +1,8 @@
 #version 460
 // The hierarchy pass, one depth level per dispatch: each row of the level composes its world
 // matrix from its parent's (written by the previous level's dispatch, behind a barrier) and its
-// local pose, then writes the channels a field binding reads (the seed's "Transform bindings").
+// local pose, then writes the channels a field binding reads (docs/design/runtime_passes.md,
+// "Transforms table"; docs/design/runtime_frame.md, "Field bindings").
 #include "shared/transform.h"
 
 layout(local_size_x = kTransformWorkgroupSize) in;
@@ -54,7 +55,7 @@ void main() {
   const vec3 y = world[1].xyz, z = world[2].xyz;
   // Divide the scale out by orthonormalising, keeping +Z exact (DIRECTION) and +Y as close as it
   // can be. x is rebuilt as y cross z, so a mirrored transform (negative determinant) loses its
-  // mirror from the x axis — the seed's "Mirrors": no quaternion is a reflection.
+  // mirror from the x axis: no quaternion is a reflection (docs/design/runtime_passes.md).
   const vec3 zn = normalize(z);
   const vec3 xn = normalize(cross(y, zn));
   const vec3 yn = cross(zn, xn);

@@ -1,5 +1,6 @@
 // An exact GPU prefix scan over u32 (wrapping, as std::inclusive_scan over uint32_t): the spawn
-// pipeline's scan over per-emitter spawn counts (the seed's "Spawning is the GPU's decision").
+// pipeline's scan over per-emitter spawn counts (the GPU decides how many particles spawn,
+// docs/design/runtime_frame.md, "One frame").
 // Reduce-then-scan over blocks of kScanBlockSize elements, recursive over the block sums; the
 // passes, their barriers and the indirect count are described in docs/design/runtime_passes.md.
 #pragma once

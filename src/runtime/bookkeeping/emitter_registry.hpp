@@ -62,8 +62,9 @@ struct EmitterRegistryOptions {
   // Generations run 1 .. max_generation and wrap to 1 (never 0). The GPU frame keeps them
   // inside the particle header's 12 bits (0xFFF).
   uint32_t max_generation = UINT32_MAX;
-  // Emitter::seed 0 resolves to the generation (the seed's rule). The GPU frame keeps 0 as a
-  // seed like any other, as the reference simulation does.
+  // Emitter::seed 0 resolves to the generation, so emitters left unseeded still differ. The GPU
+  // frame keeps 0 as a seed like any other, as the reference simulation does
+  // (docs/design/runtime_bookkeeping.md, "The registry").
   bool seed_from_generation = true;
 };
 

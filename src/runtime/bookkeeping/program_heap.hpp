@@ -12,7 +12,7 @@
 // emitter registry compares once per flush.
 //
 // Globals are linked one of two ways (ProgramHeapOptions::per_emitter_globals): into the one
-// shared global section at the field base (the seed's layout; GlobalFieldLayout), or into each
+// shared global section at the field base (GlobalFieldLayout), or into each
 // emitter's own copy of its imports, packed in import order right after its emitter fields in
 // its field block (the GPU frame's: per-emitter overrides of a global). Either way the code is
 // keyed by the unlinked program, so two emitters of one effect share one placement.

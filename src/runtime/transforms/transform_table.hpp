@@ -1,5 +1,6 @@
-// The scene's transforms table and its GPU hierarchy pass (the seed's "Emitters run at entities'
-// rows" and "Transform bindings"): rows of {parent, local pose} whose world matrices the GPU
+// The scene's transforms table and its GPU hierarchy pass (docs/design/runtime_passes.md,
+// "Transforms table"; emitters stand at and fields bind to its rows, docs/design/runtime_frame.md):
+// rows of {parent, local pose} whose world matrices the GPU
 // composes every frame, parents before children, plus the per-row channels (POSITION, DIRECTION,
 // UP, ORIENTATION) a field binding reads. The CPU only sorts rows into depth levels when the
 // topology changes (rare); a pose change is a 64-byte write.

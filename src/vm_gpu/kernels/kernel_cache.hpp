@@ -6,11 +6,11 @@
 // pool (what the translation reads), so a 64-bit collision recompiles rather than running the
 // wrong kernel.
 //
-// Cost: a new program is tens of milliseconds of glslang and driver work (docs/design/vm.md,
-// "The compiled kernels": ~20 ms plus the driver's compile on lavapipe, ~140 ms for the first
-// kernel of a process on the H200); a hit is a map lookup plus a compare of the section's
-// words. Entries are never evicted (an effect library has tens of programs; clear() drops
-// everything). Not thread-safe: one cache per thread that records commands.
+// Cost: a new program is a translation, a glslang compile and the driver's pipeline compile
+// (docs/design/vm.md, "The compiled kernels", has what they were measured at); a hit is a map
+// lookup plus a compare of the section's words. Entries are never evicted (an effect library has
+// tens of programs; clear() drops everything). Not thread-safe: one cache per thread that records
+// commands.
 #pragma once
 
 #include <cstdint>

@@ -1,9 +1,9 @@
-// Field bindings (the seed's "Transform bindings") on lavapipe with validation on: the frame's
-// bind pass copies a TransformTable row's channel into an emitter field or a global field every
-// frame, after the compose pass and before the tick, so INIT and UPDATE read this frame's pose;
-// unbinding keeps the last written value; width and name errors; a removed emitter's bindings
-// never write into the block of the emitter that reuses its row; swap_effect keeps the bindings
-// of fields the new program still declares.
+// Field bindings (docs/design/runtime_frame.md, "Field bindings") on lavapipe with validation on:
+// the frame's bind pass copies a TransformTable row's channel into an emitter field or a global
+// field every frame, after the compose pass and before the tick, so INIT and UPDATE read this
+// frame's pose; unbinding keeps the last written value; width and name errors; a removed emitter's
+// bindings never write into the block of the emitter that reuses its row; swap_effect keeps the
+// bindings of fields the new program still declares.
 #include <gtest/gtest.h>
 
 #include <bit>

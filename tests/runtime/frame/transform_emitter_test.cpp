@@ -1,7 +1,7 @@
-// Emitters at transform rows (the seed's "Emitters run at entities' rows") on lavapipe with
-// validation on: the frame records the TransformTable's compose pass before its tick, and emit /
-// simulate read EMITTER_POSITION / DIRECTION / UP / ROTATION from the emitter's row's channels.
-// An emitter without a row keeps its constant pose in the same dispatches.
+// Emitters at transform rows (docs/design/runtime_frame.md, "Emitters at transform rows") on
+// lavapipe with validation on: the frame records the TransformTable's compose pass before its tick,
+// and emit / simulate read EMITTER_POSITION / DIRECTION / UP / ROTATION from the emitter's row's
+// channels. An emitter without a row keeps its constant pose in the same dispatches.
 #include <gtest/gtest.h>
 
 #include <bit>
