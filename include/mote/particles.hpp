@@ -79,8 +79,8 @@ struct ParticleSystemDesc {
   uint32_t max_emitters = 64;
   uint32_t max_transforms = 256;  // 0 = no transform hierarchy
   // Run each effect's UPDATE and INIT as their own compiled kernels instead of the bytecode
-  // interpreter: 1.5x faster frames at 16M particles and 3x faster bursts on an H200
-  // (docs/PERFORMANCE.md). A kernel takes tens of milliseconds to build, once per effect; with
+  // interpreter: faster frames and bursts at large counts (the figures are in
+  // docs/PERFORMANCE.md). A kernel takes tens of milliseconds to build, once per effect; with
   // compile_in_background a worker thread builds it while the effect runs on the interpreter,
   // so no frame waits for it.
   bool compiled_simulate = true;

@@ -36,7 +36,7 @@ inline uint32_t header_generation(uint32_t header) { return header >> kHeaderRow
 inline constexpr uint32_t kRngSalt = 0x53494D00u;  // "SIM\0"
 uint32_t simulation_rng_base(uint32_t seed, uint32_t tick, uint32_t kind);
 
-// Pre-warm schedule (meep "Pre-warm"): at most kWarmupMaxTicks ticks, none shorter than
+// Pre-warm schedule (docs/design/simulation.md "Pre-warm"): at most kWarmupMaxTicks ticks, none shorter than
 // kWarmupTickSeconds; the tick length stretches to cover the pre-warm. Each particle's advance
 // is jittered by +-kWarmupDtJitter of the tick, hashed from (slot, tick) into kWarmupDtBuckets
 // levels; the emitter's starting accumulator is jittered from the seed.

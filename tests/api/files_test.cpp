@@ -1,6 +1,8 @@
 // The file helpers of the public API (mote/files.hpp): no device, the errors a tool reports.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -15,7 +17,10 @@ namespace {
 class ApiFiles : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::path(testing::TempDir()) / "mote_api_files_test";
+    // One directory per test and process: CTest runs each test as its own process, in parallel.
+    const testing::TestInfo* test = testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = std::filesystem::path(testing::TempDir()) /
+           (std::string("mote_api_files_") + test->name() + "_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir_);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }

@@ -1,5 +1,5 @@
 #version 460
-// Emit (meep "Spawning is the GPU's decision", step 5): one invocation per newborn of the
+// Emit (step 5 of docs/design/runtime_frame.md "One frame"): one invocation per newborn of the
 // frame, dispatched indirectly from the scan's total, walking it with a grid stride. A newborn
 // finds its row by binary search over the inclusive sums and its index in the row's batch from
 // the sum before; takes the slot frame_emit_args set aside for it (the g-th from the top of the

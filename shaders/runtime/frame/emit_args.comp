@@ -1,6 +1,6 @@
 #version 460
 // Turns the scan's last inclusive sum (the frame's newborn total) into emit's indirect
-// dispatch (meep step 4, the rasteriser's prefix-sum-to-command), and takes the newborns' slots
+// dispatch (step 4 of docs/design/runtime_frame.md "One frame": a prefix sum turned into a command), and takes the newborns' slots
 // off the free list and their places in the alive list in one step: newborn g gets the g-th
 // slot from the top of the stack and alive_out[first + g], so the newborns come in the order the
 // free list holds (simulate's deaths in list order, frame_compact.comp) and no pop or append

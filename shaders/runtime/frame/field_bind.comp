@@ -1,5 +1,5 @@
 #version 460
-// Field bindings (the seed's `shader_particle_field_bind`): one invocation per row of the
+// Field bindings (docs/design/runtime_frame.md "Field bindings"): one invocation per row of the
 // bindings table, recorded right after the transforms' compose pass and before the tick, so
 // every VM pass of the frame reads this frame's transforms. Each row copies its transform row's
 // channel (POSITION, DIRECTION, UP: xyz; ORIENTATION: a quaternion) into `width` words of the

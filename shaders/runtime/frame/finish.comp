@@ -2,7 +2,7 @@
 // Last pass of a frame: this frame's alive count (emit's newborns plus the survivors
 // frame_compact placed) and the free list's height (plus the slots it pushed); next frame's simulate walks this frame's alive list, so its indirect
 // dispatch is written here from the GPU's own count (sizing it from a readback would orphan or
-// double-free slots: meep "Particle storage").
+// double-free slots: docs/design/runtime_frame.md, the free list).
 #include "shared/frame.h"
 
 layout(local_size_x = 1) in;

@@ -1,6 +1,6 @@
 #version 460
 // Creation of a particle system: the free list is filled by a dispatch, not a host upload
-// (meep "Particle storage"). The stack is filled so its first pops give slots 0, 1, 2, ...
+// (docs/design/runtime_frame.md, the free list). The stack is filled so its first pops give slots 0, 1, 2, ...
 // (pops take the top), as the reference simulation's; a young pool stays packed low.
 #include "shared/frame.h"
 

@@ -1,5 +1,5 @@
 #version 460
-// The emitter tick (meep "Spawning is the GPU's decision", step 2): one thread per row. It
+// The emitter tick (step 2 of docs/design/runtime_frame.md "One frame"): one thread per row. It
 // recognises the row by generation (a mismatch starts the state over: a new emitter or a reused
 // row, with nothing for the CPU to clear), advances the clock, integrates rate * dt into the
 // accumulator (f32, in src/sim/emission.cpp's order, unfused), adds the effect's declared bursts
@@ -78,8 +78,8 @@ uint take_bursts(uint row, float age_before, float age_after) {
 // Debits `want` from the frame's spawn budget for every invocation of the workgroup at once:
 // one compare-and-swap loop per workgroup on the workgroup's total, then the granted part is
 // handed out in subgroup order and, inside a subgroup, in lane order. One loop per row made every
-// row contend for one word (measured on the H200: 14 ms for 10,000 rows, 876 ms for 100,000);
-// one per subgroup still took 1.96 ms for 100,000 rows (3,125 loops in a row on one word).
+// row contend for one word, and one per subgroup still left 3,125 loops in a row on one word for
+// 100,000 rows (the timings are in docs/PERFORMANCE.md, "The tick, one budget debit per workgroup").
 // Every invocation of the workgroup must call it (barriers).
 uint take_from_budget(uint want) {
   // Rows ask for at most 2^25 (more than any pool holds): a subgroup of up to 64 lanes sums to

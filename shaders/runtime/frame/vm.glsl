@@ -15,7 +15,7 @@
 // and visibly so: the interpreter fetches without broadcasting (VM_FETCH_IS_UNIFORM). The includer enables GL_KHR_shader_subgroup_ballot and
 // GL_EXT_control_flow_attributes first.
 //
-// Built twice (the seed's "Two interpreters"): the fast register file in private memory
+// Built twice (docs/design/runtime_frame.md, the fast and the wide interpreter): the fast register file in private memory
 // (vm/fast_register_file.glsl, running the fast operand form; programs it cannot hold are
 // dispatched to the other build), and with
 // FRAME_REGISTERS_WIDE the wide file in a storage buffer at binding 10, slot-major
