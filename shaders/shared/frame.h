@@ -60,9 +60,14 @@ struct FrameCounters {
   uint simulate_groups_x;  // indirect dispatch of next frame's simulate
   uint simulate_groups_y;
   uint simulate_groups_z;
-  uint frames;  // frames executed
+  uint frames;      // frames executed
+  uint walk_tiles;  // tiles of 64 entries of the list this frame's simulate walks: ceil(alive_in / 64)
+                    // (set by the reset; the keep flags' scan, compact and finish are sized by it)
+  uint pad0;
+  uint pad1;
+  uint pad2;
 };
-MOTE_ASSERT_SIZE(FrameCounters, 64);
+MOTE_ASSERT_SIZE(FrameCounters, 80);
 MOTE_ASSERT_OFFSET(FrameCounters, alive_in, 0);
 MOTE_ASSERT_OFFSET(FrameCounters, alive_out, 4);
 MOTE_ASSERT_OFFSET(FrameCounters, free_count, 8);
@@ -79,6 +84,10 @@ MOTE_ASSERT_OFFSET(FrameCounters, simulate_groups_x, 48);
 MOTE_ASSERT_OFFSET(FrameCounters, simulate_groups_y, 52);
 MOTE_ASSERT_OFFSET(FrameCounters, simulate_groups_z, 56);
 MOTE_ASSERT_OFFSET(FrameCounters, frames, 60);
+MOTE_ASSERT_OFFSET(FrameCounters, walk_tiles, 64);
+MOTE_ASSERT_OFFSET(FrameCounters, pad0, 68);
+MOTE_ASSERT_OFFSET(FrameCounters, pad1, 72);
+MOTE_ASSERT_OFFSET(FrameCounters, pad2, 76);
 // Byte offsets of the two indirect argument triples inside FrameCounters.
 MOTE_CONSTANT(uint, kFrameEmitArgsOffset, 32u);
 MOTE_CONSTANT(uint, kFrameSimulateArgsOffset, 48u);
@@ -135,7 +144,8 @@ struct FramePush {
   uint only_dispatch;
   uint section_offset;  // program-buffer word of the section's first instruction
   uint section_words;   // its length in words (4 per instruction)
-  uint pad0;
+  uint bucketed;        // simulate: 1 = walk the program's bucket of the coherence list (FrameBucket),
+                        // 0 = walk last frame's alive list whole
   uint pad1;
   uint pad2;
 };
@@ -145,9 +155,53 @@ MOTE_ASSERT_OFFSET(FramePush, first_dispatch, 4);
 MOTE_ASSERT_OFFSET(FramePush, only_dispatch, 8);
 MOTE_ASSERT_OFFSET(FramePush, section_offset, 12);
 MOTE_ASSERT_OFFSET(FramePush, section_words, 16);
-MOTE_ASSERT_OFFSET(FramePush, pad0, 20);
+MOTE_ASSERT_OFFSET(FramePush, bucketed, 20);
 MOTE_ASSERT_OFFSET(FramePush, pad1, 24);
 MOTE_ASSERT_OFFSET(FramePush, pad2, 28);
+
+// The coherence buckets (docs/design/runtime_frame.md, "Two orderings"): with two or more live
+// programs, last frame's alive list is counting-sorted by program id into the coherence list, each
+// program's bucket padded to kFrameWorkgroupSize entries with kFrameBucketPadEntry, so every
+// workgroup of simulate runs one program. One FrameBucket per program id, written on the GPU each
+// bucketed frame: the first three words are the program's indirect simulate dispatch.
+struct FrameBucket {
+  uint groups_x;  // min(entries / kFrameWorkgroupSize, kFrameMaxGroups); simulate strides past it
+  uint groups_y;
+  uint groups_z;
+  uint first;    // the bucket's first entry in the coherence list
+  uint entries;  // its length: count rounded up to kFrameWorkgroupSize
+  uint count;    // the program's particles in last frame's alive list (orphans not counted)
+  uint cursor;   // the scatter's next free entry (first + placed so far)
+  uint pad0;
+};
+MOTE_ASSERT_SIZE(FrameBucket, 32);
+MOTE_ASSERT_OFFSET(FrameBucket, groups_x, 0);
+MOTE_ASSERT_OFFSET(FrameBucket, groups_y, 4);
+MOTE_ASSERT_OFFSET(FrameBucket, groups_z, 8);
+MOTE_ASSERT_OFFSET(FrameBucket, first, 12);
+MOTE_ASSERT_OFFSET(FrameBucket, entries, 16);
+MOTE_ASSERT_OFFSET(FrameBucket, count, 20);
+MOTE_ASSERT_OFFSET(FrameBucket, cursor, 24);
+MOTE_ASSERT_OFFSET(FrameBucket, pad0, 28);
+// A coherence-list entry that stands for no particle (a bucket's padding). Real entries are
+// indices into last frame's alive list (< capacity).
+MOTE_CONSTANT(uint, kFrameBucketPadEntry, 0xFFFFFFFFu);
+// An entry-program word of an entry freed as an orphan by the bucket count (in no bucket).
+MOTE_CONSTANT(uint, kFrameNoProgram, 0xFFFFFFFFu);
+
+// Push constants of the bucket passes: the program ids the buckets cover this frame (the heap's
+// id capacity, host-known).
+struct FrameBucketPush {
+  uint program_count;
+  uint pad0;
+  uint pad1;
+  uint pad2;
+};
+MOTE_ASSERT_SIZE(FrameBucketPush, 16);
+MOTE_ASSERT_OFFSET(FrameBucketPush, program_count, 0);
+MOTE_ASSERT_OFFSET(FrameBucketPush, pad0, 4);
+MOTE_ASSERT_OFFSET(FrameBucketPush, pad1, 8);
+MOTE_ASSERT_OFFSET(FrameBucketPush, pad2, 12);
 
 // One row of the field-bindings table (docs/design/runtime_frame.md, "Field bindings"): the bind
 // pass copies `width` words of the transform row's channel into the program buffer at absolute word
@@ -204,6 +258,11 @@ MOTE_CONSTANT(uint, kFrameBindingSpawnSums, 13u);         // their inclusive sca
 MOTE_CONSTANT(uint, kFrameBindingBursts, 14u);            // FrameBurst, kFrameMaxBursts per row
 MOTE_CONSTANT(uint, kFrameBindingCommands, 15u);          // the host's [row, count] spawn commands
 MOTE_CONSTANT(uint, kFrameBindingFieldBindings, 16u);     // FrameFieldBinding rows
+MOTE_CONSTANT(uint, kFrameBindingBuckets, 17u);           // FrameBucket per program id
+MOTE_CONSTANT(uint, kFrameBindingBucketSizes, 18u);       // u32 per program id: the bucket count's atomics
+MOTE_CONSTANT(uint, kFrameBindingBucketOffsets, 19u);     // u32 per program id: padded sizes, scanned in place
+MOTE_CONSTANT(uint, kFrameBindingEntryPrograms, 20u);     // u32 per entry of last frame's list: its program
+MOTE_CONSTANT(uint, kFrameBindingCoherence, 21u);         // the coherence list (simulation order)
 
 MOTE_CONSTANT(uint, kFrameWorkgroupSize, 64u);
 // The interpreted simulate's record window (shaders/runtime/frame/vm.glsl): the most chunks of a

@@ -63,6 +63,7 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
   MOTE_TRY_ASSIGN(s.field_bind_, FieldBindPass::create(device));
   MOTE_TRY_ASSIGN(s.tick_, TickPass::create(device));
   MOTE_TRY_ASSIGN(s.emit_, EmitPass::create(device));
+  MOTE_TRY_ASSIGN(s.buckets_, BucketPass::create(device, options.max_emitters));
   MOTE_TRY_ASSIGN(s.simulate_, SimulatePass::create(device));
   MOTE_TRY_ASSIGN(s.compact_, CompactPass::create(device));
   MOTE_TRY_ASSIGN(s.finish_, FinishPass::create(device));
@@ -210,6 +211,9 @@ Result<ParticleSystem::FramePlan> ParticleSystem::prepare_frame(float dt, bool h
   plan.rows = emitters_->row_count();
   plan.commands = emitters_->take_commands();
   MOTE_TRY_ASSIGN(plan.dispatches, plan_program_dispatches(emitters_->heap(), kernels_.get(), options_.record_words));
+  plan.program_ids = emitters_->heap().program_id_capacity();
+  plan.bucketed = plan.dispatches.size() >= 2;
+  if (plan.bucketed) MOTE_TRY(buckets_.ensure(device, options_.capacity, plan.program_ids, retired_, frame_));
 
   // What changed since the last frame, as regions: the heap's changed ranges (after a growth of
   // the program buffer, which copies the old sections on the GPU), the changed rows' records and
@@ -293,7 +297,9 @@ Status ParticleSystem::record_frame(VkCommandBuffer cmd, const FramePlan& plan) 
     status = tick_.record(frame);
     emit_.record(frame, plan.dispatches);
   }
-  simulate_.record(frame, plan.dispatches);
+  if (Status simulated = simulate_.record(frame, plan.dispatches, buckets_, plan.bucketed, plan.program_ids);
+      !simulated.ok() && status.ok())
+    status = simulated;
   if (Status compacted = compact_.record(frame); !compacted.ok() && status.ok()) status = compacted;
   finish_.record(frame);
   return status;
@@ -331,6 +337,10 @@ Result<std::vector<uint32_t>> ParticleSystem::read_program_image() { return prog
 
 Result<std::vector<uint32_t>> ParticleSystem::read_emitter_table(uint32_t rows) {
   return read_emitter_table_words(*device_, buffers_, std::min(rows, options_.max_emitters));
+}
+
+Result<BucketReadback> ParticleSystem::read_buckets() {
+  return buckets_.read(*device_, emitters_->heap().program_id_capacity());
 }
 
 Result<FrameStats> ParticleSystem::read_stats() { return read_frame_stats(*device_, buffers_); }

@@ -29,6 +29,7 @@
 #include "gpu/profiler.hpp"
 #include "mote/effect.hpp"
 #include "mote/result.hpp"
+#include "runtime/frame/bucket_pass.hpp"
 #include "runtime/frame/compact_pass.hpp"
 #include "runtime/frame/emit_pass.hpp"
 #include "runtime/frame/emitter_lifecycle.hpp"
@@ -157,12 +158,12 @@ class ParticleSystem {
   Status record(VkCommandBuffer cmd, float dt);
 
   // When set (default: none), each frame resets the profiler and records GPU timestamps around
-  // its passes: "reset", "tick", "scan", "emit_args", "emit", "simulate", "compact", "finish"
-  // (tick .. emit only when rows are live; emit and simulate span all their per-program
-  // dispatches; "compact" is the survivors' keep-flag scan and placement; "reset" also spans the
-  // frame's buffer updates and, when recorded, the transforms' compose pass and the field-bind
+  // its passes: "reset", "tick", "scan", "emit_args", "emit", "bucket", "simulate", "compact",
+  // "finish" (tick .. emit only when rows are live; "bucket" only with two or more live programs;
+  // emit and simulate span all their per-program dispatches; "compact" is the survivors' keep-flag scan and placement;
+  // "reset" also spans the frame's buffer updates and, when recorded, the transforms' compose pass and the field-bind
   // pass). Each pass includes the barrier that follows it. Resolve after the frame completed.
-  // Needs max_passes >= 8. The profiler must outlive its use; pass nullptr to stop.
+  // Needs max_passes >= 9. The profiler must outlive its use; pass nullptr to stop.
   void set_profiler(gpu::GpuProfiler* profiler) { profiler_ = profiler; }
 
   // The buffers a draw reads after a frame was recorded (the renderer's ParticleInputs): the
@@ -189,6 +190,10 @@ class ParticleSystem {
   Result<std::vector<uint32_t>> read_free_slots();   // the free stack, bottom first
   Result<std::vector<uint32_t>> read_pool();         // capacity * record_words words
   Result<std::vector<shader::FrameEmitterState>> read_emitter_states();
+  // The coherence buckets the last bucketed frame wrote (per program id) and the coherence list
+  // (entries: indices into that frame's walked list, kFrameBucketPadEntry in the padding); empty
+  // before the first frame with two or more live programs.
+  Result<BucketReadback> read_buckets();
   // The GPU's copies, read back (waits): the heap image the last frame left in the program
   // buffer (after the shapes; heap image words while no change is pending) and the emitter
   // table's first `rows` records as words. For tests and tools.
@@ -235,6 +240,8 @@ class ParticleSystem {
     shader::FrameParams params{};
     uint32_t rows = 0;
     bool bind_pass = false;
+    bool bucketed = false;      // two or more live programs: simulate walks the coherence buckets
+    uint32_t program_ids = 0;   // the heap's program ids (the buckets' count)
     bool host_submits = false;  // record(): every upload inline, the transforms' poses too
   };
   // The interpreter pipelines and register file `program` needs beyond the ones made with the
@@ -265,6 +272,7 @@ class ParticleSystem {
   FieldBindPass field_bind_;
   TickPass tick_;
   EmitPass emit_;
+  BucketPass buckets_;
   SimulatePass simulate_;
   CompactPass compact_;
   FinishPass finish_;
