@@ -63,7 +63,8 @@ Result<PrefixScan> PrefixScan::create(gpu::Device& device, uint32_t capacity) {
   const VkDeviceSize args_bytes = VkDeviceSize(std::max<size_t>(scan.level_sizes_.size() - 1, 1)) * 12;
   MOTE_TRY_ASSIGN(scan.dispatch_args_, gpu::Buffer::create(device, {.size = args_bytes,
                                                                     .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
-                                                                             VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                                                                             VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
+                                                                             VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                                                     .name = "scan.dispatch_args"}));
   MOTE_TRY_ASSIGN(scan.args_, gpu::ComputePipeline::create(device, "gpu/passes/scan_args"));
   MOTE_TRY_ASSIGN(scan.reduce_, gpu::ComputePipeline::create(device, "gpu/passes/scan_reduce"));

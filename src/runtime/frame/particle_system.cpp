@@ -63,7 +63,9 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
   MOTE_TRY_ASSIGN(s.field_bind_, FieldBindPass::create(device));
   MOTE_TRY_ASSIGN(s.tick_, TickPass::create(device));
   MOTE_TRY_ASSIGN(s.emit_, EmitPass::create(device));
-  MOTE_TRY_ASSIGN(s.buckets_, BucketPass::create(device, options.max_emitters));
+  // Program ids: one per live program, at most one per live emitter, plus the new program a
+  // swap places before it releases the old one.
+  MOTE_TRY_ASSIGN(s.buckets_, BucketPass::create(device, options.max_emitters + 1));
   MOTE_TRY_ASSIGN(s.simulate_, SimulatePass::create(device));
   MOTE_TRY_ASSIGN(s.compact_, CompactPass::create(device));
   MOTE_TRY_ASSIGN(s.finish_, FinishPass::create(device));
