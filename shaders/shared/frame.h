@@ -219,6 +219,32 @@ MOTE_ASSERT_OFFSET(FrameFieldBinding, width, 4);
 MOTE_ASSERT_OFFSET(FrameFieldBinding, transform_row, 8);
 MOTE_ASSERT_OFFSET(FrameFieldBinding, channel, 12);
 
+// An emitter's measured bounds (docs/design/runtime_frame.md, "Bounds"), published per row at
+// the end of every frame by frame_bounds_publish.comp from the alive list the frame wrote: the
+// world box of every alive particle's drawn shape (the quad dilated by the most its size, stretch
+// and any view's projection can turn it, or the mesh's reach), and how many are alive. Empty
+// (nothing alive): min = +inf, max = -inf. Unknown (no drawn position, or a shape whose extent
+// the frame does not know): min = -inf, max = +inf. Compared by bits, never by value.
+struct FrameEmitterBounds {
+  vec4 bounds_min;  // xyz; w unused
+  vec4 bounds_max;
+  uint alive;       // the row's particles in the frame's alive list
+  uint generation;  // the row's generation the box was measured for (0: a free row)
+  uint pad0;
+  uint pad1;
+};
+MOTE_ASSERT_SIZE(FrameEmitterBounds, 48);
+MOTE_ASSERT_OFFSET(FrameEmitterBounds, bounds_min, 0);
+MOTE_ASSERT_OFFSET(FrameEmitterBounds, bounds_max, 16);
+MOTE_ASSERT_OFFSET(FrameEmitterBounds, alive, 32);
+MOTE_ASSERT_OFFSET(FrameEmitterBounds, generation, 36);
+MOTE_ASSERT_OFFSET(FrameEmitterBounds, pad0, 40);
+MOTE_ASSERT_OFFSET(FrameEmitterBounds, pad1, 44);
+// The bounds pass's accumulators per row (kFrameBoundsAccumulatorWords words): atomicMax of
+// ~order(min) for x, y, z, atomicMax of order(max), the alive count, the bounded count (finite
+// positions); zero is empty for every word, and the publish pass zeroes them again.
+MOTE_CONSTANT(uint, kFrameBoundsAccumulatorWords, 8u);
+
 // Push constants of frame_field_bind: how many rows of the bindings table are live.
 struct FrameFieldBindPush {
   uint binding_count;
@@ -263,6 +289,8 @@ MOTE_CONSTANT(uint, kFrameBindingBucketSizes, 18u);       // u32 per program id:
 MOTE_CONSTANT(uint, kFrameBindingBucketOffsets, 19u);     // u32 per program id: padded sizes, scanned in place
 MOTE_CONSTANT(uint, kFrameBindingEntryPrograms, 20u);     // u32 per entry of last frame's list: its program
 MOTE_CONSTANT(uint, kFrameBindingCoherence, 21u);         // the coherence list (simulation order)
+MOTE_CONSTANT(uint, kFrameBindingBoundsAccumulators, 22u);  // kFrameBoundsAccumulatorWords per row
+MOTE_CONSTANT(uint, kFrameBindingEmitterBounds, 23u);       // FrameEmitterBounds per row
 
 MOTE_CONSTANT(uint, kFrameWorkgroupSize, 64u);
 // The interpreted simulate's record window (shaders/runtime/frame/vm.glsl): the most chunks of a

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "gpu/commands.hpp"
+#include "gpu/transfer.hpp"
 #include "runtime/frame/frame_readbacks.hpp"
 #include "runtime/frame/frame_recording.hpp"
 #include "runtime/frame/interpreted_code.hpp"
@@ -69,6 +70,7 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
   MOTE_TRY_ASSIGN(s.simulate_, SimulatePass::create(device));
   MOTE_TRY_ASSIGN(s.compact_, CompactPass::create(device));
   MOTE_TRY_ASSIGN(s.finish_, FinishPass::create(device));
+  MOTE_TRY_ASSIGN(s.bounds_, BoundsPass::create(device));
   MOTE_TRY_ASSIGN(const InitPass init, InitPass::create(device));
   MOTE_TRY(init.run(device, s.buffers_, options.capacity));
   return s;
@@ -304,6 +306,7 @@ Status ParticleSystem::record_frame(VkCommandBuffer cmd, const FramePlan& plan) 
     status = simulated;
   if (Status compacted = compact_.record(frame); !compacted.ok() && status.ok()) status = compacted;
   finish_.record(frame);
+  bounds_.record(frame);
   return status;
 }
 
@@ -343,6 +346,12 @@ Result<std::vector<uint32_t>> ParticleSystem::read_emitter_table(uint32_t rows) 
 
 Result<BucketReadback> ParticleSystem::read_buckets() {
   return buckets_.read(*device_, emitters_->heap().program_id_capacity());
+}
+
+Result<std::vector<shader::FrameEmitterBounds>> ParticleSystem::read_emitter_bounds() {
+  const uint32_t rows = std::min(emitters_->row_count(), options_.max_emitters);
+  if (rows == 0) return std::vector<shader::FrameEmitterBounds>{};
+  return gpu::readback_as<shader::FrameEmitterBounds>(*device_, buffers_.emitter_bounds, rows);
 }
 
 Result<FrameStats> ParticleSystem::read_stats() { return read_frame_stats(*device_, buffers_); }

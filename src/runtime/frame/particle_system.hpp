@@ -29,6 +29,7 @@
 #include "gpu/profiler.hpp"
 #include "mote/effect.hpp"
 #include "mote/result.hpp"
+#include "runtime/frame/bounds_pass.hpp"
 #include "runtime/frame/bucket_pass.hpp"
 #include "runtime/frame/compact_pass.hpp"
 #include "runtime/frame/emit_pass.hpp"
@@ -159,11 +160,11 @@ class ParticleSystem {
 
   // When set (default: none), each frame resets the profiler and records GPU timestamps around
   // its passes: "reset", "tick", "scan", "emit_args", "emit", "bucket", "simulate", "compact",
-  // "finish" (tick .. emit only when rows are live; "bucket" only with two or more live programs;
+  // "finish", "bounds" (tick .. emit only when rows are live; "bucket" only with two or more live programs;
   // emit and simulate span all their per-program dispatches; "compact" is the survivors' keep-flag scan and placement;
   // "reset" also spans the frame's buffer updates and, when recorded, the transforms' compose pass and the field-bind
   // pass). Each pass includes the barrier that follows it. Resolve after the frame completed.
-  // Needs max_passes >= 9. The profiler must outlive its use; pass nullptr to stop.
+  // Needs max_passes >= 10. The profiler must outlive its use; pass nullptr to stop.
   void set_profiler(gpu::GpuProfiler* profiler) { profiler_ = profiler; }
 
   // The buffers a draw reads after a frame was recorded (the renderer's ParticleInputs): the
@@ -194,6 +195,9 @@ class ParticleSystem {
   // (entries: indices into that frame's walked list, kFrameBucketPadEntry in the padding); empty
   // before the first frame with two or more live programs.
   Result<BucketReadback> read_buckets();
+  // Every row's measured bounds as the last frame published them (rows below the table's
+  // high-water mark; FrameEmitterBounds::generation says whose they are).
+  Result<std::vector<shader::FrameEmitterBounds>> read_emitter_bounds();
   // The GPU's copies, read back (waits): the heap image the last frame left in the program
   // buffer (after the shapes; heap image words while no change is pending) and the emitter
   // table's first `rows` records as words. For tests and tools.
@@ -276,6 +280,7 @@ class ParticleSystem {
   SimulatePass simulate_;
   CompactPass compact_;
   FinishPass finish_;
+  BoundsPass bounds_;
   TransformTable* transforms_ = nullptr;
   uint64_t checked_topology_ = UINT64_MAX;
   UploadStats uploads_stats_;
