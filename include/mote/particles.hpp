@@ -181,6 +181,14 @@ class ParticleSystem {
   Status bind_field(EmitterId id, std::string_view field, TransformId transform, TransformChannel channel);
   Status unbind_field(EmitterId id, std::string_view field);
 
+  // The camera emitters that cull (an effect's "emission": {"cull": true}) are tested against from
+  // the next frame on: its view-projection, column-major, Vulkan clip space (x, y in [-w, w], z in
+  // [0, w], either depth direction). While an emitter's measured bounds lie outside its frustum it
+  // spawns nothing; seen again it pays back at most "max_catchup" seconds of its rate. Its live
+  // particles keep simulating. clear_camera(): no camera, nothing is culled (the default).
+  void set_camera(const std::array<float, 16>& view_projection);
+  void clear_camera();
+
   // One frame of `dt` seconds: uploads the transforms (waiting for the previous frame first),
   // records the frame and submits it. Does not wait for it.
   Status execute(float dt);

@@ -16,6 +16,7 @@ MOTE_CONSTANT(uint, kEmitterFlagSoft, 2u);  // soft-depth fade
 MOTE_CONSTANT(uint, kEmitterFlagLit, 4u);
 MOTE_CONSTANT(uint, kEmitterFlagAdditive, 8u);  // blend "additive" (else alpha)
 MOTE_CONSTANT(uint, kEmitterFlagFlipbookBlend, 16u);
+MOTE_CONSTANT(uint, kEmitterFlagCull, 32u);            // spawning stops while the bounds are out of view
 MOTE_CONSTANT(uint, kEmitterFlagProjectionShift, 8u);  // bits 8..11: projection index
 MOTE_CONSTANT(uint, kEmitterFlagProjectionMask, 0xF00u);
 // EmitterRecord::transform_row of an emitter that stands at its own constant pose.
@@ -48,11 +49,11 @@ struct EmitterRecord {
   // What the bounds pass reads of a particle (shaders/runtime/frame/bounds_accumulate.comp): the
   // record words of the fields the effect draws with (its render settings), as the renderer
   // binds them, and how far the drawn shape reaches from the position per unit of size.
-  uint bounds_position_word;  // vec3; 0: none (the box is unknown)
-  uint bounds_size_word;      // float; 0: unbound (size 1)
-  uint bounds_velocity_word;  // vec3; 0: unbound (no stretch)
-  float bounds_reach;         // quads 0.5 (times sqrt(1 + stretch^2)), a mesh its radius; 0: unknown
-  uint pad0;
+  uint bounds_position_word;   // vec3; 0: none (the box is unknown)
+  uint bounds_size_word;       // float; 0: unbound (size 1)
+  uint bounds_velocity_word;   // vec3; 0: unbound (no stretch)
+  float bounds_reach;          // quads 0.5 (times sqrt(1 + stretch^2)), a mesh its radius; 0: unknown
+  float cull_catchup_seconds;  // kEmitterFlagCull: the most sleep a wake pays back in rate
 };
 MOTE_ASSERT_SIZE(EmitterRecord, 160);
 MOTE_ASSERT_OFFSET(EmitterRecord, position, 0);
@@ -82,7 +83,7 @@ MOTE_ASSERT_OFFSET(EmitterRecord, bounds_position_word, 140);
 MOTE_ASSERT_OFFSET(EmitterRecord, bounds_size_word, 144);
 MOTE_ASSERT_OFFSET(EmitterRecord, bounds_velocity_word, 148);
 MOTE_ASSERT_OFFSET(EmitterRecord, bounds_reach, 152);
-MOTE_ASSERT_OFFSET(EmitterRecord, pad0, 156);
+MOTE_ASSERT_OFFSET(EmitterRecord, cull_catchup_seconds, 156);
 MOTE_CONSTANT(uint, kEmitterRecordWords, 40u);
 
 MOTE_SHARED_END

@@ -25,10 +25,13 @@ struct FrameParams {
   uint field_base;      // ... its field section (emitter blocks with their global copies)
   float time;           // TIME: the system's clock after this frame's dt (f32 sums of the dts, as
                         // an emitter's age is summed, so a first-frame emitter's age equals it)
-  uint pad1;
+  uint cull_view;       // 1: the host set a camera and cull_planes hold its frustum (culling on)
   uint pad2;
+  // The camera's frustum as six planes (xyz normal pointing in, w offset: inside when
+  // dot(xyz, p) + w >= 0), from its view-projection (Gribb and Hartmann, 2001).
+  vec4 cull_planes[6];
 };
-MOTE_ASSERT_SIZE(FrameParams, 48);
+MOTE_ASSERT_SIZE(FrameParams, 144);
 MOTE_ASSERT_OFFSET(FrameParams, dt, 0);
 MOTE_ASSERT_OFFSET(FrameParams, row_count, 4);
 MOTE_ASSERT_OFFSET(FrameParams, command_count, 8);
@@ -39,8 +42,9 @@ MOTE_ASSERT_OFFSET(FrameParams, constants_base, 24);
 MOTE_ASSERT_OFFSET(FrameParams, code_base, 28);
 MOTE_ASSERT_OFFSET(FrameParams, field_base, 32);
 MOTE_ASSERT_OFFSET(FrameParams, time, 36);
-MOTE_ASSERT_OFFSET(FrameParams, pad1, 40);
+MOTE_ASSERT_OFFSET(FrameParams, cull_view, 40);
 MOTE_ASSERT_OFFSET(FrameParams, pad2, 44);
+MOTE_ASSERT_OFFSET(FrameParams, cull_planes, 48);
 
 // The frame's atomics and the indirect arguments derived from them. Lives in one GPU buffer for
 // the system's lifetime: nothing here is sized from a CPU readback.
@@ -119,8 +123,12 @@ struct FrameEmitterState {
   uint spawn_first;   // serial of this frame's first newborn
   uint tick;          // this frame's tick index for the row (0 on its first frame): the RNG's tick
   uint spawn_count;   // this frame's newborns
+  float asleep;       // seconds the emitter has been culled since it was last seen (kEmitterFlagCull)
+  uint culled;        // 1 when this frame's tick found the emitter out of view
+  uint pad0;
+  uint pad1;
 };
-MOTE_ASSERT_SIZE(FrameEmitterState, 32);
+MOTE_ASSERT_SIZE(FrameEmitterState, 48);
 MOTE_ASSERT_OFFSET(FrameEmitterState, generation, 0);
 MOTE_ASSERT_OFFSET(FrameEmitterState, accumulator, 4);
 MOTE_ASSERT_OFFSET(FrameEmitterState, age, 8);
@@ -129,6 +137,10 @@ MOTE_ASSERT_OFFSET(FrameEmitterState, spawned, 16);
 MOTE_ASSERT_OFFSET(FrameEmitterState, spawn_first, 20);
 MOTE_ASSERT_OFFSET(FrameEmitterState, tick, 24);
 MOTE_ASSERT_OFFSET(FrameEmitterState, spawn_count, 28);
+MOTE_ASSERT_OFFSET(FrameEmitterState, asleep, 32);
+MOTE_ASSERT_OFFSET(FrameEmitterState, culled, 36);
+MOTE_ASSERT_OFFSET(FrameEmitterState, pad0, 40);
+MOTE_ASSERT_OFFSET(FrameEmitterState, pad1, 44);
 
 // Push constants of emit and simulate: which program this dispatch runs (one per live program,
 // so every wave runs one program: the interpreter's decode is wave-uniform) and whether it is
@@ -267,28 +279,28 @@ MOTE_CONSTANT(uint, kFrameChannelOrientation, 3u);
 // Descriptor binding slots of the frame's buffers: one slot per buffer across every frame shader
 // (shaders/runtime/frame/*) and the passes that bind them (src/runtime/frame/*_pass.cpp), so a
 // buffer is bound and declared by the same name. Push descriptors take sparse slots.
-MOTE_CONSTANT(uint, kFrameBindingParams, 0u);             // FrameParams (uniform)
-MOTE_CONSTANT(uint, kFrameBindingCounters, 1u);           // FrameCounters
-MOTE_CONSTANT(uint, kFrameBindingEmitters, 2u);           // EmitterRecord per row
-MOTE_CONSTANT(uint, kFrameBindingStates, 3u);             // FrameEmitterState per row
-MOTE_CONSTANT(uint, kFrameBindingAliveIn, 4u);            // last frame's alive list (simulate walks it)
-MOTE_CONSTANT(uint, kFrameBindingFreeList, 5u);           // the free-slot stack
-MOTE_CONSTANT(uint, kFrameBindingAliveOut, 6u);           // this frame's alive list
-MOTE_CONSTANT(uint, kFrameBindingPool, 7u);               // the records (as u32 words and as uvec4 chunks)
-MOTE_CONSTANT(uint, kFrameBindingProgram, 8u);            // opcode shapes, then the program heap's image
-MOTE_CONSTANT(uint, kFrameBindingTransformChannels, 9u);  // TransformChannels per transform row
-MOTE_CONSTANT(uint, kFrameBindingWideRegisters, 10u);     // the wide interpreter's register file
-MOTE_CONSTANT(uint, kFrameBindingKeep, 11u);              // survivor counts and masks per tile
-MOTE_CONSTANT(uint, kFrameBindingSpawnCounts, 12u);       // the tick's spawns per row
-MOTE_CONSTANT(uint, kFrameBindingSpawnSums, 13u);         // their inclusive scan
-MOTE_CONSTANT(uint, kFrameBindingBursts, 14u);            // FrameBurst, kFrameMaxBursts per row
-MOTE_CONSTANT(uint, kFrameBindingCommands, 15u);          // the host's [row, count] spawn commands
-MOTE_CONSTANT(uint, kFrameBindingFieldBindings, 16u);     // FrameFieldBinding rows
-MOTE_CONSTANT(uint, kFrameBindingBuckets, 17u);           // FrameBucket per program id
-MOTE_CONSTANT(uint, kFrameBindingBucketSizes, 18u);       // u32 per program id: the bucket count's atomics
-MOTE_CONSTANT(uint, kFrameBindingBucketOffsets, 19u);     // u32 per program id: padded sizes, scanned in place
-MOTE_CONSTANT(uint, kFrameBindingEntryPrograms, 20u);     // u32 per entry of last frame's list: its program
-MOTE_CONSTANT(uint, kFrameBindingCoherence, 21u);         // the coherence list (simulation order)
+MOTE_CONSTANT(uint, kFrameBindingParams, 0u);               // FrameParams (uniform)
+MOTE_CONSTANT(uint, kFrameBindingCounters, 1u);             // FrameCounters
+MOTE_CONSTANT(uint, kFrameBindingEmitters, 2u);             // EmitterRecord per row
+MOTE_CONSTANT(uint, kFrameBindingStates, 3u);               // FrameEmitterState per row
+MOTE_CONSTANT(uint, kFrameBindingAliveIn, 4u);              // last frame's alive list (simulate walks it)
+MOTE_CONSTANT(uint, kFrameBindingFreeList, 5u);             // the free-slot stack
+MOTE_CONSTANT(uint, kFrameBindingAliveOut, 6u);             // this frame's alive list
+MOTE_CONSTANT(uint, kFrameBindingPool, 7u);                 // the records (as u32 words and as uvec4 chunks)
+MOTE_CONSTANT(uint, kFrameBindingProgram, 8u);              // opcode shapes, then the program heap's image
+MOTE_CONSTANT(uint, kFrameBindingTransformChannels, 9u);    // TransformChannels per transform row
+MOTE_CONSTANT(uint, kFrameBindingWideRegisters, 10u);       // the wide interpreter's register file
+MOTE_CONSTANT(uint, kFrameBindingKeep, 11u);                // survivor counts and masks per tile
+MOTE_CONSTANT(uint, kFrameBindingSpawnCounts, 12u);         // the tick's spawns per row
+MOTE_CONSTANT(uint, kFrameBindingSpawnSums, 13u);           // their inclusive scan
+MOTE_CONSTANT(uint, kFrameBindingBursts, 14u);              // FrameBurst, kFrameMaxBursts per row
+MOTE_CONSTANT(uint, kFrameBindingCommands, 15u);            // the host's [row, count] spawn commands
+MOTE_CONSTANT(uint, kFrameBindingFieldBindings, 16u);       // FrameFieldBinding rows
+MOTE_CONSTANT(uint, kFrameBindingBuckets, 17u);             // FrameBucket per program id
+MOTE_CONSTANT(uint, kFrameBindingBucketSizes, 18u);         // u32 per program id: the bucket count's atomics
+MOTE_CONSTANT(uint, kFrameBindingBucketOffsets, 19u);       // u32 per program id: padded sizes, scanned in place
+MOTE_CONSTANT(uint, kFrameBindingEntryPrograms, 20u);       // u32 per entry of last frame's list: its program
+MOTE_CONSTANT(uint, kFrameBindingCoherence, 21u);           // the coherence list (simulation order)
 MOTE_CONSTANT(uint, kFrameBindingBoundsAccumulators, 22u);  // kFrameBoundsAccumulatorWords per row
 MOTE_CONSTANT(uint, kFrameBindingEmitterBounds, 23u);       // FrameEmitterBounds per row
 

@@ -162,6 +162,12 @@ Status ParticleSystem::unbind_field(EmitterId id, std::string_view field) {
   return state_->system.unbind_field(id.row, field);
 }
 
+void ParticleSystem::set_camera(const std::array<float, 16>& view_projection) {
+  state_->system.set_cull_camera(view_projection);
+}
+
+void ParticleSystem::clear_camera() { state_->system.set_cull_camera(std::nullopt); }
+
 Status ParticleSystem::execute(float dt) {
   gpu::Device& device = ApiAccess::device(*state_->context);
   if (state_->has_transforms) {
@@ -248,7 +254,8 @@ Result<EmitterState> ParticleSystem::read_emitter_state(EmitterId id) {
   if (s.generation != id.generation) return EmitterState{};
   EmitterState state{s.age, s.spawned, s.spawn_count, {}};
   MOTE_TRY_ASSIGN(const std::vector<shader::FrameEmitterBounds> bounds, state_->system.read_emitter_bounds());
-  if (id.row < bounds.size() && bounds[id.row].generation == id.generation) state.bounds = public_bounds(bounds[id.row]);
+  if (id.row < bounds.size() && bounds[id.row].generation == id.generation)
+    state.bounds = public_bounds(bounds[id.row]);
   return state;
 }
 

@@ -332,6 +332,15 @@ Status SceneRenderer::step_simulation(float dt) {
     MOTE_TRY(particles_->set_transform(TransformId{uint32_t(i)}, {pose.position.x, pose.position.y, pose.position.z},
                                        {q.x, q.y, q.z, q.w}, {pose.scale.x, pose.scale.y, pose.scale.z}));
   }
+  // Emitters that cull are tested against the camera as the scene places it at this step.
+  ViewSetup setup;
+  setup.camera = scene::evaluate_camera(scene_.camera, sim_time_ + dt);
+  setup.width = targets_.width;
+  setup.height = targets_.height;
+  const glm::mat4 view_projection = make_render_view(setup).view_projection;
+  std::array<float, 16> camera{};
+  std::copy_n(glm::value_ptr(view_projection), 16, camera.begin());
+  particles_->set_camera(camera);
   MOTE_TRY(particles_->execute(dt));
   sim_time_ += dt;
   ++steps_since_frame_;

@@ -100,6 +100,7 @@ void write_emitter_record(shader::EmitterRecord& record, const Emitter& emitter,
   if (render.lit) flags |= shader::kEmitterFlagLit;
   if (render.blend == "additive") flags |= shader::kEmitterFlagAdditive;
   if (render.flipbook_blend) flags |= shader::kEmitterFlagFlipbookBlend;
+  if (emitter.effect.emission.cull) flags |= shader::kEmitterFlagCull;
   flags |= (projection_index(render.projection) << shader::kEmitterFlagProjectionShift) &
            shader::kEmitterFlagProjectionMask;
   record.flags = flags;
@@ -107,7 +108,7 @@ void write_emitter_record(shader::EmitterRecord& record, const Emitter& emitter,
   record.register_count = program.register_count;
   record.record_words = program.particle_record_words();
   write_bounds_binding(record, program, render);
-  record.pad0 = 0;
+  record.cull_catchup_seconds = emitter.effect.emission.max_catchup_seconds;
 }
 
 EmitterRegistry::EmitterRegistry(ProgramHeap& heap, const EmitterRegistryOptions& options)

@@ -5,6 +5,7 @@
 
 #include "gpu/commands.hpp"
 #include "gpu/transfer.hpp"
+#include "runtime/frame/cull_view.hpp"
 #include "runtime/frame/frame_readbacks.hpp"
 #include "runtime/frame/frame_recording.hpp"
 #include "runtime/frame/interpreted_code.hpp"
@@ -255,6 +256,9 @@ Result<ParticleSystem::FramePlan> ParticleSystem::prepare_frame(float dt, bool h
   params.code_base = shader::kFrameShapeWords + heap.code_base();
   params.field_base = shader::kFrameShapeWords + heap.field_base();
   params.time = time_ + dt;  // f32, as the tick sums an emitter's age
+  params.cull_view = cull_planes_ ? 1u : 0u;
+  if (cull_planes_)
+    for (size_t i = 0; i < cull_planes_->size(); ++i) params.cull_planes[i] = (*cull_planes_)[i];
   return plan;
 }
 
@@ -318,6 +322,11 @@ void ParticleSystem::frame_recorded(const FramePlan& plan, uint64_t serial) {
   time_ = plan.params.time;
   ++frame_;
   retired_.release(frame_, options_.frames_in_flight);
+}
+
+void ParticleSystem::set_cull_camera(const std::optional<std::array<float, 16>>& view_projection) {
+  cull_planes_.reset();
+  if (view_projection) cull_planes_ = frustum_planes(*view_projection);
 }
 
 Status ParticleSystem::execute(float dt) {

@@ -16,6 +16,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -144,6 +145,12 @@ class ParticleSystem {
   // The field "rate" (width 1) also changes the emitter's rate from the next tick. Refused while
   // the field is bound to a transform.
   Status set_emitter_field(uint32_t row, std::string_view name, std::span<const float> values);
+
+  // The camera culling tests against from the next frame on (view-projection, column-major,
+  // Vulkan clip space), or none (nullopt, the default): nothing is culled. Emitters whose effect
+  // culls (EmissionSettings::cull) spawn nothing while the bounds the previous frame measured
+  // lie outside its frustum (docs/design/runtime_frame.md, "Culling").
+  void set_cull_camera(const std::optional<std::array<float, 16>>& view_projection);
 
   // Records and submits one frame of `dt` seconds on Mote's queue. Does not wait.
   Status execute(float dt);
@@ -287,6 +294,7 @@ class ParticleSystem {
   uint32_t frame_ = 0;                    // frames recorded: selects the alive list written this frame
   float time_ = 0.0f;                     // TIME: the f32 sum of the recorded frames' dts
   gpu::GpuProfiler* profiler_ = nullptr;  // optional per-pass timestamps (set_profiler)
+  std::optional<std::array<shader::vec4, 6>> cull_planes_;  // set_cull_camera
 };
 
 }  // namespace mote::runtime

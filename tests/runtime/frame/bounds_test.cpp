@@ -154,9 +154,11 @@ TEST_F(BoundsTest, EveryDrawnCornerInEveryModeLiesInsideItsEmittersBox) {
                                    {"mesh", "sphere", shader::kProjectionMesh}};
   std::vector<uint32_t> rows;
   std::vector<CompiledEffect> effects;
-  for (size_t m = 0; m < modes.size(); ++m) effects.push_back(scatter_effect(modes[m].projection, modes[m].mesh, 240.0f));
+  for (size_t m = 0; m < modes.size(); ++m)
+    effects.push_back(scatter_effect(modes[m].projection, modes[m].mesh, 240.0f));
   for (size_t m = 0; m < modes.size(); ++m) {
-    Result<uint32_t> row = system.add_emitter(effects[m], {.seed = uint32_t(m + 1), .position = {20.0f * float(m), 0, 0}});
+    Result<uint32_t> row = system.add_emitter(effects[m],
+                                              {.seed = uint32_t(m + 1), .position = {20.0f * float(m), 0, 0}});
     ASSERT_TRUE(row.ok()) << row.error().to_string();
     rows.push_back(row.value());
   }
