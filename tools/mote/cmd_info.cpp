@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "cli_support.hpp"
 #include "commands.hpp"
 #include "mote/device.hpp"
 
@@ -24,8 +25,7 @@ void add_info_command(CLI::App& app, int& exit_code) {
   cmd->callback([&exit_code, opts] {
     auto context = Context::create({.validation = opts->validation, .device = opts->device_selector});
     if (!context.ok()) {
-      fmt::print(stderr, "mote info: {}\n", context.error().to_string());
-      exit_code = 1;
+      exit_code = report_error("info", "", context.error(), kExitSystem);
       return;
     }
     const DeviceReport d = describe_device(**context);

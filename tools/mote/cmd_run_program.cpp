@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli_support.hpp"
 #include "commands.hpp"
 #include "mote/files.hpp"
 #include "mote/gpu_executor.hpp"
@@ -70,8 +71,8 @@ struct Options {
 };
 
 int fail(const std::string& message) {
-  std::fprintf(stderr, "run-program: %s\n", message.c_str());
-  return 1;
+  std::fprintf(stderr, "mote run-program: %s\n", message.c_str());
+  return kExitRefused;
 }
 
 // Writes a JSON number or array of `width` numbers as f32 bits at dst.
@@ -136,7 +137,10 @@ int run(const Options& o) {
   if (!loaded) return fail(o.input + ": " + loaded.error().to_string());
   Program program = std::move(loaded).value();
   Result<CliExecutor> made = make_cli_executor(o.executor);
-  if (!made) return fail(made.error().to_string());
+  if (!made) {
+    if (made.error().code == ErrorCode::kInvalidArgument) return usage_error("run-program", made.error().message);
+    return report_error("run-program", "", made.error(), kExitSystem);  // no device
+  }
   const CliExecutor executor = std::move(made).value();
 
   json init = json::object();

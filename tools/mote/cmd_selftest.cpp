@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "cli_support.hpp"
 #include "commands.hpp"
 #include "mote/device.hpp"
 
@@ -25,15 +26,13 @@ void add_selftest_command(CLI::App& app, int& exit_code) {
   cmd->callback([&exit_code, opts] {
     auto context = Context::create({.validation = opts->validation, .device = opts->device_selector});
     if (!context.ok()) {
-      fmt::print(stderr, "mote selftest: {}\n", context.error().to_string());
-      exit_code = 1;
+      exit_code = report_error("selftest", "", context.error(), kExitSystem);
       return;
     }
     const std::string device_name = (*context)->device_name();
     auto report = run_selftest(**context, opts->elements);
     if (!report.ok()) {
-      fmt::print(stderr, "mote selftest: {}\n", report.error().to_string());
-      exit_code = 1;
+      exit_code = report_error("selftest", "", report.error(), kExitSystem);
       return;
     }
     if (report->mismatches) {

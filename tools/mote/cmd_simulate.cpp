@@ -26,8 +26,10 @@
 #include <string>
 #include <vector>
 
+#include "cli_support.hpp"
 #include "commands.hpp"
 #include "mote/compare.hpp"
+#include "mote/cooked_effect.hpp"
 #include "mote/effect.hpp"
 #include "mote/files.hpp"
 #include "mote/simulation.hpp"
@@ -57,8 +59,8 @@ struct Options {
 };
 
 int fail(const std::string& message) {
-  std::fprintf(stderr, "simulate: %s\n", message.c_str());
-  return 1;
+  std::fprintf(stderr, "mote simulate: %s\n", message.c_str());
+  return kExitRefused;
 }
 
 bool ends_with(const std::string& s, std::string_view suffix) {
@@ -66,6 +68,11 @@ bool ends_with(const std::string& s, std::string_view suffix) {
 }
 
 Result<CompiledEffect> load_effect(const Options& o) {
+  if (ends_with(o.input, ".mfe")) {
+    MOTE_TRY_ASSIGN(CompiledEffect effect, load_cooked_effect_file(o.input));
+    if (o.capacity) effect.emission.capacity_hint = o.capacity;
+    return effect;
+  }
   if (ends_with(o.input, ".json")) {
     MOTE_TRY_ASSIGN(CompiledEffect effect, compile_effect_file(o.input));
     if (o.capacity) effect.emission.capacity_hint = o.capacity;
@@ -172,7 +179,7 @@ void print_report(const FrameReport& r) {
 
 int run_gpu(const Options& o, const CompiledEffect& effect, const SimulationOptions& so) {
   if (effect.emission.prewarm_seconds > 0.0f && so.prewarm)
-    std::fprintf(stderr, "simulate: note: the GPU frame has no pre-warm yet; frame 0 starts from an empty pool\n");
+    std::fprintf(stderr, "mote simulate: note: the GPU frame has no pre-warm yet; frame 0 starts from an empty pool\n");
   Result<GpuRun> started = start_gpu(effect, so, false);
   if (!started) return fail(o.input + ": gpu: " + started.error().to_string());
   GpuSimulation& g = *started->simulation;
@@ -241,7 +248,7 @@ void print_summary(const ComparisonSummary& s, const std::string& effect, uint32
 
 int run_compare(const Options& o, const CompiledEffect& effect, const SimulationOptions& so) {
   if (effect.emission.prewarm_seconds > 0.0f && so.prewarm)
-    std::fprintf(stderr, "simulate: note: the GPU frame has no pre-warm yet; both sides run without it\n");
+    std::fprintf(stderr, "mote simulate: note: the GPU frame has no pre-warm yet; both sides run without it\n");
   Result<GpuRun> started = start_gpu(effect, so, true);
   if (!started) return fail(o.input + ": gpu: " + started.error().to_string());
   std::unique_ptr<Context> context = std::move(started->context);  // outlives the comparison
@@ -276,19 +283,21 @@ int run(const Options& o) {
   if (o.executor == "batch") {
     so.executor = SimulationExecutor::kBatch;
   } else if (o.executor != "reference") {
-    return fail("unknown executor '" + o.executor + "' (reference, batch)");
+    return usage_error("simulate", "unknown executor '" + o.executor + "' (reference, batch)");
   }
   for (const std::string& s : o.fields) {
     Result<FieldValue> v = parse_assignment(s);
-    if (!v) return fail("--field: " + v.error().to_string());
+    if (!v) return usage_error("simulate", "--field: " + v.error().message);
     so.emitter.fields.push_back(*v);
   }
   for (const std::string& s : o.globals) {
     Result<FieldValue> v = parse_assignment(s);
-    if (!v) return fail("--global: " + v.error().to_string());
+    if (!v) return usage_error("simulate", "--global: " + v.error().message);
     so.emitter.globals.push_back(*v);
   }
-  if ((o.gpu || o.compare) && o.dump >= 0) return fail("--dump is reference-only (not with --gpu or --compare)");
+  if ((o.gpu || o.compare) && o.dump >= 0)
+    return usage_error("simulate", "--dump is reference-only (not with --gpu or --compare)");
+  if (o.gpu && o.compare) return usage_error("simulate", "--gpu and --compare exclude each other");
   if (o.compare) return run_compare(o, *effect, so);
   if (o.gpu) return run_gpu(o, *effect, so);
   Result<Simulation> created = Simulation::create(*effect, so);
@@ -331,7 +340,7 @@ int run(const Options& o) {
 void add_simulate_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("simulate", "Run the reference simulation of an effect and report every frame");
-  cmd->add_option("effect", o->input, "EFFECT.json, or a program (.mfx, .masm)")->required();
+  cmd->add_option("effect", o->input, "EFFECT.json, a cooked EFFECT.mfe, or a program (.mfx, .masm)")->required();
   cmd->add_option("--frames", o->frames, "frames to simulate")->capture_default_str();
   cmd->add_option("--dt", o->dt, "seconds per frame")->capture_default_str()->check(CLI::PositiveNumber);
   cmd->add_option("--seed", o->seed, "random seed")->capture_default_str();
