@@ -52,9 +52,10 @@ TEST_F(GifTest, DecodesToTheFramesWritten) {
   EXPECT_EQ(file->SWidth, int(kWidth));
   EXPECT_EQ(file->SHeight, int(kHeight));
   ASSERT_EQ(file->ImageCount, int(kFrames));
+  // giflib hands an extension to the image it precedes: the loop extension is the first image's.
   bool loops = false;
-  for (int i = 0; i < file->ExtensionBlockCount; ++i) {
-    const ExtensionBlock& b = file->ExtensionBlocks[i];
+  for (int i = 0; i < file->SavedImages[0].ExtensionBlockCount; ++i) {
+    const ExtensionBlock& b = file->SavedImages[0].ExtensionBlocks[i];
     loops = loops || (b.Function == APPLICATION_EXT_FUNC_CODE && b.ByteCount == 11 &&
                       std::string(reinterpret_cast<const char*>(b.Bytes), 11) == "NETSCAPE2.0");
   }
@@ -68,14 +69,20 @@ TEST_F(GifTest, DecodesToTheFramesWritten) {
     ASSERT_EQ(image.ImageDesc.Height, int(kHeight));
     ASSERT_NE(image.ImageDesc.ColorMap, nullptr);
     const ImageRgba8 expected = gradient(kWidth, kHeight, uint32_t(f));
+    // 960 colours into 256 by giflib's median cut (5 bits a channel inside): close on average,
+    // never far (a wrong palette or index is off by ~100).
     int worst = 0;
+    double total = 0.0;
     for (size_t i = 0; i < size_t(kWidth) * kHeight; ++i) {
       const GifColorType c = image.ImageDesc.ColorMap->Colors[image.RasterBits[i]];
-      worst = std::max({worst, std::abs(int(c.Red) - expected.pixels[i * 4]),
-                        std::abs(int(c.Green) - expected.pixels[i * 4 + 1]),
-                        std::abs(int(c.Blue) - expected.pixels[i * 4 + 2])});
+      const int off = std::max({std::abs(int(c.Red) - expected.pixels[i * 4]),
+                                std::abs(int(c.Green) - expected.pixels[i * 4 + 1]),
+                                std::abs(int(c.Blue) - expected.pixels[i * 4 + 2])});
+      worst = std::max(worst, off);
+      total += off;
     }
-    EXPECT_LE(worst, 24) << "frame " << f << ": a colour far from the input";
+    EXPECT_LE(total / double(kWidth * kHeight), 16.0) << "frame " << f;
+    EXPECT_LE(worst, 48) << "frame " << f << ": a colour far from the input";
   }
   DGifCloseFile(file, &error);
 }

@@ -15,5 +15,6 @@ void add_simulate_command(CLI::App& app, int& exit_code);
 void add_compile_command(CLI::App& app, int& exit_code);  // effect document -> cooked effect or .mfx
 void add_inspect_command(CLI::App& app, int& exit_code);  // any Mote file described
 void add_presets_command(CLI::App& app, int& exit_code);  // the presets, a line each
-void add_render_command(CLI::App& app, int& exit_code);   // scene file -> PNG frames
+void add_render_command(CLI::App& app, int& exit_code);   // scene file -> PNG frames, GIF
+void add_bench_command(CLI::App& app, int& exit_code);    // the benchmarks
 }  // namespace mote::cli
