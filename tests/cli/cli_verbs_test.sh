@@ -5,7 +5,7 @@ bad() { echo "FAIL $1"; failures=$((failures + 1)); }
 json_ok() { python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$1" 2> /dev/null; }
 json_lines_ok() { python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1])]' "$1" 2> /dev/null; }
 
-verbs="info selftest asm disasm verify run-program compile inspect presets simulate render"
+verbs="info selftest asm disasm verify run-program compile inspect presets simulate render bench"
 for verb in $verbs; do
   check "$verb --help" 0 "$mote" "$verb" --help
   grep -q "Usage:" "$work/out" || bad "$verb --help prints no usage"
@@ -63,3 +63,18 @@ else
   bad "render wrote no frames.gif"
 fi
 check "render --video bogus" 2 "$mote" render "$src/scenes/fire.json" --out "$work/render_bogus" --video avi
+
+# The benchmarks at lavapipe's size: exit 0, one JSON object a line, one per figure, each with
+# its ratio to the same run's roofline; the roofline first.
+check "bench --small --json" 0 "$mote" bench --small --json
+json_lines_ok "$work/out" || bad "bench --json: a line that is not JSON"
+python3 - "$work/out" <<'PY' || bad "bench --json: the figures are not what mote bench promises"
+import json, sys
+figures = [json.loads(line) for line in open(sys.argv[1])]
+names = [f["figure"] for f in figures]
+assert names[0] == "roofline.copy" and figures[0]["of_roofline"] == 1.0, names
+for prefix in ("frame.", "vm.simulate_compiled", "vm.simulate_interpreted", "draw."):
+    assert any(n.startswith(prefix) for n in names), (prefix, names)
+for f in figures:
+    assert f["ms"] > 0 and f["gbps"] > 0 and f["of_roofline"] > 0, f
+PY
