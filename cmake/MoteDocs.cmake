@@ -11,6 +11,7 @@ if(DOXYGEN_FOUND)
   set(DOXYGEN_STRIP_FROM_PATH "${PROJECT_SOURCE_DIR}/include")
   set(DOXYGEN_STRIP_FROM_INC_PATH "${PROJECT_SOURCE_DIR}/include")
   set(DOXYGEN_FILE_PATTERNS "*.hpp")
+  set(DOXYGEN_INCLUDE_PATH "${PROJECT_SOURCE_DIR}/include")
   set(DOXYGEN_EXTRACT_ALL YES)
   set(DOXYGEN_EXCLUDE_SYMBOLS "detail" "*::detail::*")
   # The headers' comments are plain `//` prose above each declaration: read them as documentation.
@@ -21,6 +22,7 @@ if(DOXYGEN_FOUND)
   set(DOXYGEN_GENERATE_LATEX NO)
   set(DOXYGEN_WARN_IF_UNDOCUMENTED NO)
   set(DOXYGEN_QUIET YES)
+  set(DOXYGEN_WARN_AS_ERROR FAIL_ON_WARNINGS)  # a header Doxygen cannot read fails the build of the reference
   doxygen_add_docs(mote_docs "${PROJECT_SOURCE_DIR}/docs/getting_started.md" "${PROJECT_SOURCE_DIR}/include/mote"
                    COMMENT "Doxygen: the API reference into ${PROJECT_BINARY_DIR}/docs/api/html")
 endif()
