@@ -2,6 +2,9 @@
 // Exit statuses and the error style are cli_support.hpp's (docs/design/cli.md).
 #include <CLI/CLI.hpp>
 
+#include <string>
+#include <vector>
+
 #include "cli_support.hpp"
 #include "commands.hpp"
 #include "mote/version.hpp"
@@ -12,6 +15,12 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("mote ") + mote::kVersionString);
   app.footer(
       "Exit status: 0 done, 1 input refused or check failed, 2 usage, 3 no device or output (docs/design/cli.md)");
+  // CLI11's own parse errors in the one error style: `mote VERB: what (see mote VERB --help)`.
+  app.failure_message([](const CLI::App* main_app, const CLI::Error& e) {
+    const std::vector<CLI::App*> verbs = main_app->get_subcommands();
+    const std::string verb = verbs.empty() ? "" : " " + verbs.front()->get_name();
+    return "mote" + verb + ": " + e.what() + " (see mote" + verb + " --help)\n";
+  });
   int exit_code = 0;
   mote::cli::add_info_command(app, exit_code);
   mote::cli::add_selftest_command(app, exit_code);
