@@ -78,3 +78,17 @@ for prefix in ("frame.", "vm.simulate_compiled", "vm.simulate_interpreted", "dra
 for f in figures:
     assert f["ms"] > 0 and f["gbps"] > 0 and f["of_roofline"] > 0, f
 PY
+
+# info and selftest report as JSON too.
+check "info --json" 0 "$mote" info --json
+json_ok "$work/out" || bad "info --json is not JSON"
+check "selftest --json" 0 "$mote" selftest --elements 4096 --json
+json_ok "$work/out" || bad "selftest --json is not JSON"
+grep -q '"ok":true' "$work/out" || bad "selftest --json does not say ok"
+
+# A cooked effect's relative texture path is rewritten to resolve from the output's folder.
+mkdir -p "$work/doc/tex" "$work/cooked/deep"
+sed 's|"render": {|"render": {"texture": "tex/puff.png", |' "$src/effects/smoke.json" > "$work/doc/smoke.json"
+check "compile with a relative texture" 0 "$mote" compile "$work/doc/smoke.json" -o "$work/cooked/deep/smoke.mfe"
+check "inspect the relocated texture" 0 "$mote" inspect "$work/cooked/deep/smoke.mfe" --json
+grep -q '"texture": "../../doc/tex/puff.png"' "$work/out" || bad "the cooked texture path was not relocated: $(grep texture "$work/out")"

@@ -39,7 +39,9 @@ int usage_error(std::string_view verb, std::string_view message) {
 }
 
 ProgressBar::ProgressBar(std::string label, uint64_t total)
-    : label_(std::move(label)), total_(total), shown_(isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1) {}
+    : label_(std::move(label)),
+      total_(total),
+      shown_(total > 0 && isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1) {}
 
 ProgressBar::~ProgressBar() { finish(); }
 
@@ -52,6 +54,7 @@ void ProgressBar::update(uint64_t done, std::string_view note) {
   std::fprintf(stderr, "\r%s [%s] %llu/%llu %.*s\033[K", label_.c_str(), bar.c_str(), (unsigned long long)done,
                (unsigned long long)total_, int(note.size()), note.data());
   std::fflush(stderr);
+  if (done >= total_) finish();  // the work is done: the line is cleared for what follows
 }
 
 void ProgressBar::finish() {

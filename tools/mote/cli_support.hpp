@@ -35,8 +35,8 @@ int report_error(std::string_view verb, std::string_view file, const Error& erro
 // Prints `mote VERB: message` for a usage problem CLI11 cannot see and returns 2.
 int usage_error(std::string_view verb, std::string_view message);
 
-// A one-line progress bar on stderr, drawn only when stdout is a terminal (a pipeline reading
-// stdout sees no control characters and the same lines as before).
+// A one-line progress bar on stderr, drawn only when stdout and stderr are terminals and there is
+// a total (a pipeline reading stdout sees no control characters and the same lines as before).
 class ProgressBar {
  public:
   ProgressBar(std::string label, uint64_t total);

@@ -184,7 +184,10 @@ int run_gpu(const Options& o, const CompiledEffect& effect, const SimulationOpti
   if (!started) return fail(o.input + ": gpu: " + started.error().to_string());
   GpuSimulation& g = *started->simulation;
   json frames = json::array();
+  // With --json the report comes at the end: a terminal shows how far it is meanwhile.
+  ProgressBar progress("simulating", o.json_output ? o.frames : 0);
   for (uint32_t f = 0; f < o.frames; ++f) {
+    progress.update(f + 1);
     Result<FrameReport> r = g.step();
     if (!r) return fail(o.input + ": gpu frame " + std::to_string(f) + ": " + r.error().to_string());
     if (o.json_output) {
@@ -258,7 +261,10 @@ int run_compare(const Options& o, const CompiledEffect& effect, const Simulation
   ReferenceComparison& comparison = **created;
 
   json frames = json::array();
+  // With --json the report comes at the end: a terminal shows how far it is meanwhile.
+  ProgressBar progress("simulating", o.json_output ? o.frames : 0);
   for (uint32_t f = 0; f < o.frames; ++f) {
+    progress.update(f + 1);
     Result<FrameComparison> c = comparison.step();
     if (!c) return fail(o.input + ": frame " + std::to_string(f) + ": " + c.error().to_string());
     print_comparison(*c, o.json_output, frames);
@@ -306,7 +312,10 @@ int run(const Options& o) {
 
   json frames = json::array();
   json dump = nullptr;
+  // With --json the report comes at the end: a terminal shows how far it is meanwhile.
+  ProgressBar progress("simulating", o.json_output ? o.frames : 0);
   for (uint32_t f = 0; f < o.frames; ++f) {
+    progress.update(f + 1);
     Result<FrameReport> r = sim.step();
     if (!r) return fail(o.input + ": frame " + std::to_string(f) + ": " + r.error().to_string());
     if (o.json_output) {
