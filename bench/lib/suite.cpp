@@ -1,5 +1,5 @@
-// mote/bench.hpp: the benchmark programs' measuring code (copy_roofline.hpp, frame_bench.hpp,
-// draw_bench.hpp) run as one suite on a Context's device, each figure with its same-run roofline
+// mote/bench.hpp: the benchmark programs' measuring code (copy_roofline.hpp, vm_bench.hpp,
+// frame_bench.hpp, draw_bench.hpp) run as one suite on a Context's device, each figure with its same-run roofline
 // ratio.
 #include <fmt/format.h>
 
@@ -8,6 +8,7 @@
 #include "draw_bench.hpp"
 #include "frame_bench.hpp"
 #include "mote/bench.hpp"
+#include "vm_bench.hpp"
 
 namespace mote {
 namespace {
@@ -37,6 +38,20 @@ Status run_roofline(Suite& s) {
   return ok_status();
 }
 
+Status run_vm(Suite& s) {
+  bench::VmBenchOptions options;
+  options.particles = s.options.small ? (1u << 16) : (16u << 20);
+  options.repeats = s.options.small ? 3 : 10;
+  options.executors = "fast,wide,compiled";
+  options.warmup_ms = s.options.small ? 50.0 : 2000.0;
+  options.roofline_mib = 0;  // the suite's roofline is the one of this run
+  MOTE_TRY_ASSIGN(const bench::VmBenchResult result, bench::run_vm_bench(s.device, options));
+  for (const bench::VmBenchRow& row : result.rows)
+    s.add({"vm." + row.executor, row.median_ms, row.gbps, s.roofline_gbps > 0.0 ? row.gbps / s.roofline_gbps : 0.0,
+           fmt::format("benchmark UPDATE, {} particles of 128 bytes, checked", options.particles)});
+  return ok_status();
+}
+
 Status run_frames(Suite& s) {
   bench::FrameBenchOptions options;
   options.frames = s.options.small ? 5 : 20;
@@ -49,8 +64,8 @@ Status run_frames(Suite& s) {
     uint32_t scenario;  // index in kScenarios
     bool interpreted;
   };
-  const Run runs[] = {{"frame.steady_1_emitter", "vm.simulate_compiled", 0, false},
-                      {nullptr, "vm.simulate_interpreted", 0, true},
+  const Run runs[] = {{"frame.steady_1_emitter", "frame.simulate_compiled", 0, false},
+                      {nullptr, "frame.simulate_interpreted", 0, true},
                       {"frame.steady_many_emitters", nullptr, 2, false}};
   for (const Run& run : runs) {
     const bench::Scenario& scenario = bench::kScenarios[run.scenario];
@@ -94,6 +109,7 @@ Result<std::vector<BenchFigure>> run_benchmarks(Context& context, const BenchOpt
                                                 const std::function<void(const BenchFigure&)>& on_figure) {
   Suite s{detail::ApiAccess::device(context), options, on_figure, {}, 0.0};
   MOTE_TRY(run_roofline(s));
+  MOTE_TRY(run_vm(s));
   MOTE_TRY(run_frames(s));
   MOTE_TRY(run_draws(s));
   return std::move(s.figures);

@@ -1,10 +1,11 @@
-// The benchmarks `mote bench` runs, on a Context's device: the copy roofline first, then the GPU
-// frame (steady state over one emitter and over many), the VM's simulate pass interpreted and
-// compiled, and the particle draw paths (raster with OIT, raster sorted, compute tiles). Each
+// The benchmarks `mote bench` runs, on a Context's device: the copy roofline first, then the VM's
+// GPU executors on the benchmark program (fast and wide interpreters, compiled kernel), the GPU
+// frame (steady state over one emitter and over many, its simulate pass compiled and interpreted),
+// and the particle draw paths (raster with OIT, raster sorted, compute tiles). Each
 // figure carries its ratio to the roofline measured in the same run (the machine may be shared:
 // ratios hold where absolute numbers drift). What each figure measures and its bytes model:
-// bench/runtime_frame.cpp and bench/render.cpp, whose programs run the same code with every
-// option; docs/PERFORMANCE.md records the figures.
+// bench/vm_gpu.cpp, bench/runtime_frame.cpp and bench/render.cpp, whose programs run the same
+// code with every option; docs/PERFORMANCE.md records the figures.
 //
 // Runs on the Context's thread and waits for the GPU throughout: a tool's call, never a frame's.
 #pragma once
@@ -21,13 +22,13 @@ namespace mote {
 
 struct BenchOptions {
   // Sizes for a CPU driver (lavapipe) or a quick check: 64 Ki particles, a 320x180 target,
-  // a 64 MiB roofline, few repeats. Off: the sizes docs/PERFORMANCE.md reports (1M particles,
-  // 1920x1080, 1 GiB).
+  // a 64 MiB roofline, few repeats. Off: the sizes docs/PERFORMANCE.md reports (16M particles
+  // for the VM, 1M for the frame, 1920x1080, a 1 GiB roofline).
   bool small = false;
 };
 
 struct BenchFigure {
-  std::string name;          // "roofline.copy", "frame.steady_1_emitter", "vm.simulate_compiled", "draw.small.compute"
+  std::string name;          // "roofline.copy", "vm.compiled", "frame.steady_1_emitter", "draw.small.compute"
   double ms = 0.0;           // the median GPU time of what it measures
   double gbps = 0.0;         // its bytes model over that time
   double of_roofline = 0.0;  // gbps / the copy roofline's gbps in this run

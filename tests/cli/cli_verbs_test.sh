@@ -73,7 +73,8 @@ import json, sys
 figures = [json.loads(line) for line in open(sys.argv[1])]
 names = [f["figure"] for f in figures]
 assert names[0] == "roofline.copy" and figures[0]["of_roofline"] == 1.0, names
-for prefix in ("frame.", "vm.simulate_compiled", "vm.simulate_interpreted", "draw."):
+for prefix in ("vm.fast", "vm.wide", "vm.compiled", "frame.steady", "frame.simulate_compiled",
+               "frame.simulate_interpreted", "draw."):
     assert any(n.startswith(prefix) for n in names), (prefix, names)
 for f in figures:
     assert f["ms"] > 0 and f["gbps"] > 0 and f["of_roofline"] > 0, f

@@ -1,5 +1,5 @@
 // `mote bench [--small] [--json] [--device SEL]`: the benchmarks (mote/bench.hpp) on the chosen
-// device — the copy roofline, the GPU frame, the VM's simulate pass, the draw paths — as one
+// device — the copy roofline, the VM's GPU executors, the GPU frame, the draw paths — as one
 // table with each figure's ratio to the roofline measured in the same run, or one JSON object a
 // line per figure with --json. --small sizes them for lavapipe. The programs in bench/ run the
 // same code with every option (docs/PERFORMANCE.md).
