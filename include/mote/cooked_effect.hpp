@@ -44,7 +44,7 @@ Result<CompiledEffect> load_cooked_effect(std::span<const uint8_t> bytes);
 
 // Reads and decodes a cooked effect file; the result's `source_path` is `path`, so its relative
 // texture and mesh references resolve against the file's directory. Errors: the file's (kNotFound,
-// kIo, with the path in `where`) and load_cooked_effect's.
+// kIo, with the path in `where`) and load_cooked_effect's (the caller names the file).
 Result<CompiledEffect> load_cooked_effect_file(const std::filesystem::path& path);
 
 // True when `bytes` start with kCookedEffectMagic (what `mote inspect` and tools use to tell a

@@ -7,13 +7,8 @@ namespace mote {
 
 Result<CompiledEffect> load_cooked_effect_file(const std::filesystem::path& path) {
   MOTE_TRY_ASSIGN(const std::vector<uint8_t> bytes, read_file_bytes(path.string(), kDefaultMaxFileBytes));
-  Result<CompiledEffect> effect = load_cooked_effect(bytes);
-  if (!effect) {
-    Error e = effect.take_error();
-    e.message = path.string() + ": " + e.message;
-    return e;
-  }
-  effect->source_path = path.string();
+  MOTE_TRY_ASSIGN(CompiledEffect effect, load_cooked_effect(bytes));
+  effect.source_path = path.string();
   return effect;
 }
 

@@ -181,7 +181,7 @@ int run_gpu(const Options& o, const CompiledEffect& effect, const SimulationOpti
   if (effect.emission.prewarm_seconds > 0.0f && so.prewarm)
     std::fprintf(stderr, "mote simulate: note: the GPU frame has no pre-warm yet; frame 0 starts from an empty pool\n");
   Result<GpuRun> started = start_gpu(effect, so, false);
-  if (!started) return fail(o.input + ": gpu: " + started.error().to_string());
+  if (!started) return report_error("simulate", o.input, started.error(), kExitSystem);
   GpuSimulation& g = *started->simulation;
   json frames = json::array();
   // With --json the report comes at the end: a terminal shows how far it is meanwhile.
@@ -189,7 +189,7 @@ int run_gpu(const Options& o, const CompiledEffect& effect, const SimulationOpti
   for (uint32_t f = 0; f < o.frames; ++f) {
     progress.update(f + 1);
     Result<FrameReport> r = g.step();
-    if (!r) return fail(o.input + ": gpu frame " + std::to_string(f) + ": " + r.error().to_string());
+    if (!r) return report_error("simulate", o.input, r.error(), kExitSystem);
     if (o.json_output) {
       frames.push_back(report_json(*r));
     } else {
@@ -253,11 +253,11 @@ int run_compare(const Options& o, const CompiledEffect& effect, const Simulation
   if (effect.emission.prewarm_seconds > 0.0f && so.prewarm)
     std::fprintf(stderr, "mote simulate: note: the GPU frame has no pre-warm yet; both sides run without it\n");
   Result<GpuRun> started = start_gpu(effect, so, true);
-  if (!started) return fail(o.input + ": gpu: " + started.error().to_string());
+  if (!started) return report_error("simulate", o.input, started.error(), kExitSystem);
   std::unique_ptr<Context> context = std::move(started->context);  // outlives the comparison
   Result<std::unique_ptr<ReferenceComparison>> created = ReferenceComparison::create(std::move(started->simulation),
                                                                                      so.executor);
-  if (!created) return fail(o.input + ": " + created.error().to_string());
+  if (!created) return report_error("simulate", o.input, created.error());
   ReferenceComparison& comparison = **created;
 
   json frames = json::array();
@@ -266,7 +266,7 @@ int run_compare(const Options& o, const CompiledEffect& effect, const Simulation
   for (uint32_t f = 0; f < o.frames; ++f) {
     progress.update(f + 1);
     Result<FrameComparison> c = comparison.step();
-    if (!c) return fail(o.input + ": frame " + std::to_string(f) + ": " + c.error().to_string());
+    if (!c) return report_error("simulate", o.input, c.error(), kExitSystem);
     print_comparison(*c, o.json_output, frames);
   }
   const ComparisonSummary& s = comparison.summary();
@@ -280,8 +280,6 @@ int run_compare(const Options& o, const CompiledEffect& effect, const Simulation
 }
 
 int run(const Options& o) {
-  Result<CompiledEffect> effect = load_effect(o);
-  if (!effect) return fail(o.input + ": " + effect.error().to_string());
   SimulationOptions so;
   so.dt = o.dt;
   so.emitter.seed = o.seed;
@@ -301,13 +299,17 @@ int run(const Options& o) {
     if (!v) return usage_error("simulate", "--global: " + v.error().message);
     so.emitter.globals.push_back(*v);
   }
+  if (o.dump >= int64_t(o.frames))
+    return usage_error("simulate", "--dump " + std::to_string(o.dump) + " is past the last frame");
   if ((o.gpu || o.compare) && o.dump >= 0)
     return usage_error("simulate", "--dump is reference-only (not with --gpu or --compare)");
   if (o.gpu && o.compare) return usage_error("simulate", "--gpu and --compare exclude each other");
+  Result<CompiledEffect> effect = load_effect(o);
+  if (!effect) return report_error("simulate", o.input, effect.error());
   if (o.compare) return run_compare(o, *effect, so);
   if (o.gpu) return run_gpu(o, *effect, so);
   Result<Simulation> created = Simulation::create(*effect, so);
-  if (!created) return fail(o.input + ": " + created.error().to_string());
+  if (!created) return report_error("simulate", o.input, created.error());
   Simulation sim = std::move(created).value();
 
   json frames = json::array();
@@ -317,7 +319,7 @@ int run(const Options& o) {
   for (uint32_t f = 0; f < o.frames; ++f) {
     progress.update(f + 1);
     Result<FrameReport> r = sim.step();
-    if (!r) return fail(o.input + ": frame " + std::to_string(f) + ": " + r.error().to_string());
+    if (!r) return report_error("simulate", o.input, r.error());
     if (o.json_output) {
       frames.push_back(report_json(*r));
     } else {
@@ -325,12 +327,11 @@ int run(const Options& o) {
     }
     if (int64_t(f) == o.dump) {
       Result<json> d = dump_json(sim, f);
-      if (!d) return fail(d.error().to_string());
+      if (!d) return report_error("simulate", o.input, d.error());
       dump = std::move(d).value();
       if (!o.json_output) std::printf("%s\n", dump.dump(2).c_str());
     }
   }
-  if (o.dump >= int64_t(o.frames)) return fail("--dump " + std::to_string(o.dump) + " is past the last frame");
   if (o.json_output) {
     json out = {{"effect", effect->name}, {"capacity", sim.capacity()}, {"frames", frames}};
     if (sim.warmup().ticks) {
