@@ -93,3 +93,23 @@ sed 's|"render": {|"render": {"texture": "tex/puff.png", |' "$src/effects/smoke.
 check "compile with a relative texture" 0 "$mote" compile "$work/doc/smoke.json" -o "$work/cooked/deep/smoke.mfe"
 check "inspect the relocated texture" 0 "$mote" inspect "$work/cooked/deep/smoke.mfe" --json
 grep -q '"texture": "../../doc/tex/puff.png"' "$work/out" || bad "the cooked texture path was not relocated: $(grep texture "$work/out")"
+
+# ffmpeg is run from an argument vector, never a shell: a stand-in ffmpeg on the PATH records the
+# arguments it gets (one a line) and writes its output file; an output folder whose name a shell
+# would split or expand reaches it whole.
+mkdir -p "$work/fakebin"
+cat > "$work/fakebin/ffmpeg" <<'SH'
+#!/bin/sh
+for a in "$@"; do printf '%s\n' "$a"; done > "$(dirname "$(eval echo \${$#})")/ffmpeg_args_$(basename "$(eval echo \${$#})")"
+printf 'video' > "$(eval echo \${$#})"
+SH
+chmod +x "$work/fakebin/ffmpeg"
+odd="$work/out dir \$HOME 'q'"
+PATH="$work/fakebin:$PATH" check "render with ffmpeg (a stand-in)" 0 "$mote" render "$src/scenes/fire.json" --out "$odd" --frames 2 --size 64x36 --video mp4 --video webm
+for kind in mp4 webm; do
+  [ -s "$odd/frames.$kind" ] || bad "render did not have ffmpeg write frames.$kind"
+  grep -qxF "$odd/frame_%04d.png" "$odd/ffmpeg_args_frames.$kind" 2> /dev/null || bad "ffmpeg ($kind) did not get the frames' pattern as one argument"
+done
+grep -qx "libx264" "$odd/ffmpeg_args_frames.mp4" 2> /dev/null || bad "the mp4 is not asked for as H.264"
+grep -qx "libvpx-vp9" "$odd/ffmpeg_args_frames.webm" 2> /dev/null || bad "the webm is not asked for as VP9"
+[ -s "$odd/frames.gif" ] || bad "render with ffmpeg wrote no frames.gif"
