@@ -40,6 +40,9 @@
 //   pairs / dropped (compute)  tile-particle pairs of the last frame; max_tile_pairs is sized from
 //                        the CPU's count of covered tiles (+25%), so dropped must be 0.
 //   diff_vs_sorted       mean |RGB| difference of the final HDR image against raster_sorted's
+//                        (both exact back-to-front per particle; OIT is an approximation by
+//                        design); drawn = mean |RGB| of the sorted image against the background.
+// The exit status is 1 when a path fails, the compute path drops pairs, or an image is blank.
 #include <fmt/format.h>
 
 #include <cstdlib>

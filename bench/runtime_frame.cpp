@@ -40,9 +40,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fmt/format.h>
-
-#include <algorithm>
 #include <cstdlib>
 #include <string>
 

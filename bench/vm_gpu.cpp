@@ -28,6 +28,7 @@
 // per-instruction cost, the intercept the per-particle cost. --roofline-mib 0 skips the copy.
 // --interpreter-groups G launches the fast interpreter on at most G workgroups, each walking
 // several blocks (default: one per block). --print-code prints each interpreter's section as it
+// runs it (one JSON line: code words, immediates).
 #include <fmt/format.h>
 
 #include <algorithm>

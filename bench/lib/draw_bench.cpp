@@ -1,7 +1,4 @@
 // The draw paths' benchmark (draw_bench.hpp), shared by bench/render and `mote bench`.
-//                        (both exact back-to-front per particle; OIT is an approximation by
-//                        design); drawn = mean |RGB| of the sorted image against the background.
-// The exit status is 1 when a path fails, the compute path drops pairs, or an image is blank.
 #include <fmt/format.h>
 
 #include <algorithm>

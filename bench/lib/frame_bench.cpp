@@ -1,4 +1,7 @@
 // The runtime frame's benchmark (frame_bench.hpp), shared by bench/runtime_frame and `mote bench`.
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cmath>
@@ -18,8 +21,6 @@
 #include "runtime/frame/particle_system.hpp"
 #include "shared/frame.h"
 #include "vm_gpu/kernels/kernel_cache.hpp"
-
-using namespace mote;
 
 namespace mote::bench {
 

@@ -1,5 +1,4 @@
 // The VM's GPU benchmark (vm_bench.hpp), shared by bench/vm_gpu and `mote bench`.
-// runs it (one JSON line: code words, immediates).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -26,8 +25,6 @@
 #include "vm_gpu/record_window.hpp"
 #include "vm_gpu/kernels/glsl_translator.hpp"
 #include "vm_gpu/kernels/kernel_cache.hpp"
-
-using namespace mote;
 
 namespace mote::bench {
 namespace {
