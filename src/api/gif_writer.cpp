@@ -62,7 +62,8 @@ Result<std::unique_ptr<GifWriter>> GifWriter::create(const std::filesystem::path
   state->delay_centiseconds = std::max(1, int(std::lround(100.0 / double(fps))));
   // Opened here, not by EGifOpenFileName, which creates the file readable by its owner alone.
   const int fd = open(state->path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) return make_error(ErrorCode::kIo, std::string("cannot create the GIF: ") + std::strerror(errno), state->path);
+  if (fd < 0)
+    return make_error(ErrorCode::kIo, std::string("cannot create the GIF: ") + std::strerror(errno), state->path);
   int error = 0;
   state->file = EGifOpenFileHandle(fd, &error);
   if (state->file == nullptr) {

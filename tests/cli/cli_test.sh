@@ -124,7 +124,7 @@ cat > "$work/long_warmup_scene.json" <<EOF
 EOF
 check "render endless warm-up" 1 "$mote" render "$work/long_warmup_scene.json" --out "$work/render_long" --no-video
 grep -q "/output/warmup_seconds" "$work/err" || { echo "FAIL render endless warm-up: no pointer"; failures=$((failures + 1)); }
-# With ffmpeg on the PATH (optional: not a dependency), the frames also become a GIF and an MP4.
+# With ffmpeg on the PATH (optional: not a dependency), the frames also become an MP4 beside the GIF.
 if command -v ffmpeg > /dev/null 2>&1; then
   check "render fire with video" 0 "$mote" render "$src/scenes/fire.json" --out "$work/render_video" --frames 3 --size 64x36
   for f in frames.gif frames.mp4; do
