@@ -217,9 +217,16 @@ MEDIA_INLINE uvec4 media_slot_cell(uint slot, uvec2 footprint) {
   return uvec4(slot % footprint.x, (slot / footprint.x) % footprint.y, slot / (footprint.x * footprint.y), 0u);
 }
 
+// A hook run at every noise tap: nothing, unless the includer defines it first (the injection
+// pass's counting variant, which tests that a scene without noise takes no taps).
+#ifndef MEDIA_ON_NOISE_TAP
+#define MEDIA_ON_NOISE_TAP()
+#endif
+
 // One trilinear tap of the volumetrics atlas's tile `slot` at tile coordinate u (repeating with
 // period 1): the content spans texels [1, 129) of the tile, the skirt makes the wrap seamless.
 MEDIA_INLINE float media_noise_tap(MEDIA_NOISE_ATLAS atlas, uint slot, vec3 u) {
+  MEDIA_ON_NOISE_TAP();
   uvec4 extent = media_noise_extent(atlas);
   uvec2 footprint = uvec2(extent.x / kMediaNoiseTile, extent.y / kMediaNoiseTile);
   uvec4 cell = media_slot_cell(slot, footprint);
