@@ -14,6 +14,20 @@
 // The noise tiles live in one 3-D atlas (r8unorm, 128^3 texels a tile): slot 0 is the built-in
 // tile, baked on the GPU when the Fog is created; add_noise_texture adds the host's own.
 //
+// A frame, in the host's command buffer (docs/design/media.md, "The froxel passes"):
+//
+//   fog.advance(dt)                        the phases, on the host
+//   ... the host's opaque scene into colour + depth (and mesh particles: ParticleRenderer::record_opaque) ...
+//   fog.record(cmd, view, targets, &sun)   the froxel passes, then the colour seen through the fog at
+//                                          its depth
+//   particles.record_transparent(cmd, ...) sprites, each fragment seen through the fog in front of it
+//                                          (ParticleRenderer::set_fog(&fog), once)
+//
+// The images are the particle renderer's (mote/particle_renderer.hpp: colour R16G16B16A16_SFLOAT
+// with STORAGE usage, depth D32_SFLOAT reversed-Z, sampled), handed in and given back in the
+// host's layouts, its barriers the same. The fog's froxel grid spans view depth near_distance ..
+// far_distance in logarithmic slices across the whole viewport.
+//
 // Threading: as the Context (one thread at a time). Errors are values.
 #pragma once
 
@@ -22,6 +36,7 @@
 #include <memory>
 #include <span>
 
+#include "mote/particle_renderer.hpp"
 #include "mote/particles.hpp"
 #include "mote/result.hpp"
 
@@ -94,6 +109,19 @@ class Fog {
   Result<uint32_t> add_noise_texture(std::span<const uint8_t> texels);
   // Gives a tile's slot back. kInvalidArgument for slot 0, a slot not added, or one a volume reads.
   Status remove_noise_texture(uint32_t slot);
+
+  // Records one frame of the fog into `cmd`: the volumes' rows with their phases, injection at
+  // a per-frame jittered point in each froxel, lighting by the view's ambient, sun (through
+  // `shadow_map` when given: the one drawn with view.sun_view_projection, in
+  // SHADER_READ_ONLY_OPTIMAL or DEPTH_STENCIL_READ_ONLY_OPTIMAL) and point lights, temporal
+  // accumulation reprojected by the camera's motion, integration, and the composite over
+  // targets.color at targets.depth. Waits for nothing. Errors (kInvalidArgument, nothing
+  // recorded): a view check_view refuses (see ParticleRenderer), targets of another size or in
+  // layouts the contract does not list, a shadow map without a view.
+  Status record(VkCommandBuffer cmd, const ParticleView& view, const ParticleTargets& targets,
+                const ParticleShadowMap* shadow_map = nullptr);
+  // The next record starts the accumulation over (after a camera cut).
+  void reset_history();
 
   const FogDesc& desc() const;
 

@@ -6,27 +6,15 @@
 
 #include <cmath>
 #include <glm/gtc/type_ptr.hpp>
-#include <set>
 
 #include "api/api_access.hpp"
-#include "media/noise_bake.hpp"
-#include "media/tile_atlas.hpp"
-#include "media/volume_table.hpp"
+#include "api/fog_state.hpp"
+#include "api/host_frame.hpp"
 #include "shared/media_density.h"
 
 namespace mote {
 
 using detail::ApiAccess;
-
-struct Fog::State {
-  gpu::Device* device = nullptr;
-  FogDesc desc;
-  media::TileAtlas3D atlas;
-  media::NoiseBake bake;
-  media::VolumeTable table;
-  std::set<uint32_t> host_tiles;  // slots add_noise_texture handed out
-  glm::dvec3 wind{0.0};
-};
 
 namespace {
 
@@ -97,6 +85,14 @@ Result<std::unique_ptr<Fog>> Fog::create(Context& context, const FogDesc& desc) 
   MOTE_TRY_ASSIGN(const uint32_t builtin, s.atlas.allocate());
   MOTE_TRY_ASSIGN(s.bake, media::NoiseBake::create(*s.device));
   MOTE_TRY(media::bake_noise_tile(*s.device, s.bake, s.atlas, builtin, shader::kMediaNoiseOctaves));
+  MOTE_TRY_ASSIGN(s.froxels, media::FroxelFog::create(*s.device, {.width = desc.width,
+                                                                  .height = desc.height,
+                                                                  .grid = {desc.grid[0], desc.grid[1], desc.grid[2]},
+                                                                  .near_distance = desc.near_distance,
+                                                                  .far_distance = desc.far_distance,
+                                                                  .anisotropy = desc.anisotropy,
+                                                                  .history_weight = desc.history_weight,
+                                                                  .max_volumes = desc.max_volumes}));
   return fog;
 }
 
@@ -163,6 +159,30 @@ Status Fog::remove_noise_texture(uint32_t slot) {
   state_->host_tiles.erase(slot);
   return ok_status();
 }
+
+Status Fog::record(VkCommandBuffer cmd, const ParticleView& view, const ParticleTargets& targets,
+                   const ParticleShadowMap* shadow_map) {
+  State& s = *state_;
+  if (cmd == VK_NULL_HANDLE) return make_error(ErrorCode::kInvalidArgument, "Fog::record needs a command buffer");
+  MOTE_TRY(detail::check_view(view));
+  const std::vector<shader::PointLightGpu> lights = detail::point_lights(view);
+  const shader::RenderView block = detail::render_view(view, s.desc.width, s.desc.height, uint32_t(lights.size()));
+  detail::BorrowedTargets b;
+  MOTE_TRY(detail::borrow(targets, s.desc.width, s.desc.height, b));
+  media::FogShadowMap shadow;
+  if (shadow_map) {
+    if (shadow_map->view == VK_NULL_HANDLE || (shadow_map->layout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL &&
+                                               shadow_map->layout != VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL))
+      return make_error(ErrorCode::kInvalidArgument,
+                        "the shadow map needs its view, in SHADER_READ_ONLY_OPTIMAL or DEPTH_STENCIL_READ_ONLY_OPTIMAL",
+                        "Fog::record");
+    shadow = {shadow_map->view, shadow_map->layout};
+  }
+  const std::vector<shader::MediaVolume> rows = s.table.rows();
+  return s.froxels.record(cmd, block, lights, rows, s.atlas, b.targets, shadow);
+}
+
+void Fog::reset_history() { state_->froxels.reset_history(); }
 
 const FogDesc& Fog::desc() const { return state_->desc; }
 
