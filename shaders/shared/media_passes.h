@@ -29,7 +29,7 @@ struct MediaFrame {
   mat4 sun_view_projection;       // world -> the sun's shadow clip ([0, 1] depth, not reversed)
   vec4 camera_position;           // xyz
   vec4 camera_forward;            // xyz: where the camera looks (unit)
-  vec4 depth_range;               // x: near, y: far (view depth, metres), z: slices, w: history weight
+  vec4 depth_range;               // x: near, y: far (view depth, metres), z: slices, w: this frame's history weight
   vec4 grid_size;                 // xyz: froxels across, down, in depth; w: Henyey-Greenstein g
   vec4 sun_direction;             // xyz: the way the light travels (unit); w: 1 when there is a sun
   vec4 sun_radiance;              // rgb: colour x intensity; w: shadow map texel size (0: unshadowed)

@@ -118,7 +118,12 @@ shader::MediaFrame FroxelFog::frame_block(const shader::RenderView& view, uint32
   f.sun_view_projection = view.sun_view_projection;
   f.camera_position = glm::vec4(glm::vec3(view.camera_position), 1.0f);
   f.camera_forward = glm::vec4(glm::vec3(view.camera_forward), 0.0f);
-  f.depth_range = glm::vec4(desc_.near_distance, desc_.far_distance, float(desc_.grid.z), desc_.history_weight);
+  // The history's share: a running mean while fewer frames than the window are in it (n frames
+  // of history weigh n / (n + 1)), so a fresh history converges as fast as it can, then
+  // history_weight's exponential window.
+  const float n = float(history_valid_ ? accumulated_ : 0u);
+  const float weight = std::min(desc_.history_weight, n / (n + 1.0f));
+  f.depth_range = glm::vec4(desc_.near_distance, desc_.far_distance, float(desc_.grid.z), weight);
   f.grid_size = glm::vec4(float(desc_.grid.x), float(desc_.grid.y), float(desc_.grid.z), desc_.anisotropy);
   f.sun_direction = view.sun_direction;
   f.sun_radiance = view.sun_radiance;
@@ -147,6 +152,7 @@ Status FroxelFog::record(VkCommandBuffer cmd, const shader::RenderView& view,
   record_grid_passes(cmd, atlas, shadow_map);
   record_composite(cmd, targets);
   previous_view_projection_ = view.view_projection;
+  accumulated_ = history_valid_ ? accumulated_ + 1 : 1;
   history_valid_ = true;
   ++frame_;
   return ok_status();

@@ -68,7 +68,8 @@ class FroxelFog {
   Status record(VkCommandBuffer cmd, const shader::RenderView& view, std::span<const shader::PointLightGpu> lights,
                 std::span<const shader::MediaVolume> rows, const TileAtlas3D& atlas,
                 const render::ParticleTargets& targets, const FogShadowMap& shadow_map);
-  // The next frame starts without history (after a cut, or for a test's first frame).
+  // The next frame starts without history (after a cut, or for a test's first frame). A fresh
+  // history is a running mean of the frames so far until history_weight's window is reached.
   void reset_history() { history_valid_ = false; }
 
   // What a draw that fogs its own fragments binds (valid after a record in the same command
@@ -114,6 +115,7 @@ class FroxelFog {
   uint32_t current_ = 0;  // lit_[current_] is the last frame's: the next one's history
   uint32_t frame_ = 0;
   bool history_valid_ = false;
+  uint32_t accumulated_ = 0;  // frames in the history since it was last reset
   glm::mat4 previous_view_projection_{1.0f};
 };
 

@@ -448,6 +448,9 @@ Status read_output(const json& j, const std::string& where, Output& o) {
   MOTE_TRY(read_optional_uint(j, where, "height", 16, 8192, o.height));
   MOTE_TRY(read_optional_uint(j, where, "frames", 1, 100000, o.frames));
   MOTE_TRY(read_optional_number(j, where, "fps", {0.0, 1000.0, true}, o.fps));
+  // A rate so small its frame interval is not a float (1e-45 fps) has no step to simulate with.
+  if (!std::isfinite(1.0f / o.fps))
+    return json_parse_error(json_child(where, "fps"), fmt::format("fps {} is too small to step by", o.fps));
   MOTE_TRY(read_optional_number(j, where, "dt", {0.0, 1.0}, o.dt));
   MOTE_TRY(read_optional_uint(j, where, "seed", 0, 0xffffffffu, o.seed));
   MOTE_TRY(read_optional_number(j, where, "warmup_seconds", {0.0, 600.0}, o.warmup_seconds));
