@@ -147,6 +147,7 @@ Status FroxelFog::record(VkCommandBuffer cmd, const shader::RenderView& view,
     return make_error(ErrorCode::kInvalidArgument,
                       fmt::format("the view counts {} point lights; {} given", light_count, lights.size()),
                       "FroxelFog::record");
+  if (rows.empty()) return record_empty(cmd);
   const shader::MediaFrame frame = frame_block(view, uint32_t(rows.size()), light_count);
   record_uploads(cmd, frame, lights.first(light_count), rows);
   record_grid_passes(cmd, atlas, shadow_map);
@@ -155,6 +156,24 @@ Status FroxelFog::record(VkCommandBuffer cmd, const shader::RenderView& view,
   accumulated_ = history_valid_ ? accumulated_ + 1 : 1;
   history_valid_ = true;
   ++frame_;
+  return ok_status();
+}
+
+Status FroxelFog::record_empty(VkCommandBuffer cmd) {
+  // No volume: no pass runs and the colour is left alone. The sampling block says "no fog" to the
+  // particles (their read is skipped), and the history starts over with the next volume.
+  history_valid_ = false;
+  accumulated_ = 0;
+  ++frame_;
+  if (empty_written_) return ok_status();
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                      VK_ACCESS_2_UNIFORM_READ_BIT, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+  const shader::MediaFogSampling none{glm::vec4(0.0f)};
+  vkCmdUpdateBuffer(cmd, sampling_.handle(), 0, sizeof(none), &none);
+  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                      VK_ACCESS_2_UNIFORM_READ_BIT);
+  empty_written_ = true;
   return ok_status();
 }
 

@@ -24,6 +24,7 @@
 #include "gpu/compute_pipeline.hpp"
 #include "gpu/device.hpp"
 #include "gpu/image.hpp"
+#include "gpu/profiler.hpp"
 #include "gpu/sampler.hpp"
 #include "media/image3d.hpp"
 #include "media/tile_atlas.hpp"
@@ -63,11 +64,15 @@ class FroxelFog {
 
   // One frame of the passes over `targets` (render/particle_targets.hpp's contract: the colour
   // is composited in GENERAL, the depth sampled). `rows`: the live volumes (at most
-  // max_volumes); `view.point_light_count` of `lights` are used. Errors (kInvalidArgument,
+  // max_volumes); `view.point_light_count` of `lights` are used. Without rows nothing runs: the
+  // colour is left as it is and the particles read no fog. Errors (kInvalidArgument,
   // nothing recorded): targets check_targets refuses, too many rows or lights.
   Status record(VkCommandBuffer cmd, const shader::RenderView& view, std::span<const shader::PointLightGpu> lights,
                 std::span<const shader::MediaVolume> rows, const TileAtlas3D& atlas,
                 const render::ParticleTargets& targets, const FogShadowMap& shadow_map);
+  // Timestamps around each pass of every record from now on ("fog_upload", "fog_inject",
+  // "fog_light", "fog_integrate", "fog_composite"), into `profiler` (null: none; benchmarks).
+  void set_profiler(gpu::GpuProfiler* profiler) { profiler_ = profiler; }
   // The next frame starts without history (after a cut, or for a test's first frame). A fresh
   // history is a running mean of the frames so far until history_weight's window is reached.
   void reset_history() { history_valid_ = false; }
@@ -93,6 +98,7 @@ class FroxelFog {
                       std::span<const shader::PointLightGpu> lights, std::span<const shader::MediaVolume> rows);
   void record_grid_passes(VkCommandBuffer cmd, const TileAtlas3D& atlas, const FogShadowMap& shadow_map);
   void record_composite(VkCommandBuffer cmd, const render::ParticleTargets& targets);
+  Status record_empty(VkCommandBuffer cmd);
 
   gpu::Device* device_ = nullptr;
   FroxelFogDesc desc_;
@@ -112,10 +118,12 @@ class FroxelFog {
   gpu::ComputePipeline light_;
   gpu::ComputePipeline integrate_;
   gpu::ComputePipeline composite_;
+  gpu::GpuProfiler* profiler_ = nullptr;
   uint32_t current_ = 0;  // lit_[current_] is the last frame's: the next one's history
   uint32_t frame_ = 0;
   bool history_valid_ = false;
-  uint32_t accumulated_ = 0;  // frames in the history since it was last reset
+  uint32_t accumulated_ = 0;    // frames in the history since it was last reset
+  bool empty_written_ = false;  // the sampling block says "no fog" (a frame without volumes)
   glm::mat4 previous_view_projection_{1.0f};
 };
 

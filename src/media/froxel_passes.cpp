@@ -2,6 +2,7 @@
 // froxel_integrate.comp, froxel_composite.comp (docs/design/media.md, "The froxel passes"). The
 // froxel volumes stay in GENERAL; global memory barriers order the passes.
 #include <algorithm>
+#include <optional>
 
 #include "gpu/commands.hpp"
 #include "media/froxel_fog.hpp"
@@ -29,11 +30,26 @@ void compute_to_compute_reads(VkCommandBuffer cmd) {
                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
 }
 
+// begin/end around a pass when a profiler is set.
+struct PassScope {
+  PassScope(gpu::GpuProfiler* profiler, VkCommandBuffer cmd, const char* name) : profiler_(profiler), cmd_(cmd) {
+    if (profiler_) profiler_->begin(cmd_, name);
+  }
+  ~PassScope() {
+    if (profiler_) profiler_->end(cmd_);
+  }
+  PassScope(const PassScope&) = delete;
+  PassScope& operator=(const PassScope&) = delete;
+  gpu::GpuProfiler* profiler_;
+  VkCommandBuffer cmd_;
+};
+
 }  // namespace
 
 void FroxelFog::record_uploads(VkCommandBuffer cmd, const shader::MediaFrame& frame,
                                std::span<const shader::PointLightGpu> lights,
                                std::span<const shader::MediaVolume> rows) {
+  const PassScope scope(profiler_, cmd, "fog_upload");
   // The previous frame's readers of these blocks (and of the froxel volumes the passes rewrite)
   // are done before anything is written.
   gpu::memory_barrier(cmd, kReaders, VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT,
@@ -43,6 +59,7 @@ void FroxelFog::record_uploads(VkCommandBuffer cmd, const shader::MediaFrame& fr
   const shader::MediaFogSampling sampling{
       glm::vec4(frame.depth_range.x, frame.depth_range.y, frame.depth_range.z, 1.0f)};
   update(cmd, sampling_, &sampling, sizeof(sampling));
+  empty_written_ = false;
   if (!rows.empty()) update(cmd, volumes_, rows.data(), rows.size_bytes());
   if (!lights.empty()) update(cmd, lights_, lights.data(), lights.size_bytes());
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, kReaders,
@@ -54,6 +71,7 @@ void FroxelFog::record_grid_passes(VkCommandBuffer cmd, const TileAtlas3D& atlas
   const uint32_t out = 1 - current_;  // this frame's lit volume; lit_[current_] is the history
   gpu::ComputeRecorder rec(*device_, cmd);
   // inject: the medium at each froxel's jittered point.
+  std::optional<PassScope> scope(std::in_place, profiler_, cmd, "fog_inject");
   rec.bind(inject_);
   if (desc_.count_noise_taps) {
     rec.bind_resources({{0, &frame_buffer_}, {1, &volumes_}, {4, &taps_}},
@@ -66,6 +84,8 @@ void FroxelFog::record_grid_passes(VkCommandBuffer cmd, const TileAtlas3D& atlas
   }
   rec.dispatch(groups(g.x), groups(g.y), g.z);
   compute_to_compute_reads(cmd);
+  scope.reset();
+  scope.emplace(profiler_, cmd, "fog_light");
   // light: in-scattering at the light pass's jittered point, blended with the reprojected history.
   const VkImageView shadow = shadow_map.view ? shadow_map.view : far_shadow_.view();
   const VkImageLayout shadow_layout = shadow_map.view ? shadow_map.layout : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
@@ -76,6 +96,8 @@ void FroxelFog::record_grid_passes(VkCommandBuffer cmd, const TileAtlas3D& atlas
                                    {5, shadow, shadow_sampler_.handle(), shadow_layout}});
   rec.dispatch(groups(g.x), groups(g.y), g.z);
   compute_to_compute_reads(cmd);
+  scope.reset();
+  scope.emplace(profiler_, cmd, "fog_integrate");
   // integrate: front to back along every column.
   rec.bind(integrate_)
       .bind_resources({{0, &frame_buffer_}}, {{1, lit_[out].view(), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL},
@@ -84,10 +106,12 @@ void FroxelFog::record_grid_passes(VkCommandBuffer cmd, const TileAtlas3D& atlas
   // The integrated volume for the composite and for the particles' draws after it.
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, kReaders,
                       VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+  scope.reset();
   current_ = out;
 }
 
 void FroxelFog::record_composite(VkCommandBuffer cmd, const render::ParticleTargets& targets) {
+  const PassScope scope(profiler_, cmd, "fog_composite");
   const VkImageLayout depth_layout = render::sampled_depth_layout(targets.depth_layout);
   const VkAccessFlags2 color_access = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
   render::acquire_target(cmd, *targets.color, targets.color_layout, VK_IMAGE_LAYOUT_GENERAL,
