@@ -14,6 +14,27 @@ uint32_t take_rate_spawns(float& accumulator, float rate, float dt) {
   return whole >= 4294967295.0f ? 0xFFFFFFFFu : uint32_t(whole);
 }
 
+namespace {
+
+// The firing time of cycle k, as the GPU tick computes it (f32, unfused: -ffp-contract=off).
+float firing_time(const Burst& b, uint32_t k) { return b.time + float(k) * b.interval; }
+
+// How many of the cycles k in [0, last) fire before `age`. Firing times never decrease with k
+// (each step of time + float(k) * interval is a monotone rounding), so that is the first k whose
+// time reaches `age`, found by bisection: at most 32 steps however small the interval is (a loop
+// over the candidates ran for ages / interval steps, for ever at an interval of 1e-30).
+uint32_t cycles_fired_before(const Burst& b, uint32_t last, float age) {
+  uint32_t lo = 0, hi = last;
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (firing_time(b, mid) >= age) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+}  // namespace
+
 uint64_t bursts_due(const std::vector<Burst>& bursts, float age_before, float age_after) {
   uint64_t total = 0;
   for (const Burst& b : bursts) {
@@ -23,16 +44,11 @@ uint64_t bursts_due(const std::vector<Burst>& bursts, float age_before, float ag
       if (b.time >= age_before && b.time < age_after) total += uint64_t(b.count) * (b.cycles == 0 ? 1 : b.cycles);
       continue;
     }
-    // Start a cycle before the window so float rounding of (age - time) / interval never skips
-    // one; each candidate is tested with the same f32 time the GPU computes.
-    const float first = std::floor((age_before - b.time) / b.interval) - 1.0f;
-    uint64_t k = first > 0.0f ? uint64_t(first) : 0;
-    for (;; ++k) {
-      if (b.cycles != 0 && k >= b.cycles) break;
-      const float t = b.time + float(k) * b.interval;
-      if (t >= age_after) break;
-      if (t >= age_before) total += b.count;
-    }
+    // cycles == 0 repeats for ever: the cycles a u32 counts (more than any clock in f32 reaches).
+    const uint32_t last = b.cycles == 0 ? 0xFFFFFFFFu : b.cycles;
+    if (!(age_after > age_before)) continue;
+    const uint32_t fired = cycles_fired_before(b, last, age_after) - cycles_fired_before(b, last, age_before);
+    total += uint64_t(b.count) * fired;
   }
   return total;
 }
