@@ -30,8 +30,10 @@ struct Scenario {
   uint32_t emitters;
   bool burst;
   bool long_lived = false;  // one burst that lives on: simulate over an alive list in slot order
+  uint32_t programs = 1;    // distinct programs over the emitters (round robin): the coherence buckets
+  bool idle = false;        // nothing alive and nothing spawning in a pool of `target` records
 };
-extern const Scenario kScenarios[6];
+extern const Scenario kScenarios[9];
 
 // The medians of one scenario; `json` is its line as bench/runtime_frame prints it.
 struct FrameResult {
