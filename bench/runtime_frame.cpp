@@ -25,6 +25,8 @@
 //   8  ~16M alive over 100,000 emitters of 100 distinct programs
 //   9  idle: a pool of 16M records, 100 emitters of two programs at rate 0, nothing alive (the
 //      frame's fixed cost)
+//   10 GPU pre-warm: an emitter added with 2 s of pre-warm to a steady state of ~1M (life 0.5 s);
+//      the frame that records the warm-up ("prewarm_ms": its warm-up pass, "frame_ms": the frame)
 // Steady state: every particle lives exactly `n` frames (life 0.5 s at dt 1/60: the count is
 // taken from the same f32 accumulation the UPDATE does), the rate per emitter is
 // target / (emitters * n * dt), and the pool is warmed for n + 4 frames before measuring.
@@ -99,13 +101,13 @@ Options parse(int argc, char** argv) {
     else if (a == "--max-particles")
       o.bench.max_particles = std::clamp(uint32_t(std::strtoul(next().c_str(), nullptr, 10)), 64u, kFrameMaxCapacity);
     else {
-      fmt::print(stderr, "usage: bench_runtime_frame [--scenario 0-9] [--frames K] [--device SEL] [--max-particles N] "
+      fmt::print(stderr, "usage: bench_runtime_frame [--scenario 0-10] [--frames K] [--device SEL] [--max-particles N] "
                          "[--interpreted] [--roofline-mib M] [--record-bytes B] [--extra-fields F]\n");
       std::exit(2);
     }
   }
-  if (o.scenario > 9) {
-    fmt::print(stderr, "bench_runtime_frame: --scenario is 0 (all) .. 9\n");
+  if (o.scenario > 10) {
+    fmt::print(stderr, "bench_runtime_frame: --scenario is 0 (all) .. 10\n");
     std::exit(2);
   }
   return o;
@@ -174,6 +176,14 @@ int main(int argc, char** argv) {
     fmt::print("{}\n", result->json);
     std::fflush(stdout);
     rc |= result->pool_ok ? 0 : 1;
+  }
+  if (opt.scenario == 0 || opt.scenario == 10) {
+    auto prewarm = bench::run_prewarm_scenario(device, opt.bench, effect, 1000000, 2.0f);
+    if (!prewarm.ok()) {
+      rc |= fail("prewarm", prewarm.error());
+    } else {
+      fmt::print("{}\n", *prewarm);
+    }
   }
   return rc;
 }

@@ -102,7 +102,7 @@ constexpr float kDt = 1.0f / 60.0f;
 constexpr float kLife = 0.5f;
 constexpr float kBurstLife = 0.05f;   // burst particles die in a few frames: the pool drains between repeats
 constexpr float kLongLife = 1000.0f;  // scenario 6: nobody dies while it is measured
-const char* const kPasses[] = {"reset", "tick",     "scan",    "emit_args", "emit",
+const char* const kPasses[] = {"reset",  "tick",     "scan",    "emit_args", "emit",
                                "bucket", "simulate", "compact", "finish",    "bounds"};
 
 // Program `variant` of the benchmark's effect: its drag coefficient differs in the last digits, so
@@ -381,6 +381,57 @@ Result<FrameResult> run_frame_scenario(gpu::Device& device, const FrameBenchOpti
   result.capacity = capacity;
   result.pool_ok = pool_ok;
   return result;
+}
+
+Result<std::string> run_prewarm_scenario(gpu::Device& device, const FrameBenchOptions& opt, const CompiledEffect& base,
+                                         uint64_t particles, float prewarm_seconds) {
+  const uint32_t target = uint32_t(std::min<uint64_t>(particles, opt.max_particles));
+  const uint32_t capacity = std::min(kFrameMaxCapacity, target + target / 8);
+  const float rate = float(double(target) / kLife);
+  auto created = runtime::ParticleSystem::create(device, {.capacity = capacity,
+                                                          .record_words = opt.record_words,
+                                                          .max_emitters = 1,
+                                                          .compiled_simulate = !opt.interpreted});
+  if (!created.ok()) return created.error();
+  runtime::ParticleSystem& system = *created;
+  CompiledEffect effect = base;
+  effect.emitter_defaults = {std::bit_cast<uint32_t>(kLife), std::bit_cast<uint32_t>(rate)};
+  effect.emission.rate = rate;
+  effect.emission.capacity_hint = capacity;
+  effect.emission.prewarm_seconds = prewarm_seconds;
+  auto profiler = gpu::GpuProfiler::create(device, 16);
+  if (!profiler.ok()) return profiler.error();
+  std::vector<double> prewarm_ms, frame_ms;
+  std::vector<uint32_t> migrated;
+  for (uint32_t f = 0; f < std::max(1u, opt.frames); ++f) {
+    auto row = system.add_emitter(effect, {.seed = 11 + f});
+    if (!row.ok()) return row.error();
+    system.set_profiler(&*profiler);
+    Status st = system.execute(kDt);
+    system.set_profiler(nullptr);
+    if (!st.ok()) return st.error();
+    if (Status waited = device.wait_idle(); !waited.ok()) return waited.error();
+    auto times = profiler->resolve();
+    if (!times.ok()) return times.error();
+    double total = 0.0, warm = 0.0;
+    for (const gpu::PassTime& t : *times) {
+      total += t.ms;
+      if (t.name == "prewarm") warm += t.ms;
+    }
+    prewarm_ms.push_back(warm);
+    frame_ms.push_back(total);
+    auto stats = system.read_stats();
+    if (!stats.ok()) return stats.error();
+    migrated.push_back(stats->prewarmed);
+    // Empty again for the next repeat: the emitter's particles die as orphans.
+    if (Status removed = system.remove_emitter(*row); !removed.ok()) return removed.error();
+    for (int k = 0; k < 2; ++k)
+      if (Status ran = system.execute(kDt); !ran.ok()) return ran.error();
+  }
+  return fmt::format("{{\"bench\":\"runtime_frame\",\"name\":\"prewarm\",\"particles\":{},\"prewarm_seconds\":{:.3f},"
+                     "\"capacity\":{},\"migrated\":{},\"prewarm_ms\":{:.4f},\"frame_ms\":{:.4f},\"repeats\":{}}}\n",
+                     target, prewarm_seconds, capacity, median(migrated), median(prewarm_ms), median(frame_ms),
+                     prewarm_ms.size());
 }
 
 }  // namespace mote::bench

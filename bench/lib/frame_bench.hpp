@@ -51,4 +51,10 @@ Result<CompiledEffect> frame_bench_effect(uint32_t extra_fields);
 Result<FrameResult> run_frame_scenario(gpu::Device& device, const FrameBenchOptions& options, const Scenario& scenario,
                                        const CompiledEffect& effect, double roofline_gbps);
 
+// The GPU pre-warm: an emitter whose effect pre-warms `prewarm_seconds` to a steady state of
+// about `particles` (life 0.5 s), added to an empty system; the frame that records the warm-up is
+// timed (its "prewarm" pass and the whole frame), `options.frames` times. One JSON line.
+Result<std::string> run_prewarm_scenario(gpu::Device& device, const FrameBenchOptions& options,
+                                         const CompiledEffect& effect, uint64_t particles, float prewarm_seconds);
+
 }  // namespace mote::bench

@@ -145,6 +145,7 @@ struct ParticleStats {
   uint32_t killed = 0;
   uint32_t orphaned = 0;  // particles of removed emitters freed last frame
   uint32_t frames = 0;
+  uint32_t prewarmed = 0;  // particles a pre-warm (an effect's prewarm_seconds) added last frame
   // Every live emitter's measured bounds and alive count (ids in row order).
   std::vector<std::pair<EmitterId, EmitterBounds>> emitters;
 };

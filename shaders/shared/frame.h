@@ -67,7 +67,7 @@ struct FrameCounters {
   uint frames;      // frames executed
   uint walk_tiles;  // tiles of 64 entries of the list this frame's simulate walks: ceil(alive_in / 64)
                     // (set by the reset; the keep flags' scan, compact and finish are sized by it)
-  uint pad0;
+  uint prewarmed;   // particles a GPU pre-warm moved into the pool this frame (frame_migrate.comp)
   uint pad1;
   uint pad2;
 };
@@ -89,7 +89,7 @@ MOTE_ASSERT_OFFSET(FrameCounters, simulate_groups_y, 52);
 MOTE_ASSERT_OFFSET(FrameCounters, simulate_groups_z, 56);
 MOTE_ASSERT_OFFSET(FrameCounters, frames, 60);
 MOTE_ASSERT_OFFSET(FrameCounters, walk_tiles, 64);
-MOTE_ASSERT_OFFSET(FrameCounters, pad0, 68);
+MOTE_ASSERT_OFFSET(FrameCounters, prewarmed, 68);
 MOTE_ASSERT_OFFSET(FrameCounters, pad1, 72);
 MOTE_ASSERT_OFFSET(FrameCounters, pad2, 76);
 // Byte offsets of the two indirect argument triples inside FrameCounters.
@@ -158,7 +158,7 @@ struct FramePush {
   uint section_words;   // its length in words (4 per instruction)
   uint bucketed;        // simulate: 1 = walk the program's bucket of the coherence list (FrameBucket),
                         // 0 = walk last frame's alive list whole
-  uint pad1;
+  uint warmup_tick;     // the pre-warm's advance (simulate built with FRAME_WARMUP): the tick's index
   uint pad2;
 };
 MOTE_ASSERT_SIZE(FramePush, 32);
@@ -168,7 +168,7 @@ MOTE_ASSERT_OFFSET(FramePush, only_dispatch, 8);
 MOTE_ASSERT_OFFSET(FramePush, section_offset, 12);
 MOTE_ASSERT_OFFSET(FramePush, section_words, 16);
 MOTE_ASSERT_OFFSET(FramePush, bucketed, 20);
-MOTE_ASSERT_OFFSET(FramePush, pad1, 24);
+MOTE_ASSERT_OFFSET(FramePush, warmup_tick, 24);
 MOTE_ASSERT_OFFSET(FramePush, pad2, 28);
 
 // The coherence buckets (docs/design/runtime_frame.md, "Two orderings"): with two or more live
@@ -257,6 +257,41 @@ MOTE_ASSERT_OFFSET(FrameEmitterBounds, pad1, 44);
 // positions); zero is empty for every word, and the publish pass zeroes them again.
 MOTE_CONSTANT(uint, kFrameBoundsAccumulatorWords, 8u);
 
+// GPU pre-warm (docs/design/runtime_frame.md, "Pre-warm"): one entry per emitter the warm-up
+// runs forward, host-written. The warm-up's tick (tick.comp built with FRAME_WARMUP) runs entry i
+// from tick first_tick on, so emitters of different pre-warms each end having run their own.
+struct FrameWarmupEntry {
+  uint row;
+  uint generation;  // the emitter's: a row that changed hands since it was queued is skipped
+  uint first_tick;
+  uint pad0;
+};
+MOTE_ASSERT_SIZE(FrameWarmupEntry, 16);
+MOTE_ASSERT_OFFSET(FrameWarmupEntry, row, 0);
+MOTE_ASSERT_OFFSET(FrameWarmupEntry, generation, 4);
+MOTE_ASSERT_OFFSET(FrameWarmupEntry, first_tick, 8);
+MOTE_ASSERT_OFFSET(FrameWarmupEntry, pad0, 12);
+
+// Push constants of the warm-up's tick and migrate.
+struct FrameWarmupPush {
+  uint tick;           // this warm-up tick's index (0 .. ticks - 1)
+  uint entry_count;    // FrameWarmupEntry rows
+  uint warm_capacity;  // migrate: the warm-up pool's records
+  uint pad1;
+};
+MOTE_ASSERT_SIZE(FrameWarmupPush, 16);
+MOTE_ASSERT_OFFSET(FrameWarmupPush, tick, 0);
+MOTE_ASSERT_OFFSET(FrameWarmupPush, entry_count, 4);
+MOTE_ASSERT_OFFSET(FrameWarmupPush, warm_capacity, 8);
+MOTE_ASSERT_OFFSET(FrameWarmupPush, pad1, 12);
+// The warm-up's per-particle advance (include/mote/simulation.hpp's kWarmupDtJitter and
+// kWarmupDtBuckets, src/sim/warmup.cpp): a particle's tick is jittered by +-kFrameWarmupDtJitter
+// of the tick, at one of kFrameWarmupDtBuckets levels hashed from (slot, tick).
+MOTE_CONSTANT(float, kFrameWarmupDtJitter, 0.5f);
+MOTE_CONSTANT(uint, kFrameWarmupDtBuckets, 8u);
+MOTE_CONSTANT(uint, kFrameWarmupJitterSalt, 0x4A495454u);       // "JITT"
+MOTE_CONSTANT(uint, kFrameWarmupAccumulatorSalt, 0x41434355u);  // "ACCU"
+
 // Push constants of frame_field_bind: how many rows of the bindings table are live.
 struct FrameFieldBindPush {
   uint binding_count;
@@ -303,6 +338,10 @@ MOTE_CONSTANT(uint, kFrameBindingEntryPrograms, 20u);       // u32 per entry of 
 MOTE_CONSTANT(uint, kFrameBindingCoherence, 21u);           // the coherence list (simulation order)
 MOTE_CONSTANT(uint, kFrameBindingBoundsAccumulators, 22u);  // kFrameBoundsAccumulatorWords per row
 MOTE_CONSTANT(uint, kFrameBindingEmitterBounds, 23u);       // FrameEmitterBounds per row
+MOTE_CONSTANT(uint, kFrameBindingWarmupQueue, 24u);         // FrameWarmupEntry rows
+MOTE_CONSTANT(uint, kFrameBindingWarmupCounters, 25u);      // migrate: the warm-up's FrameCounters
+MOTE_CONSTANT(uint, kFrameBindingWarmupPool, 26u);          // migrate: the warm-up's records
+MOTE_CONSTANT(uint, kFrameBindingWarmupAlive, 27u);         // migrate: the warm-up's last alive list
 
 MOTE_CONSTANT(uint, kFrameWorkgroupSize, 64u);
 // The interpreted simulate's record window (shaders/runtime/frame/vm.glsl): the most chunks of a

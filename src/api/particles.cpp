@@ -215,7 +215,7 @@ EmitterBounds public_bounds(const shader::FrameEmitterBounds& b) {
 Result<ParticleStats> ParticleSystem::read_stats() {
   runtime::ParticleSystem& system = state_->system;
   MOTE_TRY_ASSIGN(runtime::FrameStats s, system.read_stats());
-  ParticleStats stats{s.alive, s.free_count, s.newborns, s.dropped, s.killed, s.orphaned, s.frames, {}};
+  ParticleStats stats{s.alive, s.free_count, s.newborns, s.dropped, s.killed, s.orphaned, s.frames, s.prewarmed, {}};
   MOTE_TRY_ASSIGN(const std::vector<shader::FrameEmitterBounds> bounds, system.read_emitter_bounds());
   for (uint32_t row = 0; row < bounds.size(); ++row) {
     // Published for the row's current tenant only (an emitter added since the last frame has none yet).

@@ -24,6 +24,7 @@ void main() {
     counters.dropped = 0u;
     counters.killed = 0u;
     counters.orphaned = 0u;
+    counters.prewarmed = 0u;
     counters.frames += 1u;
   }
   if (i < params.command_count) {

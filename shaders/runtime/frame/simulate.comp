@@ -15,6 +15,10 @@
 // frame of P programs costs one walk of the list, not P (docs/design/runtime_frame.md, "Two
 // orderings").
 //
+// Built with FRAME_WARMUP (the pre-warm's advance, docs/design/runtime_frame.md "Pre-warm"), each
+// particle's DT is the warm-up tick jittered by src/sim/warmup.cpp's rule, hashed from (slot,
+// tick), so a pre-warmed population does not arrive in bands; the main builds do not change.
+//
 // Built three ways: the fast interpreter (shaders/CMakeLists.txt; its record window staged
 // through the workgroup into the register file, the code folded against it), the wide
 // interpreter (FRAME_REGISTERS_WIDE), and, at run time, with FRAME_COMPILED and one program's UPDATE
@@ -186,6 +190,15 @@ void main() {
     uint header = listed ? pool[slot * params.record_words] : 0u;
 #endif
     bool run = listed && prepare_entry(slot, header);
+#ifdef FRAME_WARMUP
+    // warmup_particle_dt(tick, warmup_dt_bucket(slot, tick)): bucket centres over [1 - J, 1 + J].
+    uint level = vm_hash3(slot, push.warmup_tick, kFrameWarmupJitterSalt) % kFrameWarmupDtBuckets;
+    float u = (float(level) + 0.5f) / float(kFrameWarmupDtBuckets);
+    precise float spread = kFrameWarmupDtJitter * (2.0f * u - 1.0f);
+    precise float scale = 1.0f + spread;
+    precise float jittered = params.dt * scale;
+    vm_dt = jittered;
+#endif
 #ifdef FRAME_COMPILED
     if (kWindowChunks > 0u && !header_in_window) vm_window_load_group(run);
 #elif defined(FRAME_FAST_FILE)

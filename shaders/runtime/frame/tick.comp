@@ -10,6 +10,9 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #include "shared/frame.h"
+#ifdef FRAME_WARMUP
+#include "shared/vm_semantics.h"  // vm_hash3
+#endif
 
 // 256 rows a workgroup: the budget is debited once per workgroup (see take_from_budget).
 layout(local_size_x = 256) in;
@@ -24,6 +27,14 @@ layout(std430, binding = kFrameBindingSpawnCounts) writeonly buffer SpawnCounts 
 layout(std430, binding = kFrameBindingBursts) readonly buffer Bursts { FrameBurst bursts[]; };  // kFrameMaxBursts per row
 // The bounds the previous frame published (frame_bounds_publish.comp): what culling tests.
 layout(std430, binding = kFrameBindingEmitterBounds) readonly buffer Bounds { FrameEmitterBounds bounds[]; };
+#ifdef FRAME_WARMUP
+// The pre-warm's tick (docs/design/runtime_frame.md, "Pre-warm"): one invocation per queued
+// emitter instead of per row, over the warm-up's own copy of the states; an emitter runs from
+// its entry's first tick on, its accumulator starting at src/sim/warmup.cpp's jittered value.
+// Nothing is culled, and queued burst() spawns wait for the emitter's first real tick.
+layout(std430, binding = kFrameBindingWarmupQueue) readonly buffer Queue { FrameWarmupEntry queue[]; };
+layout(push_constant) uniform Push { FrameWarmupPush push; };
+#endif
 
 // take_rate_spawns: `precise` keeps the compiler from fusing rate * dt into the add, which the
 // CPU (-ffp-contract=off) never does.
@@ -157,9 +168,18 @@ uint take_from_budget(uint want) {
 }
 
 void main() {
+#ifdef FRAME_WARMUP
+  uint entry = gl_GlobalInvocationID.x;
+  bool queued = entry < push.entry_count;
+  uint row = queued ? queue[entry].row : 0xFFFFFFFFu;
+  bool in_table = queued && row < params.row_count;
+  bool takes_part = in_table && push.tick >= queue[entry].first_tick &&
+                    emitters[row].generation == queue[entry].generation;
+#else
   uint row = gl_GlobalInvocationID.x;
   // Every invocation reaches the subgroup budget step; rows past the table and free rows ask 0.
   bool in_table = row < params.row_count;
+#endif
   // The tick reads two words of the record, not the whole row.
   uint generation = 0u;
   float rate = 0.0f;
@@ -171,17 +191,29 @@ void main() {
     rate = emitters[row].spawn_rate;
     s = states[row];
     live = generation != 0u;
+#ifdef FRAME_WARMUP
+    live = live && takes_part;
+#endif
   }
   if (live) {
     if (s.generation != generation) {
       // Pending survives the restart: a burst queued on the emitter's first frame is its own.
       s = FrameEmitterState(generation, 0.0f, 0.0f, s.pending, 0u, 0u, 0xFFFFFFFFu, 0u, 0.0f, 0u, 0u, 0u);
+#ifdef FRAME_WARMUP
+      // warmup_start_accumulator: the top 24 bits of the hash, as a fraction.
+      s.accumulator = float(vm_hash3(emitters[row].seed, kFrameWarmupAccumulatorSalt, kFrameRngSalt) >> 8u) *
+                      (1.0f / 16777216.0f);
+#endif
     }
     s.tick += 1u;
     float age_before = s.age;
     precise float age = s.age + params.dt;
     s.age = age;
+#ifdef FRAME_WARMUP
+    bool culls = false;
+#else
     bool culls = params.cull_view != 0u && (emitters[row].flags & kEmitterFlagCull) != 0u;
+#endif
     s.culled = culls && !emitter_in_view(row, generation) ? 1u : 0u;
     if (s.culled != 0u) {
       // Out of view: nothing spawns, the clock runs on, the sleep grows, queued bursts wait.
@@ -197,12 +229,22 @@ void main() {
       }
       uint whole = take_rate_spawns(s.accumulator, rate, params.dt);
       // The reference's request: rate spawns + declared bursts; then the host's bursts (saturated).
+#ifdef FRAME_WARMUP
+      want = add_saturated(whole, take_bursts(row, age_before, age));
+#else
       want = add_saturated(add_saturated(whole, take_bursts(row, age_before, age)), s.pending);
       s.pending = 0u;
+#endif
     }
   }
   uint take = take_from_budget(want);
   if (!in_table) return;
+#ifdef FRAME_WARMUP
+  if (!live) {
+    spawn_counts[row] = 0u;  // waiting for its first tick: its state stays as it is
+    return;
+  }
+#endif
   if (!live) {
     // A free row: forget everything, including commands aimed at it.
     states[row] = FrameEmitterState(0u, 0.0f, 0.0f, 0u, 0u, 0u, 0u, 0u, 0.0f, 0u, 0u, 0u);

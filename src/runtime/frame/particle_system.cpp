@@ -1,5 +1,7 @@
 #include "runtime/frame/particle_system.hpp"
 
+#include <cmath>
+#include <cstddef>
 #include <string>
 #include <utility>
 
@@ -72,6 +74,7 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
   MOTE_TRY_ASSIGN(s.compact_, CompactPass::create(device));
   MOTE_TRY_ASSIGN(s.finish_, FinishPass::create(device));
   MOTE_TRY_ASSIGN(s.bounds_, BoundsPass::create(device));
+  MOTE_TRY_ASSIGN(s.warmup_, WarmupPass::create(device));
   MOTE_TRY_ASSIGN(const InitPass init, InitPass::create(device));
   MOTE_TRY(init.run(device, s.buffers_, options.capacity));
   return s;
@@ -88,6 +91,7 @@ uint32_t ParticleSystem::wide_program_count() const {
 Status ParticleSystem::ensure_interpreters(const Program& program) {
   MOTE_TRY(emit_.ensure(*device_, program, options_.record_words));
   MOTE_TRY(simulate_.ensure(*device_, program, options_.record_words));
+  MOTE_TRY(warmup_.ensure(*device_, program, options_.record_words));
   if (!needs_wide_interpreter(program) || buffers_.wide_registers.valid()) return ok_status();
   MOTE_TRY_ASSIGN(const VkDeviceSize bytes, wide_register_file_bytes(*device_, program, options_.wide_lanes));
   return buffers_.ensure_wide_registers(*device_, bytes);
@@ -106,6 +110,7 @@ Result<std::vector<uint32_t>> ParticleSystem::add_emitters(const CompiledEffect&
   MOTE_TRY(bindings_.check_program(effect.program));
   MOTE_TRY_ASSIGN(std::vector<uint32_t> rows, emitters_->add_emitters(effect, options));
   bindings_.emitters_added();
+  for (uint32_t row : rows) queue_warmup(row, effect);
   return rows;
 }
 
@@ -121,10 +126,36 @@ Status ParticleSystem::swap_effect(uint32_t row, const CompiledEffect& effect) {
   MOTE_TRY(bindings_.check_program(effect.program));
   MOTE_TRY(emitters_->swap_effect(row, effect));
   bindings_.effect_swapped(row, effect.program);
+  queue_warmup(row, effect);
   return ok_status();
 }
 
 Status ParticleSystem::burst(uint32_t row, uint32_t count) { return emitters_->burst(row, count); }
+
+void ParticleSystem::queue_warmup(uint32_t row, const CompiledEffect& effect) {
+  const float seconds = effect.emission.prewarm_seconds;
+  if (!(seconds > 0.0f) || !std::isfinite(seconds)) return;
+  warmup_queue_.push_back({row, emitters_->generation(row), seconds, effect.emission.capacity_hint, 0u});
+}
+
+Result<std::shared_ptr<WarmupPopulation>> ParticleSystem::prepare_warmup() {
+  // Emitters removed or swapped again since they were queued are not pre-warmed (a swap queues
+  // its own); the program of each is its record's, as the flush just wrote it.
+  std::vector<WarmupRequest> requests;
+  const std::span<const uint32_t> table = emitters_->registry().table();
+  for (WarmupRequest r : warmup_queue_) {
+    if (!is_live(r.row) || generation(r.row) != r.generation) continue;
+    const size_t at = size_t(r.row) * shader::kEmitterRecordWords;
+    r.program = table[at + offsetof(shader::EmitterRecord, program_id) / 4];
+    requests.push_back(r);
+  }
+  warmup_queue_.clear();
+  if (requests.empty()) return std::shared_ptr<WarmupPopulation>{};
+  const VkDeviceSize wide = buffers_.wide_registers.valid() ? buffers_.wide_registers.size() : 0;
+  MOTE_TRY_ASSIGN(std::unique_ptr<WarmupPopulation> population,
+                  WarmupPass::prepare(*device_, options_, requests, wide));
+  return std::shared_ptr<WarmupPopulation>(std::move(population));
+}
 
 bool ParticleSystem::uses_transforms() const { return emitters_->any_at_transform() || bindings_.any(); }
 
@@ -218,6 +249,9 @@ Result<ParticleSystem::FramePlan> ParticleSystem::prepare_frame(float dt, bool h
   MOTE_TRY_ASSIGN(plan.dispatches, plan_program_dispatches(emitters_->heap(), kernels_.get(), options_.record_words));
   plan.program_ids = emitters_->heap().program_id_capacity();
   plan.bucketed = plan.dispatches.size() >= 2;
+  if (!warmup_queue_.empty()) {
+    MOTE_TRY_ASSIGN(plan.warmup, prepare_warmup());
+  }
   if (plan.bucketed) MOTE_TRY(buckets_.ensure(device, options_.capacity, plan.program_ids, retired_, frame_));
 
   // What changed since the last frame, as regions: the heap's changed ranges (after a growth of
@@ -301,6 +335,8 @@ Status ParticleSystem::record_frame(VkCommandBuffer cmd, const FramePlan& plan) 
   reset_.record(frame);
   frame.end_pass();
   Status status = ok_status();
+  if (plan.warmup)
+    status = warmup_.record(frame, *plan.warmup, plan.params, plan.dispatches, reset_, emit_, compact_, finish_);
   if (plan.rows > 0) {
     status = tick_.record(frame);
     emit_.record(frame, plan.dispatches);
@@ -320,8 +356,10 @@ void ParticleSystem::frame_recorded(const FramePlan& plan, uint64_t serial) {
   emitters_->clear_dirty_rows();
   bindings_.recorded(plan.bind_pass);
   time_ = plan.params.time;
+  if (plan.warmup) warmup_retired_.emplace_back(frame_, plan.warmup);
   ++frame_;
   retired_.release(frame_, options_.frames_in_flight);
+  std::erase_if(warmup_retired_, [&](const auto& kept) { return kept.first + options_.frames_in_flight <= frame_; });
 }
 
 void ParticleSystem::set_cull_camera(const std::optional<std::array<float, 16>>& view_projection) {

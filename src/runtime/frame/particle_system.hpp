@@ -47,6 +47,7 @@
 #include "runtime/frame/reset_pass.hpp"
 #include "runtime/frame/simulate_pass.hpp"
 #include "runtime/frame/tick_pass.hpp"
+#include "runtime/frame/warmup_pass.hpp"
 #include "runtime/transforms/transform_table.hpp"
 
 namespace mote::runtime {
@@ -62,7 +63,9 @@ class ParticleSystem {
   ParticleSystem& operator=(const ParticleSystem&) = delete;
 
   // Adds an emitter running `effect` (its program linked to its globals, verified for the pool's
-  // stride) and returns its row (the lowest free one). The program is placed in the heap once per
+  // stride) and returns its row (the lowest free one). An effect with emission.prewarm_seconds > 0
+  // is pre-warmed on the GPU by the next frame, before it is drawn (docs/design/runtime_frame.md,
+  // "Pre-warm"); a swap to such an effect is too. The program is placed in the heap once per
   // content: emitters of one effect share its placement and its emit and simulate dispatches.
   // Does not wait: the changed ranges of the program buffer and the row's record go out with the
   // next frame. Programs over the fast interpreter's kVmFastRegisterSlots registers run on the
@@ -166,12 +169,12 @@ class ParticleSystem {
   Status record(VkCommandBuffer cmd, float dt);
 
   // When set (default: none), each frame resets the profiler and records GPU timestamps around
-  // its passes: "reset", "tick", "scan", "emit_args", "emit", "bucket", "simulate", "compact",
-  // "finish", "bounds" (tick .. emit only when rows are live; "bucket" only with two or more live programs;
-  // emit and simulate span all their per-program dispatches; "compact" is the survivors' keep-flag scan and placement;
-  // "reset" also spans the frame's buffer updates and, when recorded, the transforms' compose pass and the field-bind
-  // pass). Each pass includes the barrier that follows it. Resolve after the frame completed.
-  // Needs max_passes >= 10. The profiler must outlive its use; pass nullptr to stop.
+  // its passes: "reset", "prewarm", "tick", "scan", "emit_args", "emit", "bucket", "simulate",
+  // "compact", "finish", "bounds" ("prewarm" only on a frame with emitters to pre-warm; tick .. emit only when rows are
+  // live; "bucket" only with two or more live programs; emit and simulate span all their per-program dispatches;
+  // "compact" is the survivors' keep-flag scan and placement; "reset" also spans the frame's buffer updates and, when
+  // recorded, the transforms' compose pass and the field-bind pass). Each pass includes the barrier that follows it.
+  // Resolve after the frame completed. Needs max_passes >= 11. The profiler must outlive its use; pass nullptr to stop.
   void set_profiler(gpu::GpuProfiler* profiler) { profiler_ = profiler; }
 
   // The buffers a draw reads after a frame was recorded (the renderer's ParticleInputs): the
@@ -251,10 +254,15 @@ class ParticleSystem {
     shader::FrameParams params{};
     uint32_t rows = 0;
     bool bind_pass = false;
-    bool bucketed = false;      // two or more live programs: simulate walks the coherence buckets
-    uint32_t program_ids = 0;   // the heap's program ids (the buckets' count)
-    bool host_submits = false;  // record(): every upload inline, the transforms' poses too
+    bool bucketed = false;                     // two or more live programs: simulate walks the coherence buckets
+    std::shared_ptr<WarmupPopulation> warmup;  // emitters queued for a GPU pre-warm this frame
+    uint32_t program_ids = 0;                  // the heap's program ids (the buckets' count)
+    bool host_submits = false;                 // record(): every upload inline, the transforms' poses too
   };
+  // Queues a GPU pre-warm of the emitter at `row` when `effect` asks for one.
+  void queue_warmup(uint32_t row, const CompiledEffect& effect);
+  // The pre-warm of the queued emitters still live (none: null), after the registry's flush.
+  Result<std::shared_ptr<WarmupPopulation>> prepare_warmup();
   // The interpreter pipelines and register file `program` needs beyond the ones made with the
   // system (kUnsupported when the device cannot bind the wide interpreter's).
   Status ensure_interpreters(const Program& program);
@@ -288,6 +296,10 @@ class ParticleSystem {
   CompactPass compact_;
   FinishPass finish_;
   BoundsPass bounds_;
+  WarmupPass warmup_;
+  std::vector<WarmupRequest> warmup_queue_;  // emitters added with a pre-warm, for the next frame
+  // Pre-warm populations of recent frames, kept while those frames may be in flight.
+  std::vector<std::pair<uint64_t, std::shared_ptr<WarmupPopulation>>> warmup_retired_;
   TransformTable* transforms_ = nullptr;
   uint64_t checked_topology_ = UINT64_MAX;
   UploadStats uploads_stats_;
