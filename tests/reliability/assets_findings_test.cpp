@@ -1,0 +1,122 @@
+// Findings 9, 10 and 11 of docs/design/reliability.md against the asset decoders: a glTF buffer
+// URI that left the model's folder, a small PNG whose header claims 16384 x 16384 decoded in full
+// before the atlas refused it, and PNG headers of 0 x 0 or 100000 x 100000 called "unknown image
+// type".
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "assets/assets_test_util.hpp"
+#include "assets/atlas.hpp"
+#include "assets/gltf_builder.hpp"
+#include "assets/image.hpp"
+#include "assets/mesh.hpp"
+#include "reliability/png_writer.hpp"
+
+namespace {
+
+using mote::ErrorCode;
+using mote::test::GltfBuilder;
+using mote::test::TempDir;
+namespace fs = std::filesystem;
+
+GltfBuilder triangle() {
+  GltfBuilder b;
+  const int pos = b.add_floats({0, 0, 0, 1, 0, 0, 0, 1, 0}, 3);
+  b.add_mesh(pos);
+  b.add_node({{"mesh", 0}});
+  b.set_scene({0});
+  return b;
+}
+
+// A file outside the model's folder, with the bytes a buffer of `b` expects.
+void write_secret(const fs::path& path, const GltfBuilder& b) { mote::test::write_bytes(path, b.bin()); }
+
+TEST(GltfFindings, BufferUriCannotLeaveTheModelFolder) {
+  TempDir dir;
+  const GltfBuilder b = triangle();
+  fs::create_directories(dir / "model");
+  write_secret(dir / "secret.bin", b);
+  const std::vector<std::string> uris = {"../secret.bin", "./../secret.bin", "sub/../../secret.bin",
+                                         "%2E%2E/secret.bin", (dir / "secret.bin").string()};
+  for (const std::string& uri : uris) {
+    mote::test::write_text(dir / "model" / "model.gltf", b.to_gltf_external(uri));
+    auto mesh = mote::assets::load_gltf(dir / "model" / "model.gltf");
+    EXPECT_FALSE(mesh.ok()) << uri << " read a file outside the model's folder";
+  }
+  // A symbolic link inside the folder that points outside it is refused too.
+  fs::create_symlink(dir / "secret.bin", dir / "model" / "link.bin");
+  mote::test::write_text(dir / "model" / "model.gltf", b.to_gltf_external("link.bin"));
+  EXPECT_FALSE(mote::assets::load_gltf(dir / "model" / "model.gltf").ok());
+  // The buffer beside the model still loads.
+  mote::test::write_bytes(dir / "model" / "inside.bin", b.bin());
+  mote::test::write_text(dir / "model" / "model.gltf", b.to_gltf_external("inside.bin"));
+  auto inside = mote::assets::load_gltf(dir / "model" / "model.gltf");
+  EXPECT_TRUE(inside.ok()) << inside.error().to_string();
+}
+
+// A model named without a folder ("model.gltf") lives in the working directory: the same rule.
+TEST(GltfFindings, BufferUriCannotLeaveTheWorkingDirectoryOfABareModelName) {
+  TempDir dir;
+  const GltfBuilder b = triangle();
+  fs::create_directories(dir / "model");
+  write_secret(dir / "secret.bin", b);
+  mote::test::write_text(dir / "model" / "model.gltf", b.to_gltf_external("../secret.bin"));
+  const fs::path saved = fs::current_path();
+  fs::current_path(dir / "model");
+  auto mesh = mote::assets::load_gltf("model.gltf");
+  fs::current_path(saved);
+  EXPECT_FALSE(mesh.ok()) << "an empty base folder allowed any path";
+}
+
+long peak_rss_kib() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
+}
+
+// The test images are real PNG files: one of a decodable size decodes to black.
+TEST(ImageFindings, TheBlankPngWriterWritesDecodableFiles) {
+  const std::vector<uint8_t> png = mote::test::blank_grey_png(300, 200);
+  auto image = mote::assets::decode_image(png, "blank.png");
+  ASSERT_TRUE(image.ok()) << image.error().to_string();
+  ASSERT_EQ(image->width, 300u);
+  ASSERT_EQ(image->height, 200u);
+  for (size_t i = 0; i < image->pixels.size(); i += 4) {
+    ASSERT_EQ(image->pixels[i], 0);
+    ASSERT_EQ(image->pixels[i + 3], 255);
+  }
+}
+
+// Finding 10: the atlas decoded the whole image (gigabytes) before refusing its size.
+TEST(ImageFindings, ImageTooLargeForTheAtlasIsRefusedFromItsHeader) {
+  TempDir dir;
+  const std::vector<uint8_t> png = mote::test::blank_grey_png(16384, 16384);
+  EXPECT_LT(png.size(), 4u << 20);  // a small file
+  mote::test::write_bytes(dir / "huge.png", png);
+  const long before = peak_rss_kib();
+  auto atlas = mote::assets::build_atlas({{.key = "huge.png", .path = dir / "huge.png"}});
+  const long grown_mib = (peak_rss_kib() - before) / 1024;
+  ASSERT_FALSE(atlas.ok());
+  EXPECT_EQ(atlas.error().code, ErrorCode::kUnsupported);
+  EXPECT_NE(atlas.error().message.find("16384 x 16384"), std::string::npos) << atlas.error().message;
+  EXPECT_LT(grown_mib, 200) << "refusing the texture cost " << grown_mib << " MiB";
+}
+
+// Finding 11: a 0 x 0 or 100000 x 100000 header was "unknown image type".
+TEST(ImageFindings, ImpossibleHeadersAreNamedBySize) {
+  for (auto [w, h] : {std::pair<uint32_t, uint32_t>{0, 0}, {100000, 100000}, {0, 5}, {70000, 1}}) {
+    const std::vector<uint8_t> png = mote::test::blank_grey_png(w, h);
+    auto image = mote::assets::decode_image(png, "claimed.png");
+    ASSERT_FALSE(image.ok());
+    EXPECT_EQ(image.error().code, ErrorCode::kFormat);
+    const std::string size = std::to_string(w) + " x " + std::to_string(h);
+    EXPECT_NE(image.error().message.find(size), std::string::npos) << image.error().message;
+  }
+}
+
+}  // namespace
