@@ -43,7 +43,7 @@ TEST(BurstsDue, ForeverBurstWithATinyIntervalIsCountedWithoutWalkingEveryFiring)
   // A later start: the firings before it never happen, all of them at once when it comes.
   const std::vector<Burst> later{{.time = 5.0f, .count = 3, .cycles = 0, .interval = 1e-30f}};
   EXPECT_EQ(bursts_due(later, 0.0f, 4.0f), 0u);
-  EXPECT_EQ(bursts_due(later, 4.99f, 5.01f), 3u * mote::sim::kForeverBurstCycles);
+  EXPECT_EQ(bursts_due(later, 4.99f, 5.01f), 3ull * mote::sim::kForeverBurstCycles);
 }
 
 TEST(BurstsDue, ClosedFormEqualsTheFiringTimeRule) {
@@ -85,8 +85,8 @@ TEST(BurstsDue, ReferenceSimulationOfAForeverBurstFinishes) {
   ASSERT_TRUE(sim.ok()) << sim.error().to_string();
   auto first = sim->step();
   ASSERT_TRUE(first.ok()) << first.error().to_string();
-  EXPECT_EQ(first->spawned, 256u);                 // the pool fills
-  EXPECT_EQ(first->dropped, 0xFFFFFFFFu);          // the rest is dropped, saturated to a u32
+  EXPECT_EQ(first->spawned, 256u);         // the pool fills
+  EXPECT_EQ(first->dropped, 0xFFFFFFFFu);  // the rest is dropped, saturated to a u32
   for (int f = 0; f < 3; ++f) ASSERT_TRUE(sim->step().ok());
 }
 
