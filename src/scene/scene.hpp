@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -176,6 +177,8 @@ struct Scene {
   std::vector<Emitter> emitters;
   Output output;
   std::filesystem::path base_dir;  // where relative paths resolve (the scene file's folder)
+  // name -> index in `transforms`, filled by load_scene (find_transform searches without it).
+  std::map<std::string, uint32_t, std::less<>> transform_index;
 
   // Index of the transform named `name` in `transforms`, or nullopt.
   std::optional<uint32_t> find_transform(std::string_view name) const;

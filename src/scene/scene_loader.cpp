@@ -10,11 +10,18 @@
 
 #include "core/file.hpp"
 #include "core/json_reader.hpp"
+#include "mote/emitter.hpp"
 #include "scene/scene.hpp"
 
 namespace mote::scene {
 
 std::optional<uint32_t> Scene::find_transform(std::string_view transform_name) const {
+  // The loader's index when it covers the list (the renderer asks once per transform per frame);
+  // a scene built by hand is searched.
+  if (transform_index.size() == transforms.size()) {
+    const auto it = transform_index.find(transform_name);
+    return it == transform_index.end() ? std::nullopt : std::optional<uint32_t>(it->second);
+  }
   for (size_t i = 0; i < transforms.size(); ++i)
     if (transforms[i].name == transform_name) return uint32_t(i);
   return std::nullopt;
@@ -411,10 +418,41 @@ Status read_output(const json& j, const std::string& where, Output& o) {
   return {};
 }
 
+// The lists' limits, enforced while the text is read: a file of 2^20 + 1 emitters is refused at
+// the first one past the limit, before any DOM holds them.
+constexpr JsonArrayLimit kListLimits[] = {{"/transforms", kMaxTransforms},
+                                          {"/objects", kMaxObjects},
+                                          {"/emitters", kMaxEmitters},
+                                          {"/point_lights", kMaxPointLights},
+                                          {"/camera/keys", kMaxCameraKeys}};
+
+// The transforms, parents first; each at most kMaxTransformLevels deep (mote/emitter.hpp), the
+// level its parent's + 1, refused at its "parent".
+Status read_transforms(const json& j, Scene& scene, std::set<std::string>& names) {
+  MOTE_TRY_ASSIGN(const json* arr, read_array(j, "/transforms", kMaxTransforms));
+  std::vector<uint32_t> levels;
+  levels.reserve(arr->size());
+  for (size_t i = 0; i < arr->size(); ++i) {
+    Transform t;
+    const std::string where = json_child("/transforms", i);
+    MOTE_TRY(read_transform((*arr)[i], where, names, t));
+    const uint32_t level = t.parent.empty() ? 1 : levels[scene.transform_index.at(t.parent)] + 1;
+    if (level > kMaxTransformLevels)
+      return json_parse_error(json_child(where, "parent"),
+                              fmt::format("the transform would sit {} levels deep; the hierarchy is at most {} levels "
+                                          "deep (kMaxTransformLevels)",
+                                          level, kMaxTransformLevels));
+    levels.push_back(level);
+    scene.transform_index.emplace(t.name, uint32_t(i));
+    scene.transforms.push_back(std::move(t));
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path& base_dir) {
-  MOTE_TRY_ASSIGN(const json j, parse_json(json_text));
+  MOTE_TRY_ASSIGN(const json j, parse_json(json_text, kListLimits));
   const std::string root;
   MOTE_TRY(check_object(j, root,
                         {"version", "name", "camera", "sun", "point_lights", "environment", "transforms", "objects",
@@ -430,14 +468,7 @@ Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path
   }
   // Transforms first: every other section refers to them.
   std::set<std::string> transform_names;
-  if (j.contains("transforms")) {
-    MOTE_TRY_ASSIGN(const json* arr, read_array(j["transforms"], "/transforms", kMaxTransforms));
-    for (size_t i = 0; i < arr->size(); ++i) {
-      Transform t;
-      MOTE_TRY(read_transform((*arr)[i], json_child("/transforms", i), transform_names, t));
-      scene.transforms.push_back(std::move(t));
-    }
-  }
+  if (j.contains("transforms")) MOTE_TRY(read_transforms(j["transforms"], scene, transform_names));
   if (j.contains("camera")) MOTE_TRY(read_camera(j["camera"], "/camera", scene.camera));
   if (j.contains("sun") && !j["sun"].is_null()) {
     DirectionalLight sun;
