@@ -20,9 +20,7 @@ namespace {
 using mote::ErrorCode;
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 std::string repeated(const std::string& item, size_t n, const std::string& separator = ",") {
   std::string out;
@@ -157,10 +155,10 @@ TEST(DocumentFindings, DuplicateKeysAreRefused) {
 TEST(DocumentFindings, ErrorMessagesAreShortAndPrintable) {
   const std::string huge(10 << 20, 'k');
   std::vector<std::string> documents = {
-      "{\"" + huge + "\": 1}",                        // an unknown key
-      "{\"name\": \"" + huge + "\"}",                 // a bad value
-      "[" + huge + "]",                               // a syntax error on a huge token
-      "{\"na\xff\xfe\x1b[31mme\": 1}",                // raw bytes and an escape sequence in a key
+      "{\"" + huge + "\": 1}",                           // an unknown key
+      "{\"name\": \"" + huge + "\"}",                    // a bad value
+      "[" + huge + "]",                                  // a syntax error on a huge token
+      "{\"na\xff\xfe\x1b[31mme\": 1}",                   // raw bytes and an escape sequence in a key
       std::string("{\"name\": 1, \"x\": tru\xc3\x28}"),  // a syntax error at invalid UTF-8
   };
   for (const std::string& text : documents) {
