@@ -4,9 +4,14 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -34,7 +39,71 @@ struct RenderArgs {
 
 void print_error(const Error& e) { std::fprintf(stderr, "mote render: %s\n", e.to_string().c_str()); }
 
-bool ffmpeg_available() { return std::system("ffmpeg -version > /dev/null 2>&1") == 0; }
+// Runs `args[0]`, found on the PATH, with exactly `args` and waits for it: no shell, so nothing in
+// an argument (a folder named `a'$(rm -rf ~)'`) is ever interpreted (docs/design/reliability.md,
+// finding 6). `quiet` sends its output to /dev/null. Its exit status, or -1 when it could not be
+// started or did not exit normally.
+int run_process(const std::vector<std::string>& args, bool quiet) {
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  if (posix_spawn_file_actions_init(&actions) != 0) return -1;
+  if (quiet) {
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  }
+  pid_t pid = 0;
+  const int spawned = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) return -1;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+bool ffmpeg_available() { return run_process({"ffmpeg", "-version"}, true) == 0; }
+
+// "WxH", each side 16 .. 8192 in decimal digits only: sscanf's %u wrapped 4294967312 to 16.
+bool parse_size(const std::string& text, uint32_t& width, uint32_t& height) {
+  const size_t x = text.find('x');
+  if (x == std::string::npos) return false;
+  auto side = [](std::string_view digits, uint32_t& out) {
+    if (digits.empty() || digits.size() > 4) return false;
+    uint32_t v = 0;
+    for (char c : digits) {
+      if (c < '0' || c > '9') return false;
+      v = v * 10 + uint32_t(c - '0');
+    }
+    out = v;
+    return v >= 16 && v <= 8192;
+  };
+  return side(std::string_view(text).substr(0, x), width) && side(std::string_view(text).substr(x + 1), height);
+}
+
+// The GIF and MP4 from the frames, through ffmpeg with an argument vector. The folder is passed
+// absolute, so no folder name reads as an ffmpeg option ("-x") or protocol ("concat:").
+void write_videos(const std::string& out, float fps) {
+  if (!ffmpeg_available()) {
+    std::printf("ffmpeg not found: no frames.gif / frames.mp4 (install ffmpeg for them)\n");
+    return;
+  }
+  std::error_code ec;
+  const std::string folder = std::filesystem::absolute(out, ec).string();
+  const std::vector<std::string> input = {"ffmpeg",     "-y",
+                                          "-loglevel",  "error",
+                                          "-framerate", fmt::format("{}", fps),
+                                          "-i",         folder + "/frame_%04d.png"};
+  std::vector<std::string> gif = input;
+  gif.insert(gif.end(), {"-vf", "split[a][b];[a]palettegen[p];[b][p]paletteuse", folder + "/frames.gif"});
+  std::vector<std::string> mp4 = input;
+  mp4.insert(mp4.end(), {"-c:v", "libx264", "-pix_fmt", "yuv420p", "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2",
+                         folder + "/frames.mp4"});
+  if (run_process(gif, false) != 0) std::printf("warning: ffmpeg could not write frames.gif\n");
+  if (run_process(mp4, false) != 0) std::printf("warning: ffmpeg could not write frames.mp4\n");
+  else std::printf("wrote frames.gif and frames.mp4\n");
+}
 
 std::string format_passes(const std::vector<PassTime>& passes) {
   std::string out;
@@ -46,9 +115,8 @@ Status run(const RenderArgs& a) {
   MOTE_TRY_ASSIGN(Scene scene, Scene::load_file(a.scene));
   SceneRendererOptions options;
   if (!a.size.empty()) {
-    unsigned w = 0, h = 0;
-    char extra = 0;
-    if (std::sscanf(a.size.c_str(), "%ux%u%c", &w, &h, &extra) != 2 || w < 16 || h < 16 || w > 8192 || h > 8192)
+    uint32_t w = 0, h = 0;
+    if (!parse_size(a.size, w, h))
       return make_error(ErrorCode::kInvalidArgument, "--size must be WxH with 16 <= W, H <= 8192", a.size);
     options.width = w;
     options.height = h;
@@ -87,23 +155,7 @@ Status run(const RenderArgs& a) {
   MOTE_TRY_ASSIGN(ImageRgba8 sheet, contact_sheet(kept, 4, 320));
   MOTE_TRY(write_png(a.out + "/contact_sheet.png", sheet));
   std::printf("wrote %u frames and contact_sheet.png to %s in %.1f s\n", frames, a.out.c_str(), seconds);
-  if (!a.no_video) {
-    if (!ffmpeg_available()) {
-      std::printf("ffmpeg not found: no frames.gif / frames.mp4 (install ffmpeg for them)\n");
-    } else {
-      const std::string input = fmt::format("-framerate {} -i '{}/frame_%04d.png'", scene.output().fps, a.out);
-      const std::string gif = fmt::format(
-          "ffmpeg -y -loglevel error {} -vf \"split[a][b];[a]palettegen[p];[b][p]paletteuse\" '{}/frames.gif'", input,
-          a.out);
-      const std::string mp4 = fmt::format(
-          "ffmpeg -y -loglevel error {} -c:v libx264 -pix_fmt yuv420p -vf \"pad=ceil(iw/2)*2:ceil(ih/2)*2\" "
-          "'{}/frames.mp4'",
-          input, a.out);
-      if (std::system(gif.c_str()) != 0) std::printf("warning: ffmpeg could not write frames.gif\n");
-      if (std::system(mp4.c_str()) != 0) std::printf("warning: ffmpeg could not write frames.mp4\n");
-      else std::printf("wrote frames.gif and frames.mp4\n");
-    }
-  }
+  if (!a.no_video) write_videos(a.out, scene.output().fps);
   return ok_status();
 }
 
@@ -116,7 +168,8 @@ void add_render_command(CLI::App& app, int& exit_code) {
   cmd->add_option("scene", args->scene, "SCENE.json")->required();
   cmd->add_option("--out", args->out, "output folder")->capture_default_str();
   cmd->add_option("--size", args->size, "WxH (default: the scene's output size)");
-  cmd->add_option("--frames", args->frames, "frames to render (default: the scene's)");
+  // The scene file's own limit on output.frames.
+  cmd->add_option("--frames", args->frames, "frames to render (default: the scene's)")->check(CLI::Range(1u, 100000u));
   cmd->add_option("--path", args->path, "raster | compute")->capture_default_str();
   cmd->add_option("--transparency", args->transparency, "raster path: oit | sorted")->capture_default_str();
   cmd->add_option("--device", args->device, "device index or name substring (see mote info)");

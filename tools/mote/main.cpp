@@ -1,5 +1,7 @@
 // mote: the command-line tool. Thin over the library: each subcommand lives in its own file.
 #include <CLI/CLI.hpp>
+#include <cstdio>
+#include <new>
 
 #include "commands.hpp"
 
@@ -19,6 +21,10 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
+  } catch (const std::bad_alloc&) {
+    // The library answers exhaustion with kOutOfMemory; this catches what a verb allocates itself.
+    std::fputs("mote: out of memory\n", stderr);
+    return 1;
   }
   return exit_code;
 }
