@@ -9,6 +9,8 @@
 
 #include <stb_rect_pack.h>
 
+#include "core/file.hpp"
+
 namespace mote::assets {
 namespace {
 
@@ -68,6 +70,24 @@ ImageRgba8 white_texel() {
   return white;
 }
 
+// A request's image, its header checked against the atlas before anything is decoded
+// (docs/design/reliability.md, finding 10): too large for the atlas is kUnsupported (the
+// scene's error); anything else that fails to load falls back to the soft disc.
+Result<ImageRgba8> load_atlas_image(const AtlasRequest& request) {
+  const std::string name = request.path.string();
+  MOTE_TRY_ASSIGN(const std::vector<uint8_t> bytes, read_file_bytes(name, size_t(1) << 30));
+  MOTE_TRY_ASSIGN(const ImageSize size, probe_image(bytes, name));
+  // A header past kMaxImageDimension (or of 0 texels) is a broken file, decode_image's kFormat.
+  const bool readable = size.width <= kMaxImageDimension && size.height <= kMaxImageDimension;
+  if (readable && (size.width + 2 * kAtlasPadding > kMaxAtlasSize || size.height + 2 * kAtlasPadding > kMaxAtlasSize))
+    return make_error(ErrorCode::kUnsupported,
+                      "texture is " + std::to_string(size.width) + " x " + std::to_string(size.height) +
+                          " texels; with its padding it cannot fit in a " + std::to_string(kMaxAtlasSize) + " x " +
+                          std::to_string(kMaxAtlasSize) + " atlas",
+                      request.key);
+  return decode_image(bytes, name, kMaxAtlasSize - 2 * kAtlasPadding);
+}
+
 }  // namespace
 
 ImageRgba8 make_soft_disc(uint32_t size) {
@@ -110,7 +130,9 @@ Result<Atlas> build_atlas(const std::vector<AtlasRequest>& requests) {
   for (const AtlasRequest& request : requests) {
     if (!seen.insert(request.key).second) continue;
     AtlasEntry entry{.key = request.key};
-    auto image = load_image(request.path);
+    // The header first: an image too large for the atlas is refused before it is decoded.
+    auto image = load_atlas_image(request);
+    if (!image.ok() && image.error().code == ErrorCode::kUnsupported) return image.take_error();
     if (!image.ok()) {
       entry.fallback = true;
       entry.problem = image.error().to_string();
@@ -119,12 +141,6 @@ Result<Atlas> build_atlas(const std::vector<AtlasRequest>& requests) {
       atlas.entries.push_back(std::move(entry));
       continue;
     }
-    if (image->width + 2 * kAtlasPadding > kMaxAtlasSize || image->height + 2 * kAtlasPadding > kMaxAtlasSize)
-      return make_error(ErrorCode::kUnsupported,
-                        "texture is " + std::to_string(image->width) + " x " + std::to_string(image->height) +
-                            " texels; with its padding it cannot fit in a " + std::to_string(kMaxAtlasSize) + " x " +
-                            std::to_string(kMaxAtlasSize) + " atlas",
-                        request.key);
     entry.width = image->width;
     entry.height = image->height;
     loaded.push_back(std::move(image).value());

@@ -42,15 +42,26 @@ constexpr uint32_t kMaxNodeDepth = 64;
 // ---- tinygltf's file-system and image callbacks --------------------------------------------
 
 struct FsContext {
-  std::string base_prefix;  // external files must resolve under base_dir ("" = no restriction)
+  std::filesystem::path base;  // the model's folder, canonical: external files must lie inside it
   bool read_failed = false;
 };
 
-// tinygltf looks for an external file first under base_dir, then under "."; only the first is
-// ours to read (the working directory is not the file's).
+// Whether `path`, with its "..", "." and symbolic links resolved, lies inside `folder` (canonical).
+bool inside_folder(const std::filesystem::path& path, const std::filesystem::path& folder) {
+  std::error_code ec;
+  const std::filesystem::path resolved = std::filesystem::weakly_canonical(path, ec);
+  if (ec) return false;
+  const std::filesystem::path relative = resolved.lexically_relative(folder);
+  return !relative.empty() && *relative.begin() != ".." && !relative.is_absolute();
+}
+
+// tinygltf looks for an external file first under base_dir, then under "."; only files inside
+// the model's folder are ours to read (the working directory is not the file's, and a buffer URI
+// of "../../x" must not reach another file: the check runs on the resolved path, finding 9 of
+// docs/design/reliability.md).
 bool fs_file_exists(const std::string& path, void* user) {
   const auto* ctx = static_cast<const FsContext*>(user);
-  if (!ctx->base_prefix.empty() && path.rfind(ctx->base_prefix, 0) != 0) return false;
+  if (!inside_folder(path, ctx->base)) return false;
   std::error_code ec;
   return std::filesystem::is_regular_file(path, ec);
 }
@@ -58,6 +69,10 @@ bool fs_file_exists(const std::string& path, void* user) {
 std::string fs_expand_path(const std::string& path, void*) { return path; }
 
 bool fs_read_whole_file(std::vector<unsigned char>* out, std::string* err, const std::string& path, void* user) {
+  if (!inside_folder(path, static_cast<const FsContext*>(user)->base)) {
+    if (err) *err = "File not found outside the model's folder";
+    return false;
+  }
   auto bytes = read_file_bytes(path, kMaxGltfFileBytes);
   if (!bytes.ok()) {
     static_cast<FsContext*>(user)->read_failed = true;
@@ -560,8 +575,11 @@ Result<Mesh> decode_gltf(std::span<const uint8_t> bytes, const std::filesystem::
                       where);
 
   FsContext fs_context;
-  const std::string base = base_dir.string();
-  if (!base.empty()) fs_context.base_prefix = base.back() == '/' ? base : base + "/";
+  // An empty base_dir is the working directory (a model named without a folder lives there).
+  const std::string base = base_dir.empty() ? std::string(".") : base_dir.string();
+  std::error_code ec;
+  fs_context.base = std::filesystem::weakly_canonical(base, ec);
+  if (ec) return make_error(ErrorCode::kNotFound, "cannot resolve the model's folder: " + ec.message(), where);
   tinygltf::TinyGLTF loader;
   loader.SetFsCallbacks({fs_file_exists, fs_expand_path, fs_read_whole_file, fs_write_whole_file, &fs_context});
   loader.SetImageLoader(skip_image, nullptr);

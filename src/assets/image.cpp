@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -27,16 +28,22 @@ std::string stb_reason() {
   return r ? r : "unknown reason";
 }
 
-Error dimension_error(int width, int height, std::string_view name) {
+Error dimension_error(ImageSize size, uint32_t max_side, std::string_view name) {
   return make_error(ErrorCode::kFormat,
-                    "image is " + std::to_string(width) + " x " + std::to_string(height) +
-                        " texels; each side must be between 1 and " + std::to_string(kMaxImageDimension),
+                    "image is " + std::to_string(size.width) + " x " + std::to_string(size.height) +
+                        " texels; each side must be between 1 and " + std::to_string(max_side),
                     std::string(name));
 }
 
-bool valid_dimensions(int width, int height) {
-  return width > 0 && height > 0 && uint32_t(width) <= kMaxImageDimension && uint32_t(height) <= kMaxImageDimension;
+bool valid_dimensions(ImageSize size, uint32_t max_side) {
+  return size.width > 0 && size.height > 0 && size.width <= max_side && size.height <= max_side;
 }
+
+uint32_t be32(const uint8_t* p) { return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3]; }
+
+// The PNG signature, then the first chunk: length 13, "IHDR", width, height (big-endian).
+constexpr uint8_t kPngSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+constexpr size_t kPngIhdrEnd = 24;
 
 Status check_image(const ImageRgba8& image, const std::string& where) {
   if (image.width == 0 || image.height == 0 || image.width > kMaxImageDimension || image.height > kMaxImageDimension)
@@ -61,19 +68,29 @@ void append_bytes(void* context, void* data, int size) {
 
 }  // namespace
 
-Result<ImageRgba8> decode_image(std::span<const uint8_t> bytes, std::string_view name) {
+Result<ImageSize> probe_image(std::span<const uint8_t> bytes, std::string_view name) {
   if (bytes.empty()) return make_error(ErrorCode::kFormat, "empty file", std::string(name));
   if (bytes.size() > kMaxImageFileBytes || bytes.size() > size_t(INT_MAX))
     return make_error(ErrorCode::kFormat,
                       "file of " + std::to_string(bytes.size()) + " bytes is too large for an image",
                       std::string(name));
-  const int len = int(bytes.size());
-
-  // The header alone first: a hostile header must not make us allocate before we refuse it.
+  if (bytes.size() >= kPngIhdrEnd && std::memcmp(bytes.data(), kPngSignature, 8) == 0 &&
+      std::memcmp(bytes.data() + 12, "IHDR", 4) == 0)
+    return ImageSize{be32(bytes.data() + 16), be32(bytes.data() + 20)};
   int width = 0, height = 0, channels = 0;
-  if (!stbi_info_from_memory(bytes.data(), len, &width, &height, &channels))
+  if (!stbi_info_from_memory(bytes.data(), int(bytes.size()), &width, &height, &channels))
     return make_error(ErrorCode::kFormat, "not a readable image: " + stb_reason(), std::string(name));
-  if (!valid_dimensions(width, height)) return dimension_error(width, height, name);
+  return ImageSize{uint32_t(std::max(width, 0)), uint32_t(std::max(height, 0))};
+}
+
+Result<ImageRgba8> decode_image(std::span<const uint8_t> bytes, std::string_view name, uint32_t max_side) {
+  max_side = std::min(max_side, kMaxImageDimension);
+  // The header alone first: a hostile header must not make us allocate before we refuse it.
+  MOTE_TRY_ASSIGN(const ImageSize header, probe_image(bytes, name));
+  if (!valid_dimensions(header, max_side)) return dimension_error(header, max_side, name);
+  const int len = int(bytes.size());
+  const int width = int(header.width), height = int(header.height);
+  int channels = 0;
 
   // Another thread's global stbi_set_flip_vertically_on_load must not turn our rows over.
   stbi_set_flip_vertically_on_load_thread(0);
@@ -95,10 +112,10 @@ Result<ImageRgba8> decode_image(std::span<const uint8_t> bytes, std::string_view
   return image;
 }
 
-Result<ImageRgba8> load_image(const std::filesystem::path& path) {
+Result<ImageRgba8> load_image(const std::filesystem::path& path, uint32_t max_side) {
   const std::string name = path.string();
   MOTE_TRY_ASSIGN(auto bytes, read_file_bytes(name, kMaxImageFileBytes));
-  return decode_image(bytes, name);
+  return decode_image(bytes, name, max_side);
 }
 
 Result<std::vector<uint8_t>> encode_png(const ImageRgba8& image) {
