@@ -1,6 +1,7 @@
 // mote/files.hpp over src/core/file.hpp, compile_effect, assemble and load_mfx.
 #include "mote/files.hpp"
 
+#include "core/alloc_guard.hpp"
 #include "core/file.hpp"
 #include "mote/assembly.hpp"
 #include "mote/mfx.hpp"
@@ -8,11 +9,11 @@
 namespace mote {
 
 Result<std::vector<uint8_t>> read_binary_file(const std::filesystem::path& path, size_t max_bytes) {
-  return read_file_bytes(path.string(), max_bytes);
+  return core::guard_allocation("read_binary_file", [&] { return read_file_bytes(path.string(), max_bytes); });
 }
 
 Result<std::string> read_text_file(const std::filesystem::path& path, size_t max_bytes) {
-  return read_file_text(path.string(), max_bytes);
+  return core::guard_allocation("read_text_file", [&] { return read_file_text(path.string(), max_bytes); });
 }
 
 Status write_binary_file(const std::filesystem::path& path, std::span<const uint8_t> bytes) {
@@ -24,10 +25,12 @@ Status write_text_file(const std::filesystem::path& path, std::string_view text)
 }
 
 Result<CompiledEffect> compile_effect_file(const std::filesystem::path& path) {
-  MOTE_TRY_ASSIGN(const std::string text, read_text_file(path));
-  MOTE_TRY_ASSIGN(CompiledEffect effect, compile_effect(text));
-  effect.source_path = path.string();
-  return effect;
+  return core::guard_allocation("compile_effect_file", [&]() -> Result<CompiledEffect> {
+    MOTE_TRY_ASSIGN(const std::string text, read_text_file(path));
+    MOTE_TRY_ASSIGN(CompiledEffect effect, compile_effect(text));
+    effect.source_path = path.string();
+    return effect;
+  });
 }
 
 Result<Program> load_program_file(const std::filesystem::path& path) {

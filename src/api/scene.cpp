@@ -5,6 +5,7 @@
 
 #include "api/api_access.hpp"
 #include "assets/image.hpp"
+#include "core/alloc_guard.hpp"
 #include "render/scene_renderer.hpp"
 
 namespace mote {
@@ -20,13 +21,17 @@ Scene& Scene::operator=(Scene&&) noexcept = default;
 Scene::~Scene() = default;
 
 Result<Scene> Scene::load_file(const std::filesystem::path& path) {
-  MOTE_TRY_ASSIGN(scene::Scene loaded, scene::load_scene_file(path));
-  return Scene(std::make_unique<State>(State{std::move(loaded)}));
+  return core::guard_allocation("Scene::load_file", [&]() -> Result<Scene> {
+    MOTE_TRY_ASSIGN(scene::Scene loaded, scene::load_scene_file(path));
+    return Scene(std::make_unique<State>(State{std::move(loaded)}));
+  });
 }
 
 Result<Scene> Scene::parse(std::string_view json_text, const std::filesystem::path& base_dir) {
-  MOTE_TRY_ASSIGN(scene::Scene loaded, scene::load_scene(json_text, base_dir));
-  return Scene(std::make_unique<State>(State{std::move(loaded)}));
+  return core::guard_allocation("Scene::parse", [&]() -> Result<Scene> {
+    MOTE_TRY_ASSIGN(scene::Scene loaded, scene::load_scene(json_text, base_dir));
+    return Scene(std::make_unique<State>(State{std::move(loaded)}));
+  });
 }
 
 const std::string& Scene::name() const { return state_->scene.name; }
