@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/asset_path.hpp"
 #include "core/file.hpp"
 #include "core/json_reader.hpp"
 #include "mote/emitter.hpp"
@@ -115,10 +116,19 @@ Result<glm::vec3> read_scale(const json& j, const std::string& where) {
   return read_vec3(j, where, kScaleRange);
 }
 
-// A path (non-empty string) resolved against base_dir; existence is the renderer's business.
-Result<std::filesystem::path> read_path(const json& j, const std::string& where,
-                                        const std::filesystem::path& base_dir) {
+// Where the files a scene names resolve: the scene's folder, inside the asset root (if any).
+struct PathBase {
+  std::filesystem::path base_dir;
+  std::filesystem::path asset_root;  // canonical; empty = not confined
+};
+
+// A path (non-empty string) resolved against the scene's folder, inside the asset root when there
+// is one (docs/design/reliability.md, "Asset paths"); existence is the renderer's business.
+Result<std::filesystem::path> read_path(const json& j, const std::string& where, const PathBase& base) {
   MOTE_TRY_ASSIGN(std::string s, read_string(j, where));
+  if (!base.asset_root.empty())
+    return core::resolve_asset_path(s, base.base_dir, base.asset_root, where, ErrorCode::kParse);
+  const std::filesystem::path& base_dir = base.base_dir;
   if (s.empty()) return json_parse_error(where, "the path must not be empty");
   if (s.find('\0') != std::string::npos) return json_parse_error(where, "the path contains a NUL character");
   const std::filesystem::path p(s);
@@ -310,7 +320,7 @@ bool ends_with_ci(const std::string& s, std::string_view suffix) {
 }
 
 Status read_object(const json& j, const std::string& where, const std::set<std::string>& transforms,
-                   std::set<std::string>& names, const std::filesystem::path& base_dir, Object& o) {
+                   std::set<std::string>& names, const PathBase& base_dir, Object& o) {
   MOTE_TRY(check_object(j, where,
                         {"name", "shape", "mesh", "transform", "position", "rotation", "euler_degrees", "scale",
                          "material", "casts_shadow"}));
@@ -370,7 +380,7 @@ Result<std::vector<FieldValue>> read_field_values(const json& j, const std::stri
 }
 
 Status read_emitter(const json& j, const std::string& where, const std::set<std::string>& transforms,
-                    std::set<std::string>& names, const std::filesystem::path& base_dir, Emitter& e) {
+                    std::set<std::string>& names, const PathBase& base_dir, Emitter& e) {
   MOTE_TRY(check_object(j, where,
                         {"name", "effect", "transform", "position", "rotation", "euler_degrees", "seed", "fields",
                          "globals", "start_time"}));
@@ -451,7 +461,9 @@ Status read_transforms(const json& j, Scene& scene, std::set<std::string>& names
 
 }  // namespace
 
-Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path& base_dir) {
+Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path& base_dir,
+                         const std::filesystem::path& asset_root) {
+  const PathBase paths{base_dir, asset_root};
   MOTE_TRY_ASSIGN(const json j, parse_json(json_text, kListLimits));
   const std::string root;
   MOTE_TRY(check_object(j, root,
@@ -461,6 +473,7 @@ Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path
   MOTE_TRY(read_uint(j["version"], "/version", 1, 1));
   Scene scene;
   scene.base_dir = base_dir;
+  scene.asset_root = asset_root;
   if (j.contains("name")) {
     MOTE_TRY_ASSIGN(scene.name, read_string(j["name"], "/name"));
     if (scene.name.empty() || scene.name.size() > 256)
@@ -489,7 +502,7 @@ Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path
     std::set<std::string> names;
     for (size_t i = 0; i < arr->size(); ++i) {
       Object o;
-      MOTE_TRY(read_object((*arr)[i], json_child("/objects", i), transform_names, names, base_dir, o));
+      MOTE_TRY(read_object((*arr)[i], json_child("/objects", i), transform_names, names, paths, o));
       scene.objects.push_back(std::move(o));
     }
   }
@@ -498,7 +511,7 @@ Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path
     std::set<std::string> names;
     for (size_t i = 0; i < arr->size(); ++i) {
       Emitter e;
-      MOTE_TRY(read_emitter((*arr)[i], json_child("/emitters", i), transform_names, names, base_dir, e));
+      MOTE_TRY(read_emitter((*arr)[i], json_child("/emitters", i), transform_names, names, paths, e));
       scene.emitters.push_back(std::move(e));
     }
   }
@@ -506,11 +519,11 @@ Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path
   return scene;
 }
 
-Result<Scene> load_scene_file(const std::filesystem::path& path) {
+Result<Scene> load_scene_file(const std::filesystem::path& path, const std::filesystem::path& asset_root) {
   // Scene files are small; 64 MiB is far beyond any real one and bounds what a bad path costs.
   auto text = read_file_text(path.string(), size_t(64) << 20);
   if (!text.ok()) return make_error(ErrorCode::kIo, text.error().message, text.error().where);
-  return load_scene(*text, path.parent_path());
+  return load_scene(*text, path.parent_path(), asset_root);
 }
 
 }  // namespace mote::scene

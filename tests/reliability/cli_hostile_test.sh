@@ -4,8 +4,8 @@
 # a signal, a hang, gigabytes of memory or a command run by a shell.
 #   cli_hostile_test.sh MOTE_BINARY SOURCE_DIR
 set -u
-mote="$1"
-src="$2"
+mote=$(realpath "$1")
+src=$(realpath "$2")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -75,9 +75,9 @@ json.dump(d, open(sys.argv[2], "w"))
 PY
 check "compile 5 bursts" 1 "$mote" compile "$work/five_bursts.json" -o "$work/five.mfx"
 expect_err "compile 5 bursts" "/emission/bursts/4"
-check "render --size 4294967312x36" 1 "$mote" render "$src/scenes/fire.json" --out "$work/r_size" --frames 1 --size 4294967312x36 --no-video
+check "render --size 4294967312x36" 1 "$mote" render "$src/scenes/fire.json" --asset-root "$src" --out "$work/r_size" --frames 1 --size 4294967312x36 --no-video
 expect_err "render --size 4294967312x36" "--size"
-check "render --frames 100001" 2 "$mote" render "$src/scenes/fire.json" --out "$work/r_frames" --frames 100001 --no-video
+check "render --frames 100001" 2 "$mote" render "$src/scenes/fire.json" --asset-root "$src" --out "$work/r_frames" --frames 100001 --no-video
 head -c 10485760 /dev/zero | tr '\0' 'k' > "$work/token"
 { printf '{"'; cat "$work/token"; printf '": 1}'; } > "$work/huge_key.json"
 check "compile a 10 MB key" 1 "$mote" compile "$work/huge_key.json" -o "$work/k.mfx"
@@ -99,10 +99,52 @@ exit 0
 SH
 chmod +x "$work/bin/ffmpeg"
 evil="$work/out'\$(touch $work/pwned)'\"\$(touch $work/pwned2)\""
-PATH="$work/bin:$PATH" check "render --out with quotes" 0 "$mote" render "$src/scenes/fire.json" --out "$evil" --frames 1 --size 32x32
+PATH="$work/bin:$PATH" check "render --out with quotes" 0 "$mote" render "$src/scenes/fire.json" --asset-root "$src" --out "$evil" --frames 1 --size 32x32
 [ ! -e "$work/pwned" ] && [ ! -e "$work/pwned2" ] || fail "render --out with quotes: the folder name ran a command"
 grep -qxF "$evil/frames.gif" "$work/ffmpeg_args" 2>/dev/null || fail "render --out with quotes: ffmpeg did not get the folder as one argument"
 [ -s "$evil/frame_0000.png" ] || fail "render --out with quotes: no frame in the folder"
+
+# Asset paths: what a scene (and its effects) names resolves relative to the naming file and
+# must stay inside the asset root (the current directory unless --asset-root says otherwise).
+root="$work/root"
+mkdir -p "$root/scenes" "$root/effects"
+cp "$src/effects/fire.json" "$root/effects/fire.json"
+printf 'secret' > "$work/secret.json"
+scene_with() {  # scene_with FILE EMITTERS_JSON [OBJECTS_JSON]
+  printf '{"version": 1, "emitters": %s, "objects": %s, "output": {"width": 32, "height": 32, "frames": 1}}' \
+    "$2" "${3:-[]}" > "$1"
+}
+scene_with "$root/scenes/up.json" '[{"effect": "../../secret.json"}]'
+check "asset path escaping the root" 1 "$mote" render "$root/scenes/up.json" --asset-root "$root" --out "$work/a1" --no-video
+expect_err "asset path escaping the root" "/emitters/0/effect"
+expect_err "asset path escaping the root" "outside the asset root"
+scene_with "$root/scenes/abs.json" "[{\"effect\": \"$root/effects/fire.json\"}]"
+check "absolute asset path" 1 "$mote" render "$root/scenes/abs.json" --asset-root "$root" --out "$work/a2" --no-video
+expect_err "absolute asset path" "is absolute"
+scene_with "$root/scenes/mesh.json" '[]' '[{"shape": "mesh", "mesh": "../../model.glb"}]'
+check "mesh path escaping the root" 1 "$mote" render "$root/scenes/mesh.json" --asset-root "$root" --out "$work/a3" --no-video
+expect_err "mesh path escaping the root" "/objects/0/mesh"
+ln -s "$work/secret.json" "$root/effects/link.json"
+scene_with "$root/scenes/link.json" '[{"effect": "../effects/link.json"}]'
+check "symbolic link out of the root" 1 "$mote" render "$root/scenes/link.json" --asset-root "$root" --out "$work/a4" --no-video
+expect_err "symbolic link out of the root" "outside the asset root"
+python3 - "$root/effects/fire.json" "$root/effects/textured.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d.setdefault("render", {})["texture"] = "../../secret.png"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+scene_with "$root/scenes/texture.json" '[{"effect": "../effects/textured.json"}]'
+check "effect texture escaping the root" 1 "$mote" render "$root/scenes/texture.json" --asset-root "$root" --out "$work/a5" --no-video
+expect_err "effect texture escaping the root" "#/render/texture"
+# The default root is the current directory: from the root the scene renders, from elsewhere not.
+scene_with "$root/scenes/ok.json" '[{"effect": "../effects/fire.json"}]'
+cd "$root"
+check "scene inside the current directory" 0 "$mote" render scenes/ok.json --out "$work/a6" --no-video
+mkdir -p "$work/elsewhere" && cd "$work/elsewhere"
+check "scene outside the current directory" 1 "$mote" render "$root/scenes/ok.json" --out "$work/a7" --no-video
+expect_err "scene outside the current directory" "outside the asset root"
+cd "$work"
 
 echo "cli hostile: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]

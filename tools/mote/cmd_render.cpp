@@ -1,4 +1,4 @@
-// mote render SCENE.json --out DIR: renders a scene file's frames headless (mote/scene.hpp) and
+// mote render SCENE.json --out DIR [--asset-root DIR]: renders a scene file's frames headless (mote/scene.hpp) and
 // writes frame_NNNN.png, contact_sheet.png, and — when ffmpeg is on the PATH — frames.gif and
 // frames.mp4; prints one stats line per frame (alive particles, per-pass GPU milliseconds).
 #include <CLI/CLI.hpp>
@@ -34,6 +34,7 @@ struct RenderArgs {
   std::string path = "raster";
   std::string transparency = "oit";
   std::string device;
+  std::string asset_root;  // "" = the current directory
   bool no_video = false;
 };
 
@@ -112,7 +113,7 @@ std::string format_passes(const std::vector<PassTime>& passes) {
 }
 
 Status run(const RenderArgs& a) {
-  MOTE_TRY_ASSIGN(Scene scene, Scene::load_file(a.scene));
+  MOTE_TRY_ASSIGN(Scene scene, Scene::load_file(a.scene, {.asset_root = a.asset_root}));
   SceneRendererOptions options;
   if (!a.size.empty()) {
     uint32_t w = 0, h = 0;
@@ -173,6 +174,9 @@ void add_render_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--path", args->path, "raster | compute")->capture_default_str();
   cmd->add_option("--transparency", args->transparency, "raster path: oit | sorted")->capture_default_str();
   cmd->add_option("--device", args->device, "device index or name substring (see mote info)");
+  cmd->add_option("--asset-root", args->asset_root,
+                  "the folder every file the scene and its effects name must stay inside (default: the current "
+                  "directory)");
   cmd->add_flag("--no-video", args->no_video, "skip the GIF and MP4 even when ffmpeg is installed");
   cmd->callback([args, &exit_code] {
     const Status s = run(*args);
