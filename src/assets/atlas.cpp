@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <unordered_set>
 
@@ -71,21 +72,31 @@ ImageRgba8 white_texel() {
 }
 
 // A request's image, its header checked against the atlas before anything is decoded
-// (docs/design/reliability.md, finding 10): too large for the atlas is kUnsupported (the
-// scene's error); anything else that fails to load falls back to the soft disc.
-Result<ImageRgba8> load_atlas_image(const AtlasRequest& request) {
+// (docs/design/reliability.md, finding 10). `too_large` is set, and the atlas fails (the scene's
+// error), when the texture cannot fit in it; any other problem is in `image` and the entry falls
+// back to the soft disc.
+struct AtlasImage {
+  Result<ImageRgba8> image = make_error(ErrorCode::kInternal, "not loaded");
+  std::optional<Error> too_large;
+};
+
+AtlasImage load_atlas_image(const AtlasRequest& request) {
   const std::string name = request.path.string();
-  MOTE_TRY_ASSIGN(const std::vector<uint8_t> bytes, read_file_bytes(name, size_t(1) << 30));
-  MOTE_TRY_ASSIGN(const ImageSize size, probe_image(bytes, name));
+  AtlasImage out;
+  Result<std::vector<uint8_t>> bytes = read_file_bytes(name, size_t(1) << 30);
+  if (!bytes.ok()) return {bytes.take_error(), std::nullopt};
+  Result<ImageSize> size = probe_image(*bytes, name);
+  if (!size.ok()) return {size.take_error(), std::nullopt};
   // A header past kMaxImageDimension (or of 0 texels) is a broken file, decode_image's kFormat.
-  const bool readable = size.width <= kMaxImageDimension && size.height <= kMaxImageDimension;
-  if (readable && (size.width + 2 * kAtlasPadding > kMaxAtlasSize || size.height + 2 * kAtlasPadding > kMaxAtlasSize))
-    return make_error(ErrorCode::kUnsupported,
-                      "texture is " + std::to_string(size.width) + " x " + std::to_string(size.height) +
-                          " texels; with its padding it cannot fit in a " + std::to_string(kMaxAtlasSize) + " x " +
-                          std::to_string(kMaxAtlasSize) + " atlas",
-                      request.key);
-  return decode_image(bytes, name, kMaxAtlasSize - 2 * kAtlasPadding);
+  const bool readable = size->width <= kMaxImageDimension && size->height <= kMaxImageDimension;
+  if (readable && (size->width + 2 * kAtlasPadding > kMaxAtlasSize || size->height + 2 * kAtlasPadding > kMaxAtlasSize))
+    out.too_large = make_error(ErrorCode::kUnsupported,
+                               "texture is " + std::to_string(size->width) + " x " + std::to_string(size->height) +
+                                   " texels; with its padding it cannot fit in a " + std::to_string(kMaxAtlasSize) +
+                                   " x " + std::to_string(kMaxAtlasSize) + " atlas",
+                               request.key);
+  else out.image = decode_image(*bytes, name, kMaxAtlasSize - 2 * kAtlasPadding);
+  return out;
 }
 
 }  // namespace
@@ -131,8 +142,9 @@ Result<Atlas> build_atlas(const std::vector<AtlasRequest>& requests) {
     if (!seen.insert(request.key).second) continue;
     AtlasEntry entry{.key = request.key};
     // The header first: an image too large for the atlas is refused before it is decoded.
-    auto image = load_atlas_image(request);
-    if (!image.ok() && image.error().code == ErrorCode::kUnsupported) return image.take_error();
+    AtlasImage loaded_image = load_atlas_image(request);
+    if (loaded_image.too_large) return *loaded_image.too_large;
+    Result<ImageRgba8>& image = loaded_image.image;
     if (!image.ok()) {
       entry.fallback = true;
       entry.problem = image.error().to_string();

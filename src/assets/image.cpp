@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include <stb_image.h>
 #include <stb_image_write.h>
@@ -66,6 +67,55 @@ void append_bytes(void* context, void* data, int size) {
   if (size > 0) out->insert(out->end(), bytes, bytes + size);
 }
 
+// The formats stb_image reads that Mote refuses, by the signature stb itself tests for each:
+// HDR (stb 2.27's RLE reader loops without end on a truncated scanline — fuzz/fuzz_image found
+// it, docs/design/reliability.md), and GIF, PSD, PIC and PNM, which no texture needs and which
+// stb's history of reports makes a cost with no use. The name of the format, or nullptr.
+const char* refused_format(std::span<const uint8_t> b) {
+  auto starts = [&](std::string_view magic) {
+    return b.size() >= magic.size() && std::memcmp(b.data(), magic.data(), magic.size()) == 0;
+  };
+  if (starts("#?RADIANCE") || starts("#?RGBE")) return "HDR";
+  if (starts("GIF8")) return "GIF";
+  if (starts("8BPS")) return "PSD";
+  if (starts("\x53\x80\xF6\x34")) return "PIC";
+  if (starts("P5") || starts("P6")) return "PNM";
+  return nullptr;
+}
+
+// stb_image 2.27 (Debian's libstb.so) builds a JPEG Huffman table without checking that its 16
+// code-length counts sum to at most 256, so a hostile DHT segment writes past the decoder's
+// tables (found by fuzz/fuzz_image, docs/design/reliability.md "Findings of the fuzzers"). Every
+// DHT table of a JPEG is checked here before stb sees the file. Walks the marker segments the way
+// stb reads them, and the entropy-coded data between them byte by byte (a marker there is 0xFF
+// followed by anything but 0x00, a fill 0xFF or RSTn).
+bool jpeg_huffman_tables_fit(std::span<const uint8_t> b) {
+  if (b.size() < 2 || b[0] != 0xFF || b[1] != 0xD8) return true;  // not a JPEG
+  size_t i = 2;
+  while (i + 1 < b.size()) {
+    const uint8_t marker = b[i + 1];
+    if (b[i] != 0xFF || marker == 0xFF || marker == 0x00 || (marker >= 0xD0 && marker <= 0xD8) || marker == 0x01) {
+      i += b[i] == 0xFF && marker != 0xFF ? 2 : 1;  // entropy-coded data, fill, stuffing, RSTn, SOI, TEM
+      continue;
+    }
+    if (marker == 0xD9 || i + 4 > b.size()) return true;  // the end, or a truncation stb refuses
+    const size_t length = size_t(b[i + 2]) << 8 | b[i + 3];
+    if (marker == 0xC4) {
+      // stb's loop: tables while the segment's length lasts, each 1 + 16 + n bytes.
+      size_t p = i + 4;
+      for (int64_t left = int64_t(length) - 2; left > 0 && p + 17 <= b.size();) {
+        size_t n = 0;
+        for (size_t k = 1; k <= 16; ++k) n += b[p + k];
+        if (n > 256) return false;
+        p += 17 + n;
+        left -= int64_t(17 + n);
+      }
+    }
+    i += 2 + length;
+  }
+  return true;
+}
+
 }  // namespace
 
 Result<ImageSize> probe_image(std::span<const uint8_t> bytes, std::string_view name) {
@@ -77,6 +127,12 @@ Result<ImageSize> probe_image(std::span<const uint8_t> bytes, std::string_view n
   if (bytes.size() >= kPngIhdrEnd && std::memcmp(bytes.data(), kPngSignature, 8) == 0 &&
       std::memcmp(bytes.data() + 12, "IHDR", 4) == 0)
     return ImageSize{be32(bytes.data() + 16), be32(bytes.data() + 20)};
+  if (const char* format = refused_format(bytes))
+    return make_error(ErrorCode::kUnsupported,
+                      std::string(format) + " images are not read (PNG, JPEG, BMP and TGA are)", std::string(name));
+  // Before stbi_info too: it reads the tables a JPEG puts before its frame header.
+  if (!jpeg_huffman_tables_fit(bytes))
+    return make_error(ErrorCode::kFormat, "a JPEG Huffman table declares more than 256 codes", std::string(name));
   int width = 0, height = 0, channels = 0;
   if (!stbi_info_from_memory(bytes.data(), int(bytes.size()), &width, &height, &channels))
     return make_error(ErrorCode::kFormat, "not a readable image: " + stb_reason(), std::string(name));

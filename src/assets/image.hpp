@@ -1,4 +1,5 @@
-// CPU images: decoding untrusted files (PNG, JPEG, TGA, BMP... through stb_image) into RGBA8,
+// CPU images: decoding untrusted files (PNG, JPEG, TGA and BMP through stb_image; its other
+// formats are refused, kUnsupported: docs/design/reliability.md) into RGBA8,
 // writing PNG (stb_image_write), and the small image operations the renderer's outputs need.
 // Decoding never crashes on a corrupt or hostile file: it answers kFormat (or kIo, kNotFound)
 // with the file name in `where`, and refuses images over kMaxImageDimension per side.

@@ -7,6 +7,8 @@
 
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -73,6 +75,11 @@ TEST(GltfFindings, BufferUriCannotLeaveTheWorkingDirectoryOfABareModelName) {
   EXPECT_FALSE(mesh.ok()) << "an empty base folder allowed any path";
 }
 
+std::vector<uint8_t> read_bytes(const fs::path& path) {
+  std::ifstream f(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
 long peak_rss_kib() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
@@ -116,6 +123,52 @@ TEST(ImageFindings, ImpossibleHeadersAreNamedBySize) {
     EXPECT_EQ(image.error().code, ErrorCode::kFormat);
     const std::string size = std::to_string(w) + " x " + std::to_string(h);
     EXPECT_NE(image.error().message.find(size), std::string::npos) << image.error().message;
+  }
+}
+
+// Found by fuzz/fuzz_image under UBSan: stb_image 2.27 overflows its Huffman tables on a DHT
+// segment whose counts sum past 256 (out of bounds writes in stbi__build_huffman and after it).
+// The file is refused before stb decodes it; a DHT segment before the frame header is refused
+// before stbi_info reads it too.
+TEST(ImageFindings, JpegHuffmanTableOfMoreThan256CodesIsRefused) {
+  const std::vector<uint8_t> jpeg = read_bytes(fs::path(MOTE_RELIABILITY_DATA_DIR) / "stb_jpeg_dht_overflow.jpg");
+  ASSERT_GT(jpeg.size(), 100u);
+  auto image = mote::assets::decode_image(jpeg, "dht.jpg");
+  ASSERT_FALSE(image.ok());
+  EXPECT_EQ(image.error().code, ErrorCode::kFormat);
+  EXPECT_NE(image.error().message.find("Huffman"), std::string::npos) << image.error().message;
+  // The same table moved before the frame header (SOF0): stbi_info would read it.
+  std::vector<uint8_t> early{0xFF, 0xD8, 0xFF, 0xC4, 0x00, 0x13, 0x00};
+  for (int k = 0; k < 16; ++k) early.push_back(0x20);  // 16 x 32 = 512 codes
+  early.insert(early.end(), jpeg.begin() + 2, jpeg.end());
+  auto probed = mote::assets::probe_image(early, "early.jpg");
+  ASSERT_FALSE(probed.ok());
+  EXPECT_NE(probed.error().message.find("Huffman"), std::string::npos) << probed.error().message;
+  // A well-formed JPEG still decodes.
+  auto good = mote::assets::decode_image(read_bytes(fs::path(MOTE_FUZZ_CORPUS_DIR) / "fuzz_image" / "stb_12x8.jpg"),
+                                         "good.jpg");
+  EXPECT_TRUE(good.ok()) << good.error().to_string();
+}
+
+// Found by fuzz/fuzz_image as a timeout: stb_image 2.27's HDR reader loops without end on this
+// file. HDR, GIF, PSD, PIC and PNM are refused before stb reads them; PNG, JPEG, BMP, TGA are read.
+TEST(ImageFindings, FormatsMoteDoesNotReadAreRefusedBeforeStb) {
+  const std::vector<uint8_t> hdr = read_bytes(fs::path(MOTE_RELIABILITY_DATA_DIR) / "stb_hdr_rle_endless.hdr");
+  ASSERT_GT(hdr.size(), 10u);
+  auto image = mote::assets::decode_image(hdr, "endless.hdr");
+  ASSERT_FALSE(image.ok());
+  EXPECT_EQ(image.error().code, ErrorCode::kUnsupported) << image.error().to_string();
+  EXPECT_NE(image.error().message.find("HDR"), std::string::npos);
+  for (const std::string magic : {"#?RGBE\n", "GIF89a", "8BPS", "P6\n2 2\n255\n", "P5 1 1 255 ", "\x53\x80\xF6\x34"}) {
+    std::vector<uint8_t> bytes(magic.begin(), magic.end());
+    bytes.resize(256, 0);
+    auto refused = mote::assets::probe_image(bytes, "x");
+    ASSERT_FALSE(refused.ok()) << magic;
+    EXPECT_EQ(refused.error().code, ErrorCode::kUnsupported) << magic;
+  }
+  for (const char* ok : {"stb_12x8.png", "stb_12x8.jpg", "stb_12x8.bmp", "stb_12x8.tga"}) {
+    auto decoded = mote::assets::decode_image(read_bytes(fs::path(MOTE_FUZZ_CORPUS_DIR) / "fuzz_image" / ok), ok);
+    EXPECT_TRUE(decoded.ok()) << ok << ": " << decoded.error().to_string();
   }
 }
 
