@@ -17,16 +17,18 @@ uint32_t take_rate_spawns(float& accumulator, float rate, float dt) {
 
 namespace {
 
-// The smallest k in [0, limit] whose firing time b.time + float(k) * b.interval is at or after
-// `age`, or `limit` when none is. float(k), the product and the sum are each rounded and never
-// decrease as k grows, so the predicate is monotone and a binary search is exact.
-uint64_t first_firing_at_or_after(const Burst& b, float age, uint64_t limit) {
-  uint64_t lo = 0, hi = limit;
+// The firing time of cycle k, as the GPU tick computes it (f32, unfused: -ffp-contract=off).
+float firing_time(const Burst& b, uint32_t k) { return b.time + float(k) * b.interval; }
+
+// How many of the cycles k in [0, last) fire before `age`. Firing times never decrease with k
+// (each step of time + float(k) * interval is a monotone rounding), so that is the first k whose
+// time reaches `age`, found by bisection: at most 32 steps however small the interval is (a loop
+// over the candidates ran for ages / interval steps, for ever at an interval of 1e-30).
+uint32_t cycles_fired_before(const Burst& b, uint32_t last, float age) {
+  uint32_t lo = 0, hi = last;
   while (lo < hi) {
-    const uint64_t mid = lo + (hi - lo) / 2;
-    const float offset = float(mid) * b.interval;
-    const float t = b.time + offset;
-    if (t >= age) hi = mid;
+    const uint32_t mid = lo + (hi - lo) / 2;
+    if (firing_time(b, mid) >= age) hi = mid;
     else lo = mid + 1;
   }
   return lo;
@@ -43,11 +45,12 @@ uint64_t bursts_due(const std::vector<Burst>& bursts, float age_before, float ag
       if (b.time >= age_before && b.time < age_after) total += uint64_t(b.count) * (b.cycles == 0 ? 1 : b.cycles);
       continue;
     }
-    const uint64_t limit = b.cycles != 0 ? b.cycles : kForeverBurstCycles;
-    const uint64_t before = first_firing_at_or_after(b, age_before, limit);
-    const uint64_t after = first_firing_at_or_after(b, age_after, limit);
-    // Under 2^32 firings of under 2^32 particles: the product fits a u64, the sum saturates.
-    const uint64_t due = (after - before) * b.count;
+    // cycles == 0 repeats for ever: the cycles a u32 counts (more than any clock in f32 reaches).
+    const uint32_t last = b.cycles == 0 ? kForeverBurstCycles : b.cycles;
+    if (!(age_after > age_before)) continue;
+    const uint32_t fired = cycles_fired_before(b, last, age_after) - cycles_fired_before(b, last, age_before);
+    // Each product fits a u64 (both factors are u32); the sum over bursts saturates.
+    const uint64_t due = uint64_t(b.count) * fired;
     total = due > UINT64_MAX - total ? UINT64_MAX : total + due;
   }
   return total;

@@ -34,7 +34,7 @@ uint64_t walked(const Burst& b, float before, float after) {
   return total;
 }
 
-TEST(BurstsDue, ForeverBurstWithATinyIntervalIsCountedWithoutWalkingEveryFiring) {
+TEST(BurstsDueFinding3, ForeverBurstWithATinyIntervalIsCountedWithoutWalkingEveryFiring) {
   const std::vector<Burst> bursts{{.time = 0.0f, .count = 1, .cycles = 0, .interval = 1e-30f}};
   // Every candidate firing k * 1e-30 lies in the first frame: all 2^32 - 1 of them fire there...
   EXPECT_EQ(bursts_due(bursts, 0.0f, 1.0f / 60.0f), uint64_t(mote::sim::kForeverBurstCycles));
@@ -46,7 +46,7 @@ TEST(BurstsDue, ForeverBurstWithATinyIntervalIsCountedWithoutWalkingEveryFiring)
   EXPECT_EQ(bursts_due(later, 4.99f, 5.01f), 3ull * mote::sim::kForeverBurstCycles);
 }
 
-TEST(BurstsDue, ClosedFormEqualsTheFiringTimeRule) {
+TEST(BurstsDueFinding3, ClosedFormEqualsTheFiringTimeRule) {
   uint32_t seed = 12345;
   auto next = [&seed] {
     seed = seed * 1664525u + 1013904223u;
@@ -76,7 +76,7 @@ std::string read_text(const std::string& path) {
   return s.str();
 }
 
-TEST(BurstsDue, ReferenceSimulationOfAForeverBurstFinishes) {
+TEST(BurstsDueFinding3, ReferenceSimulationOfAForeverBurstFinishes) {
   nlohmann::json doc = nlohmann::json::parse(read_text(std::string(MOTE_EFFECTS_DIR) + "/explosion.json"));
   doc["emission"] = {{"capacity", 256}, {"bursts", {{{"time", 0}, {"count", 5}, {"cycles", 0}, {"interval", 1e-30}}}}};
   auto effect = mote::compile_effect(doc.dump());

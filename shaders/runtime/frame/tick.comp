@@ -40,11 +40,36 @@ uint add_saturated(uint a, uint b) {
   return sum < a ? 0xFFFFFFFFu : sum;
 }
 
+// The firing time of cycle k: `precise` keeps time + k * interval unfused, as on the CPU.
+float firing_time(FrameBurst b, uint k) {
+  precise float offset = float(k) * b.interval;
+  precise float t = b.time + offset;
+  return t;
+}
+
+// src/sim/emission.cpp's cycles_fired_before: the first cycle in [0, last) whose firing time
+// reaches `age` (firing times never decrease with k), by bisection: at most 32 steps for any
+// interval, so no burst can hold a tick thread (the device) for long.
+uint cycles_fired_before(FrameBurst b, uint last, float age) {
+  uint lo = 0u, hi = last;
+  while (lo < hi) {
+    uint mid = lo + (hi - lo) / 2u;
+    if (firing_time(b, mid) >= age) hi = mid;
+    else lo = mid + 1u;
+  }
+  return lo;
+}
+
+uint multiply_saturated(uint a, uint b) {
+  uint hi, lo;
+  umulExtended(a, b, hi, lo);
+  return hi != 0u ? 0xFFFFFFFFu : lo;
+}
+
 // sim::bursts_due (src/sim/emission.cpp) for one row: the particles of the bursts whose firing
-// times time + k * interval (k < cycles, any k when cycles == 0) fall in [age_before, age_after),
-// saturated to a u32 (the CPU sums in u64; the budget clamps either way). Same candidates, same
-// f32 firing times: `precise` keeps time + k * interval unfused. The division only picks the
-// first candidate, a cycle early, so its GPU rounding (not correctly rounded) cannot skip one.
+// times time + k * interval (k < cycles, any k a u32 counts when cycles == 0) fall in
+// [age_before, age_after), saturated to a u32 (the CPU sums in u64; the budget clamps either
+// way). The same f32 firing times and the same bisection as the CPU's, so the same cycles fire.
 uint take_bursts(uint row, float age_before, float age_after) {
   uint total = 0u;
   for (uint i = 0u; i < kFrameMaxBursts; ++i) {
@@ -52,25 +77,14 @@ uint take_bursts(uint row, float age_before, float age_after) {
     if (b.count == 0u) continue;
     if (!(b.interval > 0.0f)) {
       // All cycles at once (cycles == 0 with no interval counts as one).
-      if (b.time >= age_before && b.time < age_after) {
-        uint hi, lo;
-        umulExtended(b.count, b.cycles == 0u ? 1u : b.cycles, hi, lo);
-        total = add_saturated(total, hi != 0u ? 0xFFFFFFFFu : lo);
-      }
+      if (b.time >= age_before && b.time < age_after)
+        total = add_saturated(total, multiply_saturated(b.count, b.cycles == 0u ? 1u : b.cycles));
       continue;
     }
-    precise float since = age_before - b.time;
-    precise float cycles_since = since / b.interval;
-    precise float first = floor(cycles_since) - 1.0f;
-    uint k = first > 0.0f ? (first >= 4294967295.0f ? 0xFFFFFFFFu : uint(first)) : 0u;
-    for (;; ++k) {
-      if (b.cycles != 0u && k >= b.cycles) break;
-      precise float offset = float(k) * b.interval;
-      precise float t = b.time + offset;
-      if (t >= age_after) break;
-      if (t >= age_before) total = add_saturated(total, b.count);
-      if (k == 0xFFFFFFFFu) break;  // the CPU's u64 k goes on; no clock reaches here in f32
-    }
+    if (!(age_after > age_before)) continue;
+    uint last = b.cycles == 0u ? 0xFFFFFFFFu : b.cycles;
+    uint fired = cycles_fired_before(b, last, age_after) - cycles_fired_before(b, last, age_before);
+    total = add_saturated(total, multiply_saturated(b.count, fired));
   }
   return total;
 }

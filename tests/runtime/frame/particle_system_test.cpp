@@ -281,6 +281,31 @@ TEST_F(ParticleSystemTest, RepeatingDeclaredBurstMatchesTheReferenceFrameByFrame
   }
 }
 
+TEST_F(ParticleSystemTest, BurstsOfATinyIntervalAreCountedAtOnceAndMatchTheReference) {
+  // Intervals a candidate walk could not finish (1e-30 s, for ever; a million cycles 1e-7 s
+  // apart): both sides count them by bisection, the budget takes what the pool holds, and the
+  // drops are the reference's.
+  CompiledEffect effect = make_effect(kProgram, 0.0f, 0.05f, 256);
+  effect.emission.bursts = {{.time = 0.0f, .count = 1, .cycles = 0, .interval = 1e-30f},
+                            {.time = 0.1f, .count = 3, .cycles = 1000000, .interval = 1e-7f}};
+  ParticleSystem system = make_system(256);
+  add(system, effect, {.seed = 2});
+  Result<Simulation> sim = Simulation::create(effect,
+                                              {.dt = kDt, .emitter = {.seed = 2}, .capacity = 256, .record_words = 32});
+  ASSERT_TRUE(sim.ok()) << sim.error().to_string();
+  uint64_t dropped = 0;
+  for (int f = 0; f < 12; ++f) {  // 0.2 s: the endless burst at frame 0, the dense one at 0.1 s
+    const FrameStats g = step(system);
+    const FrameReport r = sim.value().step().value();
+    ASSERT_EQ(g.newborns, r.spawned) << "frame " << f;
+    ASSERT_EQ(g.dropped, r.dropped) << "frame " << f;
+    ASSERT_EQ(g.alive, r.alive) << "frame " << f;
+    ASSERT_EQ(g.alive + g.free_count, 256u) << "frame " << f;
+    dropped += g.dropped;
+  }
+  EXPECT_GT(dropped, 1000000u);  // far more was due than the pool holds, and none of it hung
+}
+
 TEST_F(ParticleSystemTest, FullPoolDropsSpawnsWithoutWrappingAndMatchesTheReference) {
   // 6000/s = 100 a frame into 64 slots; life 0.1 s (6 frames): the pool fills, drains, refills.
   const CompiledEffect effect = make_effect(kProgram, 6000.0f, 0.1f, 64);
