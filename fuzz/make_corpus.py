@@ -144,6 +144,10 @@ def images():
     (dest / "tiny.pgm").write_bytes(b"P5\n4 2\n255\n" + bytes(range(8)))
     (dest / "tiny.ppm").write_bytes(b"P6\n2 2\n255\n" + bytes(range(12)))
     stb_images(dest)
+    # The fuzzers' own findings (docs/design/reliability.md), the regression inputs of
+    # tests/reliability/assets_findings_test.cpp.
+    for p in sorted((ROOT / "tests" / "reliability" / "data").glob("stb_*")):
+        shutil.copy(p, dest / f"fuzzer_finding_{p.name}")
 
 
 # ---- glTF ------------------------------------------------------------------------------------

@@ -101,11 +101,13 @@ bool jpeg_huffman_tables_fit(std::span<const uint8_t> b) {
     if (marker == 0xD9 || i + 4 > b.size()) return true;  // the end, or a truncation stb refuses
     const size_t length = size_t(b[i + 2]) << 8 | b[i + 3];
     if (marker == 0xC4) {
-      // stb's loop: tables while the segment's length lasts, each 1 + 16 + n bytes.
+      // stb's loop: tables while the segment's length lasts, each 1 + 16 + n bytes. stb reads
+      // the bytes past the end of the file as zeros, so a table the file cuts short counts the
+      // bytes it has (the campaign's finding).
       size_t p = i + 4;
-      for (int64_t left = int64_t(length) - 2; left > 0 && p + 17 <= b.size();) {
+      for (int64_t left = int64_t(length) - 2; left > 0 && p + 1 < b.size();) {
         size_t n = 0;
-        for (size_t k = 1; k <= 16; ++k) n += b[p + k];
+        for (size_t k = 1; k <= 16 && p + k < b.size(); ++k) n += b[p + k];
         if (n > 256) return false;
         p += 17 + n;
         left -= int64_t(17 + n);

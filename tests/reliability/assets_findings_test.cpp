@@ -150,6 +150,21 @@ TEST(ImageFindings, JpegHuffmanTableOfMoreThan256CodesIsRefused) {
   EXPECT_TRUE(good.ok()) << good.error().to_string();
 }
 
+// Found by the fuzz_image campaign (docs/design/reliability.md): the file ends inside a DHT
+// table whose counts present already sum past 256; stb reads the missing bytes as zeros and
+// overflows the table all the same, so the check must count a truncated table too.
+TEST(ImageFindings, TruncatedJpegHuffmanTableOfMoreThan256CodesIsRefused) {
+  const std::vector<uint8_t> jpeg = read_bytes(fs::path(MOTE_RELIABILITY_DATA_DIR) / "stb_jpeg_dht_truncated.jpg");
+  ASSERT_EQ(jpeg.size(), 46u);
+  auto probed = mote::assets::probe_image(jpeg, "truncated.jpg");
+  ASSERT_FALSE(probed.ok());
+  EXPECT_EQ(probed.error().code, ErrorCode::kFormat);
+  EXPECT_NE(probed.error().message.find("Huffman"), std::string::npos) << probed.error().message;
+  auto image = mote::assets::decode_image(jpeg, "truncated.jpg");
+  ASSERT_FALSE(image.ok());
+  EXPECT_NE(image.error().message.find("Huffman"), std::string::npos) << image.error().message;
+}
+
 // Found by fuzz/fuzz_image as a timeout: stb_image 2.27's HDR reader loops without end on this
 // file. HDR, GIF, PSD, PIC and PNM are refused before stb reads them; PNG, JPEG, BMP, TGA are read.
 TEST(ImageFindings, FormatsMoteDoesNotReadAreRefusedBeforeStb) {
