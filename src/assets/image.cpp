@@ -90,8 +90,11 @@ const char* refused_format(std::span<const uint8_t> b) {
 // stb reads them, and the entropy-coded data between them byte by byte (a marker there is 0xFF
 // followed by anything but 0x00, a fill 0xFF or RSTn).
 bool jpeg_huffman_tables_fit(std::span<const uint8_t> b) {
-  if (b.size() < 2 || b[0] != 0xFF || b[1] != 0xD8) return true;  // not a JPEG
-  size_t i = 2;
+  // stb takes any number of 0xFF fill bytes before the start-of-image marker (a finding too).
+  size_t soi = 0;
+  while (soi < b.size() && b[soi] == 0xFF) ++soi;
+  if (soi == 0 || soi == b.size() || b[soi] != 0xD8) return true;  // not a JPEG to stb
+  size_t i = soi + 1;
   while (i + 1 < b.size()) {
     const uint8_t marker = b[i + 1];
     if (b[i] != 0xFF || marker == 0xFF || marker == 0x00 || (marker >= 0xD0 && marker <= 0xD8) || marker == 0x01) {

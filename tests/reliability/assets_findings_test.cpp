@@ -165,6 +165,22 @@ TEST(ImageFindings, TruncatedJpegHuffmanTableOfMoreThan256CodesIsRefused) {
   EXPECT_NE(image.error().message.find("Huffman"), std::string::npos) << image.error().message;
 }
 
+// Found by the same campaign after that fix: stb takes any number of 0xFF fill bytes before the
+// start-of-image marker, so a file of 128 fill bytes and then a JPEG is a JPEG to stb, and its
+// oversized table must be refused like any other.
+TEST(ImageFindings, JpegAfterFillBytesIsCheckedLikeAnyJpeg) {
+  const std::vector<uint8_t> jpeg = read_bytes(fs::path(MOTE_RELIABILITY_DATA_DIR) / "stb_jpeg_dht_after_fill.jpg");
+  ASSERT_EQ(jpeg.size(), 645u);
+  auto image = mote::assets::decode_image(jpeg, "fill.jpg");
+  ASSERT_FALSE(image.ok());
+  EXPECT_NE(image.error().message.find("Huffman"), std::string::npos) << image.error().message;
+  // Fill bytes before a good JPEG change nothing: it still decodes.
+  std::vector<uint8_t> good = read_bytes(fs::path(MOTE_FUZZ_CORPUS_DIR) / "fuzz_image" / "stb_12x8.jpg");
+  good.insert(good.begin(), 40, 0xFF);
+  auto decoded = mote::assets::decode_image(good, "good_after_fill.jpg");
+  EXPECT_TRUE(decoded.ok()) << decoded.error().to_string();
+}
+
 // Found by fuzz/fuzz_image as a timeout: stb_image 2.27's HDR reader loops without end on this
 // file. HDR, GIF, PSD, PIC and PNM are refused before stb reads them; PNG, JPEG, BMP, TGA are read.
 TEST(ImageFindings, FormatsMoteDoesNotReadAreRefusedBeforeStb) {
