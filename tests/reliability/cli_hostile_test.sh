@@ -75,7 +75,7 @@ json.dump(d, open(sys.argv[2], "w"))
 PY
 check "compile 5 bursts" 1 "$mote" compile "$work/five_bursts.json" -o "$work/five.mfx"
 expect_err "compile 5 bursts" "/emission/bursts/4"
-check "render --size 4294967312x36" 1 "$mote" render "$src/scenes/fire.json" --asset-root "$src" --out "$work/r_size" --frames 1 --size 4294967312x36 --no-video
+check "render --size 4294967312x36" 2 "$mote" render "$src/scenes/fire.json" --asset-root "$src" --out "$work/r_size" --frames 1 --size 4294967312x36 --no-video
 expect_err "render --size 4294967312x36" "--size"
 check "render --frames 100001" 2 "$mote" render "$src/scenes/fire.json" --asset-root "$src" --out "$work/r_frames" --frames 100001 --no-video
 head -c 10485760 /dev/zero | tr '\0' 'k' > "$work/token"
@@ -101,7 +101,7 @@ chmod +x "$work/bin/ffmpeg"
 evil="$work/out'\$(touch $work/pwned)'\"\$(touch $work/pwned2)\""
 PATH="$work/bin:$PATH" check "render --out with quotes" 0 "$mote" render "$src/scenes/fire.json" --asset-root "$src" --out "$evil" --frames 1 --size 32x32
 [ ! -e "$work/pwned" ] && [ ! -e "$work/pwned2" ] || fail "render --out with quotes: the folder name ran a command"
-grep -qxF "$evil/frames.gif" "$work/ffmpeg_args" 2>/dev/null || fail "render --out with quotes: ffmpeg did not get the folder as one argument"
+grep -qxF "$evil/frames.mp4" "$work/ffmpeg_args" 2>/dev/null || fail "render --out with quotes: ffmpeg did not get the folder as one argument"
 [ -s "$evil/frame_0000.png" ] || fail "render --out with quotes: no frame in the folder"
 
 # Asset paths: what a scene (and its effects) names resolves relative to the naming file and
