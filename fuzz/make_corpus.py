@@ -57,6 +57,12 @@ def programs(mote):
         out = mfx / (p.stem + ".mfx")
         if subprocess.run([mote, "asm", str(p), "-o", str(out)], capture_output=True).returncode != 0:
             out.unlink(missing_ok=True)
+    # The presets cooked (docs/design/cooked.md): the cooked effect decoder's seeds.
+    cooked = target("fuzz_cooked")
+    for p in sorted((ROOT / "effects").glob("*.json")):
+        out = cooked / (p.stem + ".mfe")
+        if subprocess.run([mote, "compile", str(p), "-o", str(out)], capture_output=True).returncode != 0:
+            out.unlink(missing_ok=True)
     # A truncated file and one with a flipped byte: the decoder's error paths from the start.
     first = sorted(mfx.glob("*.mfx"))[0].read_bytes()
     (mfx / "truncated.mfx").write_bytes(first[: len(first) // 2])
@@ -148,6 +154,10 @@ def images():
     # tests/reliability/assets_findings_test.cpp.
     for p in sorted((ROOT / "tests" / "reliability" / "data").glob("stb_*")):
         shutil.copy(p, dest / f"fuzzer_finding_{p.name}")
+    # stb's memcpy(NULL, p, 0) on an empty IDAT (harmless; see fuzz/CMakeLists.txt): a seed only.
+    (dest / "fuzzer_finding_stb_png_empty_idat.png").write_bytes(base64.b64decode(
+        "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAMAAADz0U65AAAADFBMVEUAAQIDBAUGBwgJCgsAAAAAAAAAAElEQVR42mNgYGRi"
+        "RsEMMDYDTIyBCDUADcgAYdp327sAAAAASUUOma5CYII="))
 
 
 # ---- glTF ------------------------------------------------------------------------------------
