@@ -64,14 +64,18 @@ struct FrameCounters {
   uint simulate_groups_x;  // indirect dispatch of next frame's simulate
   uint simulate_groups_y;
   uint simulate_groups_z;
-  uint frames;      // frames executed
-  uint walk_tiles;  // tiles of 64 entries of the list this frame's simulate walks: ceil(alive_in / 64)
-                    // (set by the reset; the keep flags' scan, compact and finish are sized by it)
-  uint prewarmed;   // particles a GPU pre-warm moved into the pool this frame (frame_migrate.comp)
+  uint frames;           // frames executed
+  uint walk_tiles;       // tiles of 64 entries of the list this frame's simulate walks: ceil(alive_in / 64)
+                         // (set by the reset; the keep flags' scan, compact and finish are sized by it)
+  uint prewarmed;        // particles a GPU pre-warm moved into the pool this frame (frame_migrate.comp)
+  uint bounds_groups_x;  // indirect dispatch of the bounds pass over this frame's list (finish):
+  uint bounds_groups_y;  // kFrameBoundsEntriesPerLane entries a lane
+  uint bounds_groups_z;
+  uint pad0;
   uint pad1;
   uint pad2;
 };
-MOTE_ASSERT_SIZE(FrameCounters, 80);
+MOTE_ASSERT_SIZE(FrameCounters, 96);
 MOTE_ASSERT_OFFSET(FrameCounters, alive_in, 0);
 MOTE_ASSERT_OFFSET(FrameCounters, alive_out, 4);
 MOTE_ASSERT_OFFSET(FrameCounters, free_count, 8);
@@ -90,11 +94,16 @@ MOTE_ASSERT_OFFSET(FrameCounters, simulate_groups_z, 56);
 MOTE_ASSERT_OFFSET(FrameCounters, frames, 60);
 MOTE_ASSERT_OFFSET(FrameCounters, walk_tiles, 64);
 MOTE_ASSERT_OFFSET(FrameCounters, prewarmed, 68);
-MOTE_ASSERT_OFFSET(FrameCounters, pad1, 72);
-MOTE_ASSERT_OFFSET(FrameCounters, pad2, 76);
-// Byte offsets of the two indirect argument triples inside FrameCounters.
+MOTE_ASSERT_OFFSET(FrameCounters, bounds_groups_x, 72);
+MOTE_ASSERT_OFFSET(FrameCounters, bounds_groups_y, 76);
+MOTE_ASSERT_OFFSET(FrameCounters, bounds_groups_z, 80);
+MOTE_ASSERT_OFFSET(FrameCounters, pad0, 84);
+MOTE_ASSERT_OFFSET(FrameCounters, pad1, 88);
+MOTE_ASSERT_OFFSET(FrameCounters, pad2, 92);
+// Byte offsets of the indirect argument triples inside FrameCounters.
 MOTE_CONSTANT(uint, kFrameEmitArgsOffset, 32u);
 MOTE_CONSTANT(uint, kFrameSimulateArgsOffset, 48u);
+MOTE_CONSTANT(uint, kFrameBoundsArgsOffset, 72u);
 
 // One of the effect's declared bursts (EmissionSettings::bursts), host-written into a side table
 // of kFrameMaxBursts entries per row (row * kFrameMaxBursts + i). The tick fires them against the
@@ -256,6 +265,10 @@ MOTE_ASSERT_OFFSET(FrameEmitterBounds, pad1, 44);
 // ~order(min) for x, y, z, atomicMax of order(max), the alive count, the bounded count (finite
 // positions); zero is empty for every word, and the publish pass zeroes them again.
 MOTE_CONSTANT(uint, kFrameBoundsAccumulatorWords, 8u);
+// Entries of the alive list one bounds lane folds into registers before its atomics: one atomic
+// per subgroup, component and row in a run, not one per 32 particles (docs/design/runtime_frame.md,
+// "Bounds").
+MOTE_CONSTANT(uint, kFrameBoundsEntriesPerLane, 32u);
 
 // GPU pre-warm (docs/design/runtime_frame.md, "Pre-warm"): one entry per emitter the warm-up
 // runs forward, host-written. The warm-up's tick (tick.comp built with FRAME_WARMUP) runs entry i

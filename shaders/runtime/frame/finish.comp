@@ -24,4 +24,8 @@ void main() {
   counters.simulate_groups_x = min((n + kFrameWorkgroupSize - 1u) / kFrameWorkgroupSize, kFrameMaxGroups);
   counters.simulate_groups_y = 1u;
   counters.simulate_groups_z = 1u;
+  uint bounds_chunk = kFrameWorkgroupSize * kFrameBoundsEntriesPerLane;
+  counters.bounds_groups_x = min((n + bounds_chunk - 1u) / bounds_chunk, kFrameMaxGroups);
+  counters.bounds_groups_y = 1u;
+  counters.bounds_groups_z = 1u;
 }
