@@ -210,6 +210,32 @@ MOTE_CONSTANT(uint, kFrameBucketPadEntry, 0xFFFFFFFFu);
 // An entry-program word of an entry freed as an orphan by the bucket count (in no bucket).
 MOTE_CONSTANT(uint, kFrameNoProgram, 0xFFFFFFFFu);
 
+// The spawn order (docs/design/runtime_frame.md, "Two orderings"): the tick writes a row's count
+// at the row's place in an order that puts every program's rows together (host-kept,
+// src/runtime/frame/spawn_order.cpp), so the scan leaves each program's newborns one run and its
+// emit dispatch walks that run only, not the frame's every newborn. One FrameSpawnRange per
+// program id: the host writes the places its rows take, [first_place, end_place); emit_args
+// writes the rest each frame: the run of newborns and the program's indirect emit dispatch.
+struct FrameSpawnRange {
+  uint groups_x;  // min(ceil(count / kFrameWorkgroupSize), kFrameMaxGroups); emit strides past it
+  uint groups_y;
+  uint groups_z;
+  uint first_place;  // host: the program's rows' places in the spawn order
+  uint end_place;
+  uint begin;  // the program's first newborn: the inclusive sum before first_place
+  uint count;  // its newborns this frame
+  uint pad0;
+};
+MOTE_ASSERT_SIZE(FrameSpawnRange, 32);
+MOTE_ASSERT_OFFSET(FrameSpawnRange, groups_x, 0);
+MOTE_ASSERT_OFFSET(FrameSpawnRange, groups_y, 4);
+MOTE_ASSERT_OFFSET(FrameSpawnRange, groups_z, 8);
+MOTE_ASSERT_OFFSET(FrameSpawnRange, first_place, 12);
+MOTE_ASSERT_OFFSET(FrameSpawnRange, end_place, 16);
+MOTE_ASSERT_OFFSET(FrameSpawnRange, begin, 20);
+MOTE_ASSERT_OFFSET(FrameSpawnRange, count, 24);
+MOTE_ASSERT_OFFSET(FrameSpawnRange, pad0, 28);
+
 // Push constants of the bucket passes: the program ids the buckets cover this frame (the heap's
 // id capacity, host-known).
 struct FrameBucketPush {
@@ -355,6 +381,9 @@ MOTE_CONSTANT(uint, kFrameBindingWarmupQueue, 24u);         // FrameWarmupEntry 
 MOTE_CONSTANT(uint, kFrameBindingWarmupCounters, 25u);      // migrate: the warm-up's FrameCounters
 MOTE_CONSTANT(uint, kFrameBindingWarmupPool, 26u);          // migrate: the warm-up's records
 MOTE_CONSTANT(uint, kFrameBindingWarmupAlive, 27u);         // migrate: the warm-up's last alive list
+MOTE_CONSTANT(uint, kFrameBindingSpawnPlaces, 28u);         // per row: its place in the spawn order
+MOTE_CONSTANT(uint, kFrameBindingSpawnRows, 29u);           // per place in the spawn order: its row
+MOTE_CONSTANT(uint, kFrameBindingSpawnRanges, 30u);         // FrameSpawnRange per program id
 
 MOTE_CONSTANT(uint, kFrameWorkgroupSize, 64u);
 // The interpreted simulate's record window (shaders/runtime/frame/vm.glsl): the most chunks of a
