@@ -295,6 +295,8 @@ MOTE_CONSTANT(uint, kFrameBoundsAccumulatorWords, 8u);
 // per subgroup, component and row in a run, not one per 32 particles (docs/design/runtime_frame.md,
 // "Bounds").
 MOTE_CONSTANT(uint, kFrameBoundsEntriesPerLane, 32u);
+// The fewest bounds workgroups a list with as many tiles gets (fewer entries a lane instead).
+MOTE_CONSTANT(uint, kFrameBoundsMinGroups, 2048u);
 
 // GPU pre-warm (docs/design/runtime_frame.md, "Pre-warm"): one entry per emitter the warm-up
 // runs forward, host-written. The warm-up's tick (tick.comp built with FRAME_WARMUP) runs entry i

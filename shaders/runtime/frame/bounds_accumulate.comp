@@ -7,8 +7,8 @@
 // orientation and the projection's frame, both rotations: the corners lie within
 // 0.5 * size * sqrt(1 + stretch^2) of the position in every view. A mesh reaches its record's
 // bounds_reach times its size.
-// A workgroup takes kFrameBoundsEntriesPerLane consecutive tiles of 64 entries (coalesced reads,
-// lane i reads entry i of each tile); a lane keeps a running box in registers while its row stays
+// A workgroup takes up to kFrameBoundsEntriesPerLane consecutive tiles of 64 entries (coalesced
+// reads, lane i reads entry i of each tile); a lane keeps a running box in registers while its row stays
 // the same and flushes it when the row changes and at the end. A flush reduces over the
 // subgroup's lanes of one row at a time and goes out as atomicMax on order-preserving uint keys
 // (no compare-and-swap loop): one emitter's 16M particles cost one atomic per subgroup and word,
@@ -69,12 +69,16 @@ void flush(bool pending, uint row, uvec3 lo_key, uvec3 hi_key, uint alive, uint 
 void main() {
   uint n = min(counters.alive_out, params.capacity);
   uint rw = params.record_words;
-  uint chunk = kFrameWorkgroupSize * kFrameBoundsEntriesPerLane;
+  // Entries a lane takes: finish launches at least kFrameBoundsMinGroups workgroups (a list too
+  // short to fill the GPU at 32 a lane is spread thinner), each over one contiguous chunk.
+  uint lanes = gl_NumWorkGroups.x * kFrameWorkgroupSize;
+  uint per_lane = clamp((n + lanes - 1u) / lanes, 1u, kFrameBoundsEntriesPerLane);
+  uint chunk = kFrameWorkgroupSize * per_lane;
   // The running box of the row this lane holds (kNoRow: none).
   uint held = kNoRow, held_alive = 0u, held_boxed = 0u;
   uvec3 held_lo = uvec3(0u), held_hi = uvec3(0u);
   for (uint first = gl_WorkGroupID.x * chunk; first < n; first += gl_NumWorkGroups.x * chunk) {
-    for (uint i = 0u; i < kFrameBoundsEntriesPerLane; ++i) {
+    for (uint i = 0u; i < per_lane; ++i) {
       uint t = first + i * kFrameWorkgroupSize + gl_LocalInvocationID.x;
       uint row = kNoRow;
       bool bounded = false;
