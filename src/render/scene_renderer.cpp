@@ -483,7 +483,7 @@ Status SceneRenderer::record_frame(VkCommandBuffer cmd, const ParticleView& view
   const mote::ParticleTargets sprite_targets{targets_.hdr.handle(),   targets_.hdr.view(),
                                              VK_IMAGE_LAYOUT_GENERAL, targets_.depth.handle(),
                                              targets_.depth.view(),   VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL};
-  MOTE_TRY(renderer_->record_transparent(cmd, sprite_targets));
+  MOTE_TRY(renderer_->record_transparent(cmd, sprite_targets, shadows ? &shadow_map : nullptr));
   gpu::memory_barrier(cmd, kTargetStages, VK_ACCESS_2_MEMORY_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT);
