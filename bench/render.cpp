@@ -7,7 +7,7 @@
 //
 //   bench_render [--width W] [--height H] [--counts N,N,...] [--smoke N] [--repeats R] [--warmup W]
 //                [--record-words K] [--roofline-mib M] [--paths raster_oit,raster_sorted,compute]
-//                [--seed S] [--device SEL]
+//                [--seed S] [--lit] [--device SEL]
 //   (the cases on the H200 are the defaults; on lavapipe:
 //    --width 320 --height 180 --counts 10000 --smoke 2000 --repeats 2 --roofline-mib 64)
 //
@@ -19,7 +19,12 @@
 //     Gaussian clusters (sigma 0.35 m across, 0.5 m in depth) 4–7 m away: they overlap heavily —
 //     the fill-rate case.
 //   Every sprite is a camera-facing billboard textured with the built-in soft disc
-//   (assets::make_soft_disc), no soft fade, no lighting; the depth target is cleared to far.
+//   (assets::make_soft_disc), no soft fade; the depth target is cleared to far. With --lit the
+//   alpha-blended sprites are lit (kDrawFlagLit: per pixel from a froxel irradiance volume of a
+//   froxel per 16 x 16 pixels and 64 slices, built once before the timed frames from a sun, the
+//   hemisphere ambient and four point lights; docs/design/render.md, "Lighting"): a run with and
+//   one without gives each path's lit minus unlit draw cost. The volume's own pass is
+//   bench_media's "irradiance".
 //
 // Figures per (case, path), one JSON object per line, then a table:
 //   median_ms / min_ms   the particle pass (timestamps around ParticleRasterPath::record or
@@ -69,6 +74,7 @@
 #include "gpu/transfer.hpp"
 #include "render/opaque_pass.hpp"
 #include "render/particle_compute_path.hpp"
+#include "media/irradiance_volume.hpp"
 #include "render/particle_inputs.hpp"
 #include "render/particle_raster_path.hpp"
 #include "render/particle_targets.hpp"
@@ -126,6 +132,7 @@ struct Options {
   uint64_t roofline_mib = 1024;
   std::vector<PathKind> paths{std::begin(kAllPaths), std::end(kAllPaths)};
   uint32_t seed = 1;
+  bool lit = false;
   std::string device;
 };
 
@@ -133,7 +140,7 @@ struct Options {
   fmt::print(stderr,
              "usage: bench_render [--width W] [--height H] [--counts N,N,...] [--smoke N] [--repeats R] [--warmup W]\n"
              "                    [--record-words K] [--roofline-mib M] [--paths raster_oit,raster_sorted,compute]\n"
-             "                    [--seed S] [--device SEL]\n");
+             "                    [--seed S] [--lit] [--device SEL]\n");
   std::exit(2);
 }
 
@@ -184,6 +191,7 @@ Options parse(int argc, char** argv) {
         if (!known) usage();
       }
     } else if (a == "--seed") o.seed = parse_u32(next(), 0, UINT32_MAX);
+    else if (a == "--lit") o.lit = true;
     else if (a == "--device") o.device = next();
     else usage();
   }
@@ -300,12 +308,13 @@ Footprint footprint(const std::vector<Sprite>& sprites, const shader::RenderView
   return f;
 }
 
-shader::ParticleDrawRecord draw_record(bool additive) {
+shader::ParticleDrawRecord draw_record(bool additive, bool lit) {
   shader::ParticleDrawRecord r{};
   r.position_word = kPositionWord;
   r.size_word = kSizeWord;
   r.color_word = kColorWord;
-  r.flags = shader::kDrawFlagLive | shader::kProjectionBillboard | (additive ? shader::kDrawFlagAdditive : 0u);
+  r.flags = shader::kDrawFlagLive | shader::kProjectionBillboard | (additive ? shader::kDrawFlagAdditive : 0u) |
+            (lit ? shader::kDrawFlagLit : 0u);
   r.generation = kGeneration;
   r.flipbook_columns = 1;
   r.flipbook_rows = 1;
@@ -380,6 +389,7 @@ struct Bench {
   Sampler nearest;
   Buffer view_buffer;
   Buffer lights;
+  media::IrradianceVolume irradiance;  // what lit sprites read (built once)
   Buffer records;
   Buffer draw_args;
   Buffer draw_args_params;
@@ -427,7 +437,25 @@ Status create_shared(Bench& b) {
                                                     .usage = kStorage,
                                                     .name = "bench.render.point_lights"}));
   MOTE_TRY(upload_span(device, b.lights, std::span<const shader::PointLightGpu>(no_lights)));
-  const shader::ParticleDrawRecord rows[2] = {draw_record(false), draw_record(true)};
+  // The irradiance volume lit sprites read, built once: a sun, the ambient and four point lights.
+  MOTE_TRY_ASSIGN(b.irradiance,
+                  media::IrradianceVolume::create(device,
+                                                  {.grid = media::irradiance_grid_for(b.opt.width, b.opt.height)}));
+  shader::RenderView lit_view = b.view;
+  lit_view.sun_direction = glm::vec4(glm::normalize(glm::vec3(0.3f, -1.0f, -0.4f)), 1.0f);
+  lit_view.sun_radiance = glm::vec4(2.0f, 1.9f, 1.7f, 0.0f);
+  lit_view.sky_ambient = glm::vec4(0.3f, 0.35f, 0.45f, 0.0f);
+  lit_view.ground_ambient = glm::vec4(0.1f, 0.08f, 0.06f, 0.0f);
+  std::vector<shader::PointLightGpu> lights;
+  for (int i = 0; i < 4; ++i)
+    lights.push_back({glm::vec4(-2.0f + 1.3f * float(i), 0.5f, -4.0f - float(i), 6.0f), glm::vec4(6.0f)});
+  lit_view.point_light_count = uint32_t(lights.size());
+  Status built = ok_status();
+  MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) {
+    built = b.irradiance.record(cmd, lit_view, lights, {});
+  }));
+  MOTE_TRY(built);
+  const shader::ParticleDrawRecord rows[2] = {draw_record(false, b.opt.lit), draw_record(true, false)};
   MOTE_TRY_ASSIGN(b.records,
                   Buffer::create(device,
                                  {.size = sizeof(rows), .usage = kStorage, .name = "bench.render.draw_records"}));
@@ -487,6 +515,8 @@ Status create_case(Bench& b, const Case& c, const Footprint& fp, CaseGpu& g) {
   g.inputs.point_lights = &b.lights;
   g.inputs.atlas = b.atlas.view();
   g.inputs.atlas_sampler = b.linear.handle();
+  g.inputs.lighting = {b.irradiance.luma_view(), b.irradiance.chroma_view(), b.irradiance.sampler(),
+                       &b.irradiance.sampling_buffer()};
 
   const bool want_oit = std::count(b.opt.paths.begin(), b.opt.paths.end(), PathKind::kRasterOit) > 0;
   const bool want_sorted = std::count(b.opt.paths.begin(), b.opt.paths.end(), PathKind::kRasterSorted) > 0;
@@ -714,9 +744,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   fmt::print("{{\"bench\":\"render\",\"device\":\"{}\",\"driver\":\"{}\",\"width\":{},\"height\":{},\"repeats\":{},"
-             "\"warmup\":{},\"record_words\":{},\"fov_y_degrees\":{},\"seed\":{},\"validation\":{}}}\n",
+             "\"warmup\":{},\"record_words\":{},\"fov_y_degrees\":{},\"seed\":{},\"lit\":{},\"validation\":{}}}\n",
              device.description().name, device.description().driver_info, opt.width, opt.height, opt.repeats,
-             opt.warmup, opt.record_words, kFovYDegrees, opt.seed, device.validation_enabled());
+             opt.warmup, opt.record_words, kFovYDegrees, opt.seed, opt.lit, device.validation_enabled());
 
   uint64_t roofline_bytes = std::min<uint64_t>(opt.roofline_mib << 20, device.description().device_local_bytes / 4);
   roofline_bytes = std::max<uint64_t>(roofline_bytes / 16 * 16, 1u << 20);

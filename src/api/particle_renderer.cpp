@@ -127,20 +127,18 @@ Result<std::unique_ptr<ParticleRenderer>> ParticleRenderer::create(ParticleSyste
   s.desc = desc;
   if (!s.device->description().queue_has_graphics && desc.path == DrawPath::kRaster)
     return make_error(ErrorCode::kUnsupported, "the raster path needs a queue that draws (no graphics queue)");
-  const render::ParticleRendererOptions options{.width = desc.width,
-                                                .height = desc.height,
-                                                .path = desc.path == DrawPath::kCompute ? render::DrawPath::kCompute
-                                                                                        : render::DrawPath::kRaster,
-                                                .transparency = desc.transparency == Transparency::kSorted
-                                                                    ? render::Transparency::kSorted
-                                                                    : render::Transparency::kOit,
-                                                .capacity = system.capacity(),
-                                                .max_emitters = system.max_emitters(),
-                                                .frames_in_flight = state.system.frames_in_flight(),
-                                                .lighting_grid = {desc.lighting_grid[0], desc.lighting_grid[1],
-                                                                  desc.lighting_grid[2]},
-                                                .lighting_near = desc.lighting_near,
-                                                .lighting_far = desc.lighting_far};
+  const render::ParticleRendererOptions options{
+      .width = desc.width,
+      .height = desc.height,
+      .path = desc.path == DrawPath::kCompute ? render::DrawPath::kCompute : render::DrawPath::kRaster,
+      .transparency = desc.transparency == Transparency::kSorted ? render::Transparency::kSorted
+                                                                 : render::Transparency::kOit,
+      .capacity = system.capacity(),
+      .max_emitters = system.max_emitters(),
+      .frames_in_flight = state.system.frames_in_flight(),
+      .lighting_grid = {desc.lighting_grid[0], desc.lighting_grid[1], desc.lighting_grid[2]},
+      .lighting_near = desc.lighting_near,
+      .lighting_far = desc.lighting_far};
   MOTE_TRY_ASSIGN(s.renderer, render::ParticleRenderer::create(*s.device, options));
   return r;
 }

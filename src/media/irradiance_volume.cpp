@@ -25,8 +25,8 @@ Status check_desc(const IrradianceVolumeDesc& d) {
     return make_error(ErrorCode::kInvalidArgument, "the irradiance volume needs a grid of at least one froxel", where);
   if (!(d.near_distance > 0.0f) || !(d.far_distance > d.near_distance) || !std::isfinite(d.far_distance))
     return make_error(ErrorCode::kInvalidArgument,
-                      fmt::format("the irradiance volume's depth range needs 0 < near ({}) < far ({})",
-                                  d.near_distance, d.far_distance),
+                      fmt::format("the irradiance volume's depth range needs 0 < near ({}) < far ({})", d.near_distance,
+                                  d.far_distance),
                       where);
   return ok_status();
 }
@@ -125,6 +125,7 @@ Status IrradianceVolume::record(VkCommandBuffer cmd, const shader::RenderView& v
   const shader::IrradiancePush push{glm::vec4(glm::vec3(view.sky_ambient), 0.0f),
                                     glm::vec4(glm::vec3(view.ground_ambient), 0.0f)};
 
+  if (profiler_) profiler_->begin(cmd, "irradiance");
   // The previous frame's readers of the blocks and the volumes are done before they are rewritten.
   gpu::memory_barrier(cmd, kReaders, VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_UNIFORM_READ_BIT,
                       VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
@@ -147,6 +148,7 @@ Status IrradianceVolume::record(VkCommandBuffer cmd, const shader::RenderView& v
       .dispatch(groups(g.x), groups(g.y), g.z);
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, kReaders,
                       VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+  if (profiler_) profiler_->end(cmd);
   ++frame_;
   return ok_status();
 }

@@ -18,6 +18,7 @@
 #include "gpu/compute_pipeline.hpp"
 #include "gpu/device.hpp"
 #include "gpu/image.hpp"
+#include "gpu/profiler.hpp"
 #include "gpu/sampler.hpp"
 #include "media/image3d.hpp"
 #include "mote/result.hpp"
@@ -56,6 +57,10 @@ class IrradianceVolume {
   Status record(VkCommandBuffer cmd, const shader::RenderView& view, std::span<const shader::PointLightGpu> lights,
                 const SunShadowMap& shadow_map);
 
+  // Timestamps around the pass ("irradiance") of every record from now on, into `profiler`
+  // (null: none; benchmarks).
+  void set_profiler(gpu::GpuProfiler* profiler) { profiler_ = profiler; }
+
   // What a lit draw binds (valid after a record in the same command buffer): the two volumes
   // (GENERAL) with a linear clamp sampler, and the grid's depth range (MediaFogSampling, w = 1).
   VkImageView luma_view() const { return luma_.view(); }
@@ -81,6 +86,7 @@ class IrradianceVolume {
   gpu::Sampler linear_;
   gpu::Sampler shadow_sampler_;
   gpu::ComputePipeline pass_;
+  gpu::GpuProfiler* profiler_ = nullptr;
   uint32_t frame_ = 0;
 };
 

@@ -120,7 +120,8 @@ class ParticleRenderer {
   // When a live row is lit, the froxel irradiance volume is rebuilt first from the view and
   // lights record_prepare took, the sun shadowed by `shadow_map` (none: unshadowed; layouts as
   // record_opaque takes it).
-  Status record_transparent(VkCommandBuffer cmd, const ParticleTargets& targets, const ShadowMapTarget& shadow_map = {});
+  Status record_transparent(VkCommandBuffer cmd, const ParticleTargets& targets,
+                            const ShadowMapTarget& shadow_map = {});
 
   // The froxel fog the sprites are seen through from the next record_transparent on (its
   // integrated volume recorded earlier in the same command buffer); an invalid FogInput: none.

@@ -214,13 +214,13 @@ Status SceneRenderer::make_particles(uint32_t width, uint32_t height) {
     MOTE_TRY_ASSIGN(const TransformId row, particles_->add_transform(parent));
     (void)row;
   }
-  const mote::ParticleRendererDesc desc{.width = width,
-                                        .height = height,
-                                        .path = options_.path == DrawPath::kCompute ? mote::DrawPath::kCompute
-                                                                                    : mote::DrawPath::kRaster,
-                                        .transparency = options_.transparency == Transparency::kSorted
-                                                            ? mote::Transparency::kSorted
-                                                            : mote::Transparency::kOit};
+  const mote::ParticleRendererDesc desc{
+      .width = width,
+      .height = height,
+      .path = options_.path == DrawPath::kCompute ? mote::DrawPath::kCompute : mote::DrawPath::kRaster,
+      .transparency = options_.transparency == Transparency::kSorted ? mote::Transparency::kSorted
+                                                                     : mote::Transparency::kOit,
+      .lighting_grid = {options_.lighting_grid.x, options_.lighting_grid.y, options_.lighting_grid.z}};
   MOTE_TRY_ASSIGN(renderer_, mote::ParticleRenderer::create(*particles_, desc));
   // Every effect's texture and mesh now: a problem is the scene's, found before the first frame.
   for (const LoadedEffect& e : effects_)
@@ -532,6 +532,7 @@ Result<assets::ImageRgba8> SceneRenderer::render(FrameReport* report, FrameCaptu
     MOTE_TRY(capture_depth_.invalidate());
     MOTE_TRY(capture_composited_.invalidate());
     capture->view = view;
+    capture->point_lights = lights;
     capture->record_words = particles_->record_words();
     // The pool as the draw read it: every live record at its slot (the rest zero, as free slots are).
     MOTE_TRY_ASSIGN(const AliveRecords alive, particles_->read_alive_records());

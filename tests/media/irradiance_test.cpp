@@ -56,14 +56,15 @@ glm::vec3 froxel_world(const shader::RenderView& view, const IrradianceVolumeDes
 shader::IrradianceSh expected_at(const shader::RenderView& view, std::span<const shader::PointLightGpu> lights,
                                  glm::vec3 p, float sun_visible = 1.0f) {
   shader::IrradianceSh sh = shader::irradiance_sh_ambient(glm::vec3(view.sky_ambient), glm::vec3(view.ground_ambient));
-  sh = shader::irradiance_sh_add(
-      sh, shader::irradiance_sh_light(glm::vec3(view.sun_radiance) * sun_visible, -glm::vec3(view.sun_direction)));
+  sh = shader::irradiance_sh_add(sh, shader::irradiance_sh_light(glm::vec3(view.sun_radiance) * sun_visible,
+                                                                 -glm::vec3(view.sun_direction)));
   for (const shader::PointLightGpu& l : lights) {
     const glm::vec3 to_light = glm::vec3(l.position_range) - p;
     const float d = glm::length(to_light);
-    sh = shader::irradiance_sh_add(
-        sh, shader::irradiance_sh_light(glm::vec3(l.radiance) * shader::media_point_falloff(d, l.position_range.w),
-                                        to_light / d));
+    sh = shader::irradiance_sh_add(sh,
+                                   shader::irradiance_sh_light(glm::vec3(l.radiance) *
+                                                                   shader::media_point_falloff(d, l.position_range.w),
+                                                               to_light / d));
   }
   return sh;
 }
@@ -73,7 +74,9 @@ class IrradianceTest : public FroxelTest {
   Status record(IrradianceVolume& volume, const shader::RenderView& view, std::span<const shader::PointLightGpu> lights,
                 const SunShadowMap& shadow = {}) {
     Status recorded = ok_status();
-    MOTE_TRY(device().submit_and_wait([&](VkCommandBuffer cmd) { recorded = volume.record(cmd, view, lights, shadow); }));
+    MOTE_TRY(device().submit_and_wait([&](VkCommandBuffer cmd) {
+      recorded = volume.record(cmd, view, lights, shadow);
+    }));
     return recorded;
   }
 };
@@ -89,9 +92,10 @@ TEST_F(IrradianceTest, EachFroxelHoldsItsLightsAtThisFramesJitteredPoint) {
   view.sun_direction = glm::vec4(glm::normalize(glm::vec3(0.3f, -1.0f, 0.2f)), 1.0f);
   view.sun_radiance = glm::vec4(2.0f, 1.8f, 1.5f, 0.0f);  // no shadow map
   // Point lights away from the camera's rays' froxels' points by more than a metre.
-  const std::vector<shader::PointLightGpu> lights = {
-      {glm::vec4(-3.0f, 4.0f, -6.0f, 12.0f), glm::vec4(8.0f, 4.0f, 1.0f, 0.0f)},
-      {glm::vec4(4.0f, -2.0f, -15.0f, 9.0f), glm::vec4(0.5f, 2.0f, 6.0f, 0.0f)}};
+  const std::vector<shader::PointLightGpu> lights = {{glm::vec4(-3.0f, 4.0f, -6.0f, 12.0f),
+                                                      glm::vec4(8.0f, 4.0f, 1.0f, 0.0f)},
+                                                     {glm::vec4(4.0f, -2.0f, -15.0f, 9.0f),
+                                                      glm::vec4(0.5f, 2.0f, 6.0f, 0.0f)}};
   view.point_light_count = uint32_t(lights.size());
   for (uint32_t frame = 0; frame < 2; ++frame) {
     SCOPED_TRACE(frame);
@@ -103,9 +107,9 @@ TEST_F(IrradianceTest, EachFroxelHoldsItsLightsAtThisFramesJitteredPoint) {
     for (uint32_t z = 0; z < desc.grid.z; ++z)
       for (uint32_t y = 0; y < desc.grid.y; ++y)
         for (uint32_t x = 0; x < desc.grid.x; ++x) {
-          const glm::vec3 jitter =
-              shader::media_jitter({x, y, z}, frame,
-                                   {shader::kMediaIrradianceDecorrelationX, shader::kMediaIrradianceDecorrelationY});
+          const glm::vec3 jitter = shader::media_jitter({x, y, z}, frame,
+                                                        {shader::kMediaIrradianceDecorrelationX,
+                                                         shader::kMediaIrradianceDecorrelationY});
           const glm::vec3 p = froxel_world(view, desc, glm::vec3(x, y, z) + jitter);
           const shader::IrradianceSh want = expected_at(view, lights, p);
           const size_t i = (size_t(z) * desc.grid.y + y) * desc.grid.x + x;
@@ -161,8 +165,9 @@ TEST_F(IrradianceTest, TheSunIsShadowedThroughItsShadowMap) {
   for (uint32_t z = 0; z < desc.grid.z; ++z)
     for (uint32_t y = 0; y < desc.grid.y; ++y)
       for (uint32_t x = 0; x < desc.grid.x; ++x) {
-        const glm::vec3 jitter = shader::media_jitter(
-            {x, y, z}, 0, {shader::kMediaIrradianceDecorrelationX, shader::kMediaIrradianceDecorrelationY});
+        const glm::vec3 jitter = shader::media_jitter({x, y, z}, 0,
+                                                      {shader::kMediaIrradianceDecorrelationX,
+                                                       shader::kMediaIrradianceDecorrelationY});
         const glm::vec3 p = froxel_world(view, desc, glm::vec3(x, y, z) + jitter);
         // The shadow edge: a bilinear compare tap spans a texel (1.25 m) either side.
         if (std::abs(p.x) < 2.0f) continue;
@@ -184,10 +189,9 @@ TEST_F(IrradianceTest, TheSunIsShadowedThroughItsShadowMap) {
 
 TEST_F(IrradianceTest, RefusesBadGridsAndMissingLights) {
   EXPECT_EQ(IrradianceVolume::create(device(), {.grid = {0, 4, 4}}).error().code, ErrorCode::kInvalidArgument);
-  EXPECT_EQ(IrradianceVolume::create(device(), {.grid = {4, 4, 4}, .near_distance = 5.0f, .far_distance = 5.0f})
-                .error()
-                .code,
-            ErrorCode::kInvalidArgument);
+  EXPECT_EQ(
+      IrradianceVolume::create(device(), {.grid = {4, 4, 4}, .near_distance = 5.0f, .far_distance = 5.0f}).error().code,
+      ErrorCode::kInvalidArgument);
   auto volume = IrradianceVolume::create(device(), {.grid = {4, 4, 4}});
   ASSERT_TRUE(volume.ok());
   make_targets(8, 8);

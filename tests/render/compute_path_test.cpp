@@ -181,8 +181,9 @@ class ComputePathTest : public test::GpuTest {
     inputs.point_lights = &lights_buffer;
     inputs.atlas = atlas.value().view();
     inputs.atlas_sampler = linear.value().handle();
-    auto irradiance = media::IrradianceVolume::create(
-        *device_, {.grid = scene.lighting_grid, .near_distance = 0.1f, .far_distance = 20.0f});
+    auto irradiance = media::IrradianceVolume::create(*device_, {.grid = scene.lighting_grid,
+                                                                 .near_distance = 0.1f,
+                                                                 .far_distance = 20.0f});
     EXPECT_TRUE(irradiance.ok()) << irradiance.error().to_string();
     if (!irradiance.ok()) return {};
     inputs.lighting = {irradiance.value().luma_view(), irradiance.value().chroma_view(), irradiance.value().sampler(),
@@ -399,8 +400,9 @@ TEST_F(ComputePathTest, LitSpritesTakeTheScenesLightPerPixel) {
       shader::irradiance_sh_light(glm::vec3(scene.sun_radiance), glm::vec3(0.0f, 0.0f, 1.0f)));
   const glm::vec3 centre = shader::irradiance_sh_evaluate(sh.luma, sh.chroma, glm::vec3(0.0f, 0.0f, 1.0f)) / pi;
   // The luma at the centre in closed form: Y(ambient) + (1/4 + 1/2) Y(sun).
-  EXPECT_NEAR(shader::lighting_luma(centre), shader::lighting_luma(glm::vec3(0.25f, 0.5f, 0.0f)) +
-                                                 0.75f * shader::lighting_luma(glm::vec3(0.5f, 0.0f, 0.25f)),
+  EXPECT_NEAR(shader::lighting_luma(centre),
+              shader::lighting_luma(glm::vec3(0.25f, 0.5f, 0.0f)) +
+                  0.75f * shader::lighting_luma(glm::vec3(0.5f, 0.0f, 0.25f)),
               1e-5f);
   EXPECT_TRUE(near_color(lit.at(scene.camera, 32, 32), glm::vec4(centre, 1.0f))) << str(lit.at(scene.camera, 32, 32));
   // Towards the right edge the normal leans away from the light: darker, not black.
