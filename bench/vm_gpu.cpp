@@ -30,45 +30,22 @@
 // several blocks (default: one per block). --print-code prints each interpreter's section as it
 // runs it (one JSON line: code words, immediates).
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <algorithm>
-#include <bit>
-#include <cmath>
+#include <cstdio>
 #include <cstdlib>
-#include <memory>
-#include <optional>
-#include <set>
-#include <span>
 #include <string>
-#include <vector>
 
-#include "gpu/buffer.hpp"
-#include "gpu/commands.hpp"
-#include "gpu/profiler.hpp"
-#include "gpu/transfer.hpp"
-#include "copy_roofline.hpp"
-#include "shared/vm_limits.h"
-#include "update_program.hpp"
-#include "vm_gpu/gpu_executor.hpp"
-#include "vm_gpu/record_window.hpp"
-#include "vm_gpu/kernels/glsl_translator.hpp"
-#include "vm_gpu/kernels/kernel_cache.hpp"
+#include "gpu/device.hpp"
+#include "vm_bench.hpp"
 
 using namespace mote;
 
 namespace {
 
 struct Options {
-  uint32_t particles = 16u << 20;
-  uint32_t repeats = 10;
-  std::string executors = "fast,fast-direct,wide,compiled,compiled-direct,touch,touch-full";
-  double warmup_ms = 2000.0;
   std::string device;
-  uint32_t body_repeats = 1;  // the UPDATE body repeated: separates per-instruction from per-particle cost
-  bool print_code = false;    // print each interpreter's section as it runs it (code words, immediates)
-  uint64_t roofline_mib = 1024;
-  uint32_t interpreter_groups = 0;  // the fast interpreters' workgroups launched (0: one per block)
+  bench::VmBenchOptions bench;
 };
 
 Options parse(int argc, char** argv) {
@@ -82,15 +59,17 @@ Options parse(int argc, char** argv) {
       }
       return argv[++i];
     };
-    if (a == "--particles") o.particles = uint32_t(std::strtoul(next().c_str(), nullptr, 10));
-    else if (a == "--repeats") o.repeats = std::max(1u, uint32_t(std::strtoul(next().c_str(), nullptr, 10)));
-    else if (a == "--executors") o.executors = next();
-    else if (a == "--warmup-ms") o.warmup_ms = std::strtod(next().c_str(), nullptr);
-    else if (a == "--roofline-mib") o.roofline_mib = std::strtoull(next().c_str(), nullptr, 10);
+    if (a == "--particles") o.bench.particles = uint32_t(std::strtoul(next().c_str(), nullptr, 10));
+    else if (a == "--repeats") o.bench.repeats = std::max(1u, uint32_t(std::strtoul(next().c_str(), nullptr, 10)));
+    else if (a == "--executors") o.bench.executors = next();
+    else if (a == "--warmup-ms") o.bench.warmup_ms = std::strtod(next().c_str(), nullptr);
+    else if (a == "--roofline-mib") o.bench.roofline_mib = std::strtoull(next().c_str(), nullptr, 10);
     else if (a == "--device") o.device = next();
-    else if (a == "--interpreter-groups") o.interpreter_groups = uint32_t(std::strtoul(next().c_str(), nullptr, 10));
-    else if (a == "--print-code") o.print_code = true;
-    else if (a == "--body-repeats") o.body_repeats = std::max(1u, uint32_t(std::strtoul(next().c_str(), nullptr, 10)));
+    else if (a == "--interpreter-groups")
+      o.bench.interpreter_groups = uint32_t(std::strtoul(next().c_str(), nullptr, 10));
+    else if (a == "--print-code") o.bench.print_code = true;
+    else if (a == "--body-repeats")
+      o.bench.body_repeats = std::max(1u, uint32_t(std::strtoul(next().c_str(), nullptr, 10)));
     else {
       fmt::print(stderr, "usage: vm_gpu [--particles N] [--repeats R] [--executors fast,wide,compiled,...] "
                          "[--body-repeats K] [--warmup-ms T] [--roofline-mib M] [--device SEL] [--interpreter-groups "
@@ -99,40 +78,6 @@ Options parse(int argc, char** argv) {
     }
   }
   return o;
-}
-
-// Bytes one particle's run must move through DRAM: the 32-byte sectors of its record that the
-// program reads (LOAD_FIELD) and writes (STORE_FIELD), plus its 4-byte kill flag.
-uint32_t sector_bytes_per_particle(const Program& p) {
-  std::set<uint32_t> read, written;
-  for (const Instruction& ins : p.update) {
-    const uint32_t op = ins.words[0] & 0xFFu, lanes = (ins.words[0] >> 8) & 7u;
-    for (uint32_t k = 0; k < lanes; ++k) {
-      if (op == uint32_t(isa::Op::LOAD_FIELD)) read.insert((ins.words[1] + k) / 8);
-      if (op == uint32_t(isa::Op::STORE_FIELD)) written.insert((ins.words[1] + k) / 8);
-    }
-  }
-  return uint32_t(read.size() + written.size()) * 32 + 4;
-}
-
-// One executor as the benchmark runs it: its pipeline, its own program image and parameters,
-// and how it binds them.
-struct Runner {
-  std::string label;
-  const gpu::ComputePipeline* pipeline = nullptr;
-  std::optional<gpu::ComputePipeline> owned;  // interpreters; compiled kernels live in the cache
-  GpuInterpreter which = GpuInterpreter::kFast;
-  bool compiled = false;
-  bool touch = false;       // the memory-only reference: moves the bytes, leaves the records as they are
-  gpu::Buffer records_out;  // touch-full-out: where it stores
-  GpuProgramImage image;
-  gpu::Buffer program_buffer, params_buffer;
-  std::vector<double> ms;
-};
-
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 int fail(const Error& e) {
@@ -146,292 +91,10 @@ int main(int argc, char** argv) {
   const Options opt = parse(argc, argv);
   auto created = gpu::Device::create({.device_selector = opt.device});
   if (!created.ok()) return fail(created.error());
-  gpu::Device& device = **created;
-  Program program = bench::make_update_program();
-  const std::vector<Instruction> body = program.update;
-  for (uint32_t k = 1; k < opt.body_repeats; ++k) program.update.insert(program.update.end(), body.begin(), body.end());
-  constexpr uint32_t kRecordWords = 32;
-
-  RunInput input;
-  input.program = &program;
-  input.section = Section::kUpdate;
-  input.count = opt.particles;
-  input.record_words = kRecordWords;
-  input.emitter.dt = 1.0f / 60.0f;
-
-  auto records = gpu::Buffer::create(device,
-                                     {.size = VkDeviceSize(opt.particles) * kRecordWords * 4, .name = "bench.records"});
-  auto killed = gpu::Buffer::create(device, {.size = VkDeviceSize(opt.particles) * 4, .name = "bench.killed"});
-  auto op_counts = gpu::Buffer::create(device, {.size = 256 * 4, .name = "bench.op_counts"});
-  auto trace = gpu::Buffer::create(device, {.size = 4, .name = "bench.trace"});
-  auto wide_registers = gpu::Buffer::create(device, {.size = VkDeviceSize(shader::kVmWideLaunchLanes) *
-                                                             shader::kVmMaxRegisters * 4,
-                                                     .name = "bench.wide_registers"});
-  for (auto* r : {&records, &killed, &op_counts, &trace, &wide_registers})
-    if (!r->ok()) return fail(r->error());
-
-  // Particles of every age, in chunks so the staging buffer stays small.
-  const uint32_t chunk = 1u << 20;
-  std::vector<uint32_t> block(size_t(chunk) * kRecordWords, 0);
-  for (uint32_t first = 0; first < opt.particles; first += chunk) {
-    const uint32_t n = std::min(chunk, opt.particles - first);
-    for (uint32_t j = 0; j < n; ++j) {
-      const uint32_t i = first + j;
-      uint32_t* r = &block[size_t(j) * kRecordWords];
-      auto f = [](float x) { return std::bit_cast<uint32_t>(x); };
-      r[bench::kPositionWord + 0] = f(float(i % 97));
-      r[bench::kPositionWord + 1] = f(1.0f);
-      r[bench::kPositionWord + 2] = f(-float(i % 13));
-      r[bench::kVelocityWord + 0] = f(0.5f);
-      r[bench::kVelocityWord + 1] = f(3.0f);
-      r[bench::kVelocityWord + 2] = f(-0.25f);
-      r[bench::kAgeWord] = f(float(i % 1000) * 0.003f);
-      r[bench::kLifeWord] = f(2.0f + float(i % 3));
-    }
-    auto status = gpu::upload(device, *records,
-                              std::span(reinterpret_cast<const uint8_t*>(block.data()), size_t(n) * kRecordWords * 4),
-                              VkDeviceSize(first) * kRecordWords * 4);
-    if (!status.ok()) return fail(status.error());
-  }
-
-  // The benchmark checks what it times: the first kCheck particles, advanced by the reference
-  // executor as many times as the GPU advanced them, must match at the end.
-  constexpr uint32_t kCheck = 4096;
-  const uint32_t check_count = std::min(kCheck, opt.particles);
-  auto first_block = gpu::readback_as<uint32_t>(device, *records, size_t(check_count) * kRecordWords);
-  if (!first_block.ok()) return fail(first_block.error());
-  RunInput sample = input;
-  sample.count = check_count;
-  sample.records = std::move(*first_block);
-
-  const uint32_t bytes_per_particle = sector_bytes_per_particle(program);
-  const RecordWindow window = record_window(program, Section::kUpdate, kRecordWords);
-  fmt::print("{{\"bench\":\"vm_gpu\",\"device\":\"{}\",\"particles\":{},\"record_bytes\":{},\"instructions\":{},"
-             "\"registers\":{},\"moved_bytes_per_particle\":{},\"window_chunks\":{},\"window_dirty_mask\":{}}}\n",
-             device.description().name, opt.particles, kRecordWords * 4, program.update.size(), program.register_count,
-             bytes_per_particle, window.chunks, window.dirty_mask);
-
-  // The executors. Compiled kernels are translated, compiled and specialised once, as a runtime
-  // would when an effect is loaded; the compile cost is reported, not timed.
-  vm_kernels::KernelCache kernels(device);
-  std::vector<std::unique_ptr<Runner>> runners;
-  for (const char* label :
-       {"fast", "fast-unfolded", "fast-instrumented", "fast-direct", "fast-ops", "wide", "wide-direct", "compiled",
-        "compiled-direct", "touch", "touch-full", "touch-coalesced", "touch-full-coalesced", "touch-full-out"}) {
-    if (("," + opt.executors + ",").find("," + std::string(label) + ",") == std::string::npos) continue;
-    auto run = std::make_unique<Runner>();
-    run->label = label;
-    const std::string name = label;
-    const bool staged = name.find("-direct") == std::string::npos;
-    run->compiled = name.rfind("compiled", 0) == 0;
-    run->which = name.rfind("wide", 0) == 0 ? GpuInterpreter::kWide : GpuInterpreter::kFast;
-    run->touch = name.rfind("touch", 0) == 0;
-    if (run->touch) {
-      const char* shader = name.find("coalesced") != std::string::npos ? "bench/record_window_touch_coalesced"
-                           : name.find("-out") != std::string::npos    ? "bench/record_window_touch_out"
-                                                                       : "bench/record_window_touch";
-      auto made = gpu::ComputePipeline::create(device, shader);
-      if (!made.ok()) return fail(made.error());
-      run->owned = std::move(*made);
-      run->pipeline = &*run->owned;
-    } else if (run->compiled) {
-      auto kernel = kernels.kernel(program, Section::kUpdate, {.record_words = kRecordWords, .window = staged});
-      if (!kernel.ok()) return fail(kernel.error());
-      run->pipeline = *kernel;
-      const vm_kernels::KernelCacheStats& st = kernels.stats();
-      fmt::print("{{\"executor\":\"{}\",\"translate_ms\":{:.2f},\"compile_ms\":{:.2f},\"pipeline_ms\":{:.2f}}}\n",
-                 label, st.translate_ms, st.compile_ms, st.pipeline_ms);
-    } else {
-      GpuInterpreterSpecialization spec = gpu_interpreter_specialization(program, Section::kUpdate, kRecordWords,
-                                                                         staged, name.ends_with("-ops"));
-      // "-instrumented": with the per-opcode counts and the trace compiled in, as the executor
-      // builds it for the parity suite (the counters stay off: flags is 0).
-      spec.instrumented = name.find("-instrumented") != std::string::npos;
-      auto made = create_gpu_interpreter(device, run->which, spec);
-      if (!made.ok()) return fail(made.error());
-      run->owned = std::move(*made);
-      run->pipeline = &*run->owned;
-    }
-    if (auto stats = run->pipeline->statistics(); stats.ok())
-      for (const auto& st : *stats)
-        fmt::print("{{\"executor\":\"{}\",\"statistic\":\"{}\",\"value\":\"{}\"}}\n", label, st.name, st.value);
-    // An interpreter's image goes with its pipeline: the uninstrumented fast builds run the
-    // section with its moves folded (src/vm_gpu/fast_fold.hpp), as the executor does when it does not
-    // count opcodes; "fast-unfolded" keeps every instruction, for the comparison.
-    std::optional<GpuInterpreterSpecialization> image_spec;
-    if (!run->compiled && !run->touch) {
-      image_spec = gpu_interpreter_specialization(program, Section::kUpdate, kRecordWords, staged,
-                                                  name.ends_with("-ops"));
-      image_spec->instrumented = name.find("-instrumented") != std::string::npos ||
-                                 name.find("-unfolded") != std::string::npos;
-    }
-    run->image = make_gpu_program_image(input, kRecordWords, run->which, device.limits(),
-                                        image_spec ? &*image_spec : nullptr);
-    // --interpreter-groups: fewer workgroups than blocks, each walking several (grid stride).
-    if (opt.interpreter_groups > 0 && run->which == GpuInterpreter::kFast && !run->compiled && !run->touch) {
-      run->image.groups = std::min(run->image.groups, opt.interpreter_groups);
-      run->image.params.launch_lanes = run->image.groups * shader::kVmWorkgroupSize;
-    }
-    // --print-code: the words the interpreter reads (the section after the host's rewrite and
-    // fold, its immediates and its constant vectors, 4 words each), for a look at what runs.
-    if (opt.print_code && !run->compiled && !run->touch) {
-      const shader::VmRunParams& pr = run->image.params;
-      const std::vector<uint32_t>& w = run->image.words;
-      const std::span<const uint32_t> code(w.data() + pr.code_offset, size_t(pr.code_length) * 4);
-      const uint32_t imm_count = w[run->image.immediates_offset];
-      const std::span<const uint32_t> imm(w.data() + run->image.immediates_offset + 4, imm_count);
-      const std::span<const uint32_t> vectors(w.data() + run->image.immediates_offset + kConstantVectorsViewOffset / 4,
-                                              size_t(shader::kVmFastMaxConstantVectors) * 4);
-      fmt::print("{{\"executor\":\"{}\",\"code\":[{}],\"immediates\":[{}],\"constant_vectors\":[{}],"
-                 "\"registers_to_clear\":{}}}\n",
-                 label, fmt::join(code, ","), fmt::join(imm, ","), fmt::join(vectors, ","), pr.register_count);
-    }
-    if (name == "touch-full-out") {
-      auto out = gpu::Buffer::create(device, {.size = VkDeviceSize(opt.particles) * kRecordWords * 4,
-                                              .name = "bench.records_out"});
-      if (!out.ok()) return fail(out.error());
-      run->records_out = std::move(*out);
-    }
-    if (name.rfind("touch-full", 0) == 0) {  // the whole record read and written: its full_record_rw_gbps is the figure
-      run->image.params.window_first_chunk = 0;
-      run->image.params.window_chunks = kRecordWords / 4;
-      run->image.params.window_dirty_mask = (1u << (kRecordWords / 4)) - 1u;
-    }
-    auto program_buffer = gpu::Buffer::create(device, {.size = run->image.words.size() * 4,
-                                                       .usage = kProgramBufferUsage,
-                                                       .name = "bench.program"});
-    auto params_buffer = gpu::Buffer::create(device, {.size = sizeof(shader::VmRunParams),
-                                                      .usage = kParamsBufferUsage,
-                                                      .name = "bench.params"});
-    if (!program_buffer.ok()) return fail(program_buffer.error());
-    if (!params_buffer.ok()) return fail(params_buffer.error());
-    run->program_buffer = std::move(*program_buffer);
-    run->params_buffer = std::move(*params_buffer);
-    auto status = gpu::upload_span<uint32_t>(device, run->program_buffer, run->image.words);
-    if (status.ok())
-      status = gpu::upload(device, run->params_buffer,
-                           std::span(reinterpret_cast<const uint8_t*>(&run->image.params), sizeof(run->image.params)));
-    if (!status.ok()) return fail(status.error());
-    runners.push_back(std::move(run));
-  }
-  if (runners.empty()) {
-    fmt::print(stderr, "vm_gpu: no executor selected\n");
-    return 2;
-  }
-
-  auto record = [&](gpu::ComputeRecorder& rec, Runner& r) {
-    rec.bind(*r.pipeline);
-    const gpu::Buffer& pb = r.program_buffer;
-    if (r.touch && r.records_out.valid())
-      rec.buffers({{1, &*records}, {2, &*killed}, {3, &r.records_out}, {4, &r.params_buffer}});
-    else if (r.touch) rec.buffers({{1, &*records}, {2, &*killed}, {4, &r.params_buffer}});
-    else if (r.compiled)
-      rec.buffers({{0, &pb}, {1, &*records}, {2, &*killed}, {3, &*op_counts}, {4, &r.params_buffer}, {6, &*trace}});
-    else if (r.which == GpuInterpreter::kWide)
-      rec.buffers({{0, &pb},
-                   {1, &*records},
-                   {2, &*killed},
-                   {3, &*op_counts},
-                   {4, &r.params_buffer},
-                   {5, &*wide_registers},
-                   {6, &*trace},
-                   code_view(r.image, pb),
-                   shapes_view(r.image, pb)});
-    else
-      rec.buffers({{0, &pb},
-                   {1, &*records},
-                   {2, &*killed},
-                   {3, &*op_counts},
-                   {4, &r.params_buffer},
-                   {6, &*trace},
-                   code_view(r.image, pb),
-                   immediates_view(r.image, pb)});
-    rec.dispatch(r.image.groups);
-  };
-  uint32_t updates = 0;  // how many times the records were advanced
-  // One round: every executor once, each between timestamps.
-  auto run_rounds = [&](uint32_t rounds, gpu::GpuProfiler& profiler) -> Result<std::vector<gpu::PassTime>> {
-    MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) {
-      profiler.reset(cmd);
-      gpu::ComputeRecorder rec(device, cmd);
-      for (uint32_t round = 0; round < rounds; ++round)
-        for (auto& r : runners) {
-          gpu::compute_to_compute(cmd);
-          profiler.begin(cmd, r->label);
-          record(rec, *r);
-          profiler.end(cmd);
-        }
-    }));
-    for (const auto& r : runners)
-      if (!r->touch) updates += rounds;
-    return profiler.resolve();
-  };
-
-  double roofline_gbps = 0.0;
-  auto measure_roofline = [&](const char* when) -> Status {
-    if (opt.roofline_mib == 0) return {};
-    MOTE_TRY_ASSIGN(bench::CopyRoofline roofline, bench::measure_copy_roofline(device, opt.roofline_mib << 20, 10));
-    roofline_gbps = std::max(roofline_gbps, roofline.gbps);
-    fmt::print("{{\"roofline\":\"copy\",\"when\":\"{}\",\"bytes_each_way\":{},\"median_ms\":{:.4f},\"gbps\":{:.1f}}}\n",
-               when, roofline.bytes, roofline.median_ms, roofline.gbps);
-    return {};
-  };
-  // The copy is checked by reading its whole destination back: the GPU idles for that long, its
-  // clocks drop, and the first kernels after it ran 4x slow on the H200 (2026-11-30). So the
-  // "before" copy comes first and the warm-up runs right before the timed rounds.
-  if (auto st = measure_roofline("before"); !st.ok()) return fail(st.error());
-
-  // Warm-up: rounds until the GPU has spent --warmup-ms in them (clocks up, caches and TLBs warm).
-  const uint32_t kWarmRounds = 4;
-  auto warm_profiler = gpu::GpuProfiler::create(device, kWarmRounds * uint32_t(runners.size()));
-  if (!warm_profiler.ok()) return fail(warm_profiler.error());
-  double warmed_ms = 0.0;
-  uint32_t warm_batches = 0;
-  while (warmed_ms < opt.warmup_ms && warm_batches < 1000) {
-    auto times = run_rounds(kWarmRounds, *warm_profiler);
-    if (!times.ok()) return fail(times.error());
-    for (const auto& t : *times) warmed_ms += t.ms;
-    ++warm_batches;
-  }
-  fmt::print("{{\"warmup_gpu_ms\":{:.1f},\"warmup_rounds\":{}}}\n", warmed_ms, warm_batches * kWarmRounds);
-
-  auto profiler = gpu::GpuProfiler::create(device, opt.repeats * uint32_t(runners.size()));
-  if (!profiler.ok()) return fail(profiler.error());
-  auto times = run_rounds(opt.repeats, *profiler);
-  if (!times.ok()) return fail(times.error());
-  for (size_t i = 0; i < times->size(); ++i) runners[i % runners.size()]->ms.push_back((*times)[i].ms);
-  if (auto st = measure_roofline("after"); !st.ok()) return fail(st.error());
-
-  for (auto& r : runners) {
-    const double median = median_of(r->ms);
-    const double best = *std::min_element(r->ms.begin(), r->ms.end());
-    const double gbps = double(opt.particles) * bytes_per_particle / (median * 1e-3) / 1e9;
-    const double stride_gbps = double(opt.particles) * (2.0 * kRecordWords * 4) / (median * 1e-3) / 1e9;
-    std::string all;
-    for (double t : r->ms) all += (all.empty() ? "" : ",") + fmt::format("{:.4f}", t);
-    fmt::print("{{\"executor\":\"{}\",\"median_ms\":{:.4f},\"best_ms\":{:.4f},\"particles_per_ms\":{:.0f},"
-               "\"moved_gbps\":{:.1f},\"of_roofline\":{:.4f},\"full_record_rw_gbps\":{:.1f},\"ms\":[{}]}}\n",
-               r->label, median, best, double(opt.particles) / median, gbps,
-               roofline_gbps > 0.0 ? gbps / roofline_gbps : 0.0, stride_gbps, all);
-  }
-
-  // The check: the reference advanced the sample as many times as the GPU advanced the records.
-  auto reference = make_reference_executor();
-  for (uint32_t u = 0; u < updates; ++u) {
-    auto step = reference->run(sample);
-    if (!step.ok()) return fail(step.error());
-    sample.records = std::move(step->records);
-  }
-  auto got = gpu::readback_as<uint32_t>(device, *records, sample.records.size());
-  if (!got.ok()) return fail(got.error());
-  for (size_t w = 0; w < sample.records.size(); ++w) {
-    const float g = std::bit_cast<float>((*got)[w]), e = std::bit_cast<float>(sample.records[w]);
-    if (!(std::fabs(g - e) <= 1e-3f + 1e-3f * std::fabs(e))) {
-      fmt::print("{{\"check\":\"failed\",\"updates\":{},\"particle\":{},\"word\":{},\"gpu\":{},\"reference\":{}}}\n",
-                 updates, w / kRecordWords, w % kRecordWords, g, e);
-      return 1;
-    }
-  }
-  fmt::print("{{\"check\":\"passed\",\"updates\":{},\"particles_checked\":{}}}\n", updates, check_count);
+  auto result = bench::run_vm_bench(**created, opt.bench, [](const std::string& line) {
+    std::fputs(line.c_str(), stdout);
+    std::fflush(stdout);
+  });
+  if (!result.ok()) return fail(result.error());
   return 0;
 }

@@ -11,6 +11,7 @@ packages=(
   libspirv-cross-c-shared-dev glslang-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libglm-dev libstb-dev libcli11-dev libfmt-dev libtinygltf-dev
+  libgif-dev zlib1g-dev libxxhash-dev pkg-config doxygen python3-jsonschema
 )
 missing=()
 for p in "${packages[@]}"; do

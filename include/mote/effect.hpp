@@ -72,7 +72,9 @@ struct CompiledEffect {
 };
 
 // Loads, validates and compiles an effect document. Errors carry a JSON pointer in `where`
-// ("/update/nodes/3/inputs/a"). Deterministic: the same text gives byte-identical programs.
+// ("/update/nodes/3/inputs/a"). Deterministic: the same text gives byte-identical programs. In the
+// tools library (mote::tools); the runtime (mote::runtime) loads cooked effects instead
+// (mote/cooked_effect.hpp).
 Result<CompiledEffect> compile_effect(std::string_view json_text);
 
 }  // namespace mote

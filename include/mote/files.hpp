@@ -31,6 +31,8 @@ Status write_text_file(const std::filesystem::path& path, std::string_view text)
 
 // Reads an effect document and compiles it (compile_effect): read errors as above, compile
 // errors as compile_effect gives them (a JSON pointer in `where`; the caller names the file).
+// In the tools library (mote::tools), with the compiler; a program linking the runtime alone
+// loads cooked effects instead (mote/cooked_effect.hpp).
 Result<CompiledEffect> compile_effect_file(const std::filesystem::path& path);
 
 // A program file: `.masm` text is assembled (errors kParse at "line N"), anything else is read as

@@ -1,4 +1,5 @@
-// mote/files.hpp over src/core/file.hpp, compile_effect, assemble and load_mfx.
+// mote/files.hpp over src/core/file.hpp, assemble and load_mfx (compile_effect_file is in
+// compile_effect_file.cpp, with the tools).
 #include "mote/files.hpp"
 
 #include "core/file.hpp"
@@ -21,13 +22,6 @@ Status write_binary_file(const std::filesystem::path& path, std::span<const uint
 
 Status write_text_file(const std::filesystem::path& path, std::string_view text) {
   return write_file_bytes(path.string(), std::span(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
-}
-
-Result<CompiledEffect> compile_effect_file(const std::filesystem::path& path) {
-  MOTE_TRY_ASSIGN(const std::string text, read_text_file(path));
-  MOTE_TRY_ASSIGN(CompiledEffect effect, compile_effect(text));
-  effect.source_path = path.string();
-  return effect;
 }
 
 Result<Program> load_program_file(const std::filesystem::path& path) {

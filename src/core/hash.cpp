@@ -1,26 +1,31 @@
 #include "core/hash.hpp"
 
-#include <array>
+#include <zlib.h>
+
+// Header-only use: the runtime carries no libxxhash dependency at link or load time.
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include <algorithm>
 
 namespace mote {
-namespace {
-constexpr std::array<uint32_t, 256> make_crc_table() {
-  std::array<uint32_t, 256> table{};
-  for (uint32_t i = 0; i < 256; ++i) {
-    uint32_t c = i;
-    for (int k = 0; k < 8; ++k) c = (c & 1u) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-    table[i] = c;
-  }
-  return table;
-}
-constexpr auto kCrcTable = make_crc_table();
-}  // namespace
 
 uint32_t crc32(std::span<const uint8_t> bytes, uint32_t previous) {
-  uint32_t c = ~previous;
-  for (uint8_t b : bytes) c = kCrcTable[(c ^ b) & 0xFFu] ^ (c >> 8);
-  return ~c;
+  // zlib takes the length as uInt; feed spans longer than that in pieces.
+  uLong c = previous;
+  const uint8_t* data = bytes.data();
+  size_t left = bytes.size();
+  constexpr size_t kMaxChunk = size_t(1) << 30;
+  while (left > 0) {
+    const size_t n = std::min(left, kMaxChunk);
+    c = ::crc32(c, data, uInt(n));
+    data += n;
+    left -= n;
+  }
+  return uint32_t(c);
 }
+
+uint64_t content_key64(std::span<const uint8_t> bytes) { return XXH3_64bits(bytes.data(), bytes.size()); }
 
 uint64_t fnv1a64(std::span<const uint8_t> bytes, uint64_t seed) {
   uint64_t h = seed;

@@ -1,15 +1,12 @@
 #include "core/json_pointer.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace mote {
 
 std::string json_pointer_token(std::string_view key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
-  }
-  return out;
+  // nlohmann's json_pointer does the RFC 6901 escaping; a one-token pointer prints as "/" + token.
+  return (nlohmann::json::json_pointer() / std::string(key)).to_string().substr(1);
 }
 
 std::string json_child(const std::string& where, std::string_view key) { return where + "/" + json_pointer_token(key); }

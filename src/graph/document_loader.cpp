@@ -195,8 +195,11 @@ Result<EffectDocument> load_effect_document(std::string_view json_text) {
   MOTE_TRY_ASSIGN(const json j, parse_json(json_text));
   const std::string root;
   MOTE_TRY(check_object(j, root,
-                        {"version", "name", "particle_fields", "emitter_fields", "global_fields", "emission", "render",
-                         "init", "update"}));
+                        {"$schema", "version", "name", "particle_fields", "emitter_fields", "global_fields", "emission",
+                         "render", "init", "update"}));
+  // "$schema" names the schema an editor checks the document against (docs/effect.schema.json):
+  // a string, otherwise unread.
+  if (j.contains("$schema")) MOTE_TRY(read_string(j["$schema"], "/$schema"));
   if (j.contains("version")) MOTE_TRY(read_uint(j["version"], "/version", 1, 1));
   for (const char* key : {"name", "particle_fields", "init", "update"}) MOTE_TRY(require(j, root, key));
   EffectDocument doc;

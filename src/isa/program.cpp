@@ -79,7 +79,7 @@ uint64_t Program::hash() const {
     for (const Instruction& inst : *section)
       for (uint32_t word : inst.words) w.u32(word);
   }
-  return fnv1a64(w.bytes());
+  return content_key64(w.bytes());
 }
 
 uint32_t Program::particle_record_words() const { return saturating_width_sum(particle_fields, 1); }

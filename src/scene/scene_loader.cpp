@@ -468,8 +468,11 @@ Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path
   MOTE_TRY_ASSIGN(const json j, parse_json(json_text));
   const std::string root;
   MOTE_TRY(check_object(j, root,
-                        {"version", "name", "camera", "sun", "point_lights", "environment", "transforms", "objects",
-                         "emitters", "volumes", "fog", "output"}));
+                        {"$schema", "version", "name", "camera", "sun", "point_lights", "environment", "transforms",
+                         "objects", "emitters", "volumes", "fog", "output"}));
+  // "$schema" names the schema an editor checks the file against (docs/scene.schema.json): a
+  // string, otherwise unread.
+  if (j.contains("$schema")) MOTE_TRY(read_string(j["$schema"], "/$schema"));
   MOTE_TRY(require(j, root, "version"));
   MOTE_TRY(read_uint(j["version"], "/version", 1, 1));
   Scene scene;

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# End-to-end checks of the `mote` CLI: exit statuses (0 ok, 1 bad input, never a signal),
-# round trips through asm/disasm, and the same records from every executor.
+# End-to-end checks of the `mote` CLI: exit statuses (0 done, 1 input refused, 2 usage, 3 no
+# device; never a signal; docs/design/cli.md), the one error style `mote VERB: FILE: where: what`,
+# round trips through asm/disasm and cooked effects, the same records from every executor, and
+# the outputs of render (PNG frames, contact sheet, GIF) and of the reporting verbs' --json.
 #   cli_test.sh MOTE_BINARY SOURCE_DIR
 set -u
 mote="$1"
@@ -62,19 +64,19 @@ if [ ! -s "$work/sim_ref.json" ] || ! cmp -s "$work/sim_ref.json" "$work/sim_bat
 fi
 printf '{"name": "x", "particle_fields": [{"name": "p", "width": 9}]}' > "$work/bad_effect.json"
 check "compile bad document" 1 "$mote" compile "$work/bad_effect.json" -o "$work/bad_effect.mfx"
-grep -q "error at /" "$work/err" || { echo "FAIL compile bad document: no JSON pointer in the error"; failures=$((failures + 1)); }
+grep -q "^mote compile: $work/bad_effect.json: /: " "$work/err" || { echo "FAIL compile bad document: not 'mote compile: FILE: /pointer: what'"; cat "$work/err"; failures=$((failures + 1)); }
 
 # Bad input: a clear error and exit 1, never a crash.
 head -c 40 "$work/integrate_gravity.mfx" > "$work/truncated.mfx"
 check "verify truncated" 1 "$mote" verify "$work/truncated.mfx"
-grep -q "error" "$work/err" || { echo "FAIL verify truncated: no error message"; failures=$((failures + 1)); }
+grep -q "^mote verify: $work/truncated.mfx: offset 0x" "$work/err" || { echo "FAIL verify truncated: not 'mote verify: FILE: offset: what'"; cat "$work/err"; failures=$((failures + 1)); }
 printf 'garbage' > "$work/garbage.mfx"
 check "disasm garbage" 1 "$mote" disasm "$work/garbage.mfx"
 printf '.registers 4\n.update\n  FROB r0.x, 1\n' > "$work/bad.masm"
 check "asm unknown mnemonic" 1 "$mote" asm "$work/bad.masm" -o "$work/bad.mfx"
 grep -q "line 3" "$work/err" || { echo "FAIL asm unknown mnemonic: error does not name line 3"; failures=$((failures + 1)); }
 check "verify missing file" 1 "$mote" verify "$work/does-not-exist.mfx"
-check "run-program unknown executor" 1 "$mote" run-program "$work/integrate_gravity.mfx" --executor quantum
+check "run-program unknown executor" 2 "$mote" run-program "$work/integrate_gravity.mfx" --executor quantum
 check "usage error" 2 "$mote" no-such-command
 
 # The GPU frame: `simulate --gpu` reports every frame; `--compare` finds no count difference
@@ -103,7 +105,7 @@ for path in raster compute; do
   [ "$(grep -c '^frame ' "$work/out")" -eq 2 ] || { echo "FAIL render fire --path $path: not 2 frame lines"; failures=$((failures + 1)); }
 done
 for size in 64x 8x8 64x36x2 abc; do
-  check "render bad --size $size" 1 "$mote" render "$src/scenes/fire.json" --out "$work/render_bad" --frames 1 --size "$size" --no-video
+  check "render bad --size $size" 2 "$mote" render "$src/scenes/fire.json" --out "$work/render_bad" --frames 1 --size "$size" --no-video
   grep -q -- "--size" "$work/err" || { echo "FAIL render bad --size $size: the error does not name --size"; failures=$((failures + 1)); }
 done
 [ ! -e "$work/render_bad" ] || { echo "FAIL render bad --size: wrote output anyway"; failures=$((failures + 1)); }
@@ -122,13 +124,15 @@ cat > "$work/long_warmup_scene.json" <<EOF
 EOF
 check "render endless warm-up" 1 "$mote" render "$work/long_warmup_scene.json" --out "$work/render_long" --no-video
 grep -q "/output/warmup_seconds" "$work/err" || { echo "FAIL render endless warm-up: no pointer"; failures=$((failures + 1)); }
-# With ffmpeg on the PATH (optional: not a dependency), the frames also become a GIF and an MP4.
+# With ffmpeg on the PATH (optional: not a dependency), the frames also become an MP4 beside the GIF.
 if command -v ffmpeg > /dev/null 2>&1; then
   check "render fire with video" 0 "$mote" render "$src/scenes/fire.json" --out "$work/render_video" --frames 3 --size 64x36
   for f in frames.gif frames.mp4; do
     [ -s "$work/render_video/$f" ] || { echo "FAIL render fire with video: no $f"; failures=$((failures + 1)); }
   done
 fi
+
+source "$src/tests/cli/cli_verbs_test.sh"
 
 echo "cli: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -282,6 +282,14 @@ TEST(SceneLoader, MinimalSceneTakesTheDefaults) {
   EXPECT_FLOAT_EQ(s.fog.history_weight, 0.95f);
 }
 
+// "$schema" points an editor at docs/scene.schema.json: a string, accepted and not read.
+TEST(SceneLoader, MayNameItsSchema) {
+  EXPECT_TRUE(load_scene(R"({"$schema": "../docs/scene.schema.json", "version": 1})", "").ok());
+  auto wrong = load_scene(R"({"$schema": false, "version": 1})", "");
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.error().where, "/$schema");
+}
+
 TEST(SceneLoader, SunNullAbsentOrDefaults) {
   auto none = load_scene(R"({"version": 1, "sun": null})", "");
   ASSERT_TRUE(none.ok()) << none.error().to_string();

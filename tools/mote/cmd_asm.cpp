@@ -1,10 +1,12 @@
 // `mote asm`, `mote disasm`, `mote verify`: the program file tools. Every failure is an exit
-// status and a message on stderr, never a signal: the inputs are untrusted files.
+// status and a message on stderr (`mote VERB: FILE: where: what`), never a signal: the inputs are
+// untrusted files.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <memory>
 #include <string>
 
+#include "cli_support.hpp"
 #include "commands.hpp"
 #include "mote/assembly.hpp"
 #include "mote/files.hpp"
@@ -14,54 +16,36 @@
 namespace mote::cli {
 namespace {
 
-int fail(const Error& error) {
-  std::fprintf(stderr, "%s\n", error.to_string().c_str());
-  return 1;
-}
-
-// Errors from a file get the file name in front so a build log points at it.
-int fail(const std::string& path, const Error& error) {
-  std::fprintf(stderr, "%s: %s\n", path.c_str(), error.to_string().c_str());
-  return 1;
-}
-
 int run_asm(const std::string& input, const std::string& output) {
   Result<std::string> text = read_text_file(input);
-  if (!text) return fail(text.error());
+  if (!text) return report_error("asm", input, text.error());
   Result<Program> program = assemble(*text);
-  if (!program) return fail(input, program.error());
-  if (Status s = verify_program(*program); !s) return fail(input, s.error());
-  if (Status s = write_binary_file(output, save_mfx(*program)); !s) return fail(s.error());
-  return 0;
+  if (!program) return report_error("asm", input, program.error());
+  if (Status s = verify_program(*program); !s) return report_error("asm", input, s.error());
+  if (Status s = write_binary_file(output, save_mfx(*program)); !s)
+    return report_error("asm", output, s.error(), kExitSystem);
+  return kExitOk;
 }
 
-// Read errors already name the path; format errors get it in front.
 Result<Program> load(const std::string& input) {
-  Result<std::vector<uint8_t>> bytes = read_binary_file(input);
-  if (!bytes) return bytes.take_error();
-  Result<Program> program = load_mfx(*bytes);
-  if (!program) {
-    Error e = program.take_error();
-    e.message = input + ": " + e.message;
-    return e;
-  }
-  return program;
+  MOTE_TRY_ASSIGN(const std::vector<uint8_t> bytes, read_binary_file(input));
+  return load_mfx(bytes);
 }
 
 int run_disasm(const std::string& input) {
   Result<Program> program = load(input);
-  if (!program) return fail(program.error());
+  if (!program) return report_error("disasm", input, program.error());
   const std::string text = disassemble(*program);
   std::fwrite(text.data(), 1, text.size(), stdout);
-  return 0;
+  return kExitOk;
 }
 
 int run_verify(const std::string& input) {
   Result<Program> program = load(input);
-  if (!program) return fail(program.error());
-  if (Status s = verify_program(*program); !s) return fail(input, s.error());
+  if (!program) return report_error("verify", input, program.error());
+  if (Status s = verify_program(*program); !s) return report_error("verify", input, s.error());
   std::printf("ok\n");
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace

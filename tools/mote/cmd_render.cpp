@@ -1,17 +1,22 @@
 // mote render SCENE.json --out DIR: renders a scene file's frames headless (mote/scene.hpp) and
-// writes frame_NNNN.png, contact_sheet.png, and — when ffmpeg is on the PATH — frames.gif and
-// frames.mp4; prints one stats line per frame (alive particles, per-pass GPU milliseconds).
+// writes frame_NNNN.png, contact_sheet.png and frames.gif (giflib, always), and frames.mp4 /
+// frames.webm when ffmpeg is on the PATH (run from an argument vector, never a shell). Prints one
+// stats line per frame (alive particles, per-pass GPU milliseconds), or one JSON object per frame
+// and a summary object with --json; on a terminal a progress bar stands in for the frame lines.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "cli_support.hpp"
 #include "commands.hpp"
 #include "mote/device.hpp"
 #include "mote/image.hpp"
@@ -21,6 +26,8 @@ namespace mote::cli {
 
 namespace {
 
+using nlohmann::json;
+
 struct RenderArgs {
   std::string scene;
   std::string out = "out";
@@ -29,12 +36,10 @@ struct RenderArgs {
   std::string path = "raster";
   std::string transparency = "oit";
   std::string device;
+  std::vector<std::string> video = {"mp4"};
   bool no_video = false;
+  bool json_output = false;
 };
-
-void print_error(const Error& e) { std::fprintf(stderr, "mote render: %s\n", e.to_string().c_str()); }
-
-bool ffmpeg_available() { return std::system("ffmpeg -version > /dev/null 2>&1") == 0; }
 
 std::string format_passes(const std::vector<PassTime>& passes) {
   std::string out;
@@ -42,69 +47,134 @@ std::string format_passes(const std::vector<PassTime>& passes) {
   return out;
 }
 
-Status run(const RenderArgs& a) {
-  MOTE_TRY_ASSIGN(Scene scene, Scene::load_file(a.scene));
-  SceneRendererOptions options;
+json passes_json(const std::vector<PassTime>& passes) {
+  json out = json::object();
+  for (const PassTime& p : passes) out[p.name] = p.ms;
+  return out;
+}
+
+// The options CLI11 cannot check: exit 2 when one is wrong, before anything is read or rendered.
+int check_usage(const RenderArgs& a, SceneRendererOptions& options) {
   if (!a.size.empty()) {
     unsigned w = 0, h = 0;
     char extra = 0;
     if (std::sscanf(a.size.c_str(), "%ux%u%c", &w, &h, &extra) != 2 || w < 16 || h < 16 || w > 8192 || h > 8192)
-      return make_error(ErrorCode::kInvalidArgument, "--size must be WxH with 16 <= W, H <= 8192", a.size);
+      return usage_error("render", "--size must be WxH with 16 <= W, H <= 8192, not '" + a.size + "'");
     options.width = w;
     options.height = h;
   }
   if (a.path == "compute") options.path = DrawPath::kCompute;
-  else if (a.path != "raster") return make_error(ErrorCode::kInvalidArgument, "--path is raster or compute", a.path);
+  else if (a.path != "raster") return usage_error("render", "--path is raster or compute, not '" + a.path + "'");
   if (a.transparency == "sorted") options.transparency = Transparency::kSorted;
   else if (a.transparency != "oit")
-    return make_error(ErrorCode::kInvalidArgument, "--transparency is oit or sorted", a.transparency);
-  const uint32_t frames = a.frames ? a.frames : scene.output().frames;
+    return usage_error("render", "--transparency is oit or sorted, not '" + a.transparency + "'");
+  for (const std::string& v : a.video)
+    if (v != "mp4" && v != "webm") return usage_error("render", "--video takes mp4 and webm, not '" + v + "'");
+  return kExitOk;
+}
 
-  MOTE_TRY_ASSIGN(std::unique_ptr<Context> context, Context::create({.device = a.device}));
-  const DeviceReport device = describe_device(*context);
-  std::printf("mote render: %s on %s (%s), %s path%s\n", a.scene.c_str(), device.chosen.name.c_str(),
-              device.choice_reason.c_str(), a.path.c_str(),
-              options.path == DrawPath::kRaster ? (", " + a.transparency).c_str() : "");
-  MOTE_TRY_ASSIGN(std::unique_ptr<SceneRenderer> renderer, SceneRenderer::create(*context, scene, options));
-  for (const std::string& w : renderer->warnings()) std::printf("warning: %s\n", w.c_str());
+// frames.mp4 / frames.webm from the PNG frames, by ffmpeg when it is installed.
+void write_videos(const RenderArgs& a, uint32_t fps, bool say) {
+  const std::string ffmpeg = find_on_path("ffmpeg");
+  if (ffmpeg.empty()) {
+    if (say) std::printf("ffmpeg not found: no frames.mp4 (install ffmpeg for video)\n");
+    return;
+  }
+  for (const std::string& kind : a.video) {
+    std::vector<std::string> argv = {ffmpeg,       "-y",
+                                     "-loglevel",  "error",
+                                     "-framerate", std::to_string(fps),
+                                     "-i",         a.out + "/frame_%04d.png",
+                                     "-vf",        "pad=ceil(iw/2)*2:ceil(ih/2)*2"};
+    if (kind == "mp4") argv.insert(argv.end(), {"-c:v", "libx264", "-pix_fmt", "yuv420p"});
+    else argv.insert(argv.end(), {"-c:v", "libvpx-vp9", "-b:v", "0", "-crf", "36", "-pix_fmt", "yuv420p"});
+    argv.push_back(a.out + "/frames." + kind);
+    Result<int> status = run_program(argv);
+    if (!status.ok() || *status != 0)
+      std::fprintf(stderr, "mote render: %s/frames.%s: ffmpeg could not write it\n", a.out.c_str(), kind.c_str());
+    else if (say) std::printf("wrote frames.%s\n", kind.c_str());
+  }
+}
+
+int run(const RenderArgs& a) {
+  SceneRendererOptions options;
+  if (int usage = check_usage(a, options); usage != kExitOk) return usage;
+  Result<Scene> scene = Scene::load_file(a.scene);
+  if (!scene) return report_error("render", a.scene, scene.error());
+  const uint32_t frames = a.frames ? a.frames : scene->output().frames;
+  const uint32_t fps = uint32_t(std::clamp(std::lround(scene->output().fps), 1L, 100L));
+
+  Result<std::unique_ptr<Context>> context = Context::create({.device = a.device});
+  if (!context) return report_error("render", "", context.error(), kExitSystem);
+  const DeviceReport device = describe_device(**context);
+  const bool lines = !a.json_output;
+  if (lines)
+    std::printf("mote render: %s on %s (%s), %s path%s\n", a.scene.c_str(), device.chosen.name.c_str(),
+                device.choice_reason.c_str(), a.path.c_str(),
+                options.path == DrawPath::kRaster ? (", " + a.transparency).c_str() : "");
+  Result<std::unique_ptr<SceneRenderer>> renderer = SceneRenderer::create(**context, *scene, options);
+  if (!renderer) return report_error("render", a.scene, renderer.error());
+  for (const std::string& w : (*renderer)->warnings()) std::fprintf(stderr, "mote render: warning: %s\n", w.c_str());
 
   std::error_code ec;
   std::filesystem::create_directories(a.out, ec);
-  if (ec) return make_error(ErrorCode::kIo, "cannot create the output folder: " + ec.message(), a.out);
+  if (ec)
+    return report_error("render", a.out, make_error(ErrorCode::kIo, "cannot create the folder: " + ec.message()),
+                        kExitSystem);
+  Result<std::unique_ptr<GifWriter>> gif = GifWriter::create(a.out + "/frames.gif", (*renderer)->width(),
+                                                             (*renderer)->height(), fps);
+  if (!gif) return report_error("render", a.out + "/frames.gif", gif.error(), kExitSystem);
   std::vector<ImageRgba8> kept;  // for the contact sheet (at most 16 frames, evenly spaced)
   const uint32_t sheet_every = std::max(1u, frames / 16);
+  ProgressBar progress("rendering", frames);
   const auto started = std::chrono::steady_clock::now();
   for (uint32_t f = 0; f < frames; ++f) {
     SceneFrameReport report;
-    MOTE_TRY_ASSIGN(ImageRgba8 image, renderer->render_next(&report));
+    Result<ImageRgba8> image = (*renderer)->render_next(&report);
+    if (!image) return report_error("render", a.scene, image.error());
     const std::string name = fmt::format("{}/frame_{:04d}.png", a.out, f);
-    MOTE_TRY(write_png(name, image));
-    std::printf("frame %u t=%.3f alive=%u steps=%u simulate:%s render:%s\n", f, report.time, report.alive, report.steps,
-                format_passes(report.simulate_passes).c_str(), format_passes(report.render_passes).c_str());
-    if (f % sheet_every == 0 && kept.size() < 16) kept.push_back(std::move(image));
-  }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  MOTE_TRY_ASSIGN(ImageRgba8 sheet, contact_sheet(kept, 4, 320));
-  MOTE_TRY(write_png(a.out + "/contact_sheet.png", sheet));
-  std::printf("wrote %u frames and contact_sheet.png to %s in %.1f s\n", frames, a.out.c_str(), seconds);
-  if (!a.no_video) {
-    if (!ffmpeg_available()) {
-      std::printf("ffmpeg not found: no frames.gif / frames.mp4 (install ffmpeg for them)\n");
-    } else {
-      const std::string input = fmt::format("-framerate {} -i '{}/frame_%04d.png'", scene.output().fps, a.out);
-      const std::string gif = fmt::format(
-          "ffmpeg -y -loglevel error {} -vf \"split[a][b];[a]palettegen[p];[b][p]paletteuse\" '{}/frames.gif'", input,
-          a.out);
-      const std::string mp4 = fmt::format(
-          "ffmpeg -y -loglevel error {} -c:v libx264 -pix_fmt yuv420p -vf \"pad=ceil(iw/2)*2:ceil(ih/2)*2\" "
-          "'{}/frames.mp4'",
-          input, a.out);
-      if (std::system(gif.c_str()) != 0) std::printf("warning: ffmpeg could not write frames.gif\n");
-      if (std::system(mp4.c_str()) != 0) std::printf("warning: ffmpeg could not write frames.mp4\n");
-      else std::printf("wrote frames.gif and frames.mp4\n");
+    if (Status s = write_png(name, *image); !s) return report_error("render", name, s.error(), kExitSystem);
+    if (Status s = (*gif)->add_frame(*image); !s)
+      return report_error("render", a.out + "/frames.gif", s.error(), kExitSystem);
+    if (a.json_output) {
+      const json line = {{"frame", f},
+                         {"time", report.time},
+                         {"alive", report.alive},
+                         {"steps", report.steps},
+                         {"simulate_ms", passes_json(report.simulate_passes)},
+                         {"render_ms", passes_json(report.render_passes)}};
+      std::printf("%s\n", line.dump().c_str());
+    } else if (!progress.shown()) {
+      std::printf("frame %u t=%.3f alive=%u steps=%u simulate:%s render:%s\n", f, report.time, report.alive,
+                  report.steps, format_passes(report.simulate_passes).c_str(),
+                  format_passes(report.render_passes).c_str());
     }
+    progress.update(f + 1, fmt::format("alive {}", report.alive));
+    if (f % sheet_every == 0 && kept.size() < 16) kept.push_back(std::move(image).value());
   }
-  return ok_status();
+  progress.finish();
+  if (Status s = (*gif)->finish(); !s) return report_error("render", a.out + "/frames.gif", s.error(), kExitSystem);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (!kept.empty()) {
+    Result<ImageRgba8> sheet = contact_sheet(kept, 4, 320);
+    if (!sheet) return report_error("render", a.out + "/contact_sheet.png", sheet.error());
+    if (Status s = write_png(a.out + "/contact_sheet.png", *sheet); !s)
+      return report_error("render", a.out + "/contact_sheet.png", s.error(), kExitSystem);
+  }
+  if (lines)
+    std::printf("wrote %u frames, contact_sheet.png and frames.gif to %s in %.1f s\n", frames, a.out.c_str(), seconds);
+  if (!a.no_video && frames > 0) write_videos(a, fps, lines);
+  if (a.json_output) {
+    const json summary = {{"scene", a.scene},
+                          {"device", device.chosen.name},
+                          {"frames", frames},
+                          {"width", (*renderer)->width()},
+                          {"height", (*renderer)->height()},
+                          {"seconds", seconds},
+                          {"out", a.out}};
+    std::printf("%s\n", summary.dump().c_str());
+  }
+  return kExitOk;
 }
 
 }  // namespace
@@ -112,7 +182,8 @@ Status run(const RenderArgs& a) {
 void add_render_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<RenderArgs>();
   CLI::App* cmd = app.add_subcommand("render",
-                                     "Render a scene file's frames headless to PNG (and GIF/MP4 with ffmpeg)");
+                                     "Render a scene file's frames headless to PNG and an animated GIF (and MP4/WebM "
+                                     "with ffmpeg)");
   cmd->add_option("scene", args->scene, "SCENE.json")->required();
   cmd->add_option("--out", args->out, "output folder")->capture_default_str();
   cmd->add_option("--size", args->size, "WxH (default: the scene's output size)");
@@ -120,14 +191,11 @@ void add_render_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--path", args->path, "raster | compute")->capture_default_str();
   cmd->add_option("--transparency", args->transparency, "raster path: oit | sorted")->capture_default_str();
   cmd->add_option("--device", args->device, "device index or name substring (see mote info)");
-  cmd->add_flag("--no-video", args->no_video, "skip the GIF and MP4 even when ffmpeg is installed");
-  cmd->callback([args, &exit_code] {
-    const Status s = run(*args);
-    if (!s.ok()) {
-      print_error(s.error());
-      exit_code = 1;
-    }
-  });
+  cmd->add_option("--video", args->video, "videos ffmpeg writes when installed: mp4, webm (repeatable)")
+      ->capture_default_str();
+  cmd->add_flag("--no-video", args->no_video, "no MP4/WebM even when ffmpeg is installed (the GIF is always written)");
+  cmd->add_flag("--json", args->json_output, "one JSON object per frame, then a summary object");
+  cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }
 
 }  // namespace mote::cli

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli_support.hpp"
 #include "commands.hpp"
 #include "mote/files.hpp"
 #include "mote/gpu_executor.hpp"
@@ -70,8 +71,8 @@ struct Options {
 };
 
 int fail(const std::string& message) {
-  std::fprintf(stderr, "run-program: %s\n", message.c_str());
-  return 1;
+  std::fprintf(stderr, "mote run-program: %s\n", message.c_str());
+  return kExitRefused;
 }
 
 // Writes a JSON number or array of `width` numbers as f32 bits at dst.
@@ -133,16 +134,19 @@ json field_value(const uint32_t* words, uint32_t width) {
 
 int run(const Options& o) {
   Result<Program> loaded = load_program_file(o.input);
-  if (!loaded) return fail(o.input + ": " + loaded.error().to_string());
+  if (!loaded) return report_error("run-program", o.input, loaded.error());
   Program program = std::move(loaded).value();
   Result<CliExecutor> made = make_cli_executor(o.executor);
-  if (!made) return fail(made.error().to_string());
+  if (!made) {
+    if (made.error().code == ErrorCode::kInvalidArgument) return usage_error("run-program", made.error().message);
+    return report_error("run-program", "", made.error(), kExitSystem);  // no device
+  }
   const CliExecutor executor = std::move(made).value();
 
   json init = json::object();
   if (!o.fields.empty()) {
     Result<std::string> text = read_text_file(o.fields);
-    if (!text) return fail(text.error().to_string());
+    if (!text) return report_error("run-program", o.fields, text.error());
     init = json::parse(*text, nullptr, /*allow_exceptions=*/false);
     if (init.is_discarded()) return fail(o.fields + ": not valid JSON");
     if (init.is_array()) init = json{{"particles", init}};
@@ -159,10 +163,10 @@ int run(const Options& o) {
   std::vector<uint32_t> globals(global_words, 0);
   if (init.contains("globals")) {
     if (Status s = apply_fields(init["globals"], program.global_imports, 0, globals.data(), {}); !s)
-      return fail("globals: " + s.error().to_string());
+      return report_error("run-program", o.fields, Error{s.error().code, s.error().message, "/globals"});
   }
   Result<Program> linked = link_globals(program, offsets);
-  if (!linked) return fail(o.input + ": " + linked.error().to_string());
+  if (!linked) return report_error("run-program", o.input, linked.error());
 
   RunInput in;
   in.program = &linked.value();
@@ -178,7 +182,7 @@ int run(const Options& o) {
   in.emitter_fields.assign(vm_emitter_field_words(program), 0);
   if (init.contains("emitter")) {
     if (Status s = apply_fields(init["emitter"], program.emitter_fields, 0, in.emitter_fields.data(), {}); !s)
-      return fail("emitter: " + s.error().to_string());
+      return report_error("run-program", o.fields, Error{s.error().code, s.error().message, "/emitter"});
   }
   const json* per_particle = init.contains("particles") ? &init["particles"] : nullptr;
   if (per_particle && (!per_particle->is_array() || per_particle->empty()))
@@ -186,16 +190,18 @@ int run(const Options& o) {
   for (uint32_t i = 0; i < o.count; ++i) {
     uint32_t* record = in.records.data() + size_t(i) * rw;
     if (Status s = apply_fields(init, program.particle_fields, 1, record, {"particles", "emitter", "globals"}); !s)
-      return fail(s.error().to_string());
+      return report_error("run-program", o.fields, s.error());
     if (per_particle) {
       if (Status s = apply_fields((*per_particle)[i % per_particle->size()], program.particle_fields, 1, record, {});
           !s)
-        return fail("particles[" + std::to_string(i % per_particle->size()) + "]: " + s.error().to_string());
+        return report_error("run-program", o.fields,
+                            Error{s.error().code, s.error().message,
+                                  "/particles/" + std::to_string(i % per_particle->size())});
     }
   }
 
   Result<RunOutput> out = executor.executor->run(in);
-  if (!out) return fail(o.input + ": " + out.error().to_string());
+  if (!out) return report_error("run-program", o.input, out.error());
 
   json result = json::array();
   for (uint32_t i = 0; i < o.count; ++i) {

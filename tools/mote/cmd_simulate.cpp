@@ -26,8 +26,10 @@
 #include <string>
 #include <vector>
 
+#include "cli_support.hpp"
 #include "commands.hpp"
 #include "mote/compare.hpp"
+#include "mote/cooked_effect.hpp"
 #include "mote/effect.hpp"
 #include "mote/files.hpp"
 #include "mote/simulation.hpp"
@@ -57,8 +59,8 @@ struct Options {
 };
 
 int fail(const std::string& message) {
-  std::fprintf(stderr, "simulate: %s\n", message.c_str());
-  return 1;
+  std::fprintf(stderr, "mote simulate: %s\n", message.c_str());
+  return kExitRefused;
 }
 
 bool ends_with(const std::string& s, std::string_view suffix) {
@@ -66,6 +68,11 @@ bool ends_with(const std::string& s, std::string_view suffix) {
 }
 
 Result<CompiledEffect> load_effect(const Options& o) {
+  if (ends_with(o.input, ".mfe")) {
+    MOTE_TRY_ASSIGN(CompiledEffect effect, load_cooked_effect_file(o.input));
+    if (o.capacity) effect.emission.capacity_hint = o.capacity;
+    return effect;
+  }
   if (ends_with(o.input, ".json")) {
     MOTE_TRY_ASSIGN(CompiledEffect effect, compile_effect_file(o.input));
     if (o.capacity) effect.emission.capacity_hint = o.capacity;
@@ -172,14 +179,17 @@ void print_report(const FrameReport& r) {
 
 int run_gpu(const Options& o, const CompiledEffect& effect, const SimulationOptions& so) {
   if (effect.emission.prewarm_seconds > 0.0f && so.prewarm)
-    std::fprintf(stderr, "simulate: note: the GPU frame has no pre-warm yet; frame 0 starts from an empty pool\n");
+    std::fprintf(stderr, "mote simulate: note: the GPU frame has no pre-warm yet; frame 0 starts from an empty pool\n");
   Result<GpuRun> started = start_gpu(effect, so, false);
-  if (!started) return fail(o.input + ": gpu: " + started.error().to_string());
+  if (!started) return report_error("simulate", o.input, started.error(), kExitSystem);
   GpuSimulation& g = *started->simulation;
   json frames = json::array();
+  // With --json the report comes at the end: a terminal shows how far it is meanwhile.
+  ProgressBar progress("simulating", o.json_output ? o.frames : 0);
   for (uint32_t f = 0; f < o.frames; ++f) {
+    progress.update(f + 1);
     Result<FrameReport> r = g.step();
-    if (!r) return fail(o.input + ": gpu frame " + std::to_string(f) + ": " + r.error().to_string());
+    if (!r) return report_error("simulate", o.input, r.error(), kExitSystem);
     if (o.json_output) {
       frames.push_back(report_json(*r));
     } else {
@@ -241,19 +251,22 @@ void print_summary(const ComparisonSummary& s, const std::string& effect, uint32
 
 int run_compare(const Options& o, const CompiledEffect& effect, const SimulationOptions& so) {
   if (effect.emission.prewarm_seconds > 0.0f && so.prewarm)
-    std::fprintf(stderr, "simulate: note: the GPU frame has no pre-warm yet; both sides run without it\n");
+    std::fprintf(stderr, "mote simulate: note: the GPU frame has no pre-warm yet; both sides run without it\n");
   Result<GpuRun> started = start_gpu(effect, so, true);
-  if (!started) return fail(o.input + ": gpu: " + started.error().to_string());
+  if (!started) return report_error("simulate", o.input, started.error(), kExitSystem);
   std::unique_ptr<Context> context = std::move(started->context);  // outlives the comparison
   Result<std::unique_ptr<ReferenceComparison>> created = ReferenceComparison::create(std::move(started->simulation),
                                                                                      so.executor);
-  if (!created) return fail(o.input + ": " + created.error().to_string());
+  if (!created) return report_error("simulate", o.input, created.error());
   ReferenceComparison& comparison = **created;
 
   json frames = json::array();
+  // With --json the report comes at the end: a terminal shows how far it is meanwhile.
+  ProgressBar progress("simulating", o.json_output ? o.frames : 0);
   for (uint32_t f = 0; f < o.frames; ++f) {
+    progress.update(f + 1);
     Result<FrameComparison> c = comparison.step();
-    if (!c) return fail(o.input + ": frame " + std::to_string(f) + ": " + c.error().to_string());
+    if (!c) return report_error("simulate", o.input, c.error(), kExitSystem);
     print_comparison(*c, o.json_output, frames);
   }
   const ComparisonSummary& s = comparison.summary();
@@ -267,8 +280,6 @@ int run_compare(const Options& o, const CompiledEffect& effect, const Simulation
 }
 
 int run(const Options& o) {
-  Result<CompiledEffect> effect = load_effect(o);
-  if (!effect) return fail(o.input + ": " + effect.error().to_string());
   SimulationOptions so;
   so.dt = o.dt;
   so.emitter.seed = o.seed;
@@ -276,30 +287,39 @@ int run(const Options& o) {
   if (o.executor == "batch") {
     so.executor = SimulationExecutor::kBatch;
   } else if (o.executor != "reference") {
-    return fail("unknown executor '" + o.executor + "' (reference, batch)");
+    return usage_error("simulate", "unknown executor '" + o.executor + "' (reference, batch)");
   }
   for (const std::string& s : o.fields) {
     Result<FieldValue> v = parse_assignment(s);
-    if (!v) return fail("--field: " + v.error().to_string());
+    if (!v) return usage_error("simulate", "--field: " + v.error().message);
     so.emitter.fields.push_back(*v);
   }
   for (const std::string& s : o.globals) {
     Result<FieldValue> v = parse_assignment(s);
-    if (!v) return fail("--global: " + v.error().to_string());
+    if (!v) return usage_error("simulate", "--global: " + v.error().message);
     so.emitter.globals.push_back(*v);
   }
-  if ((o.gpu || o.compare) && o.dump >= 0) return fail("--dump is reference-only (not with --gpu or --compare)");
+  if (o.dump >= int64_t(o.frames))
+    return usage_error("simulate", "--dump " + std::to_string(o.dump) + " is past the last frame");
+  if ((o.gpu || o.compare) && o.dump >= 0)
+    return usage_error("simulate", "--dump is reference-only (not with --gpu or --compare)");
+  if (o.gpu && o.compare) return usage_error("simulate", "--gpu and --compare exclude each other");
+  Result<CompiledEffect> effect = load_effect(o);
+  if (!effect) return report_error("simulate", o.input, effect.error());
   if (o.compare) return run_compare(o, *effect, so);
   if (o.gpu) return run_gpu(o, *effect, so);
   Result<Simulation> created = Simulation::create(*effect, so);
-  if (!created) return fail(o.input + ": " + created.error().to_string());
+  if (!created) return report_error("simulate", o.input, created.error());
   Simulation sim = std::move(created).value();
 
   json frames = json::array();
   json dump = nullptr;
+  // With --json the report comes at the end: a terminal shows how far it is meanwhile.
+  ProgressBar progress("simulating", o.json_output ? o.frames : 0);
   for (uint32_t f = 0; f < o.frames; ++f) {
+    progress.update(f + 1);
     Result<FrameReport> r = sim.step();
-    if (!r) return fail(o.input + ": frame " + std::to_string(f) + ": " + r.error().to_string());
+    if (!r) return report_error("simulate", o.input, r.error());
     if (o.json_output) {
       frames.push_back(report_json(*r));
     } else {
@@ -307,12 +327,11 @@ int run(const Options& o) {
     }
     if (int64_t(f) == o.dump) {
       Result<json> d = dump_json(sim, f);
-      if (!d) return fail(d.error().to_string());
+      if (!d) return report_error("simulate", o.input, d.error());
       dump = std::move(d).value();
       if (!o.json_output) std::printf("%s\n", dump.dump(2).c_str());
     }
   }
-  if (o.dump >= int64_t(o.frames)) return fail("--dump " + std::to_string(o.dump) + " is past the last frame");
   if (o.json_output) {
     json out = {{"effect", effect->name}, {"capacity", sim.capacity()}, {"frames", frames}};
     if (sim.warmup().ticks) {
@@ -331,7 +350,7 @@ int run(const Options& o) {
 void add_simulate_command(CLI::App& app, int& exit_code) {
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("simulate", "Run the reference simulation of an effect and report every frame");
-  cmd->add_option("effect", o->input, "EFFECT.json, or a program (.mfx, .masm)")->required();
+  cmd->add_option("effect", o->input, "EFFECT.json, a cooked EFFECT.mfe, or a program (.mfx, .masm)")->required();
   cmd->add_option("--frames", o->frames, "frames to simulate")->capture_default_str();
   cmd->add_option("--dt", o->dt, "seconds per frame")->capture_default_str()->check(CLI::PositiveNumber);
   cmd->add_option("--seed", o->seed, "random seed")->capture_default_str();

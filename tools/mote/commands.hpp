@@ -1,5 +1,5 @@
 // Each `mote` subcommand registers itself on the CLI11 app; the callback stores the process
-// exit status in `exit_code` (0 success, 1 bad input or failed check, 2 usage).
+// exit status in `exit_code` (cli_support.hpp: 0 done, 1 refused, 2 usage, 3 the machine's).
 #pragma once
 
 namespace CLI {
@@ -12,6 +12,9 @@ void add_selftest_command(CLI::App& app, int& exit_code);
 void add_asm_commands(CLI::App& app, int& exit_code);  // asm, disasm, verify
 void add_run_program_command(CLI::App& app, int& exit_code);
 void add_simulate_command(CLI::App& app, int& exit_code);
-void add_compile_command(CLI::App& app, int& exit_code);  // effect document -> .mfx
-void add_render_command(CLI::App& app, int& exit_code);   // scene file -> PNG frames
+void add_compile_command(CLI::App& app, int& exit_code);  // effect document -> cooked effect or .mfx
+void add_inspect_command(CLI::App& app, int& exit_code);  // any Mote file described
+void add_presets_command(CLI::App& app, int& exit_code);  // the presets, a line each
+void add_render_command(CLI::App& app, int& exit_code);   // scene file -> PNG frames, GIF
+void add_bench_command(CLI::App& app, int& exit_code);    // the benchmarks
 }  // namespace mote::cli

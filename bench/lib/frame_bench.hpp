@@ -1,0 +1,52 @@
+// The GPU runtime frame's benchmark (bench/runtime_frame and `mote bench`): scenarios of alive
+// particles over emitters, GPU timestamps per pass, and a bytes model per pass against the copy
+// roofline. What each scenario and figure means: bench/runtime_frame.cpp's header comment.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "gpu/device.hpp"
+#include "mote/effect.hpp"
+#include "mote/result.hpp"
+
+namespace mote::bench {
+
+inline constexpr uint32_t kFrameMaxCapacity = 1u << 24;
+
+struct FrameBenchOptions {
+  uint32_t frames = 20;
+  uint32_t max_particles = kFrameMaxCapacity;
+  bool interpreted = false;
+  uint64_t roofline_mib = 1024;  // 0: no roofline, and no GPU warm-up before the measured frames
+  uint32_t record_words = 32;
+  uint32_t extra_fields = 0;
+};
+
+struct Scenario {
+  uint32_t id;
+  const char* name;
+  uint64_t target;  // particles alive (steady) or newborns (burst)
+  uint32_t emitters;
+  bool burst;
+  bool long_lived = false;  // one burst that lives on: simulate over an alive list in slot order
+};
+extern const Scenario kScenarios[6];
+
+// The medians of one scenario; `json` is its line as bench/runtime_frame prints it.
+struct FrameResult {
+  double frame_ms = 0.0, simulate_ms = 0.0;
+  double frame_gbps = 0.0, simulate_gbps = 0.0;
+  double frame_of_roofline = 0.0, simulate_of_roofline = 0.0;
+  uint32_t alive = 0, capacity = 0;
+  bool pool_ok = false;  // alive + free == capacity in every measured frame
+  std::string json;
+};
+
+// The benchmark's effect: ballistic particles whose life is an emitter field, with `extra_fields`
+// more float fields each advanced in UPDATE.
+Result<CompiledEffect> frame_bench_effect(uint32_t extra_fields);
+Result<FrameResult> run_frame_scenario(gpu::Device& device, const FrameBenchOptions& options, const Scenario& scenario,
+                                       const CompiledEffect& effect, double roofline_gbps);
+
+}  // namespace mote::bench

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Checks the JSON schemas against the documents Mote ships (CTest graph.schemas).
+
+Every effect preset (effects/*.json) must validate against docs/effect.schema.json and every
+scene (scenes/*.json) against docs/scene.schema.json, with a "$schema" key added as an editor
+would add it; and documents broken the ways a person typing breaks them (an unknown node type,
+a misspelt input port, a misspelt parameter, a parameter of the wrong kind, an unknown top-level
+key) must not. Uses python3-jsonschema (Debian), draft 2020-12.
+
+  check_schemas.py SOURCE_DIR
+"""
+import copy
+import glob
+import json
+import os
+import sys
+
+import jsonschema
+
+
+def validator(path):
+    with open(path, encoding="utf-8") as f:
+        schema = json.load(f)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def first_node_with(doc, predicate):
+    for section in ("init", "update"):
+        for node in doc[section]["nodes"]:
+            if predicate(node):
+                return node
+    raise AssertionError("no such node in the preset")
+
+
+def main(source):
+    failures = 0
+    passes = 0
+
+    def expect(ok, what):
+        nonlocal failures, passes
+        if ok:
+            passes += 1
+        else:
+            failures += 1
+            print("FAIL " + what)
+
+    effect = validator(os.path.join(source, "docs/effect.schema.json"))
+    scene = validator(os.path.join(source, "docs/scene.schema.json"))
+    for schema, pattern, name in ((effect, "effects/*.json", "effect.schema.json"),
+                                  (scene, "scenes/*.json", "scene.schema.json")):
+        files = sorted(glob.glob(os.path.join(source, pattern)))
+        expect(len(files) >= 8, f"{pattern}: fewer than 8 files")
+        for path in files:
+            with open(path, encoding="utf-8") as f:
+                doc = json.load(f)
+            doc["$schema"] = "../docs/" + name
+            errors = sorted(schema.iter_errors(doc), key=lambda e: e.path)
+            expect(not errors, f"{path}: {errors[0].message if errors else ''}")
+
+    with open(os.path.join(source, "effects/fire.json"), encoding="utf-8") as f:
+        fire = json.load(f)
+    broken = []
+    doc = copy.deepcopy(fire)
+    first_node_with(doc, lambda n: True)["type"] = "no_such_node"
+    broken.append(("an unknown node type", doc))
+    doc = copy.deepcopy(fire)
+    node = first_node_with(doc, lambda n: n.get("inputs"))
+    key = next(iter(node["inputs"]))
+    node["inputs"][key + "_typo"] = node["inputs"].pop(key)
+    broken.append(("a misspelt input port", doc))
+    doc = copy.deepcopy(fire)
+    node = first_node_with(doc, lambda n: n.get("params"))
+    key = next(iter(node["params"]))
+    node["params"][key + "_typo"] = node["params"].pop(key)
+    broken.append(("a misspelt parameter", doc))
+    doc = copy.deepcopy(fire)
+    node = first_node_with(doc, lambda n: n["type"] in ("get_field", "set_field"))
+    node["params"]["field"] = 3
+    broken.append(("a field parameter that is a number", doc))
+    doc = copy.deepcopy(fire)
+    doc["emissions"] = {}
+    broken.append(("an unknown top-level key", doc))
+    for what, doc in broken:
+        expect(not effect.is_valid(doc), f"effect.schema.json accepts {what}")
+
+    print(f"schemas: {passes} passed, {failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))

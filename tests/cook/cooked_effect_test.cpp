@@ -1,0 +1,144 @@
+// Cooked effects that load: every preset's round trip (the same effect, the same bytes, the same
+// particles as the JSON path, frame by frame), the version 1 upgrade, and the file loader.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "cook/cooked_test_support.hpp"
+#include "mote/mfx.hpp"
+#include "mote/simulation.hpp"
+
+namespace mote {
+namespace {
+
+using test::compile_document;
+
+void expect_same_effect(const CompiledEffect& a, const CompiledEffect& b) {
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(save_mfx(a.program), save_mfx(b.program));
+  EXPECT_EQ(a.emitter_defaults, b.emitter_defaults);
+  ASSERT_EQ(a.globals.size(), b.globals.size());
+  for (size_t i = 0; i < a.globals.size(); ++i) {
+    EXPECT_EQ(a.globals[i].name, b.globals[i].name);
+    EXPECT_EQ(a.globals[i].values, b.globals[i].values);
+  }
+  EXPECT_EQ(a.emission.rate, b.emission.rate);
+  EXPECT_EQ(a.emission.prewarm_seconds, b.emission.prewarm_seconds);
+  EXPECT_EQ(a.emission.capacity_hint, b.emission.capacity_hint);
+  ASSERT_EQ(a.emission.bursts.size(), b.emission.bursts.size());
+  for (size_t i = 0; i < a.emission.bursts.size(); ++i) {
+    EXPECT_EQ(a.emission.bursts[i].time, b.emission.bursts[i].time);
+    EXPECT_EQ(a.emission.bursts[i].count, b.emission.bursts[i].count);
+    EXPECT_EQ(a.emission.bursts[i].cycles, b.emission.bursts[i].cycles);
+    EXPECT_EQ(a.emission.bursts[i].interval, b.emission.bursts[i].interval);
+  }
+  const RenderSettings& r = a.render;
+  const RenderSettings& s = b.render;
+  EXPECT_EQ(r.texture, s.texture);
+  EXPECT_EQ(r.projection, s.projection);
+  EXPECT_EQ(r.blend, s.blend);
+  EXPECT_EQ(r.flipbook_columns, s.flipbook_columns);
+  EXPECT_EQ(r.flipbook_rows, s.flipbook_rows);
+  EXPECT_EQ(r.flipbook_blend, s.flipbook_blend);
+  EXPECT_EQ(r.soft, s.soft);
+  EXPECT_EQ(r.lit, s.lit);
+  EXPECT_EQ(r.mesh, s.mesh);
+  EXPECT_EQ(r.position_field, s.position_field);
+  EXPECT_EQ(r.size_field, s.size_field);
+  EXPECT_EQ(r.color_field, s.color_field);
+  EXPECT_EQ(r.velocity_field, s.velocity_field);
+  EXPECT_EQ(r.rotation_field, s.rotation_field);
+  EXPECT_EQ(r.frame_field, s.frame_field);
+}
+
+TEST(CookedEffect, EveryPresetRoundTrips) {
+  const auto presets = test::preset_documents();
+  ASSERT_GE(presets.size(), 8u);
+  for (const auto& path : presets) {
+    SCOPED_TRACE(path.filename().string());
+    const CompiledEffect effect = compile_document(path);
+    const std::vector<uint8_t> bytes = save_cooked_effect(effect);
+    ASSERT_TRUE(is_cooked_effect(bytes));
+    Result<CompiledEffect> loaded = load_cooked_effect(bytes);
+    ASSERT_TRUE(loaded.ok()) << loaded.error().to_string();
+    expect_same_effect(effect, *loaded);
+    EXPECT_TRUE(loaded->source_path.empty());
+    EXPECT_EQ(save_cooked_effect(*loaded), bytes) << "saving the loaded effect changed the bytes";
+  }
+}
+
+// The runtime's contract: a cooked effect simulates to the same particles as its document.
+TEST(CookedEffect, SimulatesToTheSameParticlesAsTheDocument) {
+  for (const char* name : {"fire.json", "explosion.json", "fountain.json", "snow.json"}) {
+    SCOPED_TRACE(name);
+    const CompiledEffect effect = compile_document(std::filesystem::path(MOTE_SOURCE_DIR) / "effects" / name);
+    Result<CompiledEffect> cooked = load_cooked_effect(save_cooked_effect(effect));
+    ASSERT_TRUE(cooked.ok()) << cooked.error().to_string();
+    SimulationOptions options;
+    options.emitter.seed = 11;
+    Result<Simulation> from_json = Simulation::create(effect, options);
+    Result<Simulation> from_cooked = Simulation::create(*cooked, options);
+    ASSERT_TRUE(from_json.ok() && from_cooked.ok());
+    uint32_t alive = 0;
+    for (int frame = 0; frame < 90; ++frame) {
+      ASSERT_TRUE(from_json->step().ok());
+      ASSERT_TRUE(from_cooked->step().ok());
+      ASSERT_EQ(from_json->alive_slots(), from_cooked->alive_slots()) << "frame " << frame;
+      ASSERT_EQ(from_json->pool(), from_cooked->pool()) << "frame " << frame;
+      alive = std::max(alive, from_json->alive_count());
+    }
+    EXPECT_GT(alive, 0u) << "nothing lived: the comparison proves nothing";
+  }
+}
+
+// Version 1 is version 2 without GLOB: it loads with a zero preview per global import.
+TEST(CookedEffect, UpgradesVersion1) {
+  const CompiledEffect effect = compile_document(std::filesystem::path(MOTE_SOURCE_DIR) /
+                                                 "tests/graph/golden/fountain.json");
+  ASSERT_FALSE(effect.program.global_imports.empty()) << "the test needs an effect with global imports";
+  std::vector<uint8_t> bytes = save_cooked_effect(effect);
+  const test::ChunkSpan glob = test::find_chunk(bytes, "GLOB");
+  bytes.erase(bytes.begin() + std::ptrdiff_t(glob.at), bytes.begin() + std::ptrdiff_t(glob.payload + glob.size));
+  test::put_u32(bytes, 4, 1);
+  test::reseal(bytes);
+  Result<CompiledEffect> loaded = load_cooked_effect(bytes);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().to_string();
+  ASSERT_EQ(loaded->globals.size(), effect.program.global_imports.size());
+  for (size_t i = 0; i < loaded->globals.size(); ++i) {
+    EXPECT_EQ(loaded->globals[i].name, effect.program.global_imports[i].name);
+    EXPECT_EQ(loaded->globals[i].values, std::vector<float>(effect.program.global_imports[i].width, 0.0f));
+  }
+  EXPECT_EQ(save_mfx(loaded->program), save_mfx(effect.program));
+  EXPECT_EQ(loaded->emitter_defaults, effect.emitter_defaults);
+  // Saved again, it is a current file: a version 2 that loads to the same effect.
+  const std::vector<uint8_t> upgraded = save_cooked_effect(*loaded);
+  EXPECT_EQ(test::get_u32(upgraded, 4), kCookedEffectVersion);
+  EXPECT_TRUE(load_cooked_effect(upgraded).ok());
+  // A version 2 file without GLOB is not a version 1 file.
+  test::put_u32(bytes, 4, 2);
+  test::reseal(bytes);
+  Result<CompiledEffect> refused = load_cooked_effect(bytes);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("GLOB"), std::string::npos) << refused.error().to_string();
+}
+
+TEST(CookedEffect, FileLoaderSetsTheSourcePath) {
+  const CompiledEffect effect = compile_document(std::filesystem::path(MOTE_SOURCE_DIR) / "effects/fire.json");
+  const auto dir = std::filesystem::temp_directory_path() / ("mote_cook_test_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto path = dir / "fire.mfe";
+  const std::vector<uint8_t> bytes = save_cooked_effect(effect);
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  Result<CompiledEffect> loaded = load_cooked_effect_file(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().to_string();
+  EXPECT_EQ(loaded->source_path, path.string());
+  Result<CompiledEffect> missing = load_cooked_effect_file(dir / "missing.mfe");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().code, ErrorCode::kNotFound);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace mote

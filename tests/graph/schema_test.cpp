@@ -1,0 +1,155 @@
+// docs/effect.schema.json names every node type of the node library with its input ports and
+// parameters (what an editor checks a document against as it is typed), and the loaders accept
+// the "$schema" key that points editors at it. The node definitions are generated from the node
+// library here; when they drift, the test fails and writes the schema they should be to
+// <build>/tests/graph/effect.schema.json — review it and copy it over docs/effect.schema.json.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "mote/effect.hpp"
+#include "node_library.hpp"
+
+namespace mote::graph {
+namespace {
+
+using nlohmann::ordered_json;
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+ordered_json param_schema(ParamKind kind) {
+  switch (kind) {
+    case ParamKind::kParticleField:
+    case ParamKind::kEmitterField:
+    case ParamKind::kGlobalField: return {{"$ref", "#/$defs/identifier"}};
+    case ParamKind::kBuiltinName: {
+      ordered_json names = ordered_json::array();
+      for (const isa::BuiltinInfo& b : isa::all_builtins()) names.push_back(lower(b.name));
+      return {{"enum", names}};
+    }
+    case ParamKind::kCurveKeys:
+      return {{"type", "array"},
+              {"minItems", 1},
+              {"items", {{"type", "array"}, {"items", {{"type", "number"}}}, {"minItems", 2}, {"maxItems", 5}}}};
+    case ParamKind::kInterpolation: return {{"enum", {"linear", "smooth"}}};
+    case ParamKind::kCompare: return {{"enum", {"lt", "le", "eq", "ne", "ge", "gt"}}};
+    case ParamKind::kNumber: return {{"type", "number"}};
+    case ParamKind::kVector:
+      return {{"type", "array"}, {"items", {{"type", "number"}}}, {"minItems", 1}, {"maxItems", 4}};
+  }
+  return {};
+}
+
+// One node type: its `type`, its inputs (required ones required) and its parameters.
+ordered_json node_schema(const NodeSpec& spec) {
+  ordered_json inputs = {{"type", "object"}, {"additionalProperties", false}, {"properties", ordered_json::object()}};
+  ordered_json required_inputs = ordered_json::array();
+  for (const PortSpec& port : spec.inputs) {
+    inputs["properties"][std::string(port.name)] = {{"$ref", "#/$defs/source"}};
+    if (port.def == PortSpec::Default::kRequired) required_inputs.push_back(std::string(port.name));
+  }
+  if (!required_inputs.empty()) inputs["required"] = required_inputs;
+  ordered_json params = {{"type", "object"}, {"additionalProperties", false}, {"properties", ordered_json::object()}};
+  ordered_json required_params = ordered_json::array();
+  for (const ParamSpec& param : spec.params) {
+    params["properties"][std::string(param.name)] = param_schema(param.kind);
+    if (param.required) required_params.push_back(std::string(param.name));
+  }
+  if (!required_params.empty()) params["required"] = required_params;
+  ordered_json required = {"id", "type"};
+  if (!required_inputs.empty()) required.push_back("inputs");
+  if (!required_params.empty()) required.push_back("params");
+  return {{"type", "object"},
+          {"additionalProperties", false},
+          {"required", required},
+          {"properties",
+           {{"id", {{"$ref", "#/$defs/identifier"}}},
+            {"type", {{"const", std::string(spec.type)}}},
+            {"inputs", inputs},
+            {"params", params}}}};
+}
+
+// `$defs/node`: the type must be one of the library's, and each type's own shape applies.
+void put_nodes(ordered_json& schema) {
+  ordered_json types = ordered_json::array();
+  ordered_json cases = ordered_json::array();
+  ordered_json& defs = schema["$defs"];
+  for (auto it = defs.begin(); it != defs.end();) it = it.key().rfind("node_", 0) == 0 ? defs.erase(it) : std::next(it);
+  for (const NodeSpec& spec : all_node_specs()) {
+    const std::string name(spec.type);
+    types.push_back(name);
+    defs["node_" + name] = node_schema(spec);
+    cases.push_back({{"if", {{"properties", {{"type", {{"const", name}}}}}}},
+                     {"then", {{"$ref", "#/$defs/node_" + name}}}});
+  }
+  defs["node"] = {{"type", "object"},
+                  {"required", {"id", "type"}},
+                  {"properties", {{"type", {{"enum", types}}}}},
+                  {"allOf", cases}};
+}
+
+// Objects and arrays indented down to `depth` levels, each deeper value on one line: the schema
+// stays readable, one node type a line.
+void pretty(const ordered_json& j, int depth, int indent, std::string& out) {
+  if (depth == 0 || !j.is_structured() || j.empty()) {
+    out += j.dump();
+    return;
+  }
+  const std::string pad(size_t(indent + 2), ' ');
+  const bool object = j.is_object();
+  out += object ? "{\n" : "[\n";
+  size_t i = 0;
+  for (auto it = j.begin(); it != j.end(); ++it, ++i) {
+    out += pad;
+    if (object) out += ordered_json(it.key()).dump() + ": ";
+    pretty(*it, depth - 1, indent + 2, out);
+    out += i + 1 < j.size() ? ",\n" : "\n";
+  }
+  out += std::string(size_t(indent), ' ') + (object ? "}" : "]");
+}
+
+ordered_json read_schema() {
+  std::ifstream file(std::string(MOTE_SOURCE_DIR) + "/docs/effect.schema.json");
+  std::stringstream text;
+  text << file.rdbuf();
+  return ordered_json::parse(text.str(), nullptr, false);
+}
+
+TEST(EffectSchema, NamesEveryNodeTypeWithItsPortsAndParameters) {
+  const ordered_json schema = read_schema();
+  ASSERT_FALSE(schema.is_discarded()) << "docs/effect.schema.json is not JSON";
+  ordered_json expected = schema;
+  put_nodes(expected);
+  if (schema != expected) {
+    const std::string out = std::string(MOTE_BINARY_DIR) + "/effect.schema.json";
+    std::string text;
+    pretty(expected, 2, 0, text);
+    std::ofstream(out) << text << "\n";
+    FAIL() << "docs/effect.schema.json's node definitions differ from the node library; the schema they "
+              "should be is in "
+           << out;
+  }
+  EXPECT_EQ(schema["$defs"]["node"]["allOf"].size(), all_node_specs().size());
+  EXPECT_TRUE(schema["properties"].contains("$schema")) << "the schema does not allow its own key";
+}
+
+TEST(EffectSchema, DocumentsMayNameTheirSchema) {
+  const std::string body = R"("name": "s", "particle_fields": [{"name": "p", "width": 3}],
+    "init": {"nodes": [{"id": "a", "type": "set_field", "params": {"field": "p"}, "inputs": {"value": [0, 1, 0]}}]},
+    "update": {"nodes": []}})";
+  Result<CompiledEffect> named = compile_effect(R"({"$schema": "../docs/effect.schema.json", )" + body);
+  EXPECT_TRUE(named.ok()) << named.error().to_string();
+  Result<CompiledEffect> wrong = compile_effect(R"({"$schema": 3, )" + body);
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.error().where, "/$schema");
+}
+
+}  // namespace
+}  // namespace mote::graph

@@ -1,0 +1,27 @@
+# cmake -DBUILD_DIR=... -DSOURCE_DIR=... -P api_reference_test.cmake: builds the mote_docs target
+# and checks its output: the main page is docs/getting_started.md, and each header under
+# include/mote/ has its page.
+execute_process(COMMAND "${CMAKE_COMMAND}" --build "${BUILD_DIR}" --target mote_docs RESULT_VARIABLE built
+                OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(NOT built EQUAL 0)
+  message(FATAL_ERROR "mote_docs failed:\n${out}")
+endif()
+set(html "${BUILD_DIR}/docs/api/html")
+file(READ "${html}/index.html" index)
+if(NOT index MATCHES "Getting started: Mote in your engine")
+  message(FATAL_ERROR "index.html is not docs/getting_started.md")
+endif()
+file(GLOB headers RELATIVE "${SOURCE_DIR}/include/mote" "${SOURCE_DIR}/include/mote/*.hpp")
+set(missing "")
+foreach(header IN LISTS headers)
+  string(REPLACE "_" "__" page "${header}")
+  string(REPLACE ".hpp" "_8hpp.html" page "${page}")
+  if(NOT EXISTS "${html}/${page}")
+    list(APPEND missing "${header}")
+  endif()
+endforeach()
+list(LENGTH headers count)
+if(missing)
+  message(FATAL_ERROR "no page for ${missing}")
+endif()
+message(STATUS "api reference: ${count} headers, each with its page")
