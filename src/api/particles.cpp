@@ -162,6 +162,12 @@ Status ParticleSystem::unbind_field(EmitterId id, std::string_view field) {
   return state_->system.unbind_field(id.row, field);
 }
 
+void ParticleSystem::set_camera(const std::array<float, 16>& view_projection) {
+  state_->system.set_cull_camera(view_projection);
+}
+
+void ParticleSystem::clear_camera() { state_->system.set_cull_camera(std::nullopt); }
+
 Status ParticleSystem::execute(float dt) {
   gpu::Device& device = ApiAccess::device(*state_->context);
   if (state_->has_transforms) {
@@ -196,9 +202,27 @@ Status ParticleSystem::wait_idle() { return ApiAccess::device(*state_->context).
 
 Status ParticleSystem::wait_for_kernels() { return state_->system.wait_for_kernels(); }
 
+namespace {
+
+EmitterBounds public_bounds(const shader::FrameEmitterBounds& b) {
+  return EmitterBounds{b.alive,
+                       {b.bounds_min.x, b.bounds_min.y, b.bounds_min.z},
+                       {b.bounds_max.x, b.bounds_max.y, b.bounds_max.z}};
+}
+
+}  // namespace
+
 Result<ParticleStats> ParticleSystem::read_stats() {
-  MOTE_TRY_ASSIGN(runtime::FrameStats s, state_->system.read_stats());
-  return ParticleStats{s.alive, s.free_count, s.newborns, s.dropped, s.killed, s.orphaned, s.frames};
+  runtime::ParticleSystem& system = state_->system;
+  MOTE_TRY_ASSIGN(runtime::FrameStats s, system.read_stats());
+  ParticleStats stats{s.alive, s.free_count, s.newborns, s.dropped, s.killed, s.orphaned, s.frames, s.prewarmed, {}};
+  MOTE_TRY_ASSIGN(const std::vector<shader::FrameEmitterBounds> bounds, system.read_emitter_bounds());
+  for (uint32_t row = 0; row < bounds.size(); ++row) {
+    // Published for the row's current tenant only (an emitter added since the last frame has none yet).
+    if (!system.is_live(row) || bounds[row].generation != system.generation(row)) continue;
+    stats.emitters.push_back({EmitterId{row, system.generation(row)}, public_bounds(bounds[row])});
+  }
+  return stats;
 }
 
 Result<AliveRecords> ParticleSystem::read_alive_records() {
@@ -228,7 +252,11 @@ Result<EmitterState> ParticleSystem::read_emitter_state(EmitterId id) {
   // The tick adopts a row's new generation on the emitter's first frame: until then the state
   // still belongs to the row's previous tenant, and this emitter has not started.
   if (s.generation != id.generation) return EmitterState{};
-  return EmitterState{s.age, s.spawned, s.spawn_count};
+  EmitterState state{s.age, s.spawned, s.spawn_count, {}};
+  MOTE_TRY_ASSIGN(const std::vector<shader::FrameEmitterBounds> bounds, state_->system.read_emitter_bounds());
+  if (id.row < bounds.size() && bounds[id.row].generation == id.generation)
+    state.bounds = public_bounds(bounds[id.row]);
+  return state;
 }
 
 uint32_t ParticleSystem::capacity() const { return state_->system.capacity(); }

@@ -51,7 +51,9 @@ Result<std::vector<DocField>> read_fields(const json& j, const std::string& wher
 }
 
 Status read_emission(const json& j, const std::string& where, EmissionSettings& e) {
-  MOTE_TRY(check_object(j, where, {"rate", "bursts", "prewarm", "capacity"}));
+  MOTE_TRY(check_object(j, where, {"rate", "bursts", "prewarm", "capacity", "cull", "max_catchup"}));
+  MOTE_TRY(read_optional_bool(j, where, "cull", e.cull));
+  MOTE_TRY(read_optional_number(j, where, "max_catchup", {0.0, 600.0}, e.max_catchup_seconds));
   MOTE_TRY(read_optional_number(j, where, "rate", {0.0, 1e9}, e.rate));
   MOTE_TRY(read_optional_number(j, where, "prewarm", {0.0, 600.0}, e.prewarm_seconds));
   MOTE_TRY(read_optional_uint(j, where, "capacity", 1, 16777216, e.capacity_hint));

@@ -1,5 +1,6 @@
 #include "sim/emission.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace mote::sim {
@@ -12,6 +13,20 @@ uint32_t take_rate_spawns(float& accumulator, float rate, float dt) {
   const float whole = std::floor(accumulator);
   accumulator -= whole;
   return whole >= 4294967295.0f ? 0xFFFFFFFFu : uint32_t(whole);
+}
+
+uint32_t take_culled_rate_spawns(float& accumulator, float& asleep, float rate, float dt, bool in_view,
+                                 float max_catchup) {
+  if (!in_view) {
+    asleep += dt;
+    return 0;
+  }
+  if (asleep > 0.0f) {
+    const float owed = rate > 0.0f ? rate * std::min(asleep, max_catchup) : 0.0f;
+    accumulator += owed;
+    asleep = 0.0f;
+  }
+  return take_rate_spawns(accumulator, rate, dt);
 }
 
 namespace {

@@ -13,6 +13,13 @@ namespace mote::sim {
 // rate asks for nothing.
 uint32_t take_rate_spawns(float& accumulator, float rate, float dt);
 
+// The rate of an emitter that culls (EmissionSettings::cull), as the GPU tick takes it: out of
+// view it spawns nothing and `asleep` grows by dt (f32); seen again, it first adds to the
+// accumulator at most `max_catchup` seconds of the rate it slept through, then takes this frame's
+// rate as take_rate_spawns does.
+uint32_t take_culled_rate_spawns(float& accumulator, float& asleep, float rate, float dt, bool in_view,
+                                 float max_catchup);
+
 // Particles of the bursts whose firing times (time + k * interval, k < cycles or any k when
 // cycles == 0) fall in [age_before, age_after). An interval <= 0 fires every cycle at `time`.
 uint64_t bursts_due(const std::vector<Burst>& bursts, float age_before, float age_after);

@@ -153,6 +153,7 @@ GpuSimulationOptions gpu_options(const SimulationOptions& so, bool compare) {
   g.emitter = so.emitter;
   g.birth_serials = compare;
   g.keep_records = compare;
+  g.prewarm = so.prewarm && !compare;  // the comparison runs both sides without it
   return g;
 }
 
@@ -178,8 +179,6 @@ void print_report(const FrameReport& r) {
 }
 
 int run_gpu(const Options& o, const CompiledEffect& effect, const SimulationOptions& so) {
-  if (effect.emission.prewarm_seconds > 0.0f && so.prewarm)
-    std::fprintf(stderr, "mote simulate: note: the GPU frame has no pre-warm yet; frame 0 starts from an empty pool\n");
   Result<GpuRun> started = start_gpu(effect, so, false);
   if (!started) return report_error("simulate", o.input, started.error(), kExitSystem);
   GpuSimulation& g = *started->simulation;
@@ -251,7 +250,9 @@ void print_summary(const ComparisonSummary& s, const std::string& effect, uint32
 
 int run_compare(const Options& o, const CompiledEffect& effect, const SimulationOptions& so) {
   if (effect.emission.prewarm_seconds > 0.0f && so.prewarm)
-    std::fprintf(stderr, "mote simulate: note: the GPU frame has no pre-warm yet; both sides run without it\n");
+    std::fprintf(stderr,
+                 "mote simulate: note: the comparison runs both sides without the pre-warm (their random streams "
+                 "differ)\n");
   Result<GpuRun> started = start_gpu(effect, so, true);
   if (!started) return report_error("simulate", o.input, started.error(), kExitSystem);
   std::unique_ptr<Context> context = std::move(started->context);  // outlives the comparison
