@@ -21,6 +21,10 @@ struct Burst {
   float interval = 0.0f;  // seconds between cycles
 };
 
+// The most bursts with a count an effect may declare: the GPU frame schedules that many per
+// emitter (shaders/shared/frame.h, kFrameMaxBursts), and compile_effect refuses the next one.
+inline constexpr uint32_t kMaxBursts = 4;
+
 struct EmissionSettings {
   float rate = 0.0f;  // particles per second (the emitter field "rate" overrides when declared)
   std::vector<Burst> bursts;

@@ -36,6 +36,7 @@
 
 #include <array>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -59,6 +60,11 @@ struct ParticleRendererDesc {
   std::array<uint32_t, 3> lighting_grid{0, 0, 0};
   float lighting_near = 0.5f;  // metres
   float lighting_far = 200.0f;
+  // The effects' textures and glTF meshes resolve against the folder of the effect document
+  // (CompiledEffect::source_path; the current directory for an effect compiled from text) and
+  // must stay inside this folder: absolute paths and paths that leave it are refused
+  // (docs/design/reliability.md, "Asset paths"). Empty: the current directory.
+  std::filesystem::path asset_root;
 };
 
 struct PointLight {

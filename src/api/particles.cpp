@@ -58,9 +58,43 @@ ParticleSystem::~ParticleSystem() {
   if (state_ && state_->context) (void)ApiAccess::device(*state_->context).wait_idle();
 }
 
+namespace {
+
+// The limits a desc is held to before anything is allocated, each error naming the limit and the
+// number asked for (docs/design/reliability.md, "Limits").
+Status check_desc(const gpu::Device& device, const ParticleSystemDesc& desc) {
+  constexpr uint32_t kMaxCapacity = 1u << 24;  // PARTICLE_INDEX is a float
+  constexpr uint32_t kMaxEmitters = 1u << 20;  // the particle header's row bits
+  constexpr uint32_t kMaxTransforms = 1u << 20;
+  if (desc.capacity == 0 || desc.capacity > kMaxCapacity)
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("capacity {} is outside 1 .. {} particles", desc.capacity, kMaxCapacity), "capacity");
+  if (desc.max_emitters == 0 || desc.max_emitters > kMaxEmitters)
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("max_emitters {} is outside 1 .. {}", desc.max_emitters, kMaxEmitters),
+                      "max_emitters");
+  if (desc.max_transforms > kMaxTransforms)
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("max_transforms {} is over the limit of {}", desc.max_transforms, kMaxTransforms),
+                      "max_transforms");
+  const uint64_t pool_bytes = uint64_t(desc.capacity) * desc.record_words * 4;
+  const uint64_t range = device.limits().maxStorageBufferRange;
+  if (pool_bytes > range)
+    return make_error(ErrorCode::kUnsupported,
+                      fmt::format("a pool of {} particles x {} words is {} bytes; the device's maxStorageBufferRange "
+                                  "is {} bytes (at most {} particles of {} words)",
+                                  desc.capacity, desc.record_words, pool_bytes, range,
+                                  range / (uint64_t(desc.record_words ? desc.record_words : 1) * 4), desc.record_words),
+                      "capacity");
+  return ok_status();
+}
+
+}  // namespace
+
 Result<std::unique_ptr<ParticleSystem>> ParticleSystem::create(Context& context, const ParticleSystemDesc& desc) {
   std::unique_ptr<ParticleSystem> s(new ParticleSystem());
   gpu::Device& device = ApiAccess::device(context);
+  MOTE_TRY(check_desc(device, desc));
   s->state_->context = &context;
   MOTE_TRY_ASSIGN(s->state_->system,
                   runtime::ParticleSystem::create(device, {.capacity = desc.capacity,

@@ -2,6 +2,7 @@
 // registers -> encode -> verify. Each step is its own file; this one only sequences them.
 #include <bit>
 
+#include "core/alloc_guard.hpp"
 #include "document.hpp"
 #include "graph_check.hpp"
 #include "lower_nodes.hpp"
@@ -13,7 +14,9 @@ namespace mote {
 
 using namespace graph;
 
-Result<CompiledEffect> compile_effect(std::string_view json_text) {
+namespace {
+
+Result<CompiledEffect> compile_effect_body(std::string_view json_text) {
   MOTE_TRY_ASSIGN(EffectDocument doc, load_effect_document(json_text));
   MOTE_TRY_ASSIGN(TypedGraph init_graph, check_graph(doc.init, Section::kInit, doc, "/init"));
   MOTE_TRY_ASSIGN(TypedGraph update_graph, check_graph(doc.update, Section::kUpdate, doc, "/update"));
@@ -63,9 +66,16 @@ Result<CompiledEffect> compile_effect(std::string_view json_text) {
                       p.init.size() > 4096 ? "/init" : "/update");
   if (Status s = verify_program(p); !s.ok()) {
     Error e = s.take_error();
+    if (e.code == ErrorCode::kOutOfMemory) return e;  // exhaustion, not a compiler bug
     return make_error(ErrorCode::kInternal, "the compiled program does not verify: " + e.to_string(), "/");
   }
   return out;
+}
+
+}  // namespace
+
+Result<CompiledEffect> compile_effect(std::string_view json_text) {
+  return core::guard_allocation("compile_effect", [&] { return compile_effect_body(json_text); });
 }
 
 }  // namespace mote

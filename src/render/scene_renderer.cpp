@@ -222,10 +222,14 @@ Status SceneRenderer::make_particles(uint32_t width, uint32_t height) {
                                                                      : mote::Transparency::kOit,
       .lighting_grid = {options_.lighting_grid.x, options_.lighting_grid.y, options_.lighting_grid.z}};
   MOTE_TRY_ASSIGN(renderer_, mote::ParticleRenderer::create(*particles_, desc));
+  // The effects' textures and meshes stay inside the scene's asset root (none: not confined).
+  detail::ApiAccess::set_asset_root(*renderer_, scene_.asset_root);
   // Every effect's texture and mesh now: a problem is the scene's, found before the first frame.
   for (const LoadedEffect& e : effects_)
     if (Status loaded = renderer_->preload(e.effect); !loaded.ok())
-      return make_error(loaded.error().code, loaded.error().message, e.effect.name + "#/render/mesh");
+      return make_error(loaded.error().code, loaded.error().message,
+                        loaded.error().where.find("#/render/") != std::string::npos ? loaded.error().where
+                                                                                    : e.effect.name + "#/render/mesh");
   return ok_status();
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace mote::sim {
 
@@ -60,10 +61,12 @@ uint64_t bursts_due(const std::vector<Burst>& bursts, float age_before, float ag
       continue;
     }
     // cycles == 0 repeats for ever: the cycles a u32 counts (more than any clock in f32 reaches).
-    const uint32_t last = b.cycles == 0 ? 0xFFFFFFFFu : b.cycles;
+    const uint32_t last = b.cycles == 0 ? kForeverBurstCycles : b.cycles;
     if (!(age_after > age_before)) continue;
     const uint32_t fired = cycles_fired_before(b, last, age_after) - cycles_fired_before(b, last, age_before);
-    total += uint64_t(b.count) * fired;
+    // Each product fits a u64 (both factors are u32); the sum over bursts saturates.
+    const uint64_t due = uint64_t(b.count) * fired;
+    total = due > UINT64_MAX - total ? UINT64_MAX : total + due;
   }
   return total;
 }

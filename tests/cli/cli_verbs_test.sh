@@ -36,7 +36,7 @@ if [ ! -s "$work/sim_doc.json" ] || ! cmp -s "$work/sim_doc.json" "$work/sim_coo
 fi
 check "inspect an effect document" 0 "$mote" inspect "$src/effects/fire.json"
 grep -q "effect document" "$work/out" || bad "inspect fire.json: not described as an effect document"
-check "inspect a scene" 0 "$mote" inspect "$src/scenes/bonfire.json" --json
+check "inspect a scene" 0 "$mote" inspect "$src/scenes/bonfire.json" --asset-root "$src" --json
 grep -q '"kind": "scene file"' "$work/out" || bad "inspect bonfire.json: not described as a scene"
 check "inspect a program" 0 "$mote" inspect "$work/integrate_gravity.mfx"
 head -c 100 "$work/fire.mfe" > "$work/cut.mfe"
@@ -52,7 +52,7 @@ json_ok "$work/out" || bad "presets --json is not JSON"
 check "presets in a missing folder" 1 "$mote" presets --dir "$work/no-such-folder"
 
 # Render always writes the GIF (no ffmpeg needed): GIF89a at the asked size.
-check "render fire --json" 0 "$mote" render "$src/scenes/fire.json" --out "$work/render_gif" --frames 3 --size 64x36 --no-video --json
+check "render fire --json" 0 "$mote" render "$src/scenes/fire.json" --asset-root "$src" --out "$work/render_gif" --frames 3 --size 64x36 --no-video --json
 json_lines_ok "$work/out" || bad "render --json: a line that is not JSON"
 [ "$(wc -l < "$work/out")" -eq 4 ] || bad "render --json: not 3 frame objects and a summary"
 gif="$work/render_gif/frames.gif"
@@ -62,7 +62,7 @@ if [ -s "$gif" ] && [ "$(head -c 6 "$gif")" = "GIF89a" ]; then
 else
   bad "render wrote no frames.gif"
 fi
-check "render --video bogus" 2 "$mote" render "$src/scenes/fire.json" --out "$work/render_bogus" --video avi
+check "render --video bogus" 2 "$mote" render "$src/scenes/fire.json" --asset-root "$src" --out "$work/render_bogus" --video avi
 
 # The benchmarks at lavapipe's size: exit 0, one JSON object a line, one per figure, each with
 # its ratio to the same run's roofline; the roofline first.
@@ -105,7 +105,7 @@ printf 'video' > "$(eval echo \${$#})"
 SH
 chmod +x "$work/fakebin/ffmpeg"
 odd="$work/out dir \$HOME 'q'"
-PATH="$work/fakebin:$PATH" check "render with ffmpeg (a stand-in)" 0 "$mote" render "$src/scenes/fire.json" --out "$odd" --frames 2 --size 64x36 --video mp4 --video webm
+PATH="$work/fakebin:$PATH" check "render with ffmpeg (a stand-in)" 0 "$mote" render "$src/scenes/fire.json" --asset-root "$src" --out "$odd" --frames 2 --size 64x36 --video mp4 --video webm
 for kind in mp4 webm; do
   [ -s "$odd/frames.$kind" ] || bad "render did not have ffmpeg write frames.$kind"
   grep -qxF "$odd/frame_%04d.png" "$odd/ffmpeg_args_frames.$kind" 2> /dev/null || bad "ffmpeg ($kind) did not get the frames' pattern as one argument"

@@ -1,4 +1,4 @@
-// mote render SCENE.json --out DIR: renders a scene file's frames headless (mote/scene.hpp) and
+// mote render SCENE.json --out DIR [--asset-root DIR]: renders a scene file's frames headless (mote/scene.hpp) and
 // writes frame_NNNN.png, contact_sheet.png and frames.gif (giflib, always), and frames.mp4 /
 // frames.webm when ffmpeg is on the PATH (run from an argument vector, never a shell). Prints one
 // stats line per frame (alive particles, per-pass GPU milliseconds), or one JSON object per frame
@@ -37,6 +37,7 @@ struct RenderArgs {
   std::string transparency = "oit";
   std::string device;
   std::vector<std::string> video = {"mp4"};
+  std::string asset_root;  // "" = the current directory
   bool no_video = false;
   bool json_output = false;
 };
@@ -53,12 +54,29 @@ json passes_json(const std::vector<PassTime>& passes) {
   return out;
 }
 
+// "WxH", each side 16 .. 8192 in decimal digits only: sscanf's %u wrapped 4294967312 to 16
+// (docs/design/reliability.md, finding 11).
+bool parse_size(const std::string& text, uint32_t& width, uint32_t& height) {
+  const size_t x = text.find('x');
+  if (x == std::string::npos) return false;
+  auto side = [](std::string_view digits, uint32_t& out) {
+    if (digits.empty() || digits.size() > 4) return false;
+    uint32_t v = 0;
+    for (char c : digits) {
+      if (c < '0' || c > '9') return false;
+      v = v * 10 + uint32_t(c - '0');
+    }
+    out = v;
+    return v >= 16 && v <= 8192;
+  };
+  return side(std::string_view(text).substr(0, x), width) && side(std::string_view(text).substr(x + 1), height);
+}
+
 // The options CLI11 cannot check: exit 2 when one is wrong, before anything is read or rendered.
 int check_usage(const RenderArgs& a, SceneRendererOptions& options) {
   if (!a.size.empty()) {
-    unsigned w = 0, h = 0;
-    char extra = 0;
-    if (std::sscanf(a.size.c_str(), "%ux%u%c", &w, &h, &extra) != 2 || w < 16 || h < 16 || w > 8192 || h > 8192)
+    uint32_t w = 0, h = 0;
+    if (!parse_size(a.size, w, h))
       return usage_error("render", "--size must be WxH with 16 <= W, H <= 8192, not '" + a.size + "'");
     options.width = w;
     options.height = h;
@@ -80,15 +98,19 @@ void write_videos(const RenderArgs& a, uint32_t fps, bool say) {
     if (say) std::printf("ffmpeg not found: no frames.mp4 (install ffmpeg for video)\n");
     return;
   }
+  // The folder absolute, so no folder name reads as an ffmpeg option ("-x") or protocol
+  // ("concat:") (docs/design/reliability.md, finding 6).
+  std::error_code ec;
+  const std::string folder = std::filesystem::absolute(a.out, ec).string();
   for (const std::string& kind : a.video) {
     std::vector<std::string> argv = {ffmpeg,       "-y",
                                      "-loglevel",  "error",
                                      "-framerate", std::to_string(fps),
-                                     "-i",         a.out + "/frame_%04d.png",
+                                     "-i",         folder + "/frame_%04d.png",
                                      "-vf",        "pad=ceil(iw/2)*2:ceil(ih/2)*2"};
     if (kind == "mp4") argv.insert(argv.end(), {"-c:v", "libx264", "-pix_fmt", "yuv420p"});
     else argv.insert(argv.end(), {"-c:v", "libvpx-vp9", "-b:v", "0", "-crf", "36", "-pix_fmt", "yuv420p"});
-    argv.push_back(a.out + "/frames." + kind);
+    argv.push_back(folder + "/frames." + kind);
     Result<int> status = run_program(argv);
     if (!status.ok() || *status != 0)
       std::fprintf(stderr, "mote render: %s/frames.%s: ffmpeg could not write it\n", a.out.c_str(), kind.c_str());
@@ -99,7 +121,7 @@ void write_videos(const RenderArgs& a, uint32_t fps, bool say) {
 int run(const RenderArgs& a) {
   SceneRendererOptions options;
   if (int usage = check_usage(a, options); usage != kExitOk) return usage;
-  Result<Scene> scene = Scene::load_file(a.scene);
+  Result<Scene> scene = Scene::load_file(a.scene, {.asset_root = a.asset_root});
   if (!scene) return report_error("render", a.scene, scene.error());
   const uint32_t frames = a.frames ? a.frames : scene->output().frames;
   const uint32_t fps = uint32_t(std::clamp(std::lround(scene->output().fps), 1L, 100L));
@@ -187,10 +209,14 @@ void add_render_command(CLI::App& app, int& exit_code) {
   cmd->add_option("scene", args->scene, "SCENE.json")->required();
   cmd->add_option("--out", args->out, "output folder")->capture_default_str();
   cmd->add_option("--size", args->size, "WxH (default: the scene's output size)");
-  cmd->add_option("--frames", args->frames, "frames to render (default: the scene's)");
+  // The scene file's own limit on output.frames.
+  cmd->add_option("--frames", args->frames, "frames to render (default: the scene's)")->check(CLI::Range(1u, 100000u));
   cmd->add_option("--path", args->path, "raster | compute")->capture_default_str();
   cmd->add_option("--transparency", args->transparency, "raster path: oit | sorted")->capture_default_str();
   cmd->add_option("--device", args->device, "device index or name substring (see mote info)");
+  cmd->add_option("--asset-root", args->asset_root,
+                  "the folder every file the scene and its effects name must stay inside (default: the current "
+                  "directory)");
   cmd->add_option("--video", args->video, "videos ffmpeg writes when installed: mp4, webm (repeatable)")
       ->capture_default_str();
   cmd->add_flag("--no-video", args->no_video, "no MP4/WebM even when ffmpeg is installed (the GIF is always written)");
