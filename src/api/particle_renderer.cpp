@@ -143,16 +143,18 @@ Result<std::unique_ptr<ParticleRenderer>> ParticleRenderer::create(ParticleSyste
   MOTE_TRY_ASSIGN(s.asset_root, core::canonical_asset_root(desc.asset_root));
   if (!s.device->description().queue_has_graphics && desc.path == DrawPath::kRaster)
     return make_error(ErrorCode::kUnsupported, "the raster path needs a queue that draws (no graphics queue)");
-  const render::ParticleRendererOptions options{.width = desc.width,
-                                                .height = desc.height,
-                                                .path = desc.path == DrawPath::kCompute ? render::DrawPath::kCompute
-                                                                                        : render::DrawPath::kRaster,
-                                                .transparency = desc.transparency == Transparency::kSorted
-                                                                    ? render::Transparency::kSorted
-                                                                    : render::Transparency::kOit,
-                                                .capacity = system.capacity(),
-                                                .max_emitters = system.max_emitters(),
-                                                .frames_in_flight = state.system.frames_in_flight()};
+  const render::ParticleRendererOptions options{
+      .width = desc.width,
+      .height = desc.height,
+      .path = desc.path == DrawPath::kCompute ? render::DrawPath::kCompute : render::DrawPath::kRaster,
+      .transparency = desc.transparency == Transparency::kSorted ? render::Transparency::kSorted
+                                                                 : render::Transparency::kOit,
+      .capacity = system.capacity(),
+      .max_emitters = system.max_emitters(),
+      .frames_in_flight = state.system.frames_in_flight(),
+      .lighting_grid = {desc.lighting_grid[0], desc.lighting_grid[1], desc.lighting_grid[2]},
+      .lighting_near = desc.lighting_near,
+      .lighting_far = desc.lighting_far};
   MOTE_TRY_ASSIGN(s.renderer, render::ParticleRenderer::create(*s.device, options));
   return r;
 }
@@ -205,11 +207,17 @@ Status ParticleRenderer::record_opaque(VkCommandBuffer cmd, const ParticleTarget
   return s.renderer.record_opaque(cmd, b.targets, {&shadow, shadow_map->layout});
 }
 
-Status ParticleRenderer::record_transparent(VkCommandBuffer cmd, const ParticleTargets& targets) {
+Status ParticleRenderer::record_transparent(VkCommandBuffer cmd, const ParticleTargets& targets,
+                                            const ParticleShadowMap* shadow_map) {
   State& s = *state_;
   BorrowedTargets b;
   MOTE_TRY(borrow(targets, s.desc.width, s.desc.height, b));
-  return s.renderer.record_transparent(cmd, b.targets);
+  if (shadow_map == nullptr) return s.renderer.record_transparent(cmd, b.targets);
+  if (shadow_map->image == VK_NULL_HANDLE || shadow_map->view == VK_NULL_HANDLE || shadow_map->size == 0)
+    return make_error(ErrorCode::kInvalidArgument, "the shadow map needs its image, its view and its size");
+  const gpu::Image shadow = gpu::Image::borrow(shadow_map->image, shadow_map->view, render::kDepthFormat,
+                                               shadow_map->size, shadow_map->size, VK_IMAGE_ASPECT_DEPTH_BIT);
+  return s.renderer.record_transparent(cmd, b.targets, {&shadow, shadow_map->layout});
 }
 
 const std::vector<std::string>& ParticleRenderer::warnings() const { return state_->renderer.warnings(); }
