@@ -147,8 +147,9 @@ Result<std::unique_ptr<ParticleRenderer>> ParticleRenderer::create(ParticleSyste
       .width = desc.width,
       .height = desc.height,
       .path = desc.path == DrawPath::kCompute ? render::DrawPath::kCompute : render::DrawPath::kRaster,
-      .transparency = desc.transparency == Transparency::kSorted ? render::Transparency::kSorted
-                                                                 : render::Transparency::kOit,
+      .transparency = desc.transparency == Transparency::kSorted   ? render::Transparency::kSorted
+                      : desc.transparency == Transparency::kAvboit ? render::Transparency::kAvboit
+                                                                   : render::Transparency::kOit,
       .capacity = system.capacity(),
       .max_emitters = system.max_emitters(),
       .frames_in_flight = state.system.frames_in_flight(),

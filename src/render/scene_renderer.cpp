@@ -218,8 +218,9 @@ Status SceneRenderer::make_particles(uint32_t width, uint32_t height) {
       .width = width,
       .height = height,
       .path = options_.path == DrawPath::kCompute ? mote::DrawPath::kCompute : mote::DrawPath::kRaster,
-      .transparency = options_.transparency == Transparency::kSorted ? mote::Transparency::kSorted
-                                                                     : mote::Transparency::kOit,
+      .transparency = options_.transparency == Transparency::kSorted   ? mote::Transparency::kSorted
+                      : options_.transparency == Transparency::kAvboit ? mote::Transparency::kAvboit
+                                                                       : mote::Transparency::kOit,
       .lighting_grid = {options_.lighting_grid.x, options_.lighting_grid.y, options_.lighting_grid.z}};
   MOTE_TRY_ASSIGN(renderer_, mote::ParticleRenderer::create(*particles_, desc));
   // The effects' textures and meshes stay inside the scene's asset root (none: not confined).
