@@ -3,8 +3,8 @@
 // and GPU timestamps go around the particle pass only: the raster path with weighted blended OIT
 // (raster_oit), the raster path depth-sorted (raster_sorted: sort keys + radix sort + draw), the
 // raster path with volume-based OIT (raster_avboit: occupancy from each row's box, splat,
-// integrate, draw, resolve), and the compute path (bin, scan, sort, ranges, per-tile blend). Each repeat is its own submission
-// (a frame), after warm-up frames; the figure is the median.
+// integrate, draw, resolve), and the compute path (bin, scan, sort, ranges, per-tile blend). Each repeat is its own
+// submission (a frame), after warm-up frames; the figure is the median.
 //
 //   bench_render [--width W] [--height H] [--counts N,N,...] [--smoke N] [--repeats R] [--warmup W]
 //                [--record-words K] [--roofline-mib M]
@@ -79,7 +79,8 @@ namespace {
 [[noreturn]] void usage() {
   fmt::print(stderr,
              "usage: bench_render [--width W] [--height H] [--counts N,N,...] [--smoke N] [--repeats R] [--warmup W]\n"
-             "                    [--record-words K] [--roofline-mib M] [--paths raster_oit,raster_sorted,compute,raster_avboit]\n"
+             "                    [--record-words K] [--roofline-mib M] [--paths "
+             "raster_oit,raster_sorted,compute,raster_avboit]\n"
              "                    [--seed S] [--lit] [--device SEL]\n");
   std::exit(2);
 }
@@ -153,14 +154,14 @@ void print_table(const Options& opt, const std::vector<Row>& rows, const mote::b
              "particles", "path", "median ms", "min ms", "Mfragments", "Gfrag/s", "GB/s", "of roof", "sort ms", "pairs",
              "dropped", "diff/sort", "dB/sort");
   for (const Row& r : rows) {
-    fmt::print(
-        "{:<6} {:>10} {:<14} {:>10.4f} {:>10.4f} {:>13.3f} {:>9.3f} {:>9.2f} {:>7.2f}% {:>9} {:>11} {:>8} {:>10} {:>9}\n",
-        r.case_name, r.particles, path_name(r.path), r.median_ms, r.min_ms, r.fragments / 1e6,
-        r.fragments / (r.median_ms * 1e-3) / 1e9, r.gbps, 100.0 * r.of_roofline,
-        r.sort_ms ? fmt::format("{:.4f}", *r.sort_ms) : "-", r.pairs ? fmt::format("{}", *r.pairs) : "-",
-        r.dropped ? fmt::format("{}", *r.dropped) : "-",
-        r.diff_vs_sorted ? fmt::format("{:.5f}", *r.diff_vs_sorted) : "-",
-        r.psnr_vs_sorted ? fmt::format("{:.2f}", *r.psnr_vs_sorted) : "-");
+    fmt::print("{:<6} {:>10} {:<14} {:>10.4f} {:>10.4f} {:>13.3f} {:>9.3f} {:>9.2f} {:>7.2f}% {:>9} {:>11} {:>8} "
+               "{:>10} {:>9}\n",
+               r.case_name, r.particles, path_name(r.path), r.median_ms, r.min_ms, r.fragments / 1e6,
+               r.fragments / (r.median_ms * 1e-3) / 1e9, r.gbps, 100.0 * r.of_roofline,
+               r.sort_ms ? fmt::format("{:.4f}", *r.sort_ms) : "-", r.pairs ? fmt::format("{}", *r.pairs) : "-",
+               r.dropped ? fmt::format("{}", *r.dropped) : "-",
+               r.diff_vs_sorted ? fmt::format("{:.5f}", *r.diff_vs_sorted) : "-",
+               r.psnr_vs_sorted ? fmt::format("{:.2f}", *r.psnr_vs_sorted) : "-");
   }
 }
 

@@ -292,8 +292,9 @@ Status create_shared(Bench& b) {
                                                     .name = "bench.render.point_lights"}));
   MOTE_TRY(upload_span(device, b.lights, std::span<const shader::PointLightGpu>(no_lights)));
   // The irradiance volume lit sprites read, built once: a sun, the ambient and four point lights.
-  MOTE_TRY_ASSIGN(b.irradiance, media::IrradianceVolume::create(
-                                    device, {.grid = media::irradiance_grid_for(b.opt.width, b.opt.height)}));
+  MOTE_TRY_ASSIGN(b.irradiance,
+                  media::IrradianceVolume::create(device,
+                                                  {.grid = media::irradiance_grid_for(b.opt.width, b.opt.height)}));
   shader::RenderView lit_view = b.view;
   lit_view.sun_direction = glm::vec4(glm::normalize(glm::vec3(0.3f, -1.0f, -0.4f)), 1.0f);
   lit_view.sun_radiance = glm::vec4(2.0f, 1.9f, 1.7f, 0.0f);
@@ -304,7 +305,9 @@ Status create_shared(Bench& b) {
     lights.push_back({glm::vec4(-2.0f + 1.3f * float(i), 0.5f, -4.0f - float(i), 6.0f), glm::vec4(6.0f)});
   lit_view.point_light_count = uint32_t(lights.size());
   Status built = ok_status();
-  MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) { built = b.irradiance.record(cmd, lit_view, lights, {}); }));
+  MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) {
+    built = b.irradiance.record(cmd, lit_view, lights, {});
+  }));
   MOTE_TRY(built);
   const shader::ParticleDrawRecord rows[2] = {draw_record(false, b.opt.lit), draw_record(true, false)};
   MOTE_TRY_ASSIGN(b.records,

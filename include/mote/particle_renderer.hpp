@@ -60,6 +60,10 @@ struct ParticleRendererDesc {
   std::array<uint32_t, 3> lighting_grid{0, 0, 0};
   float lighting_near = 0.5f;  // metres
   float lighting_far = 200.0f;
+  // Transparency::kAvboit's extinction volume: columns across and down the viewport and slices of
+  // view depth, which its occupancy places where the emitters' boxes are; a zero in it: a column
+  // per 16 x 16 pixels and 64 slices. At most 4096 columns a side and 256 slices.
+  std::array<uint32_t, 3> avboit_grid{0, 0, 0};
   // The effects' textures and glTF meshes resolve against the folder of the effect document
   // (CompiledEffect::source_path; the current directory for an effect compiled from text) and
   // must stay inside this folder: absolute paths and paths that leave it are refused

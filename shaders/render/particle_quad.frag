@@ -32,6 +32,7 @@ layout(binding = 9) uniform sampler3D irradiance_luma;
 layout(binding = 10) uniform sampler3D irradiance_chroma;
 layout(std140, binding = 11) uniform IrradianceSampling { MediaFogSampling irradiance_sampling; };
 #if RASTER_AVBOIT
+#include "shared/avboit.h"
 layout(std430, binding = 12) readonly buffer AvboitSlicesBlock { AvboitSlices avboit; };
 layout(std430, binding = 13) readonly buffer AvboitDepth { float avboit_depth[]; };
 #define AVBOIT_READS_DEPTH 1

@@ -155,7 +155,8 @@ Result<std::unique_ptr<ParticleRenderer>> ParticleRenderer::create(ParticleSyste
       .frames_in_flight = state.system.frames_in_flight(),
       .lighting_grid = {desc.lighting_grid[0], desc.lighting_grid[1], desc.lighting_grid[2]},
       .lighting_near = desc.lighting_near,
-      .lighting_far = desc.lighting_far};
+      .lighting_far = desc.lighting_far,
+      .avboit_grid = {desc.avboit_grid[0], desc.avboit_grid[1], desc.avboit_grid[2]}};
   MOTE_TRY_ASSIGN(s.renderer, render::ParticleRenderer::create(*s.device, options));
   return r;
 }

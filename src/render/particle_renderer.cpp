@@ -113,7 +113,8 @@ Result<ParticleRenderer> ParticleRenderer::create(gpu::Device& device, const Par
   } else {
     MOTE_TRY_ASSIGN(r.raster_, ParticleRasterPath::create(device, {.capacity = options.capacity,
                                                                    .width = options.width,
-                                                                   .height = options.height}));
+                                                                   .height = options.height,
+                                                                   .avboit_grid = options.avboit_grid}));
   }
   return r;
 }

@@ -221,7 +221,8 @@ Status SceneRenderer::make_particles(uint32_t width, uint32_t height) {
       .transparency = options_.transparency == Transparency::kSorted   ? mote::Transparency::kSorted
                       : options_.transparency == Transparency::kAvboit ? mote::Transparency::kAvboit
                                                                        : mote::Transparency::kOit,
-      .lighting_grid = {options_.lighting_grid.x, options_.lighting_grid.y, options_.lighting_grid.z}};
+      .lighting_grid = {options_.lighting_grid.x, options_.lighting_grid.y, options_.lighting_grid.z},
+      .avboit_grid = {options_.avboit_grid.x, options_.avboit_grid.y, options_.avboit_grid.z}};
   MOTE_TRY_ASSIGN(renderer_, mote::ParticleRenderer::create(*particles_, desc));
   // The effects' textures and meshes stay inside the scene's asset root (none: not confined).
   detail::ApiAccess::set_asset_root(*renderer_, scene_.asset_root);

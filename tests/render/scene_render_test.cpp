@@ -257,6 +257,11 @@ const GoldenCase kGoldenCases[] = {
     {"bonfire_sorted", "scenes/bonfire.json", 6, DrawPath::kRaster, Transparency::kSorted},  // lit smoke and soot
     {"lit_backlit_compute", "tests/render/scenes/lit_backlit.json", 1, DrawPath::kCompute},
     {"lit_backlit_sorted", "tests/render/scenes/lit_backlit.json", 1, DrawPath::kRaster, Transparency::kSorted},
+    // AVBOIT at the size's default grid (a column per 16 x 16 pixels): the lit presets and smoke.
+    {"bonfire_avboit", "scenes/bonfire.json", 6, DrawPath::kRaster, Transparency::kAvboit},
+    {"bonfire_fog_avboit", "scenes/bonfire_fog.json", 6, DrawPath::kRaster, Transparency::kAvboit},
+    {"smoke_avboit", "scenes/smoke.json", 6, DrawPath::kRaster, Transparency::kAvboit},
+    {"lit_backlit_avboit", "tests/render/scenes/lit_backlit.json", 1, DrawPath::kRaster, Transparency::kAvboit},
 };
 
 // gtest prints the case by name (not as bytes) when a case fails.
@@ -406,6 +411,8 @@ struct PathBounds {
 // the worst pixels beside the fire's point light.
 constexpr PathBounds kLitBounds{40.0, 0.001};
 
+constexpr glm::uvec3 kAvboitReferenceGrid{120, 68, 64};
+
 // One path's error on one scene, for the table.
 struct PathError {
   double psnr_db = 0.0;
@@ -414,10 +421,11 @@ struct PathError {
 
 class ReferenceErrorTest : public test::GpuTest {
  protected:
-  // Every scene of `cases` on one path: the error per scene into `row` (in their order), each scene held to `bounds` (kLitBounds when lit; WBOIT skips the scenes it is not
-  // held on).
+  // Every scene of `cases` on one path: the error per scene into `row` (in their order), each scene held to `bounds`
+  // (kLitBounds when lit; WBOIT skips the scenes it is not held on).
   void check_path(const char* label, DrawPath path, Transparency transparency, const PathBounds& bounds,
-                  std::vector<PathError>& row, std::span<const ReferenceCase> cases = kReferenceCases) {
+                  std::vector<PathError>& row, std::span<const ReferenceCase> cases = kReferenceCases,
+                  glm::uvec3 avboit_grid = kAvboitReferenceGrid) {
     double worst_psnr = INFINITY;
     row.assign(cases.size(), PathError{});
     for (size_t index = 0; index < cases.size(); ++index) {
@@ -435,6 +443,10 @@ class ReferenceErrorTest : public test::GpuTest {
       // and 256 slices leaves the paths' compositing as the error, and a residual of the volume's
       // jitter within a froxel (largest right by a point light).
       options.lighting_grid = {kReferenceWidth, kReferenceHeight, 256};
+      // AVBOIT: the columns a 1920 x 1080 target gets by default (a column per 16 x 16 pixels,
+      // 120 x 68), so the volume resolves the same share of the view as it does there; at
+      // 128 x 72 the default would be 8 x 5 columns (printed beside it by the AVBOIT test).
+      options.avboit_grid = avboit_grid;
       auto created = SceneRenderer::create(device(), loaded.value(), options);
       ASSERT_TRUE(created.ok()) << created.error().to_string();
       SceneRenderer& renderer = *created.value();
@@ -531,6 +543,13 @@ TEST_F(ReferenceErrorTest, AvboitHoldsTheBonfireAndTheSmoke) {
   ASSERT_EQ(row.size(), 2u);
   EXPECT_GE(row[0].psnr_db, 40.0) << "bonfire";
   EXPECT_GE(row[1].psnr_db, 40.0) << "smoke";
+  // The default grid at this size, 8 x 5 columns, for the record (not held: a column spans an
+  // eighth of the view, where the bonfire's flame shows through its smoke).
+  // (The lit flag off: held to the loose bound below, not kLitBounds.)
+  const ReferenceCase coarse_cases[] = {{"scenes/bonfire.json", 4, true, false}, {"scenes/smoke.json", 4}};
+  std::vector<PathError> coarse;
+  check_path("raster AVBOIT, 16 px columns", DrawPath::kRaster, Transparency::kAvboit, PathBounds{30.0, 0.005}, coarse,
+             coarse_cases, glm::uvec3(0));
 }
 
 // Every path against the reference on every scene, and the table of their PSNRs
