@@ -77,6 +77,18 @@ struct PointLight {
   std::array<float, 3> radiance{1.0f, 1.0f, 1.0f};  // colour × intensity
 };
 
+// A point light whose light leaves in a cone: full within inner_degrees of `direction`, none past
+// outer_degrees (half-angles), ((cos - cos outer) / (cos inner - cos outer))² between (the
+// Frostbite ramp). It lights what a point light lights: lit sprites, mesh particles, the fog.
+struct SpotLight {
+  std::array<float, 3> position{0.0f, 0.0f, 0.0f};    // world
+  float range = 10.0f;                                // metres; no light beyond
+  std::array<float, 3> radiance{1.0f, 1.0f, 1.0f};    // colour × intensity along the axis
+  std::array<float, 3> direction{0.0f, -1.0f, 0.0f};  // world, the way it points; not zero
+  float inner_degrees = 20.0f;                        // 0 .. outer_degrees
+  float outer_degrees = 30.0f;                        // above 0, at most 90
+};
+
 // The camera and the lights of a frame, in Mote's conventions: a right-handed world, a view
 // matrix looking down its −Z, and a reversed-Z projection (depth 1 at the near plane, 0 far) into
 // Vulkan's clip space (y down), the one the host's depth image was drawn with. Matrices are
@@ -98,6 +110,7 @@ struct ParticleView {
   std::array<float, 3> sky_ambient{0.0f, 0.0f, 0.0f};
   std::array<float, 3> ground_ambient{0.0f, 0.0f, 0.0f};
   std::vector<PointLight> point_lights;  // the first 16 are used
+  std::vector<SpotLight> spot_lights;    // after the point lights, up to 16 lights in all
 };
 
 // The host's images for one call (see the image contract above); the views are 2-D, one level,

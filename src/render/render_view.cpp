@@ -55,4 +55,26 @@ shader::PointLightGpu make_point_light(const scene::PointLight& light, const glm
   return p;
 }
 
+shader::PointLightGpu spot_light_gpu(const glm::vec3& position, float range, const glm::vec3& radiance,
+                                     const glm::vec3& direction, float inner_degrees, float outer_degrees) {
+  const float length = glm::length(direction);
+  const glm::vec3 axis = length > 1e-6f ? direction / length : glm::vec3(0.0f, -1.0f, 0.0f);
+  const float outer = glm::clamp(outer_degrees, 1e-3f, 90.0f);
+  const float inner = glm::clamp(inner_degrees, 0.0f, outer);
+  const float cos_outer = std::cos(glm::radians(outer));
+  const float cos_inner = std::cos(glm::radians(inner));
+  // inner == outer: a hard edge, the ramp as steep as a float keeps it.
+  const float scale = 1.0f / std::max(cos_inner - cos_outer, 1e-4f);
+  shader::PointLightGpu p{};
+  p.position_range = glm::vec4(position, range);
+  p.radiance = glm::vec4(radiance, scale);
+  p.spot = glm::vec4(axis, -cos_outer * scale);
+  return p;
+}
+
+shader::PointLightGpu make_spot_light(const scene::SpotLight& light, const glm::vec3& world_position) {
+  return spot_light_gpu(world_position, light.range, light.color * light.intensity, light.direction,
+                        light.inner_degrees, light.outer_degrees);
+}
+
 }  // namespace mote::render

@@ -33,5 +33,11 @@ shader::RenderView make_render_view(const ViewSetup& setup);
 
 // The point lights as the shaders read them (at most kMaxPointLights; world positions given).
 shader::PointLightGpu make_point_light(const scene::PointLight& light, const glm::vec3& world_position);
+// A spot light as the shaders read it (shared/particle_render.h, light_cone_factor): pointing
+// along `direction` (normalised here; zero: straight down), its cone's half-angles in degrees,
+// outer clamped to (0, 90] and inner to [0, outer].
+shader::PointLightGpu spot_light_gpu(const glm::vec3& position, float range, const glm::vec3& radiance,
+                                     const glm::vec3& direction, float inner_degrees, float outer_degrees);
+shader::PointLightGpu make_spot_light(const scene::SpotLight& light, const glm::vec3& world_position);
 
 }  // namespace mote::render

@@ -262,6 +262,27 @@ Status read_point_light(const json& j, const std::string& where, const std::set<
   return {};
 }
 
+Status read_spot_light(const json& j, const std::string& where, const std::set<std::string>& transforms, SpotLight& l) {
+  MOTE_TRY(check_object(j, where,
+                        {"transform", "position", "direction", "color", "intensity", "range", "inner_degrees",
+                         "outer_degrees"}));
+  MOTE_TRY(read_transform_ref(j, where, transforms, l.transform));
+  MOTE_TRY(read_optional_vec3(j, where, "position", kAny, l.position));
+  if (j.contains("direction")) {
+    MOTE_TRY_ASSIGN(l.direction, read_direction(j["direction"], json_child(where, "direction")));
+  }
+  MOTE_TRY(read_optional_vec3(j, where, "color", kRadiance, l.color));
+  MOTE_TRY(read_optional_number(j, where, "intensity", kIntensity, l.intensity));
+  MOTE_TRY(read_optional_number(j, where, "range", kPositive, l.range));
+  MOTE_TRY(read_optional_number(j, where, "outer_degrees", NumberRange{0.0, 90.0, true}, l.outer_degrees));
+  MOTE_TRY(read_optional_number(j, where, "inner_degrees", NumberRange{0.0, 90.0}, l.inner_degrees));
+  if (l.inner_degrees > l.outer_degrees)
+    return json_parse_error(json_child(where, "inner_degrees"),
+                            fmt::format("inner_degrees ({}) must be at most outer_degrees ({})", l.inner_degrees,
+                                        l.outer_degrees));
+  return {};
+}
+
 Status read_environment(const json& j, const std::string& where, Environment& e) {
   MOTE_TRY(check_object(j, where, {"sky_color", "ground_color", "ambient_intensity", "background"}));
   MOTE_TRY(read_optional_vec3(j, where, "sky_color", kRadiance, e.sky_color));
@@ -481,9 +502,10 @@ Status read_output(const json& j, const std::string& where, Output& o) {
 
 // The lists' limits, enforced while the text is read: a file of 2^20 + 1 emitters is refused at
 // the first one past the limit, before any DOM holds them.
-constexpr JsonArrayLimit kListLimits[] = {{"/transforms", kMaxTransforms},  {"/objects", kMaxObjects},
-                                          {"/emitters", kMaxEmitters},      {"/point_lights", kMaxPointLights},
-                                          {"/camera/keys", kMaxCameraKeys}, {"/volumes", kMaxVolumes}};
+constexpr JsonArrayLimit kListLimits[] = {{"/transforms", kMaxTransforms},   {"/objects", kMaxObjects},
+                                          {"/emitters", kMaxEmitters},       {"/point_lights", kMaxPointLights},
+                                          {"/spot_lights", kMaxPointLights}, {"/camera/keys", kMaxCameraKeys},
+                                          {"/volumes", kMaxVolumes}};
 
 // The transforms, parents first; each at most kMaxTransformLevels deep (mote/emitter.hpp), the
 // level its parent's + 1, refused at its "parent".
@@ -516,8 +538,8 @@ Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path
   MOTE_TRY_ASSIGN(const json j, parse_json(json_text, kListLimits));
   const std::string root;
   MOTE_TRY(check_object(j, root,
-                        {"$schema", "version", "name", "camera", "sun", "point_lights", "environment", "transforms",
-                         "objects", "emitters", "volumes", "fog", "output"}));
+                        {"$schema", "version", "name", "camera", "sun", "point_lights", "spot_lights", "environment",
+                         "transforms", "objects", "emitters", "volumes", "fog", "output"}));
   // "$schema" names the schema an editor checks the file against (docs/scene.schema.json): a
   // string, otherwise unread.
   if (j.contains("$schema")) MOTE_TRY(read_string(j["$schema"], "/$schema"));
@@ -546,6 +568,14 @@ Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path
       PointLight l;
       MOTE_TRY(read_point_light((*arr)[i], json_child("/point_lights", i), transform_names, l));
       scene.point_lights.push_back(std::move(l));
+    }
+  }
+  if (j.contains("spot_lights")) {
+    MOTE_TRY_ASSIGN(const json* arr, read_array(j["spot_lights"], "/spot_lights", kMaxPointLights));
+    for (size_t i = 0; i < arr->size(); ++i) {
+      SpotLight l;
+      MOTE_TRY(read_spot_light((*arr)[i], json_child("/spot_lights", i), transform_names, l));
+      scene.spot_lights.push_back(std::move(l));
     }
   }
   if (j.contains("environment")) MOTE_TRY(read_environment(j["environment"], "/environment", scene.environment));
