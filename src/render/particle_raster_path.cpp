@@ -196,20 +196,26 @@ Status ParticleRasterPath::record(VkCommandBuffer cmd, const ParticleInputs& in,
     gpu::image_barrier(cmd, *image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                        VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+  record_resolve(cmd, t, depth_sampler);
+  return ok_status();
+}
+
+void ParticleRasterPath::record_resolve(VkCommandBuffer cmd, const ParticleTargets& t, VkSampler sampler) {
+  const gpu::Image& color = *t.color;
+  const uint32_t width = options_.width, height = options_.height;
   acquire_target(cmd, color, t.color_layout, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                  VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
   const shader::TonemapPush size{width, height, 0, 1.0f};
-  gpu::ComputeRecorder(device, cmd)
+  gpu::ComputeRecorder(*device_, cmd)
       .bind(resolve_)
-      .bind_resources({}, {{0, oit_accum_.view(), depth_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
-                           {1, oit_revealage_.view(), depth_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
-                           {2, oit_emission_.view(), depth_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+      .bind_resources({}, {{0, oit_accum_.view(), sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+                           {1, oit_revealage_.view(), sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+                           {2, oit_emission_.view(), sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
                            {3, color.view(), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL}})
       .push(size)
       .dispatch((width + 7) / 8, (height + 7) / 8);
   release_target(cmd, color, VK_IMAGE_LAYOUT_GENERAL, t.color_layout, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                  VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-  return ok_status();
 }
 
 }  // namespace mote::render

@@ -66,6 +66,9 @@ class ParticleRasterPath {
   AvboitVolume& avboit_volume() { return avboit_volume_; }
 
  private:
+  // The OIT accumulators (sampled) resolved onto the colour (WBOIT and AVBOIT alike).
+  void record_resolve(VkCommandBuffer cmd, const ParticleTargets& targets, VkSampler sampler);
+
   gpu::Device* device_ = nullptr;
   RasterPathOptions options_;
   gpu::GraphicsPipeline oit_;

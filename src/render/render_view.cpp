@@ -1,8 +1,11 @@
 #include "render/render_view.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <glm/gtc/matrix_transform.hpp>
+
+#include "mote/particle_renderer.hpp"
 
 namespace mote::render {
 
@@ -75,6 +78,26 @@ shader::PointLightGpu spot_light_gpu(const glm::vec3& position, float range, con
 shader::PointLightGpu make_spot_light(const scene::SpotLight& light, const glm::vec3& world_position) {
   return spot_light_gpu(world_position, light.range, light.color * light.intensity, light.direction,
                         light.inner_degrees, light.outer_degrees);
+}
+
+void public_lights(std::span<const shader::PointLightGpu> lights, mote::ParticleView& view) {
+  for (const shader::PointLightGpu& light : lights) {
+    const std::array<float, 3> position{light.position_range.x, light.position_range.y, light.position_range.z};
+    const std::array<float, 3> radiance{light.radiance.x, light.radiance.y, light.radiance.z};
+    if (light.spot == glm::vec4(0.0f)) {
+      view.point_lights.push_back({position, light.position_range.w, radiance});
+      continue;
+    }
+    // The cone back from its scale and offset (render_view.cpp, spot_light_gpu).
+    const float cos_outer = -light.spot.w / light.radiance.w;
+    const float cos_inner = std::min(cos_outer + 1.0f / light.radiance.w, 1.0f);
+    view.spot_lights.push_back({.position = position,
+                                .range = light.position_range.w,
+                                .radiance = radiance,
+                                .direction = {light.spot.x, light.spot.y, light.spot.z},
+                                .inner_degrees = glm::degrees(std::acos(cos_inner)),
+                                .outer_degrees = glm::degrees(std::acos(cos_outer))});
+  }
 }
 
 }  // namespace mote::render

@@ -433,23 +433,7 @@ ParticleView SceneRenderer::particle_view(const shader::RenderView& view,
   v.shadow_map_size = view.sun_radiance.w > 0.0f ? targets_.shadow_size : 0;
   v.sky_ambient = {view.sky_ambient.x, view.sky_ambient.y, view.sky_ambient.z};
   v.ground_ambient = {view.ground_ambient.x, view.ground_ambient.y, view.ground_ambient.z};
-  for (const shader::PointLightGpu& light : lights) {
-    const std::array<float, 3> position{light.position_range.x, light.position_range.y, light.position_range.z};
-    const std::array<float, 3> radiance{light.radiance.x, light.radiance.y, light.radiance.z};
-    if (light.spot == glm::vec4(0.0f)) {
-      v.point_lights.push_back({position, light.position_range.w, radiance});
-      continue;
-    }
-    // The cone back from its scale and offset (render_view.cpp, spot_light_gpu).
-    const float cos_outer = -light.spot.w / light.radiance.w;
-    const float cos_inner = std::min(cos_outer + 1.0f / light.radiance.w, 1.0f);
-    v.spot_lights.push_back({.position = position,
-                             .range = light.position_range.w,
-                             .radiance = radiance,
-                             .direction = {light.spot.x, light.spot.y, light.spot.z},
-                             .inner_degrees = glm::degrees(std::acos(cos_inner)),
-                             .outer_degrees = glm::degrees(std::acos(cos_outer))});
-  }
+  public_lights(lights, v);
   return v;
 }
 
