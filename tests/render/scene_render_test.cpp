@@ -613,8 +613,11 @@ TEST_F(HostileSceneTest, EmptySceneRendersTheBackground) {
   std::vector<uint8_t> first_picture;
   for (const PathCase p :
        {PathCase{DrawPath::kRaster, Transparency::kOit}, PathCase{DrawPath::kRaster, Transparency::kSorted},
-        PathCase{DrawPath::kCompute, Transparency::kOit}}) {
-    SCOPED_TRACE(p.path == DrawPath::kCompute ? "compute" : (p.transparency == Transparency::kOit ? "oit" : "sorted"));
+        PathCase{DrawPath::kRaster, Transparency::kAvboit}, PathCase{DrawPath::kCompute, Transparency::kOit}}) {
+    SCOPED_TRACE(p.path == DrawPath::kCompute              ? "compute"
+                 : p.transparency == Transparency::kOit    ? "oit"
+                 : p.transparency == Transparency::kSorted ? "sorted"
+                                                           : "avboit");
     auto created = SceneRenderer::create(device(), loaded.value(), small(p.path, p.transparency));
     ASSERT_TRUE(created.ok()) << created.error().to_string();
     SceneRenderer& renderer = *created.value();
@@ -885,7 +888,8 @@ std::string mutate(const std::string& base, uint32_t seed) {
                                                                                 : pick(kTransformNames, s);
       text.replace(at, len, value);
     } else if (kind < 19) {  // duplicate a list's first entry
-      static const char* const kLists[] = {"\"emitters\": [", "\"objects\": [", "\"point_lights\": ["};
+      static const char* const kLists[] = {"\"emitters\": [", "\"objects\": [", "\"point_lights\": [",
+                                           "\"spot_lights\": ["};
       const std::string list = pick(kLists, s);
       const size_t at = text.find(list);
       if (at == std::string::npos) continue;
@@ -922,8 +926,10 @@ TEST_F(HostileSceneTest, MutatedScenesThroughTheRenderer) {
       ++rejected_by_loader;
       continue;
     }
-    const DrawPath path = v % 3 == 2 ? DrawPath::kCompute : DrawPath::kRaster;
-    const Transparency transparency = v % 3 == 1 ? Transparency::kSorted : Transparency::kOit;
+    const DrawPath path = v % 4 == 2 ? DrawPath::kCompute : DrawPath::kRaster;
+    const Transparency transparency = v % 4 == 1   ? Transparency::kSorted
+                                      : v % 4 == 3 ? Transparency::kAvboit
+                                                   : Transparency::kOit;
     auto created = SceneRenderer::create(device(), loaded.value(), small(path, transparency));
     if (!created.ok()) {
       EXPECT_FALSE(created.error().message.empty());
