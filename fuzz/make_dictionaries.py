@@ -69,6 +69,7 @@ def main():
 
     effect = json_words(sorted((ROOT / "effects").glob("*.json")))
     effect |= quoted_words(ROOT / "src/graph/document_loader.cpp")
+    effect |= quoted_words(ROOT / "src/graph/node_library.cpp")  # every node type and port name
     write("effect.dict", "Effect documents: the presets' keys and values, the loader's words.", effect | set(JSON_SYNTAX))
 
     scene = json_words(sorted((ROOT / "scenes").glob("*.json")))
