@@ -22,7 +22,8 @@ struct State {
 };
 
 // Record words: position 1..3, velocity 4..6 (graph_test_util.hpp's effect_with).
-std::vector<State> run_update(const std::string& update_nodes, const std::vector<State>& particles, float dt = 0.5f) {
+std::vector<State> run_update(const std::string& update_nodes, const std::vector<State>& particles, float dt = 0.5f,
+                              bool batch = false) {
   auto effect = mote::compile_effect(effect_with(
       R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 0}})", update_nodes));
   EXPECT_TRUE(effect.ok()) << effect.error().to_string();
@@ -41,7 +42,7 @@ std::vector<State> run_update(const std::string& update_nodes, const std::vector
   in.emitter.dt = dt;
   in.emitter_fields = effect->emitter_defaults;
   in.rng_base = 3;
-  auto out = mote::make_reference_executor()->run(in);
+  auto out = (batch ? mote::make_batch_executor() : mote::make_reference_executor())->run(in);
   EXPECT_TRUE(out.ok()) << out.error().to_string();
   std::vector<State> result(particles.size());
   if (!out.ok()) return result;
@@ -166,10 +167,8 @@ TEST(Collisions, SphereBoxAndCapsuleKeepParticlesOutside) {
   }
 }
 
-TEST(Collisions, NoParticleEndsBelowTheGroundOrInsideTheBall) {
-  // 64 particles falling from a grid onto a ball of radius 1 at the origin and the ground y = -1,
-  // integrated for 200 steps: after every step each is above the ground and outside the ball.
-  const std::string update = R"({"id": "p", "type": "get_field", "params": {"field": "position"}},
+// Gravity, integration, a ball of radius 1 at the origin, then the ground y = -1.
+const char* kBallAndGround = R"({"id": "p", "type": "get_field", "params": {"field": "position"}},
       {"id": "v", "type": "get_field", "params": {"field": "velocity"}},
       {"id": "g", "type": "gravity", "inputs": {"velocity": "v"}},
       {"id": "m", "type": "integrate", "inputs": {"position": "p", "velocity": "g"}},
@@ -177,11 +176,20 @@ TEST(Collisions, NoParticleEndsBelowTheGroundOrInsideTheBall) {
       {"id": "f", "type": "collide_plane", "inputs": {"position": "b.position", "velocity": "b.velocity", "point": [0, -1, 0]}},
       {"id": "sp", "type": "set_field", "params": {"field": "position"}, "inputs": {"value": "f.position"}},
       {"id": "sv", "type": "set_field", "params": {"field": "velocity"}, "inputs": {"value": "f.velocity"}})";
+
+std::vector<State> falling_grid() {
   std::vector<State> ps;
   for (int i = 0; i < 8; ++i)
     for (int j = 0; j < 8; ++j) ps.push_back({{-1.4f + 0.4f * float(i), 3.0f, -1.4f + 0.4f * float(j)}, {0, 0, 0}});
+  return ps;
+}
+
+TEST(Collisions, NoParticleEndsBelowTheGroundOrInsideTheBall) {
+  // 64 particles falling from a grid onto the ball and the ground for 200 steps: after every step
+  // each is above the ground and outside the ball.
+  std::vector<State> ps = falling_grid();
   for (int step = 0; step < 200; ++step) {
-    ps = run_update(update, ps, 1.0f / 60.0f);
+    ps = run_update(kBallAndGround, ps, 1.0f / 60.0f);
     ASSERT_EQ(ps.size(), 64u);
     for (const State& s : ps) {
       ASSERT_GE(s.position[1], -1.0f) << "step " << step;
@@ -189,6 +197,19 @@ TEST(Collisions, NoParticleEndsBelowTheGroundOrInsideTheBall) {
       ASSERT_GE(length(s.position), 1.0f - 1e-3f) << "step " << step;
     }
   }
+}
+
+// The batch executor runs the same instructions: the same trajectories, to the parity suite's
+// tolerance for NORMALIZE and LENGTH (tests/vm/parity_test.cpp), over 200 steps.
+TEST(Collisions, BatchExecutorFollowsTheReference) {
+  std::vector<State> ref = falling_grid(), batch = falling_grid();
+  for (int step = 0; step < 200; ++step) {
+    ref = run_update(kBallAndGround, ref, 1.0f / 60.0f);
+    batch = run_update(kBallAndGround, batch, 1.0f / 60.0f, true);
+  }
+  ASSERT_EQ(ref.size(), batch.size());
+  for (size_t i = 0; i < ref.size(); ++i)
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(batch[i].position[k], ref[i].position[k], 1e-3f) << i;
 }
 
 }  // namespace
