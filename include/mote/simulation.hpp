@@ -16,6 +16,7 @@
 #include "mote/effect.hpp"
 #include "mote/emitter.hpp"
 #include "mote/result.hpp"
+#include "mote/wind.hpp"
 
 namespace mote {
 
@@ -67,6 +68,9 @@ struct SimulationOptions {
   bool prewarm = true;  // run emission.prewarm_seconds before the first frame
   uint32_t emitter_row = 0;
   uint32_t emitter_generation = 1;
+  // What SAMPLE_WIND reads (mote/wind.hpp), evaluated at the time the TIME builtin gives each
+  // run; refused by create when check_wind refuses it. Still air by default.
+  Wind wind;
 };
 
 struct FrameReport {

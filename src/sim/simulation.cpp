@@ -93,6 +93,7 @@ struct Simulation::State {
     in.section = section;
     in.record_words = stride;
     in.emitter = context(dt);
+    in.wind = wind_field_at(options.wind, age);
     in.rng_base = rng_base;
     if (in.emitter_fields.size() != emitter_fields.size()) in.emitter_fields = emitter_fields;
     if (in.global_fields.size() != global_fields.size()) in.global_fields = global_fields;
@@ -219,6 +220,7 @@ Result<Simulation> Simulation::create(const CompiledEffect& effect, const Simula
     const Program& program = effect.program;
     if (!(options.dt > 0.0f) || !std::isfinite(options.dt))
       return make_error(ErrorCode::kInvalidArgument, "dt must be a positive number of seconds");
+    MOTE_TRY(check_wind(options.wind));
     s->capacity = options.capacity ? options.capacity : effect.emission.capacity_hint;
     if (s->capacity == 0) return make_error(ErrorCode::kInvalidArgument, "capacity must be at least 1");
     if (s->capacity > (1u << 24))
