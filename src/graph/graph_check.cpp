@@ -328,6 +328,26 @@ Status check_one_store_per_field(const TypedGraph& g, const std::string& where) 
   return {};
 }
 
+// A collider whose size is a constant must have one: a radius or every half extent finite and
+// above 0 (issue 27's bad input; a size computed by the graph is the author's to keep positive).
+Status check_collider_sizes(const TypedGraph& g, const std::string& where) {
+  for (const TypedNode& n : g.nodes) {
+    const std::string_view type = n.spec->type;
+    const char* port = type == "collide_box"                                     ? "extent"
+                       : (type == "collide_sphere" || type == "collide_capsule") ? "radius"
+                                                                                 : nullptr;
+    if (port == nullptr) continue;
+    const int p = port_index(n.spec->inputs, port);
+    const TypedInput& t = n.inputs[size_t(p)];
+    if (t.kind != TypedInput::Kind::kConst) continue;
+    for (uint8_t k = 0; k < t.width; ++k)
+      if (!(t.value[k] > 0.0f) || !std::isfinite(t.value[k]))
+        return err(node_pointer(where, n.index) + "/inputs/" + port,
+                   std::string("a collider's ") + port + " must be above 0, not " + std::to_string(t.value[k]));
+  }
+  return {};
+}
+
 // The nodes of `topo` that reach a sink, in that order.
 std::vector<uint32_t> nodes_reaching_a_sink(const TypedGraph& g, const std::vector<uint32_t>& topo) {
   std::vector<uint8_t> reach(g.nodes.size(), 0);
@@ -358,6 +378,7 @@ Result<TypedGraph> check_graph(const DocGraph& graph, Section section, const Eff
   MOTE_TRY_ASSIGN(const std::vector<uint32_t> topo, topological_order(g, where));
   for (uint32_t v : topo) MOTE_TRY(infer_widths(g, v, node_pointer(where, v)));
   MOTE_TRY(check_one_store_per_field(g, where));
+  MOTE_TRY(check_collider_sizes(g, where));
   g.order = nodes_reaching_a_sink(g, topo);
   return g;
 }

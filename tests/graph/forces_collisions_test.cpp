@@ -212,4 +212,21 @@ TEST(Collisions, BatchExecutorFollowsTheReference) {
     for (int k = 0; k < 3; ++k) EXPECT_NEAR(batch[i].position[k], ref[i].position[k], 1e-3f) << i;
 }
 
+// A collider of constant zero or negative size is refused at its input's pointer.
+TEST(Collisions, AColliderOfZeroOrNegativeSizeIsRefusedAtItsInput) {
+  const std::vector<std::pair<std::string, std::string>> bad = {{"collide_sphere", R"("radius": 0)"},
+                                                                {"collide_capsule", R"("radius": -1)"},
+                                                                {"collide_box", R"("extent": [1, 0, 1])"}};
+  for (const auto& [type, size] : bad) {
+    const std::string update = node_graph(type, R"("position": "p", "velocity": "v", )" + size, kCollideOut,
+                                          kCollideVel);
+    auto effect = mote::compile_effect(
+        effect_with(R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 0}})", update));
+    ASSERT_FALSE(effect.ok()) << type;
+    const std::string port = type == "collide_box" ? "extent" : "radius";
+    EXPECT_EQ(effect.error().where, "/update/nodes/2/inputs/" + port) << effect.error().to_string();
+    EXPECT_NE(effect.error().message.find("above 0"), std::string::npos) << effect.error().message;
+  }
+}
+
 }  // namespace
