@@ -42,6 +42,17 @@ Result<std::vector<float>> param_vector(const json& j, const std::string& where,
   return out;
 }
 
+// The index of the declared event output (the document's "event_outputs") that `j` names.
+Result<uint32_t> param_event_output(const json& j, const EffectDocument& doc, const std::string& where) {
+  if (!j.is_string()) return err(where, fmt::format("expected an event output name, got {}", j.type_name()));
+  const auto& names = doc.event_outputs;
+  const auto found = std::find(names.begin(), names.end(), j.get<std::string>());
+  if (found == names.end())
+    return err(where, fmt::format("'{}' is not a declared event output (the document's \"event_outputs\")",
+                                  j.get<std::string>()));
+  return uint32_t(found - names.begin());
+}
+
 Status read_params(TypedNode& n, Section section, const EffectDocument& doc, const std::string& w) {
   const json& params = n.doc->params;
   const std::string pw = w + "/params";
@@ -83,6 +94,10 @@ Status read_params(TypedNode& n, Section section, const EffectDocument& doc, con
           offset += list[i].width;
         }
         if (!found) return err(vw, fmt::format("'{}' is not a declared {} field", v.get<std::string>(), what));
+        break;
+      }
+      case ParamKind::kEventOutput: {
+        MOTE_TRY_ASSIGN(n.event_output, param_event_output(v, doc, vw));
         break;
       }
       case ParamKind::kBuiltinName: {

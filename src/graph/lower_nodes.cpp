@@ -132,6 +132,11 @@ struct Sinks {
   };
   std::vector<Store> stores;
   std::vector<ValueRef> kills;
+  struct Event {
+    uint32_t output;
+    ValueRef count;
+  };
+  std::vector<Event> events;
 };
 
 using Outputs = std::optional<std::vector<ValueRef>>;  // empty: the node is not of this family
@@ -188,6 +193,10 @@ Outputs lower_data_node(Lowerer& L, const NodeLowering& node, Sinks& sinks) {
   }
   if (type == "kill_if") {
     sinks.kills.push_back(in[0]);
+    return std::vector<ValueRef>{};
+  }
+  if (type == "send_event") {
+    sinks.events.push_back({n.event_output, in[0]});
     return std::vector<ValueRef>{};
   }
   return std::nullopt;
@@ -456,6 +465,7 @@ Status lower_graph(const TypedGraph& graph, IrBuilder& builder, const std::strin
   }
   for (const Sinks::Store& s : sinks.stores) builder.sink(Op::STORE_FIELD, s.width, {Src::raw(s.offset), s.value});
   for (const ValueRef& k : sinks.kills) builder.sink(Op::KILL, 1, {k});
+  for (const Sinks::Event& e : sinks.events) builder.sink(Op::EMIT_EVENT, 1, {e.count, Src::raw(e.output)});
   if (!builder.error().empty()) return make_error(ErrorCode::kInternal, builder.error(), where);
   return {};
 }

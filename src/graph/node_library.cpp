@@ -335,6 +335,10 @@ std::vector<NodeSpec> build_table() {
       {"combine", kInit | kUpdate, {req("x", 1), req("y", 1), opt("z", 1), opt("w", 1)}, {out(kFromParams)}, {}});
   // Control.
   t.push_back({"kill_if", kUpdate, {req("condition", 1)}, {}, {}, true});
+  // Events (docs/design/events.md): `count` events (floored; below 1 sends none) to the declared
+  // event output; each child's INIT reads this particle's position, velocity and colour after
+  // the run through the event_position, event_velocity and event_color builtins.
+  t.push_back({"send_event", kInit | kUpdate, {req("count", 1)}, {}, {{"output", ParamKind::kEventOutput}}, true});
   add_random_curve_and_force_nodes(t);
   add_shape_and_motion_nodes(t);
   add_field_and_collider_nodes(t);

@@ -137,6 +137,7 @@ constexpr const char* kExpected[] = {
     "random_range s3 in(min:N=(0) max:N=(1)) out(out:N) random",
     "rsqrt s3 in(a:N) out(out:N)",
     "select s3 in(mask:N a:N b:N) out(out:N)",
+    "send_event s3 in(count:1) out() param output:9 sink",
     "set_field s3 in(value:P) out() param field:0 sink",
     "sign s3 in(a:N) out(out:N)",
     "sin s3 in(a:N) out(out:N)",

@@ -9,6 +9,7 @@
 #include "mote/isa.hpp"
 #include "shared/isa_encoding.h"
 #include "shared/vm_semantics.h"
+#include "shared/vm_limits.h"
 
 namespace mote {
 namespace {
@@ -138,6 +139,7 @@ class SectionBuilder {
         case SrcRule::kBuiltin: words[s] = builtin_word(lanes); break;
         case SrcRule::kDraw: words[s] = rng_.range(0, 1000); break;
         case SrcRule::kCmp: words[s] = rng_.range(0, 5); break;
+        case SrcRule::kEvent: words[s] = rng_.range(0, sh::kVmEventOutputs - 1); break;
         default: break;
       }
     }
