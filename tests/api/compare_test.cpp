@@ -122,6 +122,43 @@ TEST_F(ApiTest, TheWindMovesGpuParticlesAsItMovesTheReference) {
   EXPECT_NE(bad.error().message.find("gust_strength"), std::string::npos) << bad.error().message;
 }
 
+// The GPU frame runs programs that send events (docs/design/events.md) as the reference runs
+// them: ParticleSystem has no event bindings yet, so every output is unbound, hence inert on
+// both sides, and the particles agree one for one while the reference counts what was sent.
+TEST_F(ApiTest, AnEffectThatSendsEventsRunsOnTheGpuAsTheReferenceRunsIt) {
+  auto effect = compile_effect(R"({"name": "sender", "event_outputs": ["born", "died"],
+    "particle_fields": [{"name": "position", "width": 3}, {"name": "age", "width": 1}],
+    "emission": {"rate": 240, "capacity": 512},
+    "init": {"nodes": [{"id": "e", "type": "emit_sphere", "inputs": {"radius": 0.5}},
+      {"id": "s", "type": "set_field", "params": {"field": "position"}, "inputs": {"value": "e.position"}},
+      {"id": "b", "type": "send_event", "params": {"output": "born"}, "inputs": {"count": 2}}]},
+    "update": {"nodes": [
+      {"id": "a", "type": "get_field", "params": {"field": "age"}},
+      {"id": "o", "type": "age_step", "inputs": {"age": "a"}},
+      {"id": "d", "type": "compare", "params": {"op": "ge"}, "inputs": {"a": "o", "b": 0.1}},
+      {"id": "n", "type": "mul", "inputs": {"a": "d", "b": 3}},
+      {"id": "sa", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": "o"}},
+      {"id": "k", "type": "kill_if", "inputs": {"condition": "d"}},
+      {"id": "x", "type": "send_event", "params": {"output": "died"}, "inputs": {"count": "n"}}]}})");
+  ASSERT_TRUE(effect.ok()) << effect.error().to_string();
+  ASSERT_EQ(effect->event_outputs.size(), 2u);
+  auto gpu = GpuSimulation::create(context(), *effect, {.birth_serials = true, .keep_records = true});
+  ASSERT_TRUE(gpu.ok()) << gpu.error().to_string();
+  auto comparison = ReferenceComparison::create(std::move(gpu).value());
+  ASSERT_TRUE(comparison.ok()) << comparison.error().to_string();
+  uint32_t sent = 0, killed = 0;
+  for (uint32_t f = 0; f < 20; ++f) {
+    auto c = comparison.value()->step();
+    ASSERT_TRUE(c.ok()) << c.error().to_string();
+    EXPECT_FALSE(c.value().differences.any()) << "frame " << f;
+    sent += c.value().reference.events_sent;
+    killed += c.value().gpu.killed;
+  }
+  EXPECT_TRUE(comparison.value()->summary().agrees());
+  EXPECT_GT(killed, 0u);
+  EXPECT_GT(sent, killed);  // a "born" event per newborn, a "died" one per death
+}
+
 TEST_F(ApiTest, TheComparisonNeedsBirthSerialsRecordsAndAFreshStart) {
   const CompiledEffect fire = load_effect("fire.json");
   auto plain = GpuSimulation::create(context(), fire, {.keep_records = true});
