@@ -280,17 +280,27 @@ Status ParticleRenderer::record_shadow_casters(VkCommandBuffer cmd, const Shadow
   return ok_status();
 }
 
-Status ParticleRenderer::record_opaque(VkCommandBuffer cmd, const ParticleTargets& targets,
-                                       const ShadowMapTarget& shadow_map) {
-  MOTE_TRY(check_prepared(cmd, "record_opaque"));
-  MOTE_TRY(check_targets(targets, options_.width, options_.height, "record_opaque"));
+namespace {
+
+// A shadow map the passes can sample, or none (`where`: the call that was given it).
+Status check_shadow_map(const ShadowMapTarget& shadow_map, const char* where) {
   if (shadow_map.image && (!shadow_map.image->valid() || shadow_map.image->format() != kDepthFormat ||
                            (shadow_map.layout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL &&
                             shadow_map.layout != VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL)))
     return make_error(ErrorCode::kInvalidArgument,
                       "the shadow map must be D32_SFLOAT in SHADER_READ_ONLY_OPTIMAL or "
                       "DEPTH_STENCIL_READ_ONLY_OPTIMAL",
-                      "record_opaque");
+                      where);
+  return ok_status();
+}
+
+}  // namespace
+
+Status ParticleRenderer::record_opaque(VkCommandBuffer cmd, const ParticleTargets& targets,
+                                       const ShadowMapTarget& shadow_map) {
+  MOTE_TRY(check_prepared(cmd, "record_opaque"));
+  MOTE_TRY(check_targets(targets, options_.width, options_.height, "record_opaque"));
+  MOTE_TRY(check_shadow_map(shadow_map, "record_opaque"));
   if (mesh_draws_.empty()) return ok_status();
   mesh_pass_.record_opaque(cmd, targets, shadow_map, mesh_draws_, inputs(), draw_args_);
   return ok_status();
@@ -306,13 +316,7 @@ Status ParticleRenderer::record_transparent(VkCommandBuffer cmd, const ParticleT
                                             const ShadowMapTarget& shadow_map) {
   MOTE_TRY(check_prepared(cmd, "record_transparent"));
   MOTE_TRY(check_targets(targets, options_.width, options_.height, "record_transparent"));
-  if (shadow_map.image && (!shadow_map.image->valid() || shadow_map.image->format() != kDepthFormat ||
-                           (shadow_map.layout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL &&
-                            shadow_map.layout != VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL)))
-    return make_error(ErrorCode::kInvalidArgument,
-                      "the shadow map must be D32_SFLOAT in SHADER_READ_ONLY_OPTIMAL or "
-                      "DEPTH_STENCIL_READ_ONLY_OPTIMAL",
-                      "record_transparent");
+  MOTE_TRY(check_shadow_map(shadow_map, "record_transparent"));
   if (has_lit_rows()) {
     const media::SunShadowMap sun{shadow_map.image ? shadow_map.image->view() : VK_NULL_HANDLE, shadow_map.layout};
     MOTE_TRY(irradiance_.record(cmd, view_, lights_, sun));
