@@ -41,6 +41,10 @@ MASM_EXTRA = {
     "finding1_width_wraps.masm": ".registers 4\n.particle a 4294967295\n.update\n",
     "minimal.masm": ".registers 1\n.particle x 1\n.update\n  STORE_FIELD @x, 1.0\n",
     "words.masm": ".registers 2\n.init\n  .word 0x00000000 0 0 0\n",
+    # EMIT_EVENT's raw event output operand, and the payload builtins a child's INIT reads
+    "events.masm": ".registers 8\n.particle position 3\n.particle life 1\n.init\n"
+                   "  LOAD_BUILTIN r0.xyz, EVENT_POSITION\n  STORE_FIELD @position, r0.xyz\n"
+                   "  EMIT_EVENT 1.0, e[1]\n.update\n  LOAD_FIELD r4.x, @life\n  EMIT_EVENT r4.x, e[3]\n",
 }
 
 

@@ -224,6 +224,7 @@ struct Scene {
   std::vector<Emitter> emitters;
   std::vector<Volume> volumes;
   FogSettings fog;
+  Wind wind;  // what SAMPLE_WIND reads in every effect (the `wind` object; still air by default)
   Output output;
   std::filesystem::path base_dir;  // where relative paths resolve (the scene file's folder)
   // The folder every file the scene names, and every texture and mesh its effects name, must

@@ -14,6 +14,7 @@
 #include "mote/emitter.hpp"
 #include "scene/scene.hpp"
 #include "scene/scene_values.hpp"
+#include "scene/scene_wind.hpp"
 
 namespace mote::scene {
 
@@ -474,7 +475,7 @@ Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path
   const std::string root;
   MOTE_TRY(check_object(j, root,
                         {"$schema", "version", "name", "camera", "sun", "point_lights", "spot_lights", "environment",
-                         "transforms", "objects", "emitters", "volumes", "fog", "output"}));
+                         "transforms", "objects", "emitters", "volumes", "fog", "wind", "output"}));
   // "$schema" names the schema an editor checks the file against (docs/scene.schema.json): a
   // string, otherwise unread.
   if (j.contains("$schema")) MOTE_TRY(read_string(j["$schema"], "/$schema"));
@@ -517,6 +518,7 @@ Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path
     return read_volume(e, w, transform_names, volume_names, v);
   }));
   if (j.contains("fog")) MOTE_TRY(read_fog(j["fog"], "/fog", scene.fog));
+  if (j.contains("wind")) MOTE_TRY(read_wind(j["wind"], "/wind", scene.wind));
   if (j.contains("output")) MOTE_TRY(read_output(j["output"], "/output", scene.output));
   return scene;
 }

@@ -28,7 +28,8 @@ ordered_json param_schema(ParamKind kind) {
   switch (kind) {
     case ParamKind::kParticleField:
     case ParamKind::kEmitterField:
-    case ParamKind::kGlobalField: return {{"$ref", "#/$defs/identifier"}};
+    case ParamKind::kGlobalField:
+    case ParamKind::kEventOutput: return {{"$ref", "#/$defs/identifier"}};
     case ParamKind::kBuiltinName: {
       ordered_json names = ordered_json::array();
       for (const isa::BuiltinInfo& b : isa::all_builtins()) names.push_back(lower(b.name));

@@ -71,6 +71,8 @@ constexpr const char* kFull = R"({
     {"rotation": [0, 0, 0, 1]}
   ],
   "fog": {"grid": [80, 45, 32], "near": 1, "far": 150, "anisotropy": 0.5, "history_weight": 0.9, "wind": [2, 0, 0]},
+  "wind": {"velocity": [3, 0, -1], "gust_strength": 0.5, "gust_period": 4, "turbulence_amplitude": 1.5,
+           "turbulence_frequency": 0.25, "turbulence_scroll": 2},
   "output": {"width": 480, "height": 270, "frames": 48, "fps": 24, "dt": 0.01, "seed": 9, "warmup_seconds": 2,
              "exposure": 1.5, "tonemap": "agx"}
 })";
@@ -250,6 +252,12 @@ TEST(SceneLoader, FullSceneHasEveryValue) {
   EXPECT_FLOAT_EQ(s.fog.anisotropy, 0.5f);
   EXPECT_FLOAT_EQ(s.fog.history_weight, 0.9f);
   expect_vec3(s.fog.wind, {2, 0, 0});
+  EXPECT_EQ(s.wind.velocity, (std::array<float, 3>{3, 0, -1}));
+  EXPECT_FLOAT_EQ(s.wind.gust_strength, 0.5f);
+  EXPECT_FLOAT_EQ(s.wind.gust_period, 4.0f);
+  EXPECT_FLOAT_EQ(s.wind.turbulence_amplitude, 1.5f);
+  EXPECT_FLOAT_EQ(s.wind.turbulence_frequency, 0.25f);
+  EXPECT_FLOAT_EQ(s.wind.turbulence_scroll, 2.0f);
 }
 
 TEST(SceneLoader, MinimalSceneTakesTheDefaults) {
@@ -579,6 +587,15 @@ const Rejection kRejections[] = {
     {"/fog/history_weight", "1", "/fog/history_weight"},
     {"/fog/wind/2", "null", "/fog/wind/2"},
     {"/fog/colour", "1", "/fog/colour"},
+    {"/wind", "[]", "/wind"},
+    {"/wind/velocity", "[1, 2]", "/wind/velocity"},
+    {"/wind/velocity/1", "1e5", "/wind/velocity/1"},
+    {"/wind/gust_strength", "1.5", "/wind/gust_strength"},
+    {"/wind/gust_period", "-1", "/wind/gust_period"},
+    {"/wind/turbulence_amplitude", "-2", "/wind/turbulence_amplitude"},
+    {"/wind/turbulence_frequency", "0", "/wind/turbulence_frequency"},
+    {"/wind/turbulence_scroll", "\"fast\"", "/wind/turbulence_scroll"},
+    {"/wind/gusts", "1", "/wind/gusts"},
 };
 
 TEST(SceneLoader, EveryRuleRejectsWithItsPointer) {

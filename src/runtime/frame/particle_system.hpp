@@ -30,6 +30,7 @@
 #include "gpu/profiler.hpp"
 #include "mote/effect.hpp"
 #include "mote/result.hpp"
+#include "mote/wind.hpp"
 #include "runtime/frame/bounds_pass.hpp"
 #include "runtime/frame/bucket_pass.hpp"
 #include "runtime/frame/compact_pass.hpp"
@@ -155,6 +156,10 @@ class ParticleSystem {
   // culls (EmissionSettings::cull) spawn nothing while the bounds the previous frame measured
   // lie outside its frustum (docs/design/runtime_frame.md, "Culling").
   void set_cull_camera(const std::optional<std::array<float, 16>>& view_projection);
+
+  // The wind SAMPLE_WIND reads from the next frame on, evaluated each frame at its TIME
+  // (mote/wind.hpp, docs/design/wind.md). kInvalidArgument when check_wind refuses it.
+  Status set_wind(const Wind& wind);
 
   // Records and submits one frame of `dt` seconds on Mote's queue. Does not wait.
   Status execute(float dt);
@@ -313,6 +318,7 @@ class ParticleSystem {
   float time_ = 0.0f;                     // TIME: the f32 sum of the recorded frames' dts
   gpu::GpuProfiler* profiler_ = nullptr;  // optional per-pass timestamps (set_profiler)
   std::optional<std::array<shader::vec4, 6>> cull_planes_;  // set_cull_camera
+  Wind wind_;                                               // set_wind; still air
 };
 
 }  // namespace mote::runtime
