@@ -1,12 +1,14 @@
 #version 460
 // AVBOIT's splat (shaders/shared/avboit.h): a thread per alive-list entry writes its sprite's
 // extinction into the volume's columns. Each column the quad's screen box touches is sampled at
-// the four standard 4x multisample positions of its footprint: the pixel's ray meets the quad's
-// plane, and the coverage there is what the draw will weight the fragment by — the colour's alpha
-// x the atlas texel's, faded against the scene depth as a soft particle is (0 behind the scene,
-// and in front of the near plane). The mean coverage a of the four becomes optical depth
-// -ln(1 - a) (a clamped to kAvboitMaxCoverage), added in fixed point to the voxel of the slice
-// its coverage-weighted depth falls in. Additive sprites write nothing (they are emission, not
+// the four standard 4x multisample positions of the part of its footprint the box covers: the
+// pixel's ray meets the quad's plane, and the coverage there is what the draw will weight the
+// fragment by — the colour's alpha x the atlas texel's, faded against the scene depth as a soft
+// particle is (0 behind the scene, and in front of the near plane). The four's mean, scaled by the
+// share of the column the box covers, is the column's mean coverage a (so a sprite smaller than a
+// column, which samples over the whole footprint would mostly miss, still counts, by its area);
+// it becomes optical depth -ln(1 - a) (a clamped to kAvboitMaxCoverage), added in fixed point to
+// the voxel of the slice its coverage-weighted depth falls in. Additive sprites write nothing (they are emission, not
 // extinction), nor do mesh particles, stale rows and broken geometry.
 #include "shared/avboit.h"
 #include "shared/particle_render.h"
@@ -84,9 +86,15 @@ void main() {
   const uvec2 c1 = min(uvec2(hi / column_size), grid.xy - 1u);
   for (uint cy = c0.y; cy <= c1.y; ++cy) {
     for (uint cx = c0.x; cx <= c1.x; ++cx) {
+      // The part of the column's footprint the box covers, and its share of the column.
+      const vec2 foot_lo = max(vec2(cx, cy) * column_size, lo);
+      const vec2 foot_hi = min(vec2(cx + 1u, cy + 1u) * column_size, hi);
+      const vec2 foot = foot_hi - foot_lo;
+      if (!(foot.x > 0.0 && foot.y > 0.0)) continue;
+      const float share = foot.x * foot.y / (column_size.x * column_size.y);
       float coverage = 0.0, weighted_depth = 0.0;
       for (uint k = 0u; k < 4u; ++k) {
-        const vec2 pixel = (vec2(cx, cy) + kSamplePositions[k]) * column_size;
+        const vec2 pixel = foot_lo + kSamplePositions[k] * foot;
         const vec2 ndc = pixel / size * 2.0 - 1.0;
         const vec4 p0 = view.inverse_view_projection * vec4(ndc, 1.0, 1.0);
         const vec4 p1 = view.inverse_view_projection * vec4(ndc, 0.5, 1.0);
@@ -108,7 +116,7 @@ void main() {
       }
       if (!(coverage > 0.0)) continue;
       const float depth = weighted_depth / coverage;
-      const float tau = -log(1.0 - min(coverage * 0.25, kAvboitMaxCoverage));
+      const float tau = -log(1.0 - min(coverage * 0.25 * share, kAvboitMaxCoverage));
       const uint k = min(uint(avboit_slice_at(depth)), grid.z - 1u);
       atomicAdd(extinction[(k * grid.y + cy) * grid.x + cx], uint(tau * kAvboitFixedPoint + 0.5));
     }
