@@ -118,6 +118,29 @@ TEST(SimPresets, RainFallsInsideItsFootprint) {
   });
 }
 
+// Sparks thrown from 1 m up fall onto the floor (collide_plane at y = 0), never pass through it,
+// and lose their speed there: the sparks older than 2.5 s lie on the floor, nearly still.
+TEST(SimPresets, SparksBounceOnTheFloorAndComeToRest) {
+  const CompiledEffect e = load_preset("sparks_bounce");
+  ASSERT_FALSE(HasFailure());
+  uint32_t resting = 0;
+  run_preset(e, [&](const Simulation& sim, const FrameReport& r) {
+    const std::vector<float> p = field_of(sim, "position");
+    for (size_t i = 1; i < p.size(); i += 3) ASSERT_GE(p[i], 0.0f) << "frame " << r.frame;
+    if (r.frame % 60 != 59) return;
+    const std::vector<float> v = field_of(sim, "velocity");
+    const std::vector<float> age = field_of(sim, "age");
+    for (size_t k = 0; k < age.size(); ++k) {
+      if (age[k] < 2.5f) continue;
+      const float speed = std::sqrt(v[3 * k] * v[3 * k] + v[3 * k + 1] * v[3 * k + 1] + v[3 * k + 2] * v[3 * k + 2]);
+      EXPECT_LT(p[3 * k + 1], 0.01f) << "frame " << r.frame;
+      EXPECT_LT(speed, 0.2f) << "frame " << r.frame;
+      ++resting;
+    }
+  });
+  EXPECT_GT(resting, 100u);
+}
+
 TEST(SimPresets, FireRisesAndShrinksSmokeRisesAndGrows) {
   for (const char* name : {"fire", "bonfire_flame"}) {
     const CompiledEffect e = load_preset(name);

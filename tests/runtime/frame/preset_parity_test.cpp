@@ -77,6 +77,7 @@ const Preset kPresets[] = {
     {"smoke.json", 300, kTol, kTol, ""},
     {"snow.json", 300, kTol, kTol, ""},
     {"sparkles.json", 300, kTol, kTol, ""},
+    {"sparks_bounce.json", 300, kTol, kTol, ""},
     {"water_jet.json", 300, kTol, kTol, ""},
 };
 
