@@ -141,6 +141,45 @@ TEST(SimPresets, SparksBounceOnTheFloorAndComeToRest) {
   EXPECT_GT(resting, 100u);
 }
 
+// Leaves feel the scene's wind (the wind node) through drag relative to the air: in still air
+// the airborne ones drift down with no sideways speed left; in a uniform 2 m/s wind along +X they
+// move with it (after 3 s the 1.5/s drag has taken all but 1% of any other sideways speed); on
+// the ground they stick.
+TEST(SimPresets, LeavesMoveWithTheWind) {
+  const CompiledEffect e = load_preset("leaves");
+  ASSERT_FALSE(HasFailure());
+  for (const float wind_x : {0.0f, 2.0f}) {
+    SimulationOptions o;
+    o.emitter.seed = 77;
+    o.wind.velocity = {wind_x, 0.0f, 0.0f};
+    Result<Simulation> created = Simulation::create(e, o);
+    ASSERT_TRUE(created.ok()) << created.error().to_string();
+    uint32_t airborne = 0, grounded = 0;
+    for (uint32_t f = 0; f < 420; ++f) {
+      ASSERT_TRUE(created->step().ok());
+      if (f % 60 != 59) continue;
+      const std::vector<float> p = field_of(*created, "position");
+      const std::vector<float> v = field_of(*created, "velocity");
+      const std::vector<float> age = field_of(*created, "age");
+      for (size_t k = 0; k < age.size(); ++k) {
+        ASSERT_GE(p[3 * k + 1], 0.0f);
+        if (age[k] < 3.0f) continue;
+        if (p[3 * k + 1] > 0.05f) {
+          EXPECT_NEAR(v[3 * k], wind_x, 0.05f) << "wind " << wind_x;
+          EXPECT_NEAR(v[3 * k + 2], 0.0f, 0.05f);
+          EXPECT_LT(v[3 * k + 1], -0.5f);  // falling at about gravity / drag = 1 m/s
+          ++airborne;
+        } else if (p[3 * k + 1] < 1e-6f) {
+          EXPECT_EQ(v[3 * k], 0.0f);  // on the ground: stuck (restitution 0, friction 1)
+          ++grounded;
+        }
+      }
+    }
+    EXPECT_GT(airborne, 20u) << "wind " << wind_x;
+    EXPECT_GT(grounded, 20u) << "wind " << wind_x;
+  }
+}
+
 TEST(SimPresets, FireRisesAndShrinksSmokeRisesAndGrows) {
   for (const char* name : {"fire", "bonfire_flame"}) {
     const CompiledEffect e = load_preset(name);

@@ -73,6 +73,7 @@ const Preset kPresets[] = {
     {"explosion.json", 300, kTol, kTol, ""},
     {"fire.json", 300, kTol, kTol, ""},
     {"fountain.json", 300, kTol, kTol, ""},
+    {"leaves.json", 300, kTol, kTol, ""},
     {"rain.json", 300, kTol, kTol, ""},
     {"smoke.json", 300, kTol, kTol, ""},
     {"snow.json", 300, kTol, kTol, ""},
