@@ -9,6 +9,9 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -274,6 +277,62 @@ TEST(Events, ACycleMovesOneHopAFrameAndIsReported) {
       EXPECT_EQ(f.event_spawns_dropped, 1u) << frame;
     }
   }
+}
+
+std::string preset_text(const std::string& name) {
+  std::ifstream file(std::string(MOTE_EFFECTS_DIR) + "/" + name + ".json");
+  EXPECT_TRUE(file.good()) << name;
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+// The presets rain_splash and splash bound together: a drop that hits the ground or the box
+// (collide_plane / collide_box's `hit`) dies and sends 4 splash events; each splash starts where
+// its drop hit. Every splash spawned (4 per hit, none dropped), each on the ground or on the
+// box's surface, and no drop ever inside the box or below the ground.
+TEST(Events, RainSplashesWhereItHitsTheGroundAndTheBox) {
+  auto group = SimulationGroup::create({member(preset_text("rain_splash"), 3), member(preset_text("splash"), 4)},
+                                       {{0, 0, 1}});
+  ASSERT_TRUE(group.ok()) << group.error().to_string();
+  const std::array<float, 3> lo = {-0.6f, 0.0f, -0.6f}, hi = {0.6f, 1.0f, 0.6f};  // the box
+  uint64_t sent = 0, spawned = 0, on_ground = 0, on_box = 0;
+  for (int frame = 0; frame < 150; ++frame) {
+    auto r = group->step();
+    ASSERT_TRUE(r.ok()) << r.error().to_string();
+    if (frame < 149) sent += (*r)[0].events_sent;  // the last frame's events spawn after the loop
+    spawned += (*r)[1].event_spawns;
+    ASSERT_EQ((*r)[1].event_spawns_dropped + (*r)[1].events_dropped, 0u);
+    const auto drops = group->member(0).field("position");
+    ASSERT_TRUE(drops.ok());
+    for (size_t i = 0; i < drops->size(); i += 3) {
+      const float x = (*drops)[i], y = (*drops)[i + 1], z = (*drops)[i + 2];
+      ASSERT_GE(y, 0.0f);
+      const bool inside = x > lo[0] + 1e-4f && x < hi[0] - 1e-4f && y < hi[1] - 1e-4f && z > lo[2] + 1e-4f &&
+                          z < hi[2] - 1e-4f;
+      ASSERT_FALSE(inside) << x << " " << y << " " << z;
+    }
+    const auto origins = group->member(1).field("origin");
+    const auto ages = group->member(1).field("age");
+    ASSERT_TRUE(origins.ok() && ages.ok());
+    for (size_t k = 0; k < ages->size(); ++k) {
+      if ((*ages)[k] != 0.0f) continue;  // count each splash once, on its birth frame
+      const float x = (*origins)[3 * k], y = (*origins)[3 * k + 1], z = (*origins)[3 * k + 2];
+      const bool ground = std::fabs(y) < 1e-5f;
+      const bool box = x >= lo[0] - 1e-4f && x <= hi[0] + 1e-4f && z >= lo[2] - 1e-4f && z <= hi[2] + 1e-4f &&
+                       y <= hi[1] + 1e-4f &&
+                       (std::fabs(y - hi[1]) < 1e-4f || std::fabs(std::fabs(x) - hi[0]) < 1e-4f ||
+                        std::fabs(std::fabs(z) - hi[2]) < 1e-4f);
+      EXPECT_TRUE(ground || box) << x << " " << y << " " << z;
+      on_ground += ground && !box;
+      on_box += box;
+    }
+  }
+  EXPECT_GT(sent, 100u);
+  EXPECT_EQ(spawned, 4 * sent);
+  EXPECT_EQ(on_ground + on_box, spawned);
+  EXPECT_GT(on_ground, 0u);
+  EXPECT_GT(on_box, 0u);
 }
 
 TEST(Events, BadDocumentsAndBindingsAreRefusedWithPointers) {
