@@ -335,6 +335,43 @@ TEST(Events, RainSplashesWhereItHitsTheGroundAndTheBox) {
   EXPECT_GT(on_box, 0u);
 }
 
+// The fireworks presets bound together: rockets that burst at their apex into 60 sparks each,
+// sparks whose deaths crackle (each with an even chance). Twelve rockets over four seconds: every
+// burst and every crackle spawns exactly its count, high up, nothing dropped.
+TEST(Events, FireworksBurstIntoSparksWhoseDeathsCrackle) {
+  auto group = SimulationGroup::create({member(preset_text("fireworks_rocket"), 5),
+                                        member(preset_text("fireworks_spark"), 6),
+                                        member(preset_text("fireworks_crackle"), 7)},
+                                       {{0, 0, 1}, {1, 0, 2}});
+  ASSERT_TRUE(group.ok()) << group.error().to_string();
+  uint64_t rockets = 0, bursts = 0, sparks = 0, crackle_events = 0, crackles = 0;
+  for (int frame = 0; frame < 480; ++frame) {
+    auto r = group->step();
+    ASSERT_TRUE(r.ok()) << r.error().to_string();
+    rockets += (*r)[0].spawned;
+    bursts += (*r)[0].events_sent;
+    sparks += (*r)[1].event_spawns;
+    crackle_events += (*r)[1].events_sent;
+    crackles += (*r)[2].event_spawns;
+    for (const FrameReport& m : *r) ASSERT_EQ(m.events_dropped + m.event_spawns_dropped, 0u) << "frame " << frame;
+    const auto p = group->member(1).field("position");
+    const auto age = group->member(1).field("age");
+    ASSERT_TRUE(p.ok() && age.ok());
+    for (size_t k = 0; k < age->size(); ++k) {
+      if ((*age)[k] == 0.0f) {
+        EXPECT_GT((*p)[3 * k + 1], 5.0f) << "a spark born low, frame " << frame;
+      }
+    }
+  }
+  EXPECT_EQ(rockets, 12u);
+  EXPECT_EQ(bursts, 12u);  // every rocket burst once, at its apex, within the run
+  EXPECT_EQ(sparks, 60u * bursts);
+  EXPECT_GT(crackle_events, sparks / 4);
+  EXPECT_LT(crackle_events, sparks * 3 / 4);
+  EXPECT_EQ(crackles, crackle_events);  // each crackle event asks for one
+  EXPECT_EQ(group->member(1).alive_count() + group->member(2).alive_count(), 0u) << "all over after 8 s";
+}
+
 TEST(Events, BadDocumentsAndBindingsAreRefusedWithPointers) {
   auto undeclared = mote::compile_effect(R"({"name": "x", "particle_fields": [], "init": {"nodes": []},
     "update": {"nodes": [{"id": "e", "type": "send_event", "params": {"output": "boom"}, "inputs": {"count": 1}}]}})");
