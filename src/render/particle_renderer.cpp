@@ -7,6 +7,7 @@
 
 #include "gpu/commands.hpp"
 #include "render/draw_records.hpp"
+#include "shared/frame.h"
 
 namespace mote::render {
 
@@ -42,6 +43,10 @@ Status check_buffers(const ParticleBuffers& p, uint32_t capacity) {
   if (p.pool->size() < VkDeviceSize(p.capacity) * p.record_words * 4 ||
       p.alive->size() < VkDeviceSize(p.capacity) * 4 || p.counters->size() < (VkDeviceSize(p.alive_count_word) + 1) * 4)
     return make_error(ErrorCode::kInvalidArgument, "a particle buffer is smaller than the pool it describes", where);
+  if (p.emitter_bounds &&
+      (!p.emitter_bounds->valid() ||
+       p.emitter_bounds->size() < VkDeviceSize(p.emitter_bounds_rows) * sizeof(shader::FrameEmitterBounds)))
+    return make_error(ErrorCode::kInvalidArgument, "the emitter bounds buffer is smaller than its rows", where);
   return ok_status();
 }
 
@@ -53,7 +58,9 @@ ParticleBuffers particle_buffers(const runtime::ParticleSystem& particles) {
           .capacity = particles.capacity(),
           .alive = &particles.drawn_alive_list(),
           .counters = &particles.counters(),
-          .alive_count_word = runtime::ParticleSystem::kAliveCountWord};
+          .alive_count_word = runtime::ParticleSystem::kAliveCountWord,
+          .emitter_bounds = &particles.emitter_bounds(),
+          .emitter_bounds_rows = particles.row_capacity()};
 }
 
 Result<ParticleRenderer> ParticleRenderer::create(gpu::Device& device, const ParticleRendererOptions& options) {
@@ -106,7 +113,8 @@ Result<ParticleRenderer> ParticleRenderer::create(gpu::Device& device, const Par
   } else {
     MOTE_TRY_ASSIGN(r.raster_, ParticleRasterPath::create(device, {.capacity = options.capacity,
                                                                    .width = options.width,
-                                                                   .height = options.height}));
+                                                                   .height = options.height,
+                                                                   .avboit_grid = options.avboit_grid}));
   }
   return r;
 }
@@ -187,6 +195,8 @@ ParticleInputs ParticleRenderer::inputs() const {
   in.atlas = atlas_.view();
   in.atlas_sampler = atlas_.sampler();
   in.fog = fog_;
+  in.emitter_bounds = frame_.emitter_bounds;
+  in.emitter_bounds_rows = frame_.emitter_bounds ? frame_.emitter_bounds_rows : 0;
   in.lighting = {irradiance_.luma_view(), irradiance_.chroma_view(), irradiance_.sampler(),
                  &irradiance_.sampling_buffer()};
   return in;

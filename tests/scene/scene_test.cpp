@@ -298,6 +298,43 @@ TEST(SceneLoader, MayNameItsSchema) {
   EXPECT_EQ(wrong.error().where, "/$schema");
 }
 
+// Spot lights: every key read, the direction normalised, the defaults, and each rule refused at
+// its pointer (the cone's half-angles 0 <= inner <= outer <= 90, outer above 0).
+TEST(SceneLoader, SpotLightsAreReadAndTheirConesChecked) {
+  auto r = load_scene(R"({"version": 1, "transforms": [{"name": "lamp"}],
+    "spot_lights": [{"transform": "lamp", "position": [1, 3, 0], "direction": [0, -2, 0], "color": [1, 0.9, 0.8],
+                     "intensity": 6, "range": 12, "inner_degrees": 10, "outer_degrees": 25}, {}]})",
+                      "");
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  const Scene& s = r.value();
+  ASSERT_EQ(s.spot_lights.size(), 2u);
+  EXPECT_EQ(s.spot_lights[0].transform, "lamp");
+  expect_vec3(s.spot_lights[0].position, {1, 3, 0});
+  expect_vec3(s.spot_lights[0].direction, {0, -1, 0});
+  expect_vec3(s.spot_lights[0].color, {1, 0.9f, 0.8f});
+  EXPECT_FLOAT_EQ(s.spot_lights[0].intensity, 6.0f);
+  EXPECT_FLOAT_EQ(s.spot_lights[0].range, 12.0f);
+  EXPECT_FLOAT_EQ(s.spot_lights[0].inner_degrees, 10.0f);
+  EXPECT_FLOAT_EQ(s.spot_lights[0].outer_degrees, 25.0f);
+  expect_vec3(s.spot_lights[1].direction, {0, -1, 0});  // defaults
+  EXPECT_FLOAT_EQ(s.spot_lights[1].inner_degrees, 20.0f);
+  EXPECT_FLOAT_EQ(s.spot_lights[1].outer_degrees, 30.0f);
+  EXPECT_TRUE(s.point_lights.empty());
+  const std::pair<const char*, const char*> bad[] = {
+      {R"({"version": 1, "spot_lights": [{"inner_degrees": 40}]})", "/spot_lights/0/inner_degrees"},
+      {R"({"version": 1, "spot_lights": [{"outer_degrees": 0}]})", "/spot_lights/0/outer_degrees"},
+      {R"({"version": 1, "spot_lights": [{"outer_degrees": 91}]})", "/spot_lights/0/outer_degrees"},
+      {R"({"version": 1, "spot_lights": [{"direction": [0, 0, 0]}]})", "/spot_lights/0/direction"},
+      {R"({"version": 1, "spot_lights": [{"transform": "nowhere"}]})", "/spot_lights/0/transform"},
+      {R"({"version": 1, "spot_lights": [{"cone": 3}]})", "/spot_lights/0/cone"}};
+  for (const auto& [text, where] : bad) {
+    auto refused = load_scene(text, "");
+    ASSERT_FALSE(refused.ok()) << text;
+    EXPECT_EQ(refused.error().code, ErrorCode::kParse);
+    EXPECT_EQ(refused.error().where, where) << refused.error().to_string();
+  }
+}
+
 TEST(SceneLoader, SunNullAbsentOrDefaults) {
   auto none = load_scene(R"({"version": 1, "sun": null})", "");
   ASSERT_TRUE(none.ok()) << none.error().to_string();

@@ -192,6 +192,8 @@ class ParticleSystem {
   const gpu::Buffer& counters() const { return buffers_.counters; }
   static constexpr uint32_t kAliveCountWord = offsetof(shader::FrameCounters, alive_out) / 4;
   uint32_t row_capacity() const { return options_.max_emitters; }
+  // shader::FrameEmitterBounds per row (row_capacity() rows), as the frame's bounds pass published them.
+  const gpu::Buffer& emitter_bounds() const { return buffers_.emitter_bounds; }
   // The buffers the frame reads the emitters from (shader::EmitterRecord rows for the whole
   // system's life; the program buffer: kFrameShapeWords of opcode shapes, then the heap's image,
   // valid until the next frame, which replaces it when the heap grew).
