@@ -9,6 +9,9 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -274,6 +277,99 @@ TEST(Events, ACycleMovesOneHopAFrameAndIsReported) {
       EXPECT_EQ(f.event_spawns_dropped, 1u) << frame;
     }
   }
+}
+
+std::string preset_text(const std::string& name) {
+  std::ifstream file(std::string(MOTE_EFFECTS_DIR) + "/" + name + ".json");
+  EXPECT_TRUE(file.good()) << name;
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+// The presets rain_splash and splash bound together: a drop that hits the ground or the box
+// (collide_plane / collide_box's `hit`) dies and sends 4 splash events; each splash starts where
+// its drop hit. Every splash spawned (4 per hit, none dropped), each on the ground or on the
+// box's surface, and no drop ever inside the box or below the ground.
+TEST(Events, RainSplashesWhereItHitsTheGroundAndTheBox) {
+  auto group = SimulationGroup::create({member(preset_text("rain_splash"), 3), member(preset_text("splash"), 4)},
+                                       {{0, 0, 1}});
+  ASSERT_TRUE(group.ok()) << group.error().to_string();
+  const std::array<float, 3> lo = {-0.6f, 0.0f, -0.6f}, hi = {0.6f, 1.0f, 0.6f};  // the box
+  uint64_t sent = 0, spawned = 0, on_ground = 0, on_box = 0;
+  for (int frame = 0; frame < 150; ++frame) {
+    auto r = group->step();
+    ASSERT_TRUE(r.ok()) << r.error().to_string();
+    if (frame < 149) sent += (*r)[0].events_sent;  // the last frame's events spawn after the loop
+    spawned += (*r)[1].event_spawns;
+    ASSERT_EQ((*r)[1].event_spawns_dropped + (*r)[1].events_dropped, 0u);
+    const auto drops = group->member(0).field("position");
+    ASSERT_TRUE(drops.ok());
+    for (size_t i = 0; i < drops->size(); i += 3) {
+      const float x = (*drops)[i], y = (*drops)[i + 1], z = (*drops)[i + 2];
+      ASSERT_GE(y, 0.0f);
+      const bool inside = x > lo[0] + 1e-4f && x < hi[0] - 1e-4f && y < hi[1] - 1e-4f && z > lo[2] + 1e-4f &&
+                          z < hi[2] - 1e-4f;
+      ASSERT_FALSE(inside) << x << " " << y << " " << z;
+    }
+    const auto origins = group->member(1).field("origin");
+    const auto ages = group->member(1).field("age");
+    ASSERT_TRUE(origins.ok() && ages.ok());
+    for (size_t k = 0; k < ages->size(); ++k) {
+      if ((*ages)[k] != 0.0f) continue;  // count each splash once, on its birth frame
+      const float x = (*origins)[3 * k], y = (*origins)[3 * k + 1], z = (*origins)[3 * k + 2];
+      const bool ground = std::fabs(y) < 1e-5f;
+      const bool box = x >= lo[0] - 1e-4f && x <= hi[0] + 1e-4f && z >= lo[2] - 1e-4f && z <= hi[2] + 1e-4f &&
+                       y <= hi[1] + 1e-4f &&
+                       (std::fabs(y - hi[1]) < 1e-4f || std::fabs(std::fabs(x) - hi[0]) < 1e-4f ||
+                        std::fabs(std::fabs(z) - hi[2]) < 1e-4f);
+      EXPECT_TRUE(ground || box) << x << " " << y << " " << z;
+      on_ground += ground && !box;
+      on_box += box;
+    }
+  }
+  EXPECT_GT(sent, 100u);
+  EXPECT_EQ(spawned, 4 * sent);
+  EXPECT_EQ(on_ground + on_box, spawned);
+  EXPECT_GT(on_ground, 0u);
+  EXPECT_GT(on_box, 0u);
+}
+
+// The fireworks presets bound together: rockets that burst at their apex into 60 sparks each,
+// sparks whose deaths crackle (each with an even chance). Twelve rockets over four seconds: every
+// burst and every crackle spawns exactly its count, high up, nothing dropped.
+TEST(Events, FireworksBurstIntoSparksWhoseDeathsCrackle) {
+  auto group = SimulationGroup::create({member(preset_text("fireworks_rocket"), 5),
+                                        member(preset_text("fireworks_spark"), 6),
+                                        member(preset_text("fireworks_crackle"), 7)},
+                                       {{0, 0, 1}, {1, 0, 2}});
+  ASSERT_TRUE(group.ok()) << group.error().to_string();
+  uint64_t rockets = 0, bursts = 0, sparks = 0, crackle_events = 0, crackles = 0;
+  for (int frame = 0; frame < 480; ++frame) {
+    auto r = group->step();
+    ASSERT_TRUE(r.ok()) << r.error().to_string();
+    rockets += (*r)[0].spawned;
+    bursts += (*r)[0].events_sent;
+    sparks += (*r)[1].event_spawns;
+    crackle_events += (*r)[1].events_sent;
+    crackles += (*r)[2].event_spawns;
+    for (const FrameReport& m : *r) ASSERT_EQ(m.events_dropped + m.event_spawns_dropped, 0u) << "frame " << frame;
+    const auto p = group->member(1).field("position");
+    const auto age = group->member(1).field("age");
+    ASSERT_TRUE(p.ok() && age.ok());
+    for (size_t k = 0; k < age->size(); ++k) {
+      if ((*age)[k] == 0.0f) {
+        EXPECT_GT((*p)[3 * k + 1], 5.0f) << "a spark born low, frame " << frame;
+      }
+    }
+  }
+  EXPECT_EQ(rockets, 12u);
+  EXPECT_EQ(bursts, 12u);  // every rocket burst once, at its apex, within the run
+  EXPECT_EQ(sparks, 60u * bursts);
+  EXPECT_GT(crackle_events, sparks / 4);
+  EXPECT_LT(crackle_events, sparks * 3 / 4);
+  EXPECT_EQ(crackles, crackle_events);  // each crackle event asks for one
+  EXPECT_EQ(group->member(1).alive_count() + group->member(2).alive_count(), 0u) << "all over after 8 s";
 }
 
 TEST(Events, BadDocumentsAndBindingsAreRefusedWithPointers) {
