@@ -168,6 +168,27 @@ class ParticleSystem {
   Result<EmitterId> swap_effect(EmitterId id, const CompiledEffect& effect);
   // Extra spawns for the next frame, through the same budget and INIT as the rate.
   Status burst(EmitterId id, uint32_t count);
+  // Runtime controls (docs/design/drivers.md). None waits; each holds from the next frame on and
+  // survives swap_effect. kInvalidArgument for an id that is not live.
+  //
+  // set_paused(true): the emitter spawns nothing, its clock stands, and its particles stay exactly
+  // as they are — still listed, measured and drawn (an editor's frozen frame) — without running
+  // UPDATE; queued burst() spawns wait. false resumes where it stood.
+  Status set_paused(EmitterId id, bool paused);
+  // set_emitting(false): the rate and the declared bursts spawn nothing while the clock runs on
+  // and the live particles finish their lives; burst() still spawns. true resumes the rate from
+  // where the accumulator stood (no catch-up).
+  Status set_emitting(EmitterId id, bool emitting);
+  // set_active(false): no spawn, no simulation, no draw, no cost beyond the emitter's tick row: its
+  // particles are freed at the next frame (counted in ParticleStats::orphaned) and its clock
+  // stands; the row, the id, the values and the bindings stay. true starts it spawning again.
+  Status set_active(EmitterId id, bool active);
+  // The constant pose of an emitter placed by value (EmitterDesc::position / rotation), read by
+  // INIT and UPDATE from the next frame (EMITTER_POSITION, _ROTATION, _DIRECTION, _UP).
+  // kInvalidArgument for an emitter standing at a transform (move the transform), a non-finite
+  // value or a zero quaternion. set_emitter_position keeps the rotation.
+  Status set_emitter_position(EmitterId id, const std::array<float, 3>& position);
+  Status set_emitter_pose(EmitterId id, const std::array<float, 3>& position, const std::array<float, 4>& rotation);
   Status set_emitter_field(EmitterId id, std::string_view field, std::span<const float> values);
   // Every live emitter that reads global `name` sees the new value from the next frame.
   Status set_global(std::string_view name, std::span<const float> values);
@@ -222,6 +243,8 @@ class ParticleSystem {
   Result<AliveRecords> read_alive_records();
   // A live emitter's state (kInvalidArgument for an id that is not live).
   Result<EmitterState> read_emitter_state(EmitterId id);
+  // The emitter's particles in the last completed frame's alive list (what it draws).
+  Result<uint32_t> read_alive_count(EmitterId id);
   // The last completed frame's passes as the GPU timed them (kInvalidArgument without
   // desc.profile; empty before the first frame).
   Result<std::vector<PassTime>> read_pass_times();

@@ -19,6 +19,16 @@ MOTE_CONSTANT(uint, kEmitterFlagFlipbookBlend, 16u);
 MOTE_CONSTANT(uint, kEmitterFlagCull, 32u);            // spawning stops while the bounds are out of view
 MOTE_CONSTANT(uint, kEmitterFlagProjectionShift, 8u);  // bits 8..11: projection index
 MOTE_CONSTANT(uint, kEmitterFlagProjectionMask, 0xF00u);
+// Runtime controls (docs/design/drivers.md, "Runtime controls"), set by the host per emitter:
+// paused — no spawn, the clock stands, its particles are kept as they are (still listed, drawn and
+// measured) without running UPDATE; stopped — the rate and the declared bursts spawn nothing while
+// the clock runs on and the live particles finish their lives (burst() still spawns); inactive —
+// no spawn, the clock stands, and its particles are freed at the next simulate like orphans, so
+// it costs its tick row and nothing else.
+MOTE_CONSTANT(uint, kEmitterFlagPaused, 64u);
+MOTE_CONSTANT(uint, kEmitterFlagStopped, 128u);
+MOTE_CONSTANT(uint, kEmitterFlagInactive, 0x1000u);
+MOTE_CONSTANT(uint, kEmitterControlFlags, 64u | 128u | 0x1000u);
 // EmitterRecord::transform_row of an emitter that stands at its own constant pose.
 MOTE_CONSTANT(uint, kEmitterNoTransform, 0xFFFFFFFFu);
 

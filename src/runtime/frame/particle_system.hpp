@@ -98,6 +98,13 @@ class ParticleSystem {
   // through the same budget and INIT as the rate): gameplay bursts, on top of the effect's own
   // declared bursts, which the GPU schedules by itself.
   Status burst(uint32_t row, uint32_t count);
+  // The runtime controls (docs/design/drivers.md): one of shader::kEmitterControlFlags (paused,
+  // stopped, inactive) on or off, and the constant pose of an emitter placed by value (a null
+  // rotation keeps its own). From the next frame; nothing waits.
+  Status set_emitter_control(uint32_t row, uint32_t flag, bool on) { return emitters_->set_control(row, flag, on); }
+  Status set_emitter_pose(uint32_t row, const std::array<float, 3>& position, const std::array<float, 4>* rotation) {
+    return emitters_->set_pose(row, position, rotation);
+  }
 
   // The scene's transforms (non-owning; nullptr: none). While set, each frame records the table's
   // compose pass at its start, before the tick, and emitters added at one of its rows read
