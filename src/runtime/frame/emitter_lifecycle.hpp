@@ -80,6 +80,7 @@ class EmitterLifecycle {
   // This frame's spawn commands ([row, count] pairs, at most kFrameMaxCommands) from the queued
   // bursts, which it clears.
   std::vector<uint32_t> take_commands();
+  bool has_queued_bursts() const { return !pending_bursts_.empty(); }
   // The rows whose record and bursts the next frame writes, and their forgetting after it did.
   const WordRanges& dirty_rows() const { return dirty_rows_; }
   void clear_dirty_rows() { dirty_rows_.clear(); }

@@ -373,6 +373,7 @@ void ParticleSystem::frame_recorded(const FramePlan& plan, uint64_t serial) {
   emitters_->clear_dirty_rows();
   bindings_.recorded(plan.bind_pass);
   time_ = plan.params.time;
+  idle_state_ = any_active_emitter() ? IdleState::kBusy : IdleState::kQuiet;
   if (plan.warmup) warmup_retired_.emplace_back(frame_, plan.warmup);
   ++frame_;
   retired_.release(frame_, options_.frames_in_flight);
@@ -391,6 +392,8 @@ void ParticleSystem::set_cull_camera(const std::optional<std::array<float, 16>>&
 }
 
 Status ParticleSystem::execute(float dt) {
+  MOTE_TRY_ASSIGN(const bool idle, run_idle_frame(dt, VK_NULL_HANDLE));
+  if (idle) return ok_status();
   MOTE_TRY_ASSIGN(const FramePlan plan, prepare_frame(dt, false));
   Status recorded = ok_status();
   MOTE_TRY_ASSIGN(const uint64_t serial,
@@ -402,6 +405,8 @@ Status ParticleSystem::execute(float dt) {
 
 Status ParticleSystem::record(VkCommandBuffer cmd, float dt) {
   if (cmd == VK_NULL_HANDLE) return make_error(ErrorCode::kInvalidArgument, "record() needs a command buffer");
+  MOTE_TRY_ASSIGN(const bool idle, run_idle_frame(dt, cmd));
+  if (idle) return ok_status();
   MOTE_TRY_ASSIGN(const FramePlan plan, prepare_frame(dt, true));
   MOTE_TRY(record_frame(cmd, plan));
   frame_recorded(plan, 0);

@@ -294,6 +294,14 @@ class ParticleSystem {
   Status record_frame(VkCommandBuffer cmd, const FramePlan& plan);
   // After the frame was recorded (and submitted as `serial`; 0 when the host submits).
   void frame_recorded(const FramePlan& plan, uint64_t serial);
+  // The idle frame (src/runtime/frame/idle_frame.cpp, docs/design/drivers.md "Zero cost"): no
+  // live emitter is active, the last frame recorded freed whatever was left, and nothing waits
+  // to be uploaded. Then a frame records no dispatch: the first such frame only zeroes the last
+  // frame's per-frame counters (into `host_cmd`, or a submission of its own when null), later
+  // ones record and submit nothing. Returns whether the frame was idle (the clock still runs).
+  Result<bool> run_idle_frame(float dt, VkCommandBuffer host_cmd);
+  bool any_active_emitter() const;
+  enum class IdleState { kBusy, kQuiet, kIdle };
 
   gpu::Device* device_ = nullptr;
   ParticleSystemOptions options_;
@@ -321,6 +329,9 @@ class ParticleSystem {
   TransformTable* transforms_ = nullptr;
   uint64_t checked_topology_ = UINT64_MAX;
   UploadStats uploads_stats_;
+  // kQuiet: the last frame recorded started with no active emitter, so it ended with nothing
+  // alive; kIdle: and an idle frame has since zeroed its per-frame counters. A new system is idle.
+  IdleState idle_state_ = IdleState::kIdle;
   uint32_t frame_ = 0;                    // frames recorded: selects the alive list written this frame
   float time_ = 0.0f;                     // TIME: the f32 sum of the recorded frames' dts
   gpu::GpuProfiler* profiler_ = nullptr;  // optional per-pass timestamps (set_profiler)
