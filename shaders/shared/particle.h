@@ -61,5 +61,21 @@ MOTE_ASSERT_OFFSET(ParticleWritePush, record_words, 4);
 MOTE_ASSERT_OFFSET(ParticleWritePush, capacity, 8);
 MOTE_ASSERT_OFFSET(ParticleWritePush, pad0, 12);
 
+// The manual driver's fill (shaders/runtime/drivers/manual_fill.comp): after emit, record i of
+// the row's upload goes to the row's i-th newborn of the frame. Bound beside the frame's buffers
+// (shared/frame.h's kFrameBinding*), the upload at its own binding.
+MOTE_CONSTANT(uint, kManualFillBindingRecords, 31u);
+struct ManualFillPush {
+  uint row;    // the manual emitter's row
+  uint count;  // records in the upload (what the frame's command asked the row to spawn)
+  uint pad0;
+  uint pad1;
+};
+MOTE_ASSERT_SIZE(ManualFillPush, 16);
+MOTE_ASSERT_OFFSET(ManualFillPush, row, 0);
+MOTE_ASSERT_OFFSET(ManualFillPush, count, 4);
+MOTE_ASSERT_OFFSET(ManualFillPush, pad0, 8);
+MOTE_ASSERT_OFFSET(ManualFillPush, pad1, 12);
+
 MOTE_SHARED_END
 #endif

@@ -35,10 +35,11 @@ void main() {
     uint row = header & kFrameHeaderRowMask;
     uint at = listed && row < params.row_count ? row : 0u;
     uint live = emitters[at].generation, program = emitters[at].program_id, flags = emitters[at].flags;
-    // A particle of an inactive emitter (kEmitterFlagInactive) is freed as an orphan is.
+    // A particle of an inactive emitter, or one a manual upload replaces, is freed as an orphan is.
     bool orphan = listed && (row >= params.row_count || live == 0u ||
                              (live & kFrameHeaderGenerationMask) != (header >> kFrameHeaderRowBits) ||
-                             program >= push.program_count || (flags & kEmitterFlagInactive) != 0u);
+                             program >= push.program_count ||
+                             (flags & (kEmitterFlagInactive | kEmitterFlagReplace)) != 0u);
     if (orphan) {
       for (uint w = 0u; w < params.record_words; ++w) pool[slot * params.record_words + w] = 0u;
     }

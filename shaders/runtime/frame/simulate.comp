@@ -112,8 +112,9 @@ void record_survivors(uint t, bool lives) {
 
 // Everything before UPDATE for a listed slot of last frame's list, given its header:
 // the orphan check (an orphan is freed here; so is a particle of an inactive emitter), the program
-// check and the VM's per-particle state. True when UPDATE is to run for it in this dispatch;
-// `frozen` when its program's dispatch keeps it unchanged instead (a paused emitter's particle).
+// check and the VM's per-particle state (so is one a manual upload replaces). True when UPDATE is
+// to run for it in this dispatch; `frozen` when its program's dispatch keeps it unchanged instead
+// (a paused or manual emitter's particle).
 bool prepare_entry(uint slot, uint header, out bool frozen) {
   frozen = false;
   uint row = header & kFrameHeaderRowMask;
@@ -128,7 +129,7 @@ bool prepare_entry(uint slot, uint header, out bool frozen) {
   flags = 0u;  // the pre-warm advances its own population whatever the controls say
 #endif
   orphan = orphan || live == 0u || (live & kFrameHeaderGenerationMask) != generation ||
-           (flags & kEmitterFlagInactive) != 0u;
+           (flags & (kEmitterFlagInactive | kEmitterFlagReplace)) != 0u;
   if (orphan) {
     if (push.first_dispatch != 0u) {
       uint freed = free_slot(slot);
@@ -137,7 +138,7 @@ bool prepare_entry(uint slot, uint header, out bool frozen) {
     return false;
   }
   if (program != push.program) return false;
-  if ((flags & kEmitterFlagPaused) != 0u) {
+  if ((flags & (kEmitterFlagPaused | kEmitterFlagManual)) != 0u) {
     frozen = true;
     return false;
   }

@@ -205,10 +205,11 @@ void main() {
   const bool frozen = false, stopped = false;
 #else
   // The runtime controls (shared/emitter_record.h): a paused or inactive emitter's clock stands
-  // and it spawns nothing (pending waits); a stopped one's clock runs but only burst() spawns.
+  // and it spawns nothing (pending waits); a stopped one's clock runs but only burst() spawns, as
+  // a manual one's (its upload count).
   uint control = in_table ? emitters[row].flags : 0u;
   bool frozen = (control & (kEmitterFlagPaused | kEmitterFlagInactive)) != 0u;
-  bool stopped = (control & kEmitterFlagStopped) != 0u;
+  bool stopped = (control & (kEmitterFlagStopped | kEmitterFlagManual)) != 0u;
 #endif
   if (live) {
     if (s.generation != generation) {

@@ -42,8 +42,7 @@ Result<bool> ParticleSystem::run_idle_frame(float dt, VkCommandBuffer host_cmd) 
   // Anything waiting to go out (a record, a block, a binding, a burst, a pre-warm, an emitter at a
   // transform or a binding, which the compose pass serves) needs the frame's passes; nothing else
   // reads the composed channels.
-  if (!emitters_->dirty_rows().empty() || emitters_->has_queued_bursts() || !warmup_queue_.empty() ||
-      uses_transforms())
+  if (!emitters_->dirty_rows().empty() || emitters_->has_queued_bursts() || !warmup_queue_.empty() || uses_transforms())
     return false;
   if (idle_state_ == IdleState::kQuiet) {
     if (host_cmd != VK_NULL_HANDLE) {

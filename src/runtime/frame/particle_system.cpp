@@ -75,6 +75,7 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
   MOTE_TRY_ASSIGN(s.finish_, FinishPass::create(device));
   MOTE_TRY_ASSIGN(s.bounds_, BoundsPass::create(device));
   MOTE_TRY_ASSIGN(s.warmup_, WarmupPass::create(device));
+  MOTE_TRY_ASSIGN(s.manual_, ManualDrivers::create(device));
   MOTE_TRY_ASSIGN(const InitPass init, InitPass::create(device));
   MOTE_TRY(init.run(device, s.buffers_, options.capacity));
   return s;
@@ -117,15 +118,22 @@ Result<std::vector<uint32_t>> ParticleSystem::add_emitters(const CompiledEffect&
 Status ParticleSystem::remove_emitter(uint32_t row) {
   if (!is_live(row)) return make_error(ErrorCode::kNotFound, "no live emitter at that row");
   bindings_.emitter_removed(row);
+  manual_.remove(row);
   return emitters_->remove_emitter(row);
 }
 
 Status ParticleSystem::swap_effect(uint32_t row, const CompiledEffect& effect) {
   if (!is_live(row)) return make_error(ErrorCode::kNotFound, "no live emitter at that row");
+  if (manual_.is_manual(row)) MOTE_TRY(check_standard_particle(effect.program));  // its records must still fit
   MOTE_TRY(ensure_interpreters(effect.program));
   MOTE_TRY(bindings_.check_program(effect.program));
   MOTE_TRY(emitters_->swap_effect(row, effect));
   bindings_.effect_swapped(row, effect.program);
+  if (manual_.is_manual(row)) {
+    // The host's records come back under the new generation; a manual row is never pre-warmed.
+    MOTE_TRY(manual_.upload(row));
+    return ok_status();
+  }
   queue_warmup(row, effect);
   return ok_status();
 }
@@ -247,6 +255,8 @@ Result<ParticleSystem::FramePlan> ParticleSystem::prepare_frame(float dt, bool h
   if (!(dt > 0.0f)) return make_error(ErrorCode::kInvalidArgument, "dt must be a positive number of seconds");
   gpu::Device& device = *device_;
   uploads_.clear();
+  // The manual drivers' uploads become spawn commands and record flags before the flush.
+  MOTE_TRY(manual_.prepare(*emitters_, uploads_));
   // The emitters' edits into the heap (blocks) and the table (records) first.
   MOTE_TRY_ASSIGN(const bool relocated, emitters_->flush());
   if (relocated) bindings_.mark_dirty();
@@ -357,6 +367,7 @@ Status ParticleSystem::record_frame(VkCommandBuffer cmd, const FramePlan& plan) 
   if (plan.rows > 0) {
     status = tick_.record(frame);
     emit_.record(frame, plan.dispatches, plan.program_ids);
+    manual_.record(frame);
   }
   if (Status simulated = simulate_.record(frame, plan.dispatches, buckets_, plan.bucketed, plan.program_ids);
       !simulated.ok() && status.ok())
@@ -371,6 +382,7 @@ void ParticleSystem::frame_recorded(const FramePlan& plan, uint64_t serial) {
   uploads_.submitted(serial, uploads_stats_);
   program_.committed(emitters_->heap());
   emitters_->clear_dirty_rows();
+  manual_.recorded(*emitters_);
   bindings_.recorded(plan.bind_pass);
   time_ = plan.params.time;
   idle_state_ = any_active_emitter() ? IdleState::kBusy : IdleState::kQuiet;

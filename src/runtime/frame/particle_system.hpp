@@ -35,6 +35,7 @@
 #include "runtime/frame/bucket_pass.hpp"
 #include "runtime/frame/compact_pass.hpp"
 #include "runtime/frame/emit_pass.hpp"
+#include "runtime/drivers/manual_driver.hpp"
 #include "runtime/frame/emitter_lifecycle.hpp"
 #include "runtime/frame/field_bind_pass.hpp"
 #include "runtime/frame/field_bindings.hpp"
@@ -102,6 +103,14 @@ class ParticleSystem {
   // stopped, inactive) on or off, and the constant pose of an emitter placed by value (a null
   // rotation keeps its own). From the next frame; nothing waits.
   Status set_emitter_control(uint32_t row, uint32_t flag, bool on) { return emitters_->set_control(row, flag, on); }
+  // The manual driver (src/runtime/drivers/, docs/design/drivers.md): an emitter of `effect`
+  // (whose record must be the standard particle after the header: its render settings draw the
+  // records) whose particles are the host's up to `max_count` records, drawn as uploaded
+  // (manual().set / write_range / set_count / upload).
+  Result<uint32_t> add_manual_emitter(const CompiledEffect& effect, uint32_t max_count,
+                                      const EmitterDesc& options = {});
+  ManualDrivers& manual() { return manual_; }
+  const ManualDrivers& manual() const { return manual_; }
   Status set_emitter_pose(uint32_t row, const std::array<float, 3>& position, const std::array<float, 4>* rotation) {
     return emitters_->set_pose(row, position, rotation);
   }
@@ -323,6 +332,7 @@ class ParticleSystem {
   FinishPass finish_;
   BoundsPass bounds_;
   WarmupPass warmup_;
+  ManualDrivers manual_;
   std::vector<WarmupRequest> warmup_queue_;  // emitters added with a pre-warm, for the next frame
   // Pre-warm populations of recent frames, kept while those frames may be in flight.
   std::vector<std::pair<uint64_t, std::shared_ptr<WarmupPopulation>>> warmup_retired_;

@@ -1,7 +1,7 @@
 // Nothing paid when idle (lavapipe, validation on): a system with no emitter, or only inactive
 // ones, records no dispatch at all once their particles are gone; one with emitters at rate 0
-// records only small dispatches, none sized by the capacity. Each direct dispatch's size is logged as recorded; each indirect one's
-// arguments are read back after the frame (an idle frame leaves them as it found them).
+// records only small dispatches, none sized by the capacity. Each direct dispatch's size is logged as recorded; each
+// indirect one's arguments are read back after the frame (an idle frame leaves them as it found them).
 #include <gtest/gtest.h>
 
 #include <string>
