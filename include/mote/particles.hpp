@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <span>
@@ -181,6 +182,43 @@ class ManualEmitter {
   EmitterId id_;
 };
 
+// What a custom force reads besides the particle (docs/design/drivers.md, "The cpu driver").
+struct SceneView {
+  float time = 0.0f;  // the system's clock (TIME) after this frame
+  float dt = 0.0f;    // this frame's
+};
+// A custom force (wsg D14): an acceleration (m/s^2) added to a cpu-driven particle after its
+// UPDATE each frame — velocity += force * dt, position += force * dt^2, the force integrated with
+// UPDATE's own step — e.g. an attractor or a collision with a game object. Called on the thread
+// that calls execute()/record(). A non-finite result is not applied (the particle keeps what
+// UPDATE gave it) and is counted (CpuEmitter::rejected_forces).
+using CustomForce = std::function<std::array<float, 3>(const Particle&, const SceneView&)>;
+
+struct CpuEmitterDesc {
+  EmitterDesc emitter;              // seed, pose, overrides (no transform: refused)
+  uint32_t max_count = 0;           // particles it holds at most; 0 = the effect's capacity_hint
+  std::vector<CustomForce> forces;  // applied in order after UPDATE
+};
+
+// A cpu-driven emitter (docs/design/drivers.md, "The cpu driver"): its effect's INIT and UPDATE
+// run on the host (the batch VM of mote/simulation.hpp, the reference simulation's semantics and
+// random streams, so its particles are those a GPU-driven emitter of the same effect and seed
+// gives), then its custom forces; each frame uploads its live records, which Mote draws with the
+// effect's render settings. Its effect's record must be the standard particle.
+class CpuEmitter {
+ public:
+  CpuEmitter() = default;
+  EmitterId id() const { return id_; }
+  // Custom-force results that were not finite, since the emitter was added (0 for a stale handle).
+  uint64_t rejected_forces() const;
+
+ private:
+  friend class ParticleSystem;
+  CpuEmitter(ParticleSystem* system, EmitterId id) : system_(system), id_(id) {}
+  ParticleSystem* system_ = nullptr;
+  EmitterId id_;
+};
+
 class ParticleSystem {
  public:
   static Result<std::unique_ptr<ParticleSystem>> create(Context& context, const ParticleSystemDesc& desc = {});
@@ -281,6 +319,13 @@ class ParticleSystem {
                                            const EmitterDesc& desc = {});
   // The handle of a live manual emitter (kInvalidArgument for any other id).
   Result<ManualEmitter> manual_emitter(EmitterId id);
+  // A cpu-driven emitter (CpuEmitter above) of `effect`, whose record must be the standard
+  // particle after the header; desc.max_count is 1 .. capacity (0: the effect's capacity_hint).
+  // Each execute()/record() first steps it on the host and uploads its live records. A frame
+  // needs room for its live records twice (the upload replaces the last one's in the frame).
+  // swap_effect refuses it (remove and add it again); set_paused and set_active hold its steps
+  // too, set_emitting refuses it (kUnsupported); set_emitter_position moves its simulation.
+  Result<CpuEmitter> add_cpu_emitter(const CompiledEffect& effect, const CpuEmitterDesc& desc = {});
   // The emitter's particles in the last completed frame's alive list (what it draws).
   Result<uint32_t> read_alive_count(EmitterId id);
   // The last completed frame's passes as the GPU timed them (kInvalidArgument without

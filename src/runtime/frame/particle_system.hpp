@@ -110,6 +110,7 @@ class ParticleSystem {
   Result<uint32_t> add_manual_emitter(const CompiledEffect& effect, uint32_t max_count,
                                       const EmitterDesc& options = {});
   ManualDrivers& manual() { return manual_; }
+  const EmitterLifecycle::Row* emitter_row(uint32_t row) const { return emitters_->row(row); }
   const ManualDrivers& manual() const { return manual_; }
   Status set_emitter_pose(uint32_t row, const std::array<float, 3>& position, const std::array<float, 4>* rotation) {
     return emitters_->set_pose(row, position, rotation);
