@@ -110,6 +110,7 @@ Result<std::vector<uint32_t>> ParticleSystem::add_emitters(const CompiledEffect&
   MOTE_TRY(ensure_interpreters(effect.program));
   MOTE_TRY(bindings_.check_program(effect.program));
   MOTE_TRY_ASSIGN(std::vector<uint32_t> rows, emitters_->add_emitters(effect, options));
+  if (kernels_) kernels_->offer(effect);
   bindings_.emitters_added();
   for (uint32_t row : rows) queue_warmup(row, effect);
   return rows;
@@ -128,6 +129,7 @@ Status ParticleSystem::swap_effect(uint32_t row, const CompiledEffect& effect) {
   MOTE_TRY(ensure_interpreters(effect.program));
   MOTE_TRY(bindings_.check_program(effect.program));
   MOTE_TRY(emitters_->swap_effect(row, effect));
+  if (kernels_) kernels_->offer(effect);
   bindings_.effect_swapped(row, effect.program);
   if (manual_.is_manual(row)) {
     // The host's records come back under the new generation; a manual row is never pre-warmed.
