@@ -155,6 +155,10 @@ struct ParticleStats {
 
 class ParticleSystem;
 
+// What moves an emitter's particles (docs/design/drivers.md): the GPU frame (add_emitter), the
+// effect's bytecode on the host (add_cpu_emitter), or the application (add_manual_emitter).
+enum class Driver { kGpu, kCpu, kManual };
+
 // A manual emitter's records (docs/design/drivers.md, "The manual driver"): the application
 // writes standard particles (mote/particle.hpp) and Mote draws exactly them, with the emitter's
 // effect's render settings. `set`, `write_range` and `set_count` edit the host's copy; `upload()`
@@ -326,6 +330,14 @@ class ParticleSystem {
   // swap_effect refuses it (remove and add it again); set_paused and set_active hold its steps
   // too, set_emitting refuses it (kUnsupported); set_emitter_position moves its simulation.
   Result<CpuEmitter> add_cpu_emitter(const CompiledEffect& effect, const CpuEmitterDesc& desc = {});
+  // The emitter's driver, and a live swap of it that keeps the row, the id and the particles:
+  // gpu -> manual (its live particles, read back once — this waits for the GPU — become the
+  // manual records and stay drawn as they are; the effect's record must be the standard
+  // particle), manual -> gpu and cpu -> gpu (the frame's UPDATE and rate drive them from the next
+  // frame), cpu -> manual (the last upload's records stay). -> cpu is kUnsupported (a simulation
+  // cannot start from records yet). Swapping to the driver it has does nothing.
+  Result<Driver> driver(EmitterId id);
+  Status set_driver(EmitterId id, Driver driver);
   // The emitter's particles in the last completed frame's alive list (what it draws).
   Result<uint32_t> read_alive_count(EmitterId id);
   // The last completed frame's passes as the GPU timed them (kInvalidArgument without
