@@ -196,7 +196,7 @@ inline std::vector<SharedLayout> shared_layouts() {
       {"FramePush",
        {MOTE_MEMBER(FramePush, program), MOTE_MEMBER(FramePush, first_dispatch), MOTE_MEMBER(FramePush, only_dispatch),
         MOTE_MEMBER(FramePush, section_offset), MOTE_MEMBER(FramePush, section_words), MOTE_MEMBER(FramePush, bucketed),
-        MOTE_MEMBER(FramePush, warmup_tick), MOTE_MEMBER(FramePush, pad2)}},
+        MOTE_MEMBER(FramePush, warmup_tick), MOTE_MEMBER(FramePush, events)}},
       {"FrameFieldBinding",
        {MOTE_MEMBER(FrameFieldBinding, word), MOTE_MEMBER(FrameFieldBinding, width),
         MOTE_MEMBER(FrameFieldBinding, transform_row), MOTE_MEMBER(FrameFieldBinding, channel)}},

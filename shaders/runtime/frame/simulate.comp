@@ -30,6 +30,7 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #include "shared/frame.h"
+#include "shared/frame_events.h"
 #include "shared/transform.h"
 
 layout(local_size_x = 64) in;  // kFrameWorkgroupSize
@@ -66,6 +67,9 @@ layout(std430, binding = kFrameBindingCoherence) readonly buffer Coherence { uin
 #endif
 
 layout(push_constant) uniform Push { FramePush push; };
+// The events UPDATE sends (frame_send_events): a KILLed particle's included, its payload read
+// before its record is zeroed (an on-death event carries the death state).
+#include "runtime/frame/events.glsl"
 
 // Zeroes the record of a slot this step frees (an orphan or a KILL). Its keep flag stays 0, and
 // frame_compact.comp pushes it on the free list in the order of last frame's list. Called by
@@ -148,6 +152,7 @@ bool update_entry() {
   vm_clear_registers();
   bool dead = vm_run(vm_section_instructions);
 #endif
+  frame_send_events(vm_row);
   if (dead) {
     uint freed = free_slot(vm_particle_index);
     if (subgroupElect()) atomicAdd(counters.killed, freed);
