@@ -399,6 +399,8 @@ MOTE_CONSTANT(uint, kFrameBindingEventRows, 32u);      // FrameEventRow per row 
 MOTE_CONSTANT(uint, kFrameBindingEventsIn, 33u);       // last frame's queue: delivered this frame
 MOTE_CONSTANT(uint, kFrameBindingEventsOut, 34u);      // this frame's queue: emit and simulate append
 MOTE_CONSTANT(uint, kFrameBindingEventChildren, 35u);  // per newborn: its event in EventsIn (~0u: none)
+MOTE_CONSTANT(uint, kFrameBindingEventKeys, 36u);      // the delivery's sort keys, then its counts' scan
+MOTE_CONSTANT(uint, kFrameBindingEventOrder, 37u);     // the sort's values: the events in delivery order
 
 MOTE_CONSTANT(uint, kFrameWorkgroupSize, 64u);
 // The interpreted simulate's record window (shaders/runtime/frame/vm.glsl): the most chunks of a

@@ -48,6 +48,7 @@ layout(std430, binding = kFrameBindingEventsIn) readonly buffer EventsIn {
 };
 layout(std430, binding = kFrameBindingEventChildren) readonly buffer EventChildren { uint event_children[]; };
 uint vm_event = ~0u;  // the newborn's event in events_in (~0u: a rate or burst newborn, payload 0)
+uint vm_newborn;      // the newborn's index g this frame: its events' place in the delivery's order
 // EVENT_POSITION, EVENT_VELOCITY, EVENT_COLOR of the newborn (vm.glsl's builtins).
 vec4 frame_event_payload(uint builtin) {
   if (vm_event == ~0u) return vec4(0.0f);
@@ -106,6 +107,7 @@ bool prepare_newborn(uint g, uint run_end, uint total, uint first_free, uint fir
   vm_spawn_index = g - before;
   vm_spawn_count = spawn_sums[place] - before;
   vm_event = newborn_event(row, g);
+  vm_newborn = g;
   uint slot = free_list[min(first_free + total - 1u - g, params.capacity - 1u)];
   // A slot outside the pool (only a corrupted list holds one) is passed on, never written:
   // simulate drops the entry next frame.
@@ -214,7 +216,7 @@ void main() {
         if (in_window_chunk(0u)) vm_record_write_bits(0u, header);
         if (has_serial && in_window_chunk(params.serial_word / 4u)) vm_record_write_bits(params.serial_word, serial);
         vm_compiled_run();  // KILL is refused in INIT by the verifier
-        frame_send_events(vm_row);
+        frame_send_events(vm_row, 0u, vm_newborn);
       }
       // A newborn's window is all new: every chunk of it is written.
       vm_window_store_group(present, ~0u);
@@ -223,7 +225,7 @@ void main() {
       vm_record_write_bits(0u, header);
       if (has_serial) vm_record_write_bits(params.serial_word, serial);
       vm_compiled_run();
-      frame_send_events(vm_row);
+      frame_send_events(vm_row, 0u, vm_newborn);
     }
 #else
 #ifdef FRAME_FAST_FILE
@@ -237,7 +239,7 @@ void main() {
         if (has_serial && in_window_chunk(params.serial_word / 4u)) vm_record_write(params.serial_word, uintBitsToFloat(serial));
         vm_clear_registers();
         vm_run(vm_section_instructions);  // KILL is refused in INIT by the verifier
-        frame_send_events(vm_row);
+        frame_send_events(vm_row, 0u, vm_newborn);
       }
       frame_window_store_group(present, ~0u);  // a newborn's window is all new
       continue;
@@ -249,7 +251,7 @@ void main() {
     if (has_serial) pool[vm_record_base + params.serial_word] = serial;
     vm_clear_registers();
     vm_run(vm_section_instructions);  // KILL is refused in INIT by the verifier
-    frame_send_events(vm_row);
+    frame_send_events(vm_row, 0u, vm_newborn);
 #endif
   }
 }

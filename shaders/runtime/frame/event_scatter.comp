@@ -24,7 +24,7 @@ void main() {
   uint rows = min(params.row_count, uint(event_rows.length()));
   uint last = uint(event_children.length()) - 1u;
   for (uint e = gl_GlobalInvocationID.x; e < events; e += gl_NumWorkGroups.x * kFrameWorkgroupSize) {
-    uint row = events_in[e].row;
+    uint row = events_in[e].target & kFrameHeaderRowMask;
     uint count = events_in[e].count;
     if (row >= rows || count == 0u) continue;
     uint place = min(spawn_places[row], rows - 1u);

@@ -22,9 +22,10 @@ vec4 frame_payload_part(uint packed) {
 }
 
 // Queues the events the particle of `row` sent in the run just made: one FrameEvent per output
-// with a count and per target bound to it. Nothing when the dispatch does not route events
-// (push.events 0: no binding, or the pre-warm).
-void frame_send_events(uint row) {
+// with a count and per target bound to it, with where it stands in the delivery's order (`phase`
+// 0 for INIT with the newborn index, 1 for UPDATE with last frame's list entry). Nothing when the
+// dispatch does not route events (push.events 0: no binding, or the pre-warm).
+void frame_send_events(uint row, uint phase, uint index) {
   if (push.events == 0u || vm_event_counts == uvec4(0u) || row >= uint(event_routes.length())) return;
   FrameEventRoutes routes = event_routes[row];
   vec4 position = frame_payload_part(routes.payload.x);
@@ -42,10 +43,12 @@ void frame_send_events(uint row) {
       uint at = atomicAdd(events_out_header.queued, 1u);
       if (at >= capacity) {
         atomicAdd(events_out_header.dropped, 1u);
-        if (target < uint(event_rows.length())) atomicAdd(event_rows[target].queue_dropped, 1u);
+        uint target_row = target & kFrameHeaderRowMask;
+        if (target_row < uint(event_rows.length())) atomicAdd(event_rows[target_row].queue_dropped, 1u);
         continue;
       }
-      events_out[at] = FrameEvent(target, routes.generations[o][k], count, 0u, position, velocity, color);
+      uint sender = (row & kFrameHeaderRowMask) | (o << kFrameEventOutputShift) | (phase << kFrameEventPhaseShift);
+      events_out[at] = FrameEvent(target, count, 0u, sender, index, 0u, 0u, 0u, position, velocity, color);
     }
   }
   if (sent != 0u) atomicAdd(event_rows[min(row, uint(event_rows.length()) - 1u)].sent, sent);

@@ -114,6 +114,8 @@ void record_survivors(uint t, bool lives) {
   }
 }
 
+uint vm_entry;  // the particle's entry of last frame's list: its events' place in the delivery's order
+
 // Everything before UPDATE for a listed slot of last frame's list, given its header:
 // the orphan check (an orphan is freed here), the program check and the VM's per-particle state.
 // True when UPDATE is to run for it in this dispatch.
@@ -152,7 +154,7 @@ bool update_entry() {
   vm_clear_registers();
   bool dead = vm_run(vm_section_instructions);
 #endif
-  frame_send_events(vm_row);
+  frame_send_events(vm_row, 1u, vm_entry);
   if (dead) {
     uint freed = free_slot(vm_particle_index);
     if (subgroupElect()) atomicAdd(counters.killed, freed);
@@ -195,6 +197,7 @@ void main() {
     uint header = listed ? pool[slot * params.record_words] : 0u;
 #endif
     bool run = listed && prepare_entry(slot, header);
+    vm_entry = t;
 #ifdef FRAME_WARMUP
     // warmup_particle_dt(tick, warmup_dt_bucket(slot, tick)): bucket centres over [1 - J, 1 + J].
     uint level = vm_hash3(slot, push.warmup_tick, kFrameWarmupJitterSalt) % kFrameWarmupDtBuckets;

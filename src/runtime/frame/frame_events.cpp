@@ -1,6 +1,8 @@
 #include "runtime/frame/frame_events.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstddef>
 
 #include "gpu/commands.hpp"
 #include "gpu/transfer.hpp"
@@ -50,7 +52,8 @@ Result<FrameEvents> FrameEvents::create(gpu::Device& device, uint32_t max_emitte
   MOTE_TRY_ASSIGN(e.queues_[1], make_zeroed(device, queue_bytes(1), queue_usage, "mote.frame.events1"));
   MOTE_TRY_ASSIGN(e.children_, make_zeroed(device, 4, kFrameStorageUsage, "mote.frame.event_children"));
   MOTE_TRY_ASSIGN(e.args_, gpu::ComputePipeline::create(device, "runtime/frame/event_args"));
-  MOTE_TRY_ASSIGN(e.count_, gpu::ComputePipeline::create(device, "runtime/frame/event_count"));
+  MOTE_TRY_ASSIGN(e.keys_pipeline_, gpu::ComputePipeline::create(device, "runtime/frame/event_keys"));
+  MOTE_TRY_ASSIGN(e.deliver_, gpu::ComputePipeline::create(device, "runtime/frame/event_deliver"));
   MOTE_TRY_ASSIGN(e.scatter_, gpu::ComputePipeline::create(device, "runtime/frame/event_scatter"));
   return e;
 }
@@ -153,6 +156,10 @@ Status FrameEvents::prepare(gpu::Device& device, FrameUploads& uploads, RetiredB
     MOTE_TRY_ASSIGN(gpu::Buffer queue1, make_frame_buffer(device, queue_bytes(capacity_), queue_usage, "mote.frame.events1"));
     MOTE_TRY_ASSIGN(gpu::Buffer children, make_frame_buffer(device, VkDeviceSize(capacity_) * 4, kFrameStorageUsage,
                                                             "mote.frame.event_children"));
+    MOTE_TRY_ASSIGN(keys_, make_frame_buffer(device, VkDeviceSize(capacity_) * 4, kFrameStorageUsage, "mote.frame.event_keys"));
+    MOTE_TRY_ASSIGN(order_, make_frame_buffer(device, VkDeviceSize(capacity_) * 4, kFrameStorageUsage, "mote.frame.event_order"));
+    MOTE_TRY_ASSIGN(sort_, gpu::RadixSort::create(device, capacity_));
+    MOTE_TRY_ASSIGN(scan_, gpu::PrefixScan::create(device, capacity_));
     retired.retire(std::exchange(routes_buffer_, std::move(routes)), frame);
     retired.retire(std::exchange(rows_buffer_, std::move(rows)), frame);
     retired.retire(std::exchange(queues_[0], std::move(queue0)), frame);
@@ -188,24 +195,53 @@ void FrameEvents::record_fills(VkCommandBuffer cmd, uint32_t frame) {
   vkCmdFillBuffer(cmd, rows_buffer_.handle(), 0, VkDeviceSize(max_emitters_) * sizeof(FrameEventRow), 0u);
 }
 
-void FrameEvents::record_delivery(const FrameRecording& frame) const {
+Status FrameEvents::record_delivery(const FrameRecording& frame) const {
   const FrameEventViews& v = frame.events;
-  if (!v.on) return;
-  frame.begin_pass("event_count");
+  if (!v.on) return ok_status();
+  frame.begin_pass("event_delivery");
   gpu::ComputeRecorder(frame.device, frame.cmd)
       .bind(args_)
       .buffers({{shader::kFrameBindingEventsIn, v.events_in}})
       .dispatch(1);
   gpu::compute_to_indirect(frame.cmd);
-  gpu::ComputeRecorder(frame.device, frame.cmd)
-      .bind(count_)
-      .buffers({{shader::kFrameBindingParams, &frame.buffers.params},
-                {shader::kFrameBindingEmitters, &frame.buffers.emitters},
-                {shader::kFrameBindingEventRows, v.rows},
-                {shader::kFrameBindingEventsIn, v.events_in}})
-      .dispatch_indirect(*v.events_in, 0);
-  gpu::compute_to_compute(frame.cmd);
+  // The queue's count, read on the GPU by the sorts and the scan.
+  const gpu::ScanCount count = gpu::ScanCount::from_buffer(*v.events_in, offsetof(FrameEventQueueHeader, queued) / 4);
+  const uint32_t row_bits = std::max<uint32_t>(1u, uint32_t(std::bit_width(std::max(frame.rows, 1u) - 1u)));
+  const uint32_t key_bits[3] = {shader::kFrameEventSenderKeyBits, row_bits, row_bits};
+  Status status = ok_status();
+  for (uint32_t key = shader::kFrameEventKeySender; key <= shader::kFrameEventKeyTarget; ++key) {
+    gpu::ComputeRecorder(frame.device, frame.cmd)
+        .bind(keys_pipeline_)
+        .buffers({{shader::kFrameBindingEventsIn, v.events_in},
+                  {shader::kFrameBindingEventKeys, &keys_},
+                  {shader::kFrameBindingEventOrder, &order_}})
+        .push(shader::FrameEventPush{key, 0u, 0u, 0u})
+        .dispatch_indirect(*v.events_in, 0);
+    if (Status sorted = sort_.record(frame.cmd, keys_, order_, count, key_bits[key]); !sorted.ok() && status.ok())
+      status = sorted;
+    gpu::compute_to_compute(frame.cmd);
+  }
+  for (uint32_t step = shader::kFrameEventStepCounts; step <= shader::kFrameEventStepAssign; ++step) {
+    gpu::ComputeRecorder(frame.device, frame.cmd)
+        .bind(deliver_)
+        .buffers({{shader::kFrameBindingParams, &frame.buffers.params},
+                  {shader::kFrameBindingEmitters, &frame.buffers.emitters},
+                  {shader::kFrameBindingEventRows, v.rows},
+                  {shader::kFrameBindingEventsIn, v.events_in},
+                  {shader::kFrameBindingEventKeys, &keys_},
+                  {shader::kFrameBindingEventOrder, &order_}})
+        .push(shader::FrameEventPush{step, 0u, 0u, 0u})
+        .dispatch_indirect(*v.events_in, 0);
+    gpu::compute_to_compute(frame.cmd);
+    if (step == shader::kFrameEventStepCounts) {
+      if (Status scanned = scan_.record(frame.cmd, keys_, keys_, count, gpu::ScanKind::kExclusive);
+          !scanned.ok() && status.ok())
+        status = scanned;
+      gpu::compute_to_compute(frame.cmd);
+    }
+  }
   frame.end_pass();
+  return status;
 }
 
 void FrameEvents::record_scatter(const FrameRecording& frame) const {

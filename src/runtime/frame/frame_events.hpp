@@ -16,6 +16,8 @@
 
 #include "gpu/buffer.hpp"
 #include "gpu/device.hpp"
+#include "gpu/passes/prefix_scan.hpp"
+#include "gpu/passes/radix_sort.hpp"
 #include "gpu/compute_pipeline.hpp"
 #include "mote/effect.hpp"
 #include "mote/result.hpp"
@@ -88,8 +90,9 @@ class FrameEvents {
   // Transfers at the frame's start, before its transfer-to-compute barrier: this frame's queue
   // and the rows' counts zeroed (and, on the first active frame, last frame's queue too).
   void record_fills(VkCommandBuffer cmd, uint32_t frame);
-  // Delivery before the tick (the queue's dispatch, then each event's children counted).
-  void record_delivery(const FrameRecording& frame) const;
+  // Delivery before the tick: the queue's dispatch, the order, each event's first child and each
+  // target's children.
+  Status record_delivery(const FrameRecording& frame) const;
   // After the spawn scan: each child's event index at its newborn index.
   void record_scatter(const FrameRecording& frame) const;
   // After recording frame `frame`.
@@ -128,8 +131,13 @@ class FrameEvents {
   gpu::Buffer rows_buffer_;
   gpu::Buffer queues_[2];
   gpu::Buffer children_;
+  gpu::Buffer keys_;   // the sorts' keys, then the counts and their exclusive scan
+  gpu::Buffer order_;  // the sorts' values: event indices in the delivery's order
+  gpu::RadixSort sort_;
+  gpu::PrefixScan scan_;
   gpu::ComputePipeline args_;
-  gpu::ComputePipeline count_;
+  gpu::ComputePipeline keys_pipeline_;
+  gpu::ComputePipeline deliver_;
   gpu::ComputePipeline scatter_;
 };
 

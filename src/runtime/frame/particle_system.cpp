@@ -366,8 +366,8 @@ Status ParticleSystem::record_frame(VkCommandBuffer cmd, const FramePlan& plan) 
   if (plan.rows > 0) {
     // Last frame's events: their children join their targets' requests before the tick, and
     // after the scan each child learns its event (docs/design/events.md, "On the GPU").
-    events_.record_delivery(frame);
-    status = tick_.record(frame);
+    if (Status delivered = events_.record_delivery(frame); !delivered.ok() && status.ok()) status = delivered;
+    if (Status ticked = tick_.record(frame); !ticked.ok() && status.ok()) status = ticked;
     events_.record_scatter(frame);
     emit_.record(frame, plan.dispatches, plan.program_ids);
   }
