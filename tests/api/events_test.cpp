@@ -53,8 +53,11 @@ TEST_F(ApiTest, UnboundOutputsAreInertAndBadBindingsNameTheArgument) {
   for (int frame = 0; frame < 240; ++frame) ASSERT_TRUE(system.execute(1.0f / 60.0f).ok());
   auto stats = system.read_stats();
   ASSERT_TRUE(stats.ok());
-  for (const auto& [id, bounds] : stats->emitters)
-    if (id.row == spark->row) EXPECT_EQ(bounds.alive, 0u) << "no binding: no sparks";
+  for (const auto& [id, bounds] : stats->emitters) {
+    if (id.row == spark->row) {
+      EXPECT_EQ(bounds.alive, 0u) << "no binding: no sparks";
+    }
+  }
   auto unrouted = read_emitter_events(system, *spark);
   ASSERT_TRUE(unrouted.ok());
   EXPECT_EQ(unrouted->received, 0u);
