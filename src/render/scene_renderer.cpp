@@ -15,6 +15,7 @@
 #include "gpu/transfer.hpp"
 #include "render/draw_records.hpp"
 #include "render/render_view.hpp"
+#include "render/scene_events.hpp"
 #include "shared/render_passes.h"
 
 namespace mote::render {
@@ -327,7 +328,8 @@ Status SceneRenderer::add_due_emitters() {
     slot.id = id.value();
     slot.added = true;
   }
-  return ok_status();
+  auto added = [&](size_t i) { return emitters_[i].added ? std::optional(emitters_[i].id) : std::nullopt; };
+  return bind_due_events(*particles_, scene_, added, events_bound_);
 }
 
 Status SceneRenderer::step_simulation(float dt) {
