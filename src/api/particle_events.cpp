@@ -11,8 +11,8 @@ namespace {
 
 Status check_live(runtime::ParticleSystem& system, EmitterId id, const char* where) {
   if (!system.is_live(id.row) || system.generation(id.row) != id.generation)
-    return make_error(ErrorCode::kNotFound, fmt::format("emitter {} (generation {}) is not live", id.row, id.generation),
-                      where);
+    return make_error(ErrorCode::kNotFound,
+                      fmt::format("emitter {} (generation {}) is not live", id.row, id.generation), where);
   return ok_status();
 }
 

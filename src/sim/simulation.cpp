@@ -69,7 +69,7 @@ struct Simulation::State {
   RunInput in;
   RunOutput out;
   sim::EventPayloadLayout payload_layout;
-  std::vector<ParticleEvent> sent;     // what the last frame tick sent
+  std::vector<ParticleEvent> sent;  // what the last frame tick sent
   // UPDATE's events of this tick with their senders' slots, put in alive-list order after the run.
   std::vector<std::pair<uint32_t, ParticleEvent>> update_sent;
   std::vector<ParticleEvent> pending;  // queued for the next frame tick

@@ -13,7 +13,8 @@ namespace {
 Result<Scene> load(const std::string& events) {
   return load_scene(R"({"version": 1, "emitters": [
       {"name": "rockets", "effect": "a.json"}, {"name": "sparks", "effect": "b.json"}, {"effect": "c.json"}],
-    "events": )" + events + "}",
+    "events": )" + events +
+                        "}",
                     "/scenes");
 }
 
@@ -49,7 +50,8 @@ TEST(SceneEvents, BadBindingsAreRefusedAtTheirPointer) {
       {R"([{"source": "rockets", "output": [0], "target": "sparks"}])", "/events/0/output"},
       {R"([{"source": "rockets", "output": "burst", "target": "sparks", "delay": 1}])", "/events/0/delay"},
       {R"([{"source": "rockets", "output": "burst", "target": "sparks"},
-           {"source": "rockets", "output": "burst", "target": "sparks"}])", "/events/1"},
+           {"source": "rockets", "output": "burst", "target": "sparks"}])",
+       "/events/1"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.events);

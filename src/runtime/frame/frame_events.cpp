@@ -29,12 +29,15 @@ Result<gpu::Buffer> make_zeroed(gpu::Device& device, VkDeviceSize bytes, VkBuffe
   return buffer;
 }
 
-VkDeviceSize queue_bytes(uint32_t events) { return sizeof(FrameEventQueueHeader) + VkDeviceSize(events) * sizeof(FrameEvent); }
+VkDeviceSize queue_bytes(uint32_t events) {
+  return sizeof(FrameEventQueueHeader) + VkDeviceSize(events) * sizeof(FrameEvent);
+}
 
 // A route's target word: the row and its generation as a record header holds them, so a row
 // reused after the send is told apart (event_count.comp).
 uint32_t target_word(uint32_t row, uint32_t generation) {
-  return (row & shader::kFrameHeaderRowMask) | ((generation & shader::kFrameHeaderGenerationMask) << shader::kFrameHeaderRowBits);
+  return (row & shader::kFrameHeaderRowMask) |
+         ((generation & shader::kFrameHeaderGenerationMask) << shader::kFrameHeaderRowBits);
 }
 
 }  // namespace
@@ -45,9 +48,10 @@ Result<FrameEvents> FrameEvents::create(gpu::Device& device, uint32_t max_emitte
   e.capacity_ = capacity;
   e.rows_.resize(max_emitters);
   const VkBufferUsageFlags queue_usage = kFrameStorageUsage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
-  MOTE_TRY_ASSIGN(e.routes_buffer_, make_zeroed(device, sizeof(FrameEventRoutes), kFrameStorageUsage,
-                                                "mote.frame.event_routes"));
-  MOTE_TRY_ASSIGN(e.rows_buffer_, make_zeroed(device, sizeof(FrameEventRow), kFrameStorageUsage, "mote.frame.event_rows"));
+  MOTE_TRY_ASSIGN(e.routes_buffer_,
+                  make_zeroed(device, sizeof(FrameEventRoutes), kFrameStorageUsage, "mote.frame.event_routes"));
+  MOTE_TRY_ASSIGN(e.rows_buffer_,
+                  make_zeroed(device, sizeof(FrameEventRow), kFrameStorageUsage, "mote.frame.event_rows"));
   MOTE_TRY_ASSIGN(e.queues_[0], make_zeroed(device, queue_bytes(1), queue_usage, "mote.frame.events0"));
   MOTE_TRY_ASSIGN(e.queues_[1], make_zeroed(device, queue_bytes(1), queue_usage, "mote.frame.events1"));
   MOTE_TRY_ASSIGN(e.children_, make_zeroed(device, 4, kFrameStorageUsage, "mote.frame.event_children"));
@@ -65,8 +69,7 @@ void FrameEvents::emitter_added(uint32_t row, uint32_t generation, const Compile
   r.generation = generation;
   r.outputs = effect.event_outputs;
   const sim::EventPayloadLayout layout = sim::event_payload_layout(effect);
-  for (uint32_t part = 0; part < 3; ++part)
-    r.payload[int(part)] = layout.offset[part] | (layout.width[part] << 16);
+  for (uint32_t part = 0; part < 3; ++part) r.payload[int(part)] = layout.offset[part] | (layout.width[part] << 16);
   dirty_ = true;
 }
 
@@ -89,13 +92,13 @@ Result<uint32_t> FrameEvents::output_index(uint32_t row, std::string_view name) 
   const std::vector<std::string>& outputs = rows_[row].outputs;
   for (uint32_t o = 0; o < outputs.size(); ++o)
     if (outputs[o] == name) return o;
-  return make_error(ErrorCode::kNotFound, "the effect declares no event output '" + std::string(name) + "'",
-                    "output");
+  return make_error(ErrorCode::kNotFound, "the effect declares no event output '" + std::string(name) + "'", "output");
 }
 
 Status FrameEvents::bind(uint32_t source, uint32_t output, uint32_t target) {
   if (source >= rows_.size() || !rows_[source].live || target >= rows_.size() || !rows_[target].live)
-    return make_error(ErrorCode::kNotFound, "no live emitter at that row", source >= rows_.size() || !rows_[source].live ? "source" : "target");
+    return make_error(ErrorCode::kNotFound, "no live emitter at that row",
+                      source >= rows_.size() || !rows_[source].live ? "source" : "target");
   // A cooked effect keeps no output names: its outputs are bound by index, up to the ISA's.
   const size_t declared = rows_[source].outputs.empty() ? shader::kVmEventOutputs : rows_[source].outputs.size();
   if (output >= declared)
@@ -104,7 +107,8 @@ Status FrameEvents::bind(uint32_t source, uint32_t output, uint32_t target) {
   uint32_t targets = 0;
   for (const Binding& b : bindings_) {
     if (b.source != source || b.output != output) continue;
-    if (b.target == target) return make_error(ErrorCode::kInvalidArgument, "that output is already bound to that emitter", "target");
+    if (b.target == target)
+      return make_error(ErrorCode::kInvalidArgument, "that output is already bound to that emitter", "target");
     ++targets;
   }
   if (targets >= shader::kFrameEventTargets)
@@ -118,7 +122,8 @@ Status FrameEvents::bind(uint32_t source, uint32_t output, uint32_t target) {
 
 Status FrameEvents::unbind(uint32_t source, uint32_t output, uint32_t target) {
   const size_t before = bindings_.size();
-  std::erase_if(bindings_, [&](const Binding& b) { return b.source == source && b.output == output && b.target == target; });
+  std::erase_if(bindings_,
+                [&](const Binding& b) { return b.source == source && b.output == output && b.target == target; });
   if (bindings_.size() == before) return make_error(ErrorCode::kNotFound, "no such event binding");
   dirty_ = true;
   return ok_status();
@@ -148,16 +153,21 @@ Status FrameEvents::prepare(gpu::Device& device, FrameUploads& uploads, RetiredB
   if (!active()) return ok_status();
   if (!allocated_) {
     const VkBufferUsageFlags queue_usage = kFrameStorageUsage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
-    MOTE_TRY_ASSIGN(gpu::Buffer routes, make_frame_buffer(device, VkDeviceSize(max_emitters_) * sizeof(FrameEventRoutes),
-                                                          kFrameStorageUsage, "mote.frame.event_routes"));
+    MOTE_TRY_ASSIGN(gpu::Buffer routes,
+                    make_frame_buffer(device, VkDeviceSize(max_emitters_) * sizeof(FrameEventRoutes),
+                                      kFrameStorageUsage, "mote.frame.event_routes"));
     MOTE_TRY_ASSIGN(gpu::Buffer rows, make_frame_buffer(device, VkDeviceSize(max_emitters_) * sizeof(FrameEventRow),
                                                         kFrameStorageUsage, "mote.frame.event_rows"));
-    MOTE_TRY_ASSIGN(gpu::Buffer queue0, make_frame_buffer(device, queue_bytes(capacity_), queue_usage, "mote.frame.events0"));
-    MOTE_TRY_ASSIGN(gpu::Buffer queue1, make_frame_buffer(device, queue_bytes(capacity_), queue_usage, "mote.frame.events1"));
+    MOTE_TRY_ASSIGN(gpu::Buffer queue0,
+                    make_frame_buffer(device, queue_bytes(capacity_), queue_usage, "mote.frame.events0"));
+    MOTE_TRY_ASSIGN(gpu::Buffer queue1,
+                    make_frame_buffer(device, queue_bytes(capacity_), queue_usage, "mote.frame.events1"));
     MOTE_TRY_ASSIGN(gpu::Buffer children, make_frame_buffer(device, VkDeviceSize(capacity_) * 4, kFrameStorageUsage,
                                                             "mote.frame.event_children"));
-    MOTE_TRY_ASSIGN(keys_, make_frame_buffer(device, VkDeviceSize(capacity_) * 4, kFrameStorageUsage, "mote.frame.event_keys"));
-    MOTE_TRY_ASSIGN(order_, make_frame_buffer(device, VkDeviceSize(capacity_) * 4, kFrameStorageUsage, "mote.frame.event_order"));
+    MOTE_TRY_ASSIGN(keys_, make_frame_buffer(device, VkDeviceSize(capacity_) * 4, kFrameStorageUsage,
+                                             "mote.frame.event_keys"));
+    MOTE_TRY_ASSIGN(order_, make_frame_buffer(device, VkDeviceSize(capacity_) * 4, kFrameStorageUsage,
+                                              "mote.frame.event_order"));
     MOTE_TRY_ASSIGN(sort_, gpu::RadixSort::create(device, capacity_));
     MOTE_TRY_ASSIGN(scan_, gpu::PrefixScan::create(device, capacity_));
     retired.retire(std::exchange(routes_buffer_, std::move(routes)), frame);

@@ -44,9 +44,9 @@ struct EventParityOptions {
 struct EventParityResult {
   uint64_t records_compared = 0;
   uint64_t words_not_bit_equal = 0;
-  double worst_relative = 0.0;     // |d| / (1 + |ref|)
-  std::vector<uint64_t> children;  // per member: event children spawned over the run
-  std::vector<uint64_t> spawned;   // per member: every newborn
+  double worst_relative = 0.0;         // |d| / (1 + |ref|)
+  std::vector<uint64_t> children;      // per member: event children spawned over the run
+  std::vector<uint64_t> spawned;       // per member: every newborn
   std::vector<uint64_t> gpu_children;  // per member: event children the GPU spawned
 };
 

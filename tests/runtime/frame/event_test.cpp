@@ -107,8 +107,9 @@ TEST_P(GpuEventsTest, NDeathsWithKChildrenMatchTheReferenceBitForBit) {
   constexpr uint32_t kParents = 40, kChildren = 7;
   const std::vector<EventParityMember> members{{compile(parent_effect(kParents, kChildren, 0.0f, 2, 9)), 7},
                                                {compile(child_effect(kParents * kChildren)), 8}};
-  const EventParityResult r = test::run_event_parity(
-      device(), members, {{0, 0, 1}}, EventParityOptions{.frames = 24, .compare_every = 1, .compiled_simulate = GetParam()});
+  const EventParityResult r =
+      test::run_event_parity(device(), members, {{0, 0, 1}},
+                             EventParityOptions{.frames = 24, .compare_every = 1, .compiled_simulate = GetParam()});
   EXPECT_EQ(r.children[1], uint64_t(kParents) * kChildren) << "every death's children, none dropped";
   EXPECT_EQ(r.spawned[1], r.children[1]) << "the child emitter spawns only children";
   EXPECT_GT(r.records_compared, 2000u);
@@ -121,9 +122,9 @@ TEST_P(GpuEventsTest, SeveralSourcesIntoOneTargetKeepTheReferencesOrder) {
   const std::vector<EventParityMember> members{{compile(parent_effect(10, 2, 1000.0f, 2, 4)), 1},
                                                {compile(parent_effect(7, 5, -1000.0f, 2, 4)), 2},
                                                {compile(child_effect(500)), 3}};
-  const EventParityResult r = test::run_event_parity(device(), members, {{0, 0, 2}, {1, 0, 2}},
-                                                     EventParityOptions{.frames = 8, .compare_every = 1,
-                                                                        .compiled_simulate = GetParam()});
+  const EventParityResult r =
+      test::run_event_parity(device(), members, {{0, 0, 2}, {1, 0, 2}},
+                             EventParityOptions{.frames = 8, .compare_every = 1, .compiled_simulate = GetParam()});
   EXPECT_EQ(r.children[2], 10u * 2 + 7u * 5);
   EXPECT_EQ(r.words_not_bit_equal, 0u);
 }
@@ -134,8 +135,9 @@ TEST_P(GpuEventsTest, ThousandsOfSendersAcrossWorkgroupsDeliverInTheReferencesOr
   constexpr uint32_t kParents = 3000, kChildren = 2;
   const std::vector<EventParityMember> members{{compile(parent_effect(kParents, kChildren, 0.0f, 2, 6)), 9},
                                                {compile(child_effect(kParents * kChildren)), 10}};
-  const EventParityResult r = test::run_event_parity(
-      device(), members, {{0, 0, 1}}, EventParityOptions{.frames = 10, .compare_every = 2, .compiled_simulate = GetParam()});
+  const EventParityResult r =
+      test::run_event_parity(device(), members, {{0, 0, 1}},
+                             EventParityOptions{.frames = 10, .compare_every = 2, .compiled_simulate = GetParam()});
   EXPECT_EQ(r.children[1], uint64_t(kParents) * kChildren);
   EXPECT_EQ(r.words_not_bit_equal, 0u);
 }

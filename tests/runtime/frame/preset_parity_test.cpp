@@ -256,9 +256,9 @@ TEST_F(PresetEventChainTest, FireworksChainMatchesTheReference) {
   const std::vector<EventParityMember> members{{test::load_preset("fireworks_rocket.json"), 5},
                                                {test::load_preset("fireworks_spark.json"), 6},
                                                {test::load_preset("fireworks_crackle.json"), 7, false}};
-  const EventParityResult r = test::run_event_parity(device(), members, {{0, 0, 1}, {1, 0, 2}},
-                                                     EventParityOptions{.frames = 480, .compare_every = 20,
-                                                                        .tol_abs = 1e-4, .tol_rel = 1e-4});
+  const EventParityResult r =
+      test::run_event_parity(device(), members, {{0, 0, 1}, {1, 0, 2}},
+                             EventParityOptions{.frames = 480, .compare_every = 20, .tol_abs = 1e-4, .tol_rel = 1e-4});
   EXPECT_EQ(r.spawned[0], 12u);
   EXPECT_EQ(r.children[1], 12u * 60u);
   EXPECT_GT(r.gpu_children[2], r.children[1] / 4);
@@ -271,14 +271,14 @@ TEST_F(PresetEventChainTest, FireworksChainMatchesTheReference) {
 TEST_F(PresetEventChainTest, RainSplashChainMatchesTheReference) {
   const std::vector<EventParityMember> members{{test::load_preset("rain_splash.json"), 3},
                                                {test::load_preset("splash.json"), 4}};
-  const EventParityResult r = test::run_event_parity(
-      device(), members, {{0, 0, 1}}, EventParityOptions{.frames = 300, .compare_every = 20, .tol_abs = 1e-4, .tol_rel = 1e-4});
+  const EventParityResult r =
+      test::run_event_parity(device(), members, {{0, 0, 1}},
+                             EventParityOptions{.frames = 300, .compare_every = 20, .tol_abs = 1e-4, .tol_rel = 1e-4});
   EXPECT_GT(r.children[1], 100u);
   EXPECT_EQ(r.children[1] % 4, 0u) << "4 splashes per hit";
   std::cout << "rain splash chain: " << r.records_compared << " records, " << r.words_not_bit_equal
             << " words not bit-equal, worst |d| / (1 + |ref|) " << r.worst_relative << "\n";
 }
-
 
 }  // namespace
 }  // namespace mote
