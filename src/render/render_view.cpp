@@ -75,8 +75,9 @@ shader::PointLightGpu spot_light_gpu(const glm::vec3& position, float range, con
   return p;
 }
 
-shader::PointLightGpu make_spot_light(const scene::SpotLight& light, const glm::vec3& world_position) {
-  return spot_light_gpu(world_position, light.range, light.color * light.intensity, light.direction,
+shader::PointLightGpu make_spot_light(const scene::SpotLight& light, const glm::vec3& world_position,
+                                      const glm::vec3& world_direction) {
+  return spot_light_gpu(world_position, light.range, light.color * light.intensity, world_direction,
                         light.inner_degrees, light.outer_degrees);
 }
 
