@@ -77,4 +77,9 @@ struct CompiledEffect {
 // (mote/cooked_effect.hpp).
 Result<CompiledEffect> compile_effect(std::string_view json_text);
 
+// A module document (docs/design/modules.md: stages of modules instead of, or beside, raw node
+// graphs) as the plain graph document it expands to, pretty-printed; any other document as it
+// is. compile_effect does this itself; this shows what it compiles. In the tools library.
+Result<std::string> expand_effect_document(std::string_view json_text);
+
 }  // namespace mote

@@ -1,17 +1,17 @@
 # Sourced by cli_test.sh (its check, $mote, $src, $work, failures): every verb's --help, --version
 # and usage errors; cooked effects through compile, inspect and simulate; presets; the GIF that
-# render always writes; --json on the reporting verbs.
+# render always writes; preview; --json on the reporting verbs.
 bad() { echo "FAIL $1"; failures=$((failures + 1)); }
 json_ok() { python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$1" 2> /dev/null; }
 json_lines_ok() { python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1])]' "$1" 2> /dev/null; }
 
-verbs="info selftest asm disasm verify run-program compile inspect presets simulate render bench"
+verbs="info selftest asm disasm verify run-program compile inspect presets simulate render preview bench"
 for verb in $verbs; do
   check "$verb --help" 0 "$mote" "$verb" --help
   grep -q "Usage:" "$work/out" || bad "$verb --help prints no usage"
   check "$verb unknown option" 2 "$mote" "$verb" --no-such-option
 done
-for verb in asm disasm verify run-program compile inspect simulate render; do
+for verb in asm disasm verify run-program compile inspect simulate render preview; do
   check "$verb without its file" 2 "$mote" "$verb"
 done
 check "--version" 0 "$mote" --version
@@ -62,6 +62,18 @@ if [ -s "$gif" ] && [ "$(head -c 6 "$gif")" = "GIF89a" ]; then
 else
   bad "render wrote no frames.gif"
 fi
+# Preview: one effect on the default stage, no scene file; the same outputs as render.
+check "preview fire" 0 "$mote" preview "$src/effects/fire.json" --out "$work/preview" --frames 3 --size 64x36 --no-video
+for f in frame_0000.png frame_0002.png contact_sheet.png frames.gif; do
+  [ -s "$work/preview/$f" ] || bad "preview wrote no $f"
+done
+[ "$(od -An -tu2 -j6 -N4 "$work/preview/frames.gif" 2> /dev/null | tr -s ' ')" = " 64 36" ] || bad "preview: frames.gif is not 64x36"
+check "preview --json" 0 "$mote" preview "$src/effects/explosion.json" --out "$work/preview_json" --frames 2 --size 64x36 --no-video --json
+json_lines_ok "$work/out" || bad "preview --json: a line that is not JSON"
+printf '{"name": "x", "modules": {"initialize": [{"module": "no_such_module"}]}}' > "$work/bad_module.json"
+check "preview an effect with an unknown module" 1 "$mote" preview "$work/bad_module.json" --out "$work/preview_bad"
+grep -q "^mote preview: $work/bad_module.json: /modules/initialize/0/module: " "$work/err" || bad "preview: the error does not point at the module"
+check "preview --seconds 0" 2 "$mote" preview "$src/effects/fire.json" --seconds 0
 check "render --video bogus" 2 "$mote" render "$src/scenes/fire.json" --out "$work/render_bogus" --video avi
 
 # The benchmarks at lavapipe's size: exit 0, one JSON object a line, one per figure, each with
