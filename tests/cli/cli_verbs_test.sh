@@ -5,13 +5,13 @@ bad() { echo "FAIL $1"; failures=$((failures + 1)); }
 json_ok() { python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$1" 2> /dev/null; }
 json_lines_ok() { python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1])]' "$1" 2> /dev/null; }
 
-verbs="info selftest asm disasm verify run-program compile inspect presets simulate render preview bench"
+verbs="info selftest asm disasm verify run-program compile inspect presets simulate render preview bench bake"
 for verb in $verbs; do
   check "$verb --help" 0 "$mote" "$verb" --help
   grep -q "Usage:" "$work/out" || bad "$verb --help prints no usage"
   check "$verb unknown option" 2 "$mote" "$verb" --no-such-option
 done
-for verb in asm disasm verify run-program compile inspect simulate render preview; do
+for verb in asm disasm verify run-program compile inspect simulate render preview bake; do
   check "$verb without its file" 2 "$mote" "$verb"
 done
 check "--version" 0 "$mote" --version
@@ -74,6 +74,15 @@ printf '{"name": "x", "modules": {"initialize": [{"module": "no_such_module"}]}}
 check "preview an effect with an unknown module" 1 "$mote" preview "$work/bad_module.json" --out "$work/preview_bad"
 grep -q "^mote preview: $work/bad_module.json: /modules/initialize/0/module: " "$work/err" || bad "preview: the error does not point at the module"
 check "preview --seconds 0" 2 "$mote" preview "$src/effects/fire.json" --seconds 0
+# Bake: the committed flipbooks are exactly what the tool bakes (reproducible), and are PNGs.
+check "bake all" 0 "$mote" bake all --out "$work/baked"
+for t in smoke flame spark; do
+  cmp -s "$work/baked/${t}_flipbook.png" "$src/effects/textures/${t}_flipbook.png" ||
+    bad "bake: effects/textures/${t}_flipbook.png is not what mote bake $t writes (re-bake: mote bake all --out effects/textures)"
+done
+check "bake one, smaller" 0 "$mote" bake smoke --out "$work/smoke_small.png" --frame-size 16 --columns 2 --rows 2
+[ "$(od -An -tu1 -j16 -N8 "$work/smoke_small.png" | tr -s ' ')" = " 0 0 0 32 0 0 0 32" ] || bad "bake --frame-size 16 2x2: not a 32x32 PNG"
+check "bake an unknown texture" 2 "$mote" bake fog
 check "render --video bogus" 2 "$mote" render "$src/scenes/fire.json" --out "$work/render_bogus" --video avi
 
 # The benchmarks at lavapipe's size: exit 0, one JSON object a line, one per figure, each with

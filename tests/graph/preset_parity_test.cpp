@@ -1,7 +1,7 @@
 // Every preset in effects/ is written as modules; each has its hand-written node-graph document
 // of before the rewrite kept in tests/graph/preset_fixtures/. The two compile to the same effect
-// (settings and fields) and the reference simulation gives the same particles from both, bit for
-// bit, frame after frame.
+// (settings and fields, all but the texture and flipbook the presets have gained since) and the
+// reference simulation gives the same particles from both, bit for bit, frame after frame.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -58,14 +58,13 @@ void expect_same_settings(const mote::CompiledEffect& a, const mote::CompiledEff
     EXPECT_EQ(a.emission.bursts[i].cycles, b.emission.bursts[i].cycles);
     EXPECT_EQ(a.emission.bursts[i].interval, b.emission.bursts[i].interval);
   }
+  // The texture and its flipbook are not compared: the presets gained the baked flipbooks
+  // (mote bake, effects/textures/) after the rewrite, which changes how they look, not their
+  // particles.
   const mote::RenderSettings& r = a.render;
   const mote::RenderSettings& s = b.render;
-  EXPECT_EQ(r.texture, s.texture);
   EXPECT_EQ(r.projection, s.projection);
   EXPECT_EQ(r.blend, s.blend);
-  EXPECT_EQ(r.flipbook_columns, s.flipbook_columns);
-  EXPECT_EQ(r.flipbook_rows, s.flipbook_rows);
-  EXPECT_EQ(r.flipbook_blend, s.flipbook_blend);
   EXPECT_EQ(r.soft, s.soft);
   EXPECT_EQ(r.lit, s.lit);
   EXPECT_EQ(r.mesh, s.mesh);

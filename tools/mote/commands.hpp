@@ -18,4 +18,5 @@ void add_presets_command(CLI::App& app, int& exit_code);  // the presets, a line
 void add_render_command(CLI::App& app, int& exit_code);   // scene file -> PNG frames, GIF
 void add_preview_command(CLI::App& app, int& exit_code);  // one effect on a default stage -> PNG frames, GIF
 void add_bench_command(CLI::App& app, int& exit_code);    // the benchmarks
+void add_bake_command(CLI::App& app, int& exit_code);     // flipbook textures from 3-D noise
 }  // namespace mote::cli
