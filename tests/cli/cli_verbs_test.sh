@@ -110,7 +110,8 @@ grep -q '"ok":true' "$work/out" || bad "selftest --json does not say ok"
 
 # A cooked effect's relative texture path is rewritten to resolve from the output's folder.
 mkdir -p "$work/doc/tex" "$work/cooked/deep"
-sed 's|"render": {|"render": {"texture": "tex/puff.png", |' "$src/effects/smoke.json" > "$work/doc/smoke.json"
+# (the document's own "render" keys are set over its modules')
+sed 's|"modules": {|"render": {"texture": "tex/puff.png"}, "modules": {|' "$src/effects/smoke.json" > "$work/doc/smoke.json"
 check "compile with a relative texture" 0 "$mote" compile "$work/doc/smoke.json" -o "$work/cooked/deep/smoke.mfe"
 check "inspect the relocated texture" 0 "$mote" inspect "$work/cooked/deep/smoke.mfe" --json
 grep -q '"texture": "../../doc/tex/puff.png"' "$work/out" || bad "the cooked texture path was not relocated: $(grep texture "$work/out")"
