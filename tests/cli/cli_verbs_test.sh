@@ -62,6 +62,15 @@ if [ -s "$gif" ] && [ "$(head -c 6 "$gif")" = "GIF89a" ]; then
 else
   bad "render wrote no frames.gif"
 fi
+# compile --expand prints the plain document a module document stands for; it compiles the same.
+check "compile --expand" 0 "$mote" compile "$src/effects/fire.json" --expand
+json_ok "$work/out" || bad "compile --expand: not JSON"
+grep -q '"modules"' "$work/out" && bad "compile --expand: the expansion still has modules"
+cp "$work/out" "$work/fire_expanded.json"
+"$mote" compile "$src/effects/fire.json" -o "$work/fire_modules.mfx" > /dev/null 2>&1
+"$mote" compile "$work/fire_expanded.json" -o "$work/fire_expanded.mfx" > /dev/null 2>&1
+cmp -s "$work/fire_modules.mfx" "$work/fire_expanded.mfx" || bad "compile: the expansion compiles to another program"
+
 # Preview: one effect on the default stage, no scene file; the same outputs as render.
 check "preview fire" 0 "$mote" preview "$src/effects/fire.json" --out "$work/preview" --frames 3 --size 64x36 --no-video
 for f in frame_0000.png frame_0002.png contact_sheet.png frames.gif; do

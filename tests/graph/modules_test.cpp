@@ -96,6 +96,22 @@ TEST(ModuleDocument, AStackCompilesAndDeclaresWhatItsModulesNeed) {
   EXPECT_TRUE(gravity) << "an exposed parameter is an emitter field scenes can override";
 }
 
+// Every module, added to the end of its stage in a working stack (or in it already), compiles: its nodes, ports and
+// parameters are ones the node library accepts.
+TEST(ModuleDocument, EveryModuleCompilesInAStack) {
+  auto lib = mote::graph::module_library();
+  ASSERT_TRUE(lib.ok());
+  for (const mote::graph::ModuleDef& m : **lib) {
+    json stack = json::parse(kStack);
+    bool present = false;
+    for (const json& in : stack[m.stage]) present = present || in["module"] == m.name;
+    if (present) continue;  // it is in the stack already (and compiles there)
+    stack[m.stage].push_back({{"module", m.name}});
+    auto r = mote::compile_effect(module_doc(stack.dump()));
+    EXPECT_TRUE(r.ok()) << m.name << ": " << r.error().to_string();
+  }
+}
+
 TEST(ModuleDocument, ErrorsInTheStackPointAtTheModule) {
   using P = std::pair<std::string, std::string>;
   auto at = [](const std::string& modules) { return failure(module_doc(modules)).first; };

@@ -39,17 +39,22 @@ struct Framing {
   float extent = 1.0f;  // half the largest side of the particles' bounds
 };
 
+// A continuous emitter is shown warmed up by a second; one that only bursts from its start.
+float warmup_seconds(const CompiledEffect& effect) { return effect.emission.rate > 0.0f ? 1.0f : 0.0f; }
+
 // The union of the particles' bounds over the clip (the default framing when nothing is alive).
 Framing frame_effect(const CompiledEffect& effect, uint32_t frames, float dt) {
   SimulationOptions options;
   options.dt = dt;
   options.emitter.seed = 1;
-  Result<std::vector<FrameReport>> reports = simulate(effect, options, frames);
+  const uint32_t warmup_frames = uint32_t(std::lround(warmup_seconds(effect) / dt));
+  Result<std::vector<FrameReport>> reports = simulate(effect, options, warmup_frames + frames);
   Framing f;
   if (!reports.ok()) return f;
   std::array<float, 3> lo{1e30f, 1e30f, 1e30f}, hi{-1e30f, -1e30f, -1e30f};
   bool any = false;
-  for (const FrameReport& r : *reports) {
+  for (size_t frame = warmup_frames; frame < reports->size(); ++frame) {
+    const FrameReport& r = (*reports)[frame];
     if (!r.has_bounds) continue;
     any = true;
     for (int i = 0; i < 3; ++i) {
@@ -68,11 +73,11 @@ Framing frame_effect(const CompiledEffect& effect, uint32_t frames, float dt) {
   return f;
 }
 
-// The stage as a scene document: the effect at the origin, the ground under it, the camera
+// The stage as a scene document: the effect at the origin, dark ground under it, the camera
 // circling a quarter turn over the clip at a distance that fits the effect's extent.
-std::string stage_scene(const std::filesystem::path& effect, const Framing& f, uint32_t frames, float fps,
+std::string stage_scene(const std::filesystem::path& effect, const Framing& f, float warmup, uint32_t frames, float fps,
                         uint32_t width, uint32_t height) {
-  const float distance = 1.35f * f.extent / std::tan(0.5f * kFovDegrees * 3.14159265f / 180.0f) + f.extent;
+  const float distance = 1.15f * f.extent / std::tan(0.5f * kFovDegrees * 3.14159265f / 180.0f);
   const float seconds = float(frames) / fps;
   const json scene = {
       {"version", 1},
@@ -87,20 +92,25 @@ std::string stage_scene(const std::filesystem::path& effect, const Framing& f, u
           {"start_degrees", 20.0f},
           {"degrees_per_second", 90.0f / std::max(seconds, 0.1f)}}},
         {"far", std::max(1000.0f, 10.0f * distance)}}},
-      {"sun", {{"direction", {-0.4, -1.0, -0.3}}, {"color", {1.0, 0.97, 0.92}}, {"intensity", 3.0}, {"shadows", true}}},
+      {"sun", {{"direction", {-0.4, -1.0, -0.3}}, {"color", {1.0, 0.97, 0.92}}, {"intensity", 1.5}, {"shadows", true}}},
       {"environment",
-       {{"sky_color", {0.5, 0.6, 0.75}},
-        {"ground_color", {0.25, 0.23, 0.2}},
-        {"ambient_intensity", 0.6},
-        {"background", {0.12, 0.13, 0.16}}}},
+       {{"sky_color", {0.3, 0.35, 0.45}},
+        {"ground_color", {0.15, 0.14, 0.12}},
+        {"ambient_intensity", 0.4},
+        {"background", {0.06, 0.07, 0.09}}}},
       {"objects",
        {{{"name", "ground"},
          {"shape", "plane"},
-         {"scale", {8.0f * f.extent + distance, 1.0f, 8.0f * f.extent + distance}},
-         {"material", {{"base_color", {0.45, 0.43, 0.4}}, {"roughness", 0.9}}}}}},
+         {"scale", {60.0f * distance, 1.0f, 60.0f * distance}},  // its edge beyond the horizon
+         {"material", {{"base_color", {0.2, 0.19, 0.18}}, {"roughness", 0.9}}}}}},
       {"emitters", {{{"name", "effect"}, {"effect", effect.string()}, {"position", {0, 0, 0}}}}},
       {"output",
-       {{"width", width}, {"height", height}, {"frames", frames}, {"fps", fps}, {"seed", 1}, {"warmup_seconds", 0}}}};
+       {{"width", width},
+        {"height", height},
+        {"frames", frames},
+        {"fps", fps},
+        {"seed", 1},
+        {"warmup_seconds", warmup}}}};
   return scene.dump();
 }
 
@@ -121,7 +131,7 @@ int run(PreviewArgs& a) {
   const Framing framing = frame_effect(*compiled, frames, 1.0f / a.fps);
   job.verb = "preview";
   job.scene = a.effect;
-  job.scene_text = stage_scene(effect, framing, frames, a.fps, width, height);
+  job.scene_text = stage_scene(effect, framing, warmup_seconds(*compiled), frames, a.fps, width, height);
   job.base_dir = effect.parent_path();
   job.frames = frames;
   return run_render_job(job);
