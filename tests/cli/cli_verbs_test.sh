@@ -36,6 +36,7 @@ if [ ! -s "$work/sim_doc.json" ] || ! cmp -s "$work/sim_doc.json" "$work/sim_coo
 fi
 check "inspect an effect document" 0 "$mote" inspect "$src/effects/fire.json"
 grep -q "effect document" "$work/out" || bad "inspect fire.json: not described as an effect document"
+grep -q "modules update .*integrate" "$work/out" || bad "inspect fire.json: its module stacks are not listed"
 check "inspect a scene" 0 "$mote" inspect "$src/scenes/bonfire.json" --json
 grep -q '"kind": "scene file"' "$work/out" || bad "inspect bonfire.json: not described as a scene"
 check "inspect a program" 0 "$mote" inspect "$work/integrate_gravity.mfx"
