@@ -46,6 +46,8 @@
 
 namespace mote {
 
+class Fog;  // mote/volumes.hpp
+
 struct ParticleRendererDesc {
   uint32_t width = 0;  // the host's colour and depth size, 1 .. 8192
   uint32_t height = 0;
@@ -137,6 +139,11 @@ class ParticleRenderer {
                        const ParticleShadowMap* shadow_map = nullptr);
   // The sprites on the renderer's path, composited over the colour, depth-tested read-only.
   Status record_transparent(VkCommandBuffer cmd, const ParticleTargets& targets);
+
+  // The fog the sprites are seen through from the next record_transparent on: `fog`'s froxel
+  // volume, which fog->record writes earlier in the same command buffer (mote/volumes.hpp); null:
+  // none. The fog must outlive its use here (set null before destroying it).
+  void set_fog(const Fog* fog);
 
   // Textures that fell back to the soft disc, one line each.
   const std::vector<std::string>& warnings() const;

@@ -6,10 +6,15 @@
 //                       target 2 the emission of additive particles (alpha 0: weights would
 //                       vanish, and light adds in any order; docs/design/render.md, "Raster path");
 //   RASTER_SORTED=1   — the draw list is sorted back to front: premultiplied over, one target.
+// Each fragment is seen through the froxel fog in front of it (media/fog_apply.glsl; no fog: the
+// renderer binds a volume of none and the read is skipped).
 #include "particle_draw_common.glsl"
+#include "media/fog_apply.glsl"
 
 layout(binding = 5) uniform sampler2D atlas;
 layout(binding = 6) uniform sampler2D scene_depth;  // reversed-Z, read-only this pass
+layout(binding = 7) uniform sampler3D fog_integrated;
+layout(std140, binding = 8) uniform FogSampling { MediaFogSampling fog_sampling; };
 
 layout(location = 0) in vec2 v_uv;
 layout(location = 1) in float v_view_depth;
@@ -48,6 +53,8 @@ void main() {
   }
   bool additive = (v_flags & kDrawFlagAdditive) != 0u;
   vec4 c = particle_premultiply(v_color, texel, additive, fade);
+  c = media_fog_premultiplied(c, media_fog_at(fog_integrated, fog_sampling, gl_FragCoord.xy * view.viewport.zw,
+                                              v_view_depth));
 #if RASTER_SORTED
   o_color = c;
 #else

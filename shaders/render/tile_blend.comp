@@ -12,9 +12,11 @@
 // C += (1 - A) c, A += (1 - A) a (additive: a = 0). A pixel stops once A > kOpaque; the
 // workgroup stops when every pixel has. Last, colour = C + (1 - A) colour_in.
 // The order is each particle's quantised centre depth, as a sorted raster path's: exact per
-// particle, not per fragment (intersecting quads do not cut each other).
+// particle, not per fragment (intersecting quads do not cut each other). Each hit is seen
+// through the froxel fog in front of it (media/fog_apply.glsl), as the raster path's fragments are.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_vote : require
+#include "media/fog_apply.glsl"
 #include "render/tile_common.glsl"
 #include "shared/particle_render.h"
 
@@ -30,6 +32,8 @@ layout(binding = 6) uniform sampler2D atlas;
 layout(binding = 7) uniform sampler2D scene_depth;
 layout(binding = 8, rgba16f) uniform image2D color;
 layout(std430, binding = 9) readonly buffer PointLights { PointLightGpu point_lights[]; };
+layout(binding = 10) uniform sampler3D fog_integrated;
+layout(std140, binding = 11) uniform FogSampling { MediaFogSampling fog_sampling; };
 
 #include "render/particle_common.glsl"
 #include "render/lighting.glsl"
@@ -129,7 +133,9 @@ void main() {
         const vec4 texel = particle_sample(atlas, particle_corner_uv(c), s_normal[k].w, flipbook & 0xFFFFu,
                                            flipbook >> 16, flags, s_uv_rect[k], s_atlas_rect[k]);
         const float fade = particle_soft_fade(scene_distance, hit_distance, s_center[k].w);
-        const vec4 premultiplied = particle_premultiply(s_color[k], texel, (flags & kDrawFlagAdditive) != 0u, fade);
+        const vec4 premultiplied = media_fog_premultiplied(
+            particle_premultiply(s_color[k], texel, (flags & kDrawFlagAdditive) != 0u, fade),
+            media_fog_at(fog_integrated, fog_sampling, (ndc + 1.0) * 0.5, hit_distance));
         accum += (1.0 - alpha) * premultiplied.rgb;
         alpha += (1.0 - alpha) * premultiplied.a;
         if (alpha > kOpaque) {

@@ -16,6 +16,7 @@
 #include "render/gpu_mesh.hpp"
 #include "render/particle_renderer.hpp"
 #include "mote/scene.hpp"
+#include "mote/volumes.hpp"
 #include "runtime/frame/particle_system.hpp"
 #include "runtime/transforms/transform_table.hpp"
 #include "scene/scene.hpp"
@@ -80,6 +81,7 @@ struct ApiAccess {
   static const gpu::Device& device(const Context& context) { return *context.state_->device; }
   static ParticleSystemState& state(ParticleSystem& system) { return *system.state_; }
   static const scene::Scene& scene(const Scene& scene);
+  static const Fog::State& state(const Fog& fog) { return *fog.state_; }
 };
 
 }  // namespace detail

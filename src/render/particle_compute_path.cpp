@@ -137,6 +137,7 @@ Result<ParticleComputePath> ParticleComputePath::create(gpu::Device& device, con
   MOTE_TRY_ASSIGN(path.bin_, gpu::ComputePipeline::create(device, "render/tile_bin"));
   MOTE_TRY_ASSIGN(path.ranges_, gpu::ComputePipeline::create(device, "render/tile_ranges"));
   MOTE_TRY_ASSIGN(path.blend_, gpu::ComputePipeline::create(device, "render/tile_blend"));
+  MOTE_TRY_ASSIGN(path.no_fog_, NoFog::create(device));
   return path;
 }
 
@@ -257,6 +258,7 @@ void ParticleComputePath::record(VkCommandBuffer cmd, const ParticleInputs& inpu
                  VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
   acquire_target(cmd, depth, targets.depth_layout, depth_layout, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                  VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+  const FogInput fog = no_fog_.or_none(inputs.fog);
   rec.bind(blend_)
       .bind_resources({{0, inputs.pool},
                        {1, inputs.records},
@@ -264,10 +266,12 @@ void ParticleComputePath::record(VkCommandBuffer cmd, const ParticleInputs& inpu
                        {3, inputs.alive},
                        {4, &values_},
                        {5, &tile_ranges_},
-                       {9, &lights}},
+                       {9, &lights},
+                       {11, fog.sampling}},
                       {{6, inputs.atlas, inputs.atlas_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
                        {7, depth.view(), depth_sampler, depth_layout},
-                       {8, color.view(), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL}})
+                       {8, color.view(), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL},
+                       {10, fog.integrated, fog.sampler, VK_IMAGE_LAYOUT_GENERAL}})
       .push(params)
       .dispatch(tiles_x_, tiles_y_);
   release_target(cmd, color, VK_IMAGE_LAYOUT_GENERAL, targets.color_layout, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,

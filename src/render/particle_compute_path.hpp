@@ -15,6 +15,7 @@
 #include "gpu/device.hpp"
 #include "gpu/image.hpp"
 #include "mote/result.hpp"
+#include "render/particle_fog.hpp"
 #include "render/particle_inputs.hpp"
 #include "render/particle_targets.hpp"
 #include "gpu/passes/prefix_scan.hpp"
@@ -82,6 +83,7 @@ class ParticleComputePath {
   gpu::Buffer bins_;             // shader::TileParticleBin per alive-list entry
   gpu::Buffer offsets_;          // per alive-list entry: its tile count, scanned into its first pair
   gpu::Buffer no_lights_;        // zeroed PointLightGpu[kMaxPointLights], bound when inputs have none
+  NoFog no_fog_;                 // bound when the inputs bring no fog
   gpu::PrefixScan scan_;         // offsets_, exclusive, in place
   gpu::RadixSort sort_;
   gpu::ComputePipeline setup_;

@@ -12,6 +12,7 @@
 
 #include "gpu/buffer.hpp"
 #include "gpu/image.hpp"
+#include "render/particle_fog.hpp"
 
 namespace mote::render {
 
@@ -39,6 +40,7 @@ struct ParticleInputs {
   const gpu::Buffer* point_lights = nullptr;  // PointLightGpu[kMaxPointLights] (storage)
   VkImageView atlas = VK_NULL_HANDLE;         // RGBA8 sRGB, SHADER_READ_ONLY_OPTIMAL
   VkSampler atlas_sampler = VK_NULL_HANDLE;   // linear, clamp to edge
+  FogInput fog;                               // the froxel fog in front of the particles (none: unfogged)
 };
 
 }  // namespace mote::render

@@ -46,6 +46,7 @@ Result<ParticleRasterPath> ParticleRasterPath::create(gpu::Device& device, const
                                                          .depth_write = false,
                                                          .cull = VK_CULL_MODE_NONE}));
   MOTE_TRY_ASSIGN(p.resolve_, gpu::ComputePipeline::create(device, "render/wboit_resolve"));
+  MOTE_TRY_ASSIGN(p.no_fog_, NoFog::create(device));
   MOTE_TRY_ASSIGN(p.sort_keys_, gpu::ComputePipeline::create(device, "render/sort_keys"));
   MOTE_TRY_ASSIGN(p.sort_, gpu::RadixSort::create(device, capacity));
   constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
@@ -111,11 +112,14 @@ Status ParticleRasterPath::record(VkCommandBuffer cmd, const ParticleInputs& in,
   acquire_target(cmd, depth, t.depth_layout, kDepthLayout, kDepthReadStages, kDepthReadAccess);
   const gpu::ImageBinding atlas{5, in.atlas, in.atlas_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
   const gpu::ImageBinding depth_binding{6, depth.view(), depth_sampler, kDepthLayout};
+  const FogInput fog = no_fog_.or_none(in.fog);
+  const gpu::ImageBinding fog_binding{7, fog.integrated, fog.sampler, VK_IMAGE_LAYOUT_GENERAL};
   auto draw = [&](const gpu::GraphicsPipeline& pipeline) {
     gpu::GraphicsRecorder(device, cmd)
         .bind(pipeline, width, height)
-        .resources({{0, in.view}, {1, in.point_lights}, {2, in.pool}, {3, in.records}, {4, draw_list}},
-                   {atlas, depth_binding})
+        .resources(
+            {{0, in.view}, {1, in.point_lights}, {2, in.pool}, {3, in.records}, {4, draw_list}, {8, fog.sampling}},
+            {atlas, depth_binding, fog_binding})
         .push(push)
         .index_buffer(quad_indices_)
         .draw_indexed_indirect(draw_args, shader::kDrawArgsQuadOffset);

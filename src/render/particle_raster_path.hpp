@@ -16,6 +16,7 @@
 #include "gpu/graphics_pipeline.hpp"
 #include "gpu/image.hpp"
 #include "mote/result.hpp"
+#include "render/particle_fog.hpp"
 #include "render/particle_inputs.hpp"
 #include "render/particle_targets.hpp"
 #include "gpu/passes/radix_sort.hpp"
@@ -68,6 +69,7 @@ class ParticleRasterPath {
   gpu::Image oit_accum_;      // RGBA16F
   gpu::Image oit_revealage_;  // R16F
   gpu::Image oit_emission_;   // RGBA16F
+  NoFog no_fog_;              // bound when the inputs bring no fog
 };
 
 }  // namespace mote::render

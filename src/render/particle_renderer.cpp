@@ -180,6 +180,7 @@ ParticleInputs ParticleRenderer::inputs() const {
   in.point_lights = &lights_buffer_;
   in.atlas = atlas_.view();
   in.atlas_sampler = atlas_.sampler();
+  in.fog = fog_;
   return in;
 }
 

@@ -39,6 +39,7 @@
 #include "render/mesh_particle_pass.hpp"
 #include "render/particle_atlas.hpp"
 #include "render/particle_compute_path.hpp"
+#include "render/particle_fog.hpp"
 #include "render/particle_inputs.hpp"
 #include "render/particle_raster_path.hpp"
 #include "render/particle_targets.hpp"
@@ -112,6 +113,10 @@ class ParticleRenderer {
   // (soft particles sample it; never written); the layout contract of render/particle_targets.hpp.
   Status record_transparent(VkCommandBuffer cmd, const ParticleTargets& targets);
 
+  // The froxel fog the sprites are seen through from the next record_transparent on (its
+  // integrated volume recorded earlier in the same command buffer); an invalid FogInput: none.
+  void set_fog(const FogInput& fog) { fog_ = fog; }
+
   // The view block (RenderView, uniform) and point lights (PointLightGpu[kMaxPointLights], storage)
   // record_prepare wrote, for the host's own passes later in the same command buffer.
   const gpu::Buffer& view_buffer() const { return view_buffer_; }
@@ -152,6 +157,7 @@ class ParticleRenderer {
   MeshParticlePass mesh_pass_;
   ParticleRasterPath raster_;
   ParticleComputePath compute_;
+  FogInput fog_;                                   // none until set_fog
   ParticleBuffers frame_;                          // the last record_prepare's
   VkCommandBuffer prepared_cmd_ = VK_NULL_HANDLE;  // and its command buffer
 };

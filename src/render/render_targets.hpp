@@ -5,7 +5,11 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
+#include <glm/glm.hpp>
+
+#include "gpu/buffer.hpp"
 #include "gpu/device.hpp"
 #include "gpu/image.hpp"
 #include "mote/result.hpp"
@@ -26,5 +30,12 @@ struct RenderTargets {
 
   static Result<RenderTargets> create(gpu::Device& device, uint32_t width, uint32_t height, uint32_t shadow_size);
 };
+
+// Copies a colour or depth image in `layout`, last written in `stages`, into `buffer` and returns
+// it to `layout` for those stages (the scene renderer's captures).
+void copy_target(VkCommandBuffer cmd, const gpu::Image& image, VkImageLayout layout, VkPipelineStageFlags2 stages,
+                 const gpu::Buffer& buffer);
+// `texels` RGBA16F texels of a mapped readback buffer as floats.
+std::vector<glm::vec4> unpack_rgba16f(const gpu::Buffer& buffer, size_t texels);
 
 }  // namespace mote::render

@@ -6,7 +6,6 @@
 
 #include <fmt/format.h>
 #include <glm/gtc/matrix_transform.hpp>
-#include <glm/gtc/packing.hpp>
 #include <glm/gtc/type_ptr.hpp>
 
 #include "core/file.hpp"
@@ -240,6 +239,8 @@ Status SceneRenderer::load(const SceneRenderOptions& options) {
   MOTE_TRY(load_meshes());
   context_ = detail::ApiAccess::wrap(device);
   MOTE_TRY(make_particles(width, height));
+  MOTE_TRY_ASSIGN(fog_, SceneFog::create(*context_, scene_, width, height));
+  if (fog_.active()) renderer_->set_fog(fog_.fog());
   const uint32_t shadow_size = scene_.sun && scene_.sun->shadows
                                    ? std::min(scene_.sun->shadow_map_size, device.limits().maxImageDimension2D)
                                    : 1;
@@ -356,32 +357,6 @@ Result<assets::ImageRgba8> SceneRenderer::capture_next(FrameCapture& capture, Fr
   return render(report, &capture);
 }
 
-namespace {
-
-// Copies a colour or depth image in `layout`, last written in `stages`, into `buffer` and returns
-// it to `layout` for those stages.
-void copy_image(VkCommandBuffer cmd, const gpu::Image& image, VkImageLayout layout, VkPipelineStageFlags2 stages,
-                const gpu::Buffer& buffer) {
-  gpu::image_barrier(cmd, image, layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, stages, VK_ACCESS_2_MEMORY_WRITE_BIT,
-                     VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
-  VkBufferImageCopy region{};
-  region.imageSubresource = {image.aspect(), 0, 0, 1};
-  region.imageExtent = {image.width(), image.height(), 1};
-  vkCmdCopyImageToBuffer(cmd, image.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buffer.handle(), 1, &region);
-  gpu::image_barrier(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, layout, VK_PIPELINE_STAGE_2_COPY_BIT,
-                     VK_ACCESS_2_NONE, stages, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
-}
-
-std::vector<glm::vec4> unpack_rgba16f(const gpu::Buffer& buffer, size_t texels) {
-  std::vector<glm::vec4> out(texels);
-  const uint16_t* halves = static_cast<const uint16_t*>(buffer.mapped());
-  for (size_t i = 0; i < texels; ++i)
-    for (int c = 0; c < 4; ++c) out[i][c] = glm::unpackHalf1x16(halves[i * 4 + c]);
-  return out;
-}
-
-}  // namespace
-
 shader::RenderView SceneRenderer::frame_view(float frame_time, const std::vector<glm::mat4>& worlds,
                                              std::vector<shader::PointLightGpu>& lights) const {
   ViewSetup setup;
@@ -482,14 +457,23 @@ Status SceneRenderer::record_frame(VkCommandBuffer cmd, const ParticleView& view
                                      VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, targets_.depth.handle(),
                                      targets_.depth.view(), VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL},
                                     &shadow_map));
+  if (fog_.active()) {
+    pass_end();
+    pass("fog");
+    MOTE_TRY(fog_.fog()->record(cmd, view,
+                                {targets_.hdr.handle(), targets_.hdr.view(), VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                 targets_.depth.handle(), targets_.depth.view(),
+                                 VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL},
+                                shadows ? &shadow_map : nullptr));
+  }
   // For the sprites: the depth read-only (tested and sampled), the colour as a storage image (the
   // compute path's and the OIT resolve's layout, and the tonemapper's after).
   gpu::image_barrier(cmd, targets_.depth, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,
                      VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL, kTargetStages, VK_ACCESS_2_MEMORY_WRITE_BIT,
                      kTargetStages, VK_ACCESS_2_MEMORY_READ_BIT);
   if (capture) {
-    copy_image(cmd, targets_.hdr, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, kTargetStages, capture_opaque_);
-    copy_image(cmd, targets_.depth, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL, kTargetStages, capture_depth_);
+    copy_target(cmd, targets_.hdr, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, kTargetStages, capture_opaque_);
+    copy_target(cmd, targets_.depth, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL, kTargetStages, capture_depth_);
   }
   gpu::image_barrier(cmd, targets_.hdr, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL,
                      kTargetStages, VK_ACCESS_2_MEMORY_WRITE_BIT, kTargetStages,
@@ -503,7 +487,7 @@ Status SceneRenderer::record_frame(VkCommandBuffer cmd, const ParticleView& view
   gpu::memory_barrier(cmd, kTargetStages, VK_ACCESS_2_MEMORY_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT);
-  if (capture) copy_image(cmd, targets_.hdr, VK_IMAGE_LAYOUT_GENERAL, kTargetStages, capture_composited_);
+  if (capture) copy_target(cmd, targets_.hdr, VK_IMAGE_LAYOUT_GENERAL, kTargetStages, capture_composited_);
   pass_end();
   pass("tonemap");
   tonemap_.record(cmd, targets_, scene_.output.tonemap, scene_.output.exposure);
@@ -535,6 +519,7 @@ Result<assets::ImageRgba8> SceneRenderer::render(FrameReport* report, FrameCaptu
   const std::vector<glm::mat4> worlds = world_matrices(sim_time_);
   std::vector<shader::PointLightGpu> lights;
   const shader::RenderView view = frame_view(frame_time, worlds, lights);
+  MOTE_TRY(fog_.update(frame_time, worlds));
   const std::vector<OpaqueDraw> draws = opaque_draws(worlds);
   Status recorded = ok_status();
   MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) {

@@ -25,6 +25,7 @@
 #include "render/opaque_pass.hpp"
 #include "render/particle_renderer.hpp"
 #include "render/render_targets.hpp"
+#include "render/scene_fog.hpp"
 #include "render/tonemap_pass.hpp"
 #include "mote/particle_renderer.hpp"
 #include "mote/particles.hpp"
@@ -122,6 +123,7 @@ class SceneRenderer {
   std::unique_ptr<Context> context_;  // over device_: the public particle API's way in
   std::unique_ptr<mote::ParticleSystem> particles_;
   std::unique_ptr<mote::ParticleRenderer> renderer_;
+  SceneFog fog_;  // the scene's volumes (none: inactive)
   RenderTargets targets_;
   OpaquePass opaque_;
   TonemapPass tonemap_;

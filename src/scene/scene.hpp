@@ -29,6 +29,7 @@ inline constexpr uint32_t kMaxObjects = 1u << 16;
 inline constexpr uint32_t kMaxEmitters = 1u << 20;
 inline constexpr uint32_t kMaxPointLights = 1024;
 inline constexpr uint32_t kMaxCameraKeys = 4096;
+inline constexpr uint32_t kMaxVolumes = 4096;
 
 // One key of a camera path: where the eye is and what it looks at, at `time` seconds.
 struct CameraKey {
@@ -149,6 +150,37 @@ struct Emitter {
   float start_time = 0.0f;          // seconds of scene time before the emitter is added
 };
 
+// A fog volume (docs/design/media.md): the unit box [-0.5, 0.5]^3 scaled, turned and placed (at
+// a transform when one is named: the volume follows it), filled with a scattering medium whose
+// density the noise modulates. The ranges are the loader's; the renderer checks the noise
+// texture exists.
+struct Volume {
+  std::string name;          // optional, for messages
+  std::string transform;     // "" = placed by position/rotation/scale in the world
+  glm::vec3 position{0.0f};  // relative to the transform
+  glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
+  glm::vec3 scale{1.0f};           // the box's size in metres along its axes
+  float density = 0.1f;            // extinction per metre, 0 .. 1000
+  float fade_distance = 0.0f;      // metres of soft edge inside each face
+  glm::vec3 albedo{1.0f};          // scattering colour, 0 .. 1
+  float noise_strength = 0.0f;     // 0 .. 1
+  float noise_scale = 32.0f;       // metres per tile repeat
+  float noise_warp = 0.1f;         // tile units, 0 .. 16
+  glm::vec3 noise_velocity{0.0f};  // m/s
+  float noise_wind_factor = 1.0f;
+  uint32_t noise_texture = 0;  // atlas slot; 0 = the built-in tile (a scene has no other)
+};
+
+// The froxel fog's settings and the wind the volumes' noise feels (used when there are volumes).
+struct FogSettings {
+  glm::uvec3 grid{160, 90, 64};  // froxels across, down and in depth, 1 .. 512 each
+  float near_distance = 0.5f;    // metres: the first slice's start
+  float far_distance = 200.0f;   // the last slice's end
+  float anisotropy = 0.2f;       // Henyey-Greenstein g, -0.95 .. 0.95
+  float history_weight = 0.95f;  // temporal accumulation, 0 .. 0.99
+  glm::vec3 wind{0.0f};          // m/s
+};
+
 enum class Tonemap { kAces, kAgx };
 
 struct Output {
@@ -174,6 +206,8 @@ struct Scene {
   std::vector<Transform> transforms;
   std::vector<Object> objects;
   std::vector<Emitter> emitters;
+  std::vector<Volume> volumes;
+  FogSettings fog;
   Output output;
   std::filesystem::path base_dir;  // where relative paths resolve (the scene file's folder)
 

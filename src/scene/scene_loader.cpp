@@ -393,6 +393,54 @@ Status read_emitter(const json& j, const std::string& where, const std::set<std:
   return {};
 }
 
+Status read_volume(const json& j, const std::string& where, const std::set<std::string>& transforms,
+                   std::set<std::string>& names, Volume& v) {
+  MOTE_TRY(check_object(j, where,
+                        {"name", "transform", "position", "rotation", "euler_degrees", "scale", "density",
+                         "fade_distance", "albedo", "noise_strength", "noise_scale", "noise_warp", "noise_velocity",
+                         "noise_wind_factor", "noise_texture"}));
+  MOTE_TRY(read_name(j, where, names, v.name, "volume"));
+  MOTE_TRY(read_transform_ref(j, where, transforms, v.transform));
+  MOTE_TRY(read_optional_vec3(j, where, "position", kAny, v.position));
+  MOTE_TRY(read_rotation(j, where, v.rotation));
+  if (j.contains("scale")) {
+    MOTE_TRY_ASSIGN(v.scale, read_scale(j["scale"], json_child(where, "scale")));
+  }
+  MOTE_TRY(read_optional_number(j, where, "density", {0.0, 1000.0}, v.density));
+  MOTE_TRY(read_optional_number(j, where, "fade_distance", kNonNegative, v.fade_distance));
+  MOTE_TRY(read_optional_vec3(j, where, "albedo", kUnit, v.albedo));
+  MOTE_TRY(read_optional_number(j, where, "noise_strength", kUnit, v.noise_strength));
+  MOTE_TRY(read_optional_number(j, where, "noise_scale", kPositive, v.noise_scale));
+  MOTE_TRY(read_optional_number(j, where, "noise_warp", {0.0, 16.0}, v.noise_warp));
+  MOTE_TRY(read_optional_vec3(j, where, "noise_velocity", {-1e4, 1e4}, v.noise_velocity));
+  MOTE_TRY(read_optional_number(j, where, "noise_wind_factor", {-1000.0, 1000.0}, v.noise_wind_factor));
+  MOTE_TRY(read_optional_uint(j, where, "noise_texture", 0, 0xffffffffu, v.noise_texture));
+  return {};
+}
+
+Status read_fog(const json& j, const std::string& where, FogSettings& f) {
+  MOTE_TRY(check_object(j, where, {"grid", "near", "far", "anisotropy", "history_weight", "wind"}));
+  if (j.contains("grid")) {
+    const std::string w = json_child(where, "grid");
+    const json& g = j["grid"];
+    if (!g.is_array() || g.size() != 3) return json_parse_error(w, "expected [across, down, slices]");
+    for (size_t k = 0; k < 3; ++k) {
+      MOTE_TRY_ASSIGN(f.grid[int(k)], read_uint(g[k], json_child(w, k), 1, 512));
+    }
+  }
+  MOTE_TRY(read_optional_number(j, where, "near", kPositive, f.near_distance));
+  MOTE_TRY(read_optional_number(j, where, "far", {0.0, 1e6, true}, f.far_distance));
+  if (!(f.far_distance > f.near_distance)) {
+    const char* at = j.contains("far") ? "far" : "near";
+    return json_parse_error(json_child(where, at),
+                            fmt::format("far ({}) must be greater than near ({})", f.far_distance, f.near_distance));
+  }
+  MOTE_TRY(read_optional_number(j, where, "anisotropy", {-0.95, 0.95}, f.anisotropy));
+  MOTE_TRY(read_optional_number(j, where, "history_weight", {0.0, 0.99}, f.history_weight));
+  MOTE_TRY(read_optional_vec3(j, where, "wind", {-1e4, 1e4}, f.wind));
+  return {};
+}
+
 Status read_output(const json& j, const std::string& where, Output& o) {
   MOTE_TRY(check_object(j, where,
                         {"width", "height", "frames", "fps", "dt", "seed", "warmup_seconds", "exposure", "tonemap"}));
@@ -400,6 +448,9 @@ Status read_output(const json& j, const std::string& where, Output& o) {
   MOTE_TRY(read_optional_uint(j, where, "height", 16, 8192, o.height));
   MOTE_TRY(read_optional_uint(j, where, "frames", 1, 100000, o.frames));
   MOTE_TRY(read_optional_number(j, where, "fps", {0.0, 1000.0, true}, o.fps));
+  // A rate so small its frame interval is not a float (1e-45 fps) has no step to simulate with.
+  if (!std::isfinite(1.0f / o.fps))
+    return json_parse_error(json_child(where, "fps"), fmt::format("fps {} is too small to step by", o.fps));
   MOTE_TRY(read_optional_number(j, where, "dt", {0.0, 1.0}, o.dt));
   MOTE_TRY(read_optional_uint(j, where, "seed", 0, 0xffffffffu, o.seed));
   MOTE_TRY(read_optional_number(j, where, "warmup_seconds", {0.0, 600.0}, o.warmup_seconds));
@@ -418,7 +469,7 @@ Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path
   const std::string root;
   MOTE_TRY(check_object(j, root,
                         {"$schema", "version", "name", "camera", "sun", "point_lights", "environment", "transforms",
-                         "objects", "emitters", "output"}));
+                         "objects", "emitters", "volumes", "fog", "output"}));
   // "$schema" names the schema an editor checks the file against (docs/scene.schema.json): a
   // string, otherwise unread.
   if (j.contains("$schema")) MOTE_TRY(read_string(j["$schema"], "/$schema"));
@@ -474,6 +525,16 @@ Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path
       scene.emitters.push_back(std::move(e));
     }
   }
+  if (j.contains("volumes")) {
+    MOTE_TRY_ASSIGN(const json* arr, read_array(j["volumes"], "/volumes", kMaxVolumes));
+    std::set<std::string> names;
+    for (size_t i = 0; i < arr->size(); ++i) {
+      Volume v;
+      MOTE_TRY(read_volume((*arr)[i], json_child("/volumes", i), transform_names, names, v));
+      scene.volumes.push_back(std::move(v));
+    }
+  }
+  if (j.contains("fog")) MOTE_TRY(read_fog(j["fog"], "/fog", scene.fog));
   if (j.contains("output")) MOTE_TRY(read_output(j["output"], "/output", scene.output));
   return scene;
 }

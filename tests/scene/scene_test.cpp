@@ -64,6 +64,13 @@ constexpr const char* kFull = R"({
      "fields": {"rate": 200, "color_min": [1, 0.5, 0.1]}, "globals": {"wind": [1, 0, 0]}, "start_time": 0.5},
     {"effect": "/abs/sparkles.json", "position": [2, 1, -1], "rotation": [0, 1, 0, 0]}
   ],
+  "volumes": [
+    {"name": "bank", "transform": "fire", "position": [0, 1, 0], "euler_degrees": [0, 90, 0], "scale": [20, 2, 10],
+     "density": 0.3, "fade_distance": 1.5, "albedo": [0.9, 0.8, 0.7], "noise_strength": 0.8, "noise_scale": 16,
+     "noise_warp": 0.2, "noise_velocity": [1, 0, 0.5], "noise_wind_factor": 0.5, "noise_texture": 0},
+    {"rotation": [0, 0, 0, 1]}
+  ],
+  "fog": {"grid": [80, 45, 32], "near": 1, "far": 150, "anisotropy": 0.5, "history_weight": 0.9, "wind": [2, 0, 0]},
   "output": {"width": 480, "height": 270, "frames": 48, "fps": 24, "dt": 0.01, "seed": 9, "warmup_seconds": 2,
              "exposure": 1.5, "tonemap": "agx"}
 })";
@@ -216,6 +223,33 @@ TEST(SceneLoader, FullSceneHasEveryValue) {
   EXPECT_FLOAT_EQ(s.output.warmup_seconds, 2.0f);
   EXPECT_FLOAT_EQ(s.output.exposure, 1.5f);
   EXPECT_EQ(s.output.tonemap, Tonemap::kAgx);
+
+  ASSERT_EQ(s.volumes.size(), 2u);
+  const Volume& v = s.volumes[0];
+  EXPECT_EQ(v.name, "bank");
+  EXPECT_EQ(v.transform, "fire");
+  expect_vec3(v.position, {0, 1, 0});
+  expect_quat(v.rotation, glm::angleAxis(glm::radians(90.0f), glm::vec3(0, 1, 0)), 1e-6f);
+  expect_vec3(v.scale, {20, 2, 10});
+  EXPECT_FLOAT_EQ(v.density, 0.3f);
+  EXPECT_FLOAT_EQ(v.fade_distance, 1.5f);
+  expect_vec3(v.albedo, {0.9f, 0.8f, 0.7f});
+  EXPECT_FLOAT_EQ(v.noise_strength, 0.8f);
+  EXPECT_FLOAT_EQ(v.noise_scale, 16.0f);
+  EXPECT_FLOAT_EQ(v.noise_warp, 0.2f);
+  expect_vec3(v.noise_velocity, {1, 0, 0.5f});
+  EXPECT_FLOAT_EQ(v.noise_wind_factor, 0.5f);
+  EXPECT_EQ(v.noise_texture, 0u);
+  const Volume defaults;
+  EXPECT_FLOAT_EQ(s.volumes[1].density, defaults.density);
+  EXPECT_FLOAT_EQ(s.volumes[1].noise_scale, 32.0f);
+  EXPECT_FLOAT_EQ(s.volumes[1].noise_warp, 0.1f);
+  EXPECT_EQ(s.fog.grid, glm::uvec3(80, 45, 32));
+  EXPECT_FLOAT_EQ(s.fog.near_distance, 1.0f);
+  EXPECT_FLOAT_EQ(s.fog.far_distance, 150.0f);
+  EXPECT_FLOAT_EQ(s.fog.anisotropy, 0.5f);
+  EXPECT_FLOAT_EQ(s.fog.history_weight, 0.9f);
+  expect_vec3(s.fog.wind, {2, 0, 0});
 }
 
 TEST(SceneLoader, MinimalSceneTakesTheDefaults) {
@@ -243,6 +277,9 @@ TEST(SceneLoader, MinimalSceneTakesTheDefaults) {
   EXPECT_FLOAT_EQ(s.output.step(), 1.0f / 30.0f);
   EXPECT_EQ(s.output.seed, 1u);
   EXPECT_EQ(s.output.tonemap, Tonemap::kAces);
+  EXPECT_TRUE(s.volumes.empty());
+  EXPECT_EQ(s.fog.grid, glm::uvec3(160, 90, 64));
+  EXPECT_FLOAT_EQ(s.fog.history_weight, 0.95f);
 }
 
 // "$schema" points an editor at docs/scene.schema.json: a string, accepted and not read.
@@ -477,6 +514,34 @@ const Rejection kRejections[] = {
     {"/output/exposure", "0", "/output/exposure"},
     {"/output/tonemap", "\"reinhard\"", "/output/tonemap"},
     {"/output/format", "\"png\"", "/output/format"},
+    // volumes and fog
+    {"/volumes", "{}", "/volumes"},
+    {"/volumes/0/density", "-1", "/volumes/0/density"},
+    {"/volumes/0/density", "1001", "/volumes/0/density"},
+    {"/volumes/0/transform", "\"nowhere\"", "/volumes/0/transform"},
+    {"/volumes/0/scale", "0", "/volumes/0/scale"},
+    {"/volumes/0/scale/1", "-2", "/volumes/0/scale/1"},
+    {"/volumes/0/fade_distance", "-0.5", "/volumes/0/fade_distance"},
+    {"/volumes/0/albedo/1", "2", "/volumes/0/albedo/1"},
+    {"/volumes/0/noise_strength", "1.5", "/volumes/0/noise_strength"},
+    {"/volumes/0/noise_scale", "0", "/volumes/0/noise_scale"},
+    {"/volumes/0/noise_warp", "17", "/volumes/0/noise_warp"},
+    {"/volumes/0/noise_velocity", "[1, 2]", "/volumes/0/noise_velocity"},
+    {"/volumes/0/noise_texture", "-1", "/volumes/0/noise_texture"},
+    {"/volumes/0/noise_texture", "0.5", "/volumes/0/noise_texture"},
+    {"/volumes/0/colour", "1", "/volumes/0/colour"},
+    {"/volumes/1/euler_degrees", "[0, 0, 0]", "/volumes/1/euler_degrees"},
+    {"/volumes/1/name", "\"bank\"", "/volumes/1/name"},
+    {"/fog", "[]", "/fog"},
+    {"/fog/grid", "[1, 1]", "/fog/grid"},
+    {"/fog/grid/0", "0", "/fog/grid/0"},
+    {"/fog/grid/2", "513", "/fog/grid/2"},
+    {"/fog/far", "0.5", "/fog/far"},
+    {"/fog/near", "0", "/fog/near"},
+    {"/fog/anisotropy", "1", "/fog/anisotropy"},
+    {"/fog/history_weight", "1", "/fog/history_weight"},
+    {"/fog/wind/2", "null", "/fog/wind/2"},
+    {"/fog/colour", "1", "/fog/colour"},
 };
 
 TEST(SceneLoader, EveryRuleRejectsWithItsPointer) {

@@ -10,6 +10,8 @@
 #include "shared/compute_path.h"
 #include "shared/frame.h"
 #include "shared/gpu_selftest.h"
+#include "shared/media_density.h"
+#include "shared/media_passes.h"
 #include "shared/particle_render.h"
 #include "shared/radix_sort.h"
 #include "shared/render_passes.h"
@@ -203,6 +205,21 @@ inline std::vector<SharedLayout> shared_layouts() {
       {"TonemapPush",
        {MOTE_MEMBER(TonemapPush, width), MOTE_MEMBER(TonemapPush, height), MOTE_MEMBER(TonemapPush, operator_id),
         MOTE_MEMBER(TonemapPush, exposure)}},
+      {"MediaVolume",
+       {MOTE_MEMBER(MediaVolume, world_to_local), MOTE_MEMBER(MediaVolume, bounds_min),
+        MOTE_MEMBER(MediaVolume, bounds_max), MOTE_MEMBER(MediaVolume, albedo), MOTE_MEMBER(MediaVolume, edge_scale),
+        MOTE_MEMBER(MediaVolume, noise_offset), MOTE_MEMBER(MediaVolume, noise_warp_offset),
+        MOTE_MEMBER(MediaVolume, noise)}},
+      {"MediaBakePush",
+       {MOTE_MEMBER(MediaBakePush, content), MOTE_MEMBER(MediaBakePush, border), MOTE_MEMBER(MediaBakePush, octaves),
+        MOTE_MEMBER(MediaBakePush, row_words)}},
+      {"MediaFrame",
+       {MOTE_MEMBER(MediaFrame, inverse_view_projection), MOTE_MEMBER(MediaFrame, previous_view_projection),
+        MOTE_MEMBER(MediaFrame, sun_view_projection), MOTE_MEMBER(MediaFrame, camera_position),
+        MOTE_MEMBER(MediaFrame, camera_forward), MOTE_MEMBER(MediaFrame, depth_range),
+        MOTE_MEMBER(MediaFrame, grid_size), MOTE_MEMBER(MediaFrame, sun_direction),
+        MOTE_MEMBER(MediaFrame, sun_radiance), MOTE_MEMBER(MediaFrame, ambient), MOTE_MEMBER(MediaFrame, counts)}},
+      {"MediaFogSampling", {MOTE_MEMBER(MediaFogSampling, depth_range)}},
   };
 }
 
