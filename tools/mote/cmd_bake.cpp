@@ -3,7 +3,9 @@
 // life (render "flipbook"); the noise's third axis is the frame's time and is periodic, so the
 // puffs and flames change smoothly from frame to frame. Deterministic: the same options write the
 // same bytes, which is how effects/textures/*.png are checked (tests/cli: baked again, compared).
-// RGB is the texel's brightness (the particle's colour multiplies it), alpha its coverage.
+// RGB is the texel's brightness (the particle's colour multiplies it), alpha its coverage. The
+// fog's noise (shaders/shared/media_density.h) is inside the library, and the CLI links the
+// public API only (docs/design/api.md), so the bake has its own small periodic noise here.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
