@@ -7,7 +7,7 @@
 //   one_tap   the same at noise_warp 0 (one tap)
 // The noise's share of the injection pass is (noisy - uniform) / noisy. Four point lights and a
 // sun (its shadow tap taken, from a 1 x 1 stand-in map) light the medium. The same-run copy
-// roofline (bench/copy_roofline.hpp) is printed first; of_roofline is each pass's compulsory
+// roofline (bench/lib/copy_roofline.hpp) is printed first; of_roofline is each pass's compulsory
 // bytes (the froxel volumes it reads and writes once, RGBA16F; the colour and depth per pixel for
 // the composite) over its time, against it. One JSON object per line. Run on the H200
 // (docs/PERFORMANCE.md); for lavapipe:

@@ -20,6 +20,13 @@
 //   5  burst: 1M newborns in one frame through burst() into an empty pool (one emitter)
 //   6  16M alive from one burst that lives on: simulate over an alive list in slot order, no
 //      spawns or deaths (what steady state's list order costs, against scenario 2)
+//   7  ~16M alive over 1,000 emitters of 1,000 distinct programs (the coherence buckets: against
+//      scenario 2, the cost of many programs)
+//   8  ~16M alive over 100,000 emitters of 100 distinct programs
+//   9  idle: a pool of 16M records, 100 emitters of two programs at rate 0, nothing alive (the
+//      frame's fixed cost)
+//   10 GPU pre-warm: an emitter added with 2 s of pre-warm to a steady state of ~1M (life 0.5 s);
+//      the frame that records the warm-up ("prewarm_ms": its warm-up pass, "frame_ms": the frame)
 // Steady state: every particle lives exactly `n` frames (life 0.5 s at dt 1/60: the count is
 // taken from the same f32 accumulation the UPDATE does), the rate per emitter is
 // target / (emitters * n * dt), and the pool is warmed for n + 4 frames before measuring.
@@ -36,6 +43,11 @@
 //     alive_out append (the spawn sums' binary search and the emitter rows are taken as cached).
 //   tick: per row the record's generation and rate (8 B), the FrameEmitterState read and written, the 4 B count.
 //   scan: per row 4 B read + 4 B written (its internal passes not counted).
+//   bucket (two or more programs): per entry 4 B alive_in + the header's sector + 4 B entry
+//     program written, then 4 B read again with 4 B alive_in by the scatter, 4 B coherence entry
+//     written; simulate then also reads the 4 B coherence entry.
+//   bounds: per alive particle 4 B alive_out + the record sectors UPDATE reads (the drawn
+//     position, size and velocity lie among them).
 //   reset, emit_args, finish: counters only (0).
 #include <fmt/format.h>
 
@@ -89,13 +101,13 @@ Options parse(int argc, char** argv) {
     else if (a == "--max-particles")
       o.bench.max_particles = std::clamp(uint32_t(std::strtoul(next().c_str(), nullptr, 10)), 64u, kFrameMaxCapacity);
     else {
-      fmt::print(stderr, "usage: bench_runtime_frame [--scenario 0-6] [--frames K] [--device SEL] [--max-particles N] "
+      fmt::print(stderr, "usage: bench_runtime_frame [--scenario 0-10] [--frames K] [--device SEL] [--max-particles N] "
                          "[--interpreted] [--roofline-mib M] [--record-bytes B] [--extra-fields F]\n");
       std::exit(2);
     }
   }
-  if (o.scenario > 6) {
-    fmt::print(stderr, "bench_runtime_frame: --scenario is 0 (all) .. 6\n");
+  if (o.scenario > 10) {
+    fmt::print(stderr, "bench_runtime_frame: --scenario is 0 (all) .. 10\n");
     std::exit(2);
   }
   return o;
@@ -164,6 +176,14 @@ int main(int argc, char** argv) {
     fmt::print("{}\n", result->json);
     std::fflush(stdout);
     rc |= result->pool_ok ? 0 : 1;
+  }
+  if (opt.scenario == 0 || opt.scenario == 10) {
+    auto prewarm = bench::run_prewarm_scenario(device, opt.bench, effect, 1000000, 2.0f);
+    if (!prewarm.ok()) {
+      rc |= fail("prewarm", prewarm.error());
+    } else {
+      fmt::print("{}\n", *prewarm);
+    }
   }
   return rc;
 }

@@ -24,10 +24,16 @@
 
 namespace mote::bench {
 
-const Scenario kScenarios[6] = {
-    {1, "1M_1_emitter", 1000000, 1, false},        {2, "16M_1_emitter", 16000000, 1, false},
-    {3, "1M_10k_emitters", 1000000, 10000, false}, {4, "16M_100k_emitters", 16000000, 100000, false},
-    {5, "burst_1M_newborns", 1000000, 1, true},    {6, "16M_one_burst_in_slot_order", 16000000, 1, true, true},
+const Scenario kScenarios[9] = {
+    {1, "1M_1_emitter", 1000000, 1, false},
+    {2, "16M_1_emitter", 16000000, 1, false},
+    {3, "1M_10k_emitters", 1000000, 10000, false},
+    {4, "16M_100k_emitters", 16000000, 100000, false},
+    {5, "burst_1M_newborns", 1000000, 1, true},
+    {6, "16M_one_burst_in_slot_order", 16000000, 1, true, true},
+    {7, "16M_1000_programs", 16000000, 1000, false, false, 1000},
+    {8, "16M_100k_emitters_100_programs", 16000000, 100000, false, false, 100},
+    {9, "idle_16M_capacity", 16000000, 100, false, false, 2, true},
 };
 
 namespace {
@@ -96,7 +102,17 @@ constexpr float kDt = 1.0f / 60.0f;
 constexpr float kLife = 0.5f;
 constexpr float kBurstLife = 0.05f;   // burst particles die in a few frames: the pool drains between repeats
 constexpr float kLongLife = 1000.0f;  // scenario 6: nobody dies while it is measured
-const char* const kPasses[] = {"reset", "tick", "scan", "emit_args", "emit", "simulate", "compact", "finish"};
+const char* const kPasses[] = {"reset",  "tick",     "scan",    "emit_args", "emit",
+                               "bucket", "simulate", "compact", "finish",    "bounds"};
+
+// Program `variant` of the benchmark's effect: its drag coefficient differs in the last digits, so
+// every variant is a program of its own (its own placement, kernel and bucket) doing the same work.
+CompiledEffect program_variant(const CompiledEffect& base, uint32_t variant) {
+  CompiledEffect e = base;
+  if (variant == 0 || e.program.constants.size() < 4) return e;
+  e.program.constants[3] = std::bit_cast<uint32_t>(0.4f + 1e-6f * float(variant));  // c[0].w
+  return e;
+}
 
 // Frames a particle spends in the alive lists: its birth frame, then one UPDATE per frame until
 // age > life (the UPDATE's own f32 accumulation and comparison).
@@ -169,6 +185,7 @@ Result<FrameResult> run_frame_scenario(gpu::Device& device, const FrameBenchOpti
   const uint32_t n = frames_alive(life, kDt);
   const float rate = sc.burst ? 0.0f : float(double(target) / (double(sc.emitters) * n * kDt));
 
+  if (sc.idle) capacity = uint32_t(std::min<uint64_t>(sc.target, kFrameMaxCapacity));
   auto created = runtime::ParticleSystem::create(device, {.capacity = capacity,
                                                           .record_words = opt.record_words,
                                                           .max_emitters = sc.emitters,
@@ -177,8 +194,9 @@ Result<FrameResult> run_frame_scenario(gpu::Device& device, const FrameBenchOpti
   runtime::ParticleSystem& system = *created;
 
   CompiledEffect effect = base;
-  effect.emitter_defaults = {std::bit_cast<uint32_t>(life), std::bit_cast<uint32_t>(rate)};
-  effect.emission.rate = rate;
+  const float emitter_rate = sc.idle ? 0.0f : rate;
+  effect.emitter_defaults = {std::bit_cast<uint32_t>(life), std::bit_cast<uint32_t>(emitter_rate)};
+  effect.emission.rate = emitter_rate;
   effect.emission.capacity_hint = capacity;
   std::vector<EmitterDesc> emitters(sc.emitters);
   const uint32_t side = uint32_t(std::ceil(std::sqrt(double(sc.emitters))));
@@ -188,14 +206,25 @@ Result<FrameResult> run_frame_scenario(gpu::Device& device, const FrameBenchOpti
     emitters[i].position[2] = float(i / side) * 4.0f;
     // Rates spread over [0.5, 1.5) x the mean (the mean kept): emitters with equal rates would
     // spawn in lockstep (every accumulator starts at 0), and the alive count would pulse.
-    if (sc.emitters > 1 && !sc.burst) emitters[i].fields = {{"rate", {float(rate * (0.5 + (i + 0.5) / sc.emitters))}}};
+    if (sc.emitters > 1 && !sc.burst && !sc.idle)
+      emitters[i].fields = {{"rate", {float(rate * (0.5 + (i + 0.5) / sc.emitters))}}};
   }
   const auto t_add = std::chrono::steady_clock::now();
-  auto rows = system.add_emitters(effect, emitters);
-  if (!rows.ok()) return rows.error();
+  // Emitter i runs program i % programs: each program's emitters added together.
+  std::vector<uint32_t> all_rows;
+  for (uint32_t p = 0; p < sc.programs; ++p) {
+    std::vector<EmitterDesc> mine;
+    for (uint32_t i = p; i < sc.emitters; i += sc.programs) mine.push_back(emitters[i]);
+    if (mine.empty()) continue;
+    auto added = system.add_emitters(program_variant(effect, p), mine);
+    if (!added.ok()) return added.error();
+    all_rows.insert(all_rows.end(), added->begin(), added->end());
+  }
+  const std::vector<uint32_t>* rows = &all_rows;
   const double add_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_add).count();
 
-  auto profiler = gpu::GpuProfiler::create(device, 8);
+  if (Status built = system.wait_for_kernels(); !built.ok()) return built.error();
+  auto profiler = gpu::GpuProfiler::create(device, 16);
   if (!profiler.ok()) return profiler.error();
 
   auto run_frames = [&](uint32_t count) -> Status {
@@ -225,7 +254,9 @@ Result<FrameResult> run_frame_scenario(gpu::Device& device, const FrameBenchOpti
   // Warm-up: a particle's life, plus the slowest emitter's first spawn when it spawns less than
   // once a frame (capped: small --max-particles runs with many emitters).
   uint32_t warmup = 0;
-  if (!sc.burst) {
+  if (sc.idle) {
+    if (Status st = run_frames(4); !st.ok()) return st.error();
+  } else if (!sc.burst) {
     const double slowest_per_frame = rate * kDt * (sc.emitters > 1 ? 0.5 : 1.0);
     warmup = n + 4 + uint32_t(std::min(240.0, std::ceil(1.0 / slowest_per_frame)));
     if (Status st = run_frames(warmup); !st.ok()) return st.error();
@@ -291,6 +322,13 @@ Result<FrameResult> run_frame_scenario(gpu::Device& device, const FrameBenchOpti
                     (dead + k.orphaned) * record_bytes;
     b["compact"] = walked * 8.0;
     b["finish"] = 0.0;
+    // bucket: the entry and its record's header sector, the entry's program written and read
+    // again by the scatter with the entry, the coherence entry written; simulate then reads the
+    // coherence entry too. bounds: the entry and the record's drawn sectors.
+    const bool bucketed = sc.programs > 1;
+    b["bucket"] = bucketed ? walked * (4.0 + 32.0 + 4.0 + 8.0 + 4.0) : 0.0;
+    if (bucketed) b["simulate"] += walked * 4.0;
+    b["bounds"] = double(k.alive) * (4.0 + 32.0 * read_sectors);
     double total = 0.0;
     for (const char* p : kPasses) {
       auto it = s.pass_ms.find(p);
@@ -343,6 +381,57 @@ Result<FrameResult> run_frame_scenario(gpu::Device& device, const FrameBenchOpti
   result.capacity = capacity;
   result.pool_ok = pool_ok;
   return result;
+}
+
+Result<std::string> run_prewarm_scenario(gpu::Device& device, const FrameBenchOptions& opt, const CompiledEffect& base,
+                                         uint64_t particles, float prewarm_seconds) {
+  const uint32_t target = uint32_t(std::min<uint64_t>(particles, opt.max_particles));
+  const uint32_t capacity = std::min(kFrameMaxCapacity, target + target / 8);
+  const float rate = float(double(target) / kLife);
+  auto created = runtime::ParticleSystem::create(device, {.capacity = capacity,
+                                                          .record_words = opt.record_words,
+                                                          .max_emitters = 1,
+                                                          .compiled_simulate = !opt.interpreted});
+  if (!created.ok()) return created.error();
+  runtime::ParticleSystem& system = *created;
+  CompiledEffect effect = base;
+  effect.emitter_defaults = {std::bit_cast<uint32_t>(kLife), std::bit_cast<uint32_t>(rate)};
+  effect.emission.rate = rate;
+  effect.emission.capacity_hint = capacity;
+  effect.emission.prewarm_seconds = prewarm_seconds;
+  auto profiler = gpu::GpuProfiler::create(device, 16);
+  if (!profiler.ok()) return profiler.error();
+  std::vector<double> prewarm_ms, frame_ms;
+  std::vector<uint32_t> migrated;
+  for (uint32_t f = 0; f < std::max(1u, opt.frames); ++f) {
+    auto row = system.add_emitter(effect, {.seed = 11 + f});
+    if (!row.ok()) return row.error();
+    system.set_profiler(&*profiler);
+    Status st = system.execute(kDt);
+    system.set_profiler(nullptr);
+    if (!st.ok()) return st.error();
+    if (Status waited = device.wait_idle(); !waited.ok()) return waited.error();
+    auto times = profiler->resolve();
+    if (!times.ok()) return times.error();
+    double total = 0.0, warm = 0.0;
+    for (const gpu::PassTime& t : *times) {
+      total += t.ms;
+      if (t.name == "prewarm") warm += t.ms;
+    }
+    prewarm_ms.push_back(warm);
+    frame_ms.push_back(total);
+    auto stats = system.read_stats();
+    if (!stats.ok()) return stats.error();
+    migrated.push_back(stats->prewarmed);
+    // Empty again for the next repeat: the emitter's particles die as orphans.
+    if (Status removed = system.remove_emitter(*row); !removed.ok()) return removed.error();
+    for (int k = 0; k < 2; ++k)
+      if (Status ran = system.execute(kDt); !ran.ok()) return ran.error();
+  }
+  return fmt::format("{{\"bench\":\"runtime_frame\",\"name\":\"prewarm\",\"particles\":{},\"prewarm_seconds\":{:.3f},"
+                     "\"capacity\":{},\"migrated\":{},\"prewarm_ms\":{:.4f},\"frame_ms\":{:.4f},\"repeats\":{}}}\n",
+                     target, prewarm_seconds, capacity, median(migrated), median(prewarm_ms), median(frame_ms),
+                     prewarm_ms.size());
 }
 
 }  // namespace mote::bench

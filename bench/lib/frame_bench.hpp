@@ -30,8 +30,10 @@ struct Scenario {
   uint32_t emitters;
   bool burst;
   bool long_lived = false;  // one burst that lives on: simulate over an alive list in slot order
+  uint32_t programs = 1;    // distinct programs over the emitters (round robin): the coherence buckets
+  bool idle = false;        // nothing alive and nothing spawning in a pool of `target` records
 };
-extern const Scenario kScenarios[6];
+extern const Scenario kScenarios[9];
 
 // The medians of one scenario; `json` is its line as bench/runtime_frame prints it.
 struct FrameResult {
@@ -48,5 +50,11 @@ struct FrameResult {
 Result<CompiledEffect> frame_bench_effect(uint32_t extra_fields);
 Result<FrameResult> run_frame_scenario(gpu::Device& device, const FrameBenchOptions& options, const Scenario& scenario,
                                        const CompiledEffect& effect, double roofline_gbps);
+
+// The GPU pre-warm: an emitter whose effect pre-warms `prewarm_seconds` to a steady state of
+// about `particles` (life 0.5 s), added to an empty system; the frame that records the warm-up is
+// timed (its "prewarm" pass and the whole frame), `options.frames` times. One JSON line.
+Result<std::string> run_prewarm_scenario(gpu::Device& device, const FrameBenchOptions& options,
+                                         const CompiledEffect& effect, uint64_t particles, float prewarm_seconds);
 
 }  // namespace mote::bench

@@ -6,8 +6,9 @@
 // Both are tools: every step executes one frame and then waits for it and reads it back (the
 // counters, the emitter's state and, when needed, every live record), which a real frame never
 // does. Threading: as the Context (one thread at a time); the Context must outlive them. Errors
-// are values (mote/result.hpp). The GPU frame has no pre-warm: an effect's prewarm_seconds is not
-// simulated here (the comparison runs the reference without it too).
+// are values (mote/result.hpp). The GPU simulation pre-warms an effect with prewarm_seconds as a
+// particle system does (GpuSimulationOptions::prewarm); the comparison runs both sides without
+// it, since the two pre-warms draw different random streams and no particle could be matched.
 #pragma once
 
 #include <array>
@@ -31,6 +32,9 @@ struct GpuSimulationOptions {
   bool birth_serials = false;
   // Read every live record after each step (records()), not only when the bounds need them.
   bool keep_records = false;
+  // Run the effect's emission.prewarm_seconds on the GPU before the first step (the particle
+  // system's pre-warm). ReferenceComparison needs it off.
+  bool prewarm = true;
 };
 
 // One emitter of `effect` at `position`, on a system sized for it (capacity, a stride of the

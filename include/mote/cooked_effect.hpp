@@ -23,7 +23,7 @@ namespace mote {
 // 'M' 'F' 'E' 0x1A: as `.mfx` (mote/mfx.hpp), the 0x1A byte stops a text-mode transfer visibly.
 inline constexpr std::array<uint8_t, 4> kCookedEffectMagic = {'M', 'F', 'E', 0x1A};
 // Version 1: no global previews (GLOB). Version 2: current.
-inline constexpr uint32_t kCookedEffectVersion = 2;
+inline constexpr uint32_t kCookedEffectVersion = 3;
 // What the loader refuses before it allocates: longer strings, more bursts or global previews.
 inline constexpr uint32_t kCookedMaxString = 4096;
 inline constexpr uint32_t kCookedMaxBursts = 4096;

@@ -21,11 +21,20 @@ struct Burst {
   float interval = 0.0f;  // seconds between cycles
 };
 
+// The most bursts with a count an effect may declare: the GPU frame schedules that many per
+// emitter (shaders/shared/frame.h, kFrameMaxBursts), and compile_effect refuses the next one.
+inline constexpr uint32_t kMaxBursts = 4;
+
 struct EmissionSettings {
   float rate = 0.0f;  // particles per second (the emitter field "rate" overrides when declared)
   std::vector<Burst> bursts;
   float prewarm_seconds = 0.0f;   // simulated before the first frame
   uint32_t capacity_hint = 1024;  // particles the effect expects to hold at once
+  // Culling of spawning (docs/design/runtime_frame.md, "Culling"): while the particle system has
+  // a camera and the emitter's measured bounds lie outside its view, the emitter spawns nothing
+  // and sleeps; when it is seen again it pays back at most max_catchup_seconds of its rate.
+  bool cull = false;
+  float max_catchup_seconds = 1.0f;
 };
 
 struct RenderSettings {

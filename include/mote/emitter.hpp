@@ -18,6 +18,11 @@ struct TransformId {
   bool valid() const { return row != UINT32_MAX; }
 };
 
+// The deepest a hierarchy may be: a root is level 1, its children level 2. The GPU composes one
+// level per pass, each behind a barrier, so depth is what a frame pays for: add_transform (and a
+// scene file's "parent") refuses a row that would sit deeper.
+inline constexpr uint32_t kMaxTransformLevels = 64;
+
 struct EmitterDesc {
   uint32_t seed = 0;
   // When valid, the emitter stands at that row's world pose and position / rotation are ignored.

@@ -36,6 +36,7 @@
 
 #include <array>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -53,6 +54,11 @@ struct ParticleRendererDesc {
   uint32_t height = 0;
   DrawPath path = DrawPath::kRaster;
   Transparency transparency = Transparency::kOit;  // the raster path's
+  // The effects' textures and glTF meshes resolve against the folder of the effect document
+  // (CompiledEffect::source_path; the current directory for an effect compiled from text) and
+  // must stay inside this folder: absolute paths and paths that leave it are refused
+  // (docs/design/reliability.md, "Asset paths"). Empty: the current directory.
+  std::filesystem::path asset_root;
 };
 
 struct PointLight {

@@ -10,10 +10,12 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "mote/effect.hpp"
@@ -108,15 +110,30 @@ struct AliveRecords {
 
 // One emitter's clock and spawn count as the last completed frame left them (read_emitter_state);
 // all zero before the emitter's first frame.
+// An emitter's measured bounds, as the GPU publishes them at the end of every frame: the world box
+// that holds every alive particle's drawn shape (a sprite's quad in any view and stretch, a
+// mesh's extent). Nothing alive (or nothing drawable): min = +inf, max = -inf (bounds_empty()).
+// A shape the runtime cannot measure (a glTF mesh, no position field): min = -inf, max = +inf.
+struct EmitterBounds {
+  static constexpr float kInfinity = std::numeric_limits<float>::infinity();
+  uint32_t alive = 0;  // the emitter's particles in the last frame's alive list
+  std::array<float, 3> min = {kInfinity, kInfinity, kInfinity};  // empty until measured
+  std::array<float, 3> max = {-kInfinity, -kInfinity, -kInfinity};
+  bool empty() const { return min[0] > max[0]; }
+};
+
 struct EmitterState {
   float age = 0.0f;       // seconds since the emitter started (EMITTER_AGE after the frame's tick)
   uint32_t spawned = 0;   // particles spawned so far: the next newborn's birth serial
   uint32_t newborns = 0;  // spawned by the last frame
+  EmitterBounds bounds;   // as the last frame measured them
 };
 
 // One pass of a frame as the GPU timed it (ParticleSystemDesc::profile).
 struct PassTime {
-  std::string name;  // "reset", "tick", "scan", "emit_args", "emit", "simulate", "compact", "finish"
+  // "reset", "tick", "scan", "emit_args", "emit", "bucket" (two or more effects), "simulate",
+  // "compact", "finish", "bounds"
+  std::string name;
   double ms = 0.0;
 };
 
@@ -128,6 +145,9 @@ struct ParticleStats {
   uint32_t killed = 0;
   uint32_t orphaned = 0;  // particles of removed emitters freed last frame
   uint32_t frames = 0;
+  uint32_t prewarmed = 0;  // particles a pre-warm (an effect's prewarm_seconds) added last frame
+  // Every live emitter's measured bounds and alive count (ids in row order).
+  std::vector<std::pair<EmitterId, EmitterBounds>> emitters;
 };
 
 class ParticleSystem {
@@ -161,6 +181,14 @@ class ParticleSystem {
   // Field bindings: every frame the GPU copies the transform's channel into the emitter's field.
   Status bind_field(EmitterId id, std::string_view field, TransformId transform, TransformChannel channel);
   Status unbind_field(EmitterId id, std::string_view field);
+
+  // The camera emitters that cull (an effect's "emission": {"cull": true}) are tested against from
+  // the next frame on: its view-projection, column-major, Vulkan clip space (x, y in [-w, w], z in
+  // [0, w], either depth direction). While an emitter's measured bounds lie outside its frustum it
+  // spawns nothing; seen again it pays back at most "max_catchup" seconds of its rate. Its live
+  // particles keep simulating. clear_camera(): no camera, nothing is culled (the default).
+  void set_camera(const std::array<float, 16>& view_projection);
+  void clear_camera();
 
   // One frame of `dt` seconds: uploads the transforms (waiting for the previous frame first),
   // records the frame and submits it. Does not wait for it.

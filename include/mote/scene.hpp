@@ -34,6 +34,15 @@ struct SceneOutput {
   float dt = 0.0f;      // the simulation step (the file's dt, else 1 / fps)
 };
 
+// Where the files a scene names may come from (docs/design/reliability.md, "Asset paths"): the
+// effects and meshes a scene file names, and the textures and meshes its effects name, resolve
+// relative to the file that names them and must stay inside `asset_root` — absolute paths and
+// paths that leave it ("../../etc/passwd", a symbolic link out) are refused at the path's JSON
+// pointer, so a downloaded scene cannot read the machine's files.
+struct SceneLoadOptions {
+  std::filesystem::path asset_root;  // empty: the current directory
+};
+
 // A loaded, validated scene file. Loading is strict: every key known, every number finite and in
 // range, every reference resolved; the first problem stops it (kParse, with a JSON pointer).
 // Paths inside (effects, meshes) resolve against the file's folder; the files themselves are
@@ -41,8 +50,9 @@ struct SceneOutput {
 class Scene {
  public:
   // Reads `path` (kIo / kNotFound) and loads it with its folder as the base of relative paths.
-  static Result<Scene> load_file(const std::filesystem::path& path);
-  static Result<Scene> parse(std::string_view json_text, const std::filesystem::path& base_dir);
+  static Result<Scene> load_file(const std::filesystem::path& path, const SceneLoadOptions& options = {});
+  static Result<Scene> parse(std::string_view json_text, const std::filesystem::path& base_dir,
+                             const SceneLoadOptions& options = {});
 
   Scene(const Scene& other);
   Scene& operator=(const Scene& other);

@@ -16,6 +16,7 @@ MOTE_CONSTANT(uint, kEmitterFlagSoft, 2u);  // soft-depth fade
 MOTE_CONSTANT(uint, kEmitterFlagLit, 4u);
 MOTE_CONSTANT(uint, kEmitterFlagAdditive, 8u);  // blend "additive" (else alpha)
 MOTE_CONSTANT(uint, kEmitterFlagFlipbookBlend, 16u);
+MOTE_CONSTANT(uint, kEmitterFlagCull, 32u);            // spawning stops while the bounds are out of view
 MOTE_CONSTANT(uint, kEmitterFlagProjectionShift, 8u);  // bits 8..11: projection index
 MOTE_CONSTANT(uint, kEmitterFlagProjectionMask, 0xF00u);
 // EmitterRecord::transform_row of an emitter that stands at its own constant pose.
@@ -45,9 +46,16 @@ struct EmitterRecord {
   uint capacity_hint;     // particles the effect expects to hold at once
   uint register_count;    // the program's, to pick the fast or wide interpreter
   uint record_words;      // the program's particle record words (header included)
-  uint pad0;
+  // What the bounds pass reads of a particle (shaders/runtime/frame/bounds_accumulate.comp): the
+  // record words of the fields the effect draws with (its render settings), as the renderer
+  // binds them, and how far the drawn shape reaches from the position per unit of size.
+  uint bounds_position_word;   // vec3; 0: none (the box is unknown)
+  uint bounds_size_word;       // float; 0: unbound (size 1)
+  uint bounds_velocity_word;   // vec3; 0: unbound (no stretch)
+  float bounds_reach;          // quads 0.5 (times sqrt(1 + stretch^2)), a mesh its radius; 0: unknown
+  float cull_catchup_seconds;  // kEmitterFlagCull: the most sleep a wake pays back in rate
 };
-MOTE_ASSERT_SIZE(EmitterRecord, 144);
+MOTE_ASSERT_SIZE(EmitterRecord, 160);
 MOTE_ASSERT_OFFSET(EmitterRecord, position, 0);
 MOTE_ASSERT_OFFSET(EmitterRecord, rotation, 16);
 MOTE_ASSERT_OFFSET(EmitterRecord, direction, 32);
@@ -71,8 +79,12 @@ MOTE_ASSERT_OFFSET(EmitterRecord, flags, 124);
 MOTE_ASSERT_OFFSET(EmitterRecord, capacity_hint, 128);
 MOTE_ASSERT_OFFSET(EmitterRecord, register_count, 132);
 MOTE_ASSERT_OFFSET(EmitterRecord, record_words, 136);
-MOTE_ASSERT_OFFSET(EmitterRecord, pad0, 140);
-MOTE_CONSTANT(uint, kEmitterRecordWords, 36u);
+MOTE_ASSERT_OFFSET(EmitterRecord, bounds_position_word, 140);
+MOTE_ASSERT_OFFSET(EmitterRecord, bounds_size_word, 144);
+MOTE_ASSERT_OFFSET(EmitterRecord, bounds_velocity_word, 148);
+MOTE_ASSERT_OFFSET(EmitterRecord, bounds_reach, 152);
+MOTE_ASSERT_OFFSET(EmitterRecord, cull_catchup_seconds, 156);
+MOTE_CONSTANT(uint, kEmitterRecordWords, 40u);
 
 MOTE_SHARED_END
 #endif

@@ -25,10 +25,13 @@ struct FrameParams {
   uint field_base;      // ... its field section (emitter blocks with their global copies)
   float time;           // TIME: the system's clock after this frame's dt (f32 sums of the dts, as
                         // an emitter's age is summed, so a first-frame emitter's age equals it)
-  uint pad1;
+  uint cull_view;       // 1: the host set a camera and cull_planes hold its frustum (culling on)
   uint pad2;
+  // The camera's frustum as six planes (xyz normal pointing in, w offset: inside when
+  // dot(xyz, p) + w >= 0), from its view-projection (Gribb and Hartmann, 2001).
+  vec4 cull_planes[6];
 };
-MOTE_ASSERT_SIZE(FrameParams, 48);
+MOTE_ASSERT_SIZE(FrameParams, 144);
 MOTE_ASSERT_OFFSET(FrameParams, dt, 0);
 MOTE_ASSERT_OFFSET(FrameParams, row_count, 4);
 MOTE_ASSERT_OFFSET(FrameParams, command_count, 8);
@@ -39,8 +42,9 @@ MOTE_ASSERT_OFFSET(FrameParams, constants_base, 24);
 MOTE_ASSERT_OFFSET(FrameParams, code_base, 28);
 MOTE_ASSERT_OFFSET(FrameParams, field_base, 32);
 MOTE_ASSERT_OFFSET(FrameParams, time, 36);
-MOTE_ASSERT_OFFSET(FrameParams, pad1, 40);
+MOTE_ASSERT_OFFSET(FrameParams, cull_view, 40);
 MOTE_ASSERT_OFFSET(FrameParams, pad2, 44);
+MOTE_ASSERT_OFFSET(FrameParams, cull_planes, 48);
 
 // The frame's atomics and the indirect arguments derived from them. Lives in one GPU buffer for
 // the system's lifetime: nothing here is sized from a CPU readback.
@@ -60,9 +64,14 @@ struct FrameCounters {
   uint simulate_groups_x;  // indirect dispatch of next frame's simulate
   uint simulate_groups_y;
   uint simulate_groups_z;
-  uint frames;  // frames executed
+  uint frames;      // frames executed
+  uint walk_tiles;  // tiles of 64 entries of the list this frame's simulate walks: ceil(alive_in / 64)
+                    // (set by the reset; the keep flags' scan, compact and finish are sized by it)
+  uint prewarmed;   // particles a GPU pre-warm moved into the pool this frame (frame_migrate.comp)
+  uint pad1;
+  uint pad2;
 };
-MOTE_ASSERT_SIZE(FrameCounters, 64);
+MOTE_ASSERT_SIZE(FrameCounters, 80);
 MOTE_ASSERT_OFFSET(FrameCounters, alive_in, 0);
 MOTE_ASSERT_OFFSET(FrameCounters, alive_out, 4);
 MOTE_ASSERT_OFFSET(FrameCounters, free_count, 8);
@@ -79,6 +88,10 @@ MOTE_ASSERT_OFFSET(FrameCounters, simulate_groups_x, 48);
 MOTE_ASSERT_OFFSET(FrameCounters, simulate_groups_y, 52);
 MOTE_ASSERT_OFFSET(FrameCounters, simulate_groups_z, 56);
 MOTE_ASSERT_OFFSET(FrameCounters, frames, 60);
+MOTE_ASSERT_OFFSET(FrameCounters, walk_tiles, 64);
+MOTE_ASSERT_OFFSET(FrameCounters, prewarmed, 68);
+MOTE_ASSERT_OFFSET(FrameCounters, pad1, 72);
+MOTE_ASSERT_OFFSET(FrameCounters, pad2, 76);
 // Byte offsets of the two indirect argument triples inside FrameCounters.
 MOTE_CONSTANT(uint, kFrameEmitArgsOffset, 32u);
 MOTE_CONSTANT(uint, kFrameSimulateArgsOffset, 48u);
@@ -110,8 +123,12 @@ struct FrameEmitterState {
   uint spawn_first;   // serial of this frame's first newborn
   uint tick;          // this frame's tick index for the row (0 on its first frame): the RNG's tick
   uint spawn_count;   // this frame's newborns
+  float asleep;       // seconds the emitter has been culled since it was last seen (kEmitterFlagCull)
+  uint culled;        // 1 when this frame's tick found the emitter out of view
+  uint pad0;
+  uint pad1;
 };
-MOTE_ASSERT_SIZE(FrameEmitterState, 32);
+MOTE_ASSERT_SIZE(FrameEmitterState, 48);
 MOTE_ASSERT_OFFSET(FrameEmitterState, generation, 0);
 MOTE_ASSERT_OFFSET(FrameEmitterState, accumulator, 4);
 MOTE_ASSERT_OFFSET(FrameEmitterState, age, 8);
@@ -120,6 +137,10 @@ MOTE_ASSERT_OFFSET(FrameEmitterState, spawned, 16);
 MOTE_ASSERT_OFFSET(FrameEmitterState, spawn_first, 20);
 MOTE_ASSERT_OFFSET(FrameEmitterState, tick, 24);
 MOTE_ASSERT_OFFSET(FrameEmitterState, spawn_count, 28);
+MOTE_ASSERT_OFFSET(FrameEmitterState, asleep, 32);
+MOTE_ASSERT_OFFSET(FrameEmitterState, culled, 36);
+MOTE_ASSERT_OFFSET(FrameEmitterState, pad0, 40);
+MOTE_ASSERT_OFFSET(FrameEmitterState, pad1, 44);
 
 // Push constants of emit and simulate: which program this dispatch runs (one per live program,
 // so every wave runs one program: the interpreter's decode is wave-uniform) and whether it is
@@ -135,8 +156,9 @@ struct FramePush {
   uint only_dispatch;
   uint section_offset;  // program-buffer word of the section's first instruction
   uint section_words;   // its length in words (4 per instruction)
-  uint pad0;
-  uint pad1;
+  uint bucketed;        // simulate: 1 = walk the program's bucket of the coherence list (FrameBucket),
+                        // 0 = walk last frame's alive list whole
+  uint warmup_tick;     // the pre-warm's advance (simulate built with FRAME_WARMUP): the tick's index
   uint pad2;
 };
 MOTE_ASSERT_SIZE(FramePush, 32);
@@ -145,9 +167,53 @@ MOTE_ASSERT_OFFSET(FramePush, first_dispatch, 4);
 MOTE_ASSERT_OFFSET(FramePush, only_dispatch, 8);
 MOTE_ASSERT_OFFSET(FramePush, section_offset, 12);
 MOTE_ASSERT_OFFSET(FramePush, section_words, 16);
-MOTE_ASSERT_OFFSET(FramePush, pad0, 20);
-MOTE_ASSERT_OFFSET(FramePush, pad1, 24);
+MOTE_ASSERT_OFFSET(FramePush, bucketed, 20);
+MOTE_ASSERT_OFFSET(FramePush, warmup_tick, 24);
 MOTE_ASSERT_OFFSET(FramePush, pad2, 28);
+
+// The coherence buckets (docs/design/runtime_frame.md, "Two orderings"): with two or more live
+// programs, last frame's alive list is counting-sorted by program id into the coherence list, each
+// program's bucket padded to kFrameWorkgroupSize entries with kFrameBucketPadEntry, so every
+// workgroup of simulate runs one program. One FrameBucket per program id, written on the GPU each
+// bucketed frame: the first three words are the program's indirect simulate dispatch.
+struct FrameBucket {
+  uint groups_x;  // min(entries / kFrameWorkgroupSize, kFrameMaxGroups); simulate strides past it
+  uint groups_y;
+  uint groups_z;
+  uint first;    // the bucket's first entry in the coherence list
+  uint entries;  // its length: count rounded up to kFrameWorkgroupSize
+  uint count;    // the program's particles in last frame's alive list (orphans not counted)
+  uint cursor;   // the scatter's next free entry (first + placed so far)
+  uint pad0;
+};
+MOTE_ASSERT_SIZE(FrameBucket, 32);
+MOTE_ASSERT_OFFSET(FrameBucket, groups_x, 0);
+MOTE_ASSERT_OFFSET(FrameBucket, groups_y, 4);
+MOTE_ASSERT_OFFSET(FrameBucket, groups_z, 8);
+MOTE_ASSERT_OFFSET(FrameBucket, first, 12);
+MOTE_ASSERT_OFFSET(FrameBucket, entries, 16);
+MOTE_ASSERT_OFFSET(FrameBucket, count, 20);
+MOTE_ASSERT_OFFSET(FrameBucket, cursor, 24);
+MOTE_ASSERT_OFFSET(FrameBucket, pad0, 28);
+// A coherence-list entry that stands for no particle (a bucket's padding). Real entries are
+// indices into last frame's alive list (< capacity).
+MOTE_CONSTANT(uint, kFrameBucketPadEntry, 0xFFFFFFFFu);
+// An entry-program word of an entry freed as an orphan by the bucket count (in no bucket).
+MOTE_CONSTANT(uint, kFrameNoProgram, 0xFFFFFFFFu);
+
+// Push constants of the bucket passes: the program ids the buckets cover this frame (the heap's
+// id capacity, host-known).
+struct FrameBucketPush {
+  uint program_count;
+  uint pad0;
+  uint pad1;
+  uint pad2;
+};
+MOTE_ASSERT_SIZE(FrameBucketPush, 16);
+MOTE_ASSERT_OFFSET(FrameBucketPush, program_count, 0);
+MOTE_ASSERT_OFFSET(FrameBucketPush, pad0, 4);
+MOTE_ASSERT_OFFSET(FrameBucketPush, pad1, 8);
+MOTE_ASSERT_OFFSET(FrameBucketPush, pad2, 12);
 
 // One row of the field-bindings table (docs/design/runtime_frame.md, "Field bindings"): the bind
 // pass copies `width` words of the transform row's channel into the program buffer at absolute word
@@ -164,6 +230,67 @@ MOTE_ASSERT_OFFSET(FrameFieldBinding, word, 0);
 MOTE_ASSERT_OFFSET(FrameFieldBinding, width, 4);
 MOTE_ASSERT_OFFSET(FrameFieldBinding, transform_row, 8);
 MOTE_ASSERT_OFFSET(FrameFieldBinding, channel, 12);
+
+// An emitter's measured bounds (docs/design/runtime_frame.md, "Bounds"), published per row at
+// the end of every frame by frame_bounds_publish.comp from the alive list the frame wrote: the
+// world box of every alive particle's drawn shape (the quad dilated by the most its size, stretch
+// and any view's projection can turn it, or the mesh's reach), and how many are alive. Empty
+// (nothing alive): min = +inf, max = -inf. Unknown (no drawn position, or a shape whose extent
+// the frame does not know): min = -inf, max = +inf. Compared by bits, never by value.
+struct FrameEmitterBounds {
+  vec4 bounds_min;  // xyz; w unused
+  vec4 bounds_max;
+  uint alive;       // the row's particles in the frame's alive list
+  uint generation;  // the row's generation the box was measured for (0: a free row)
+  uint pad0;
+  uint pad1;
+};
+MOTE_ASSERT_SIZE(FrameEmitterBounds, 48);
+MOTE_ASSERT_OFFSET(FrameEmitterBounds, bounds_min, 0);
+MOTE_ASSERT_OFFSET(FrameEmitterBounds, bounds_max, 16);
+MOTE_ASSERT_OFFSET(FrameEmitterBounds, alive, 32);
+MOTE_ASSERT_OFFSET(FrameEmitterBounds, generation, 36);
+MOTE_ASSERT_OFFSET(FrameEmitterBounds, pad0, 40);
+MOTE_ASSERT_OFFSET(FrameEmitterBounds, pad1, 44);
+// The bounds pass's accumulators per row (kFrameBoundsAccumulatorWords words): atomicMax of
+// ~order(min) for x, y, z, atomicMax of order(max), the alive count, the bounded count (finite
+// positions); zero is empty for every word, and the publish pass zeroes them again.
+MOTE_CONSTANT(uint, kFrameBoundsAccumulatorWords, 8u);
+
+// GPU pre-warm (docs/design/runtime_frame.md, "Pre-warm"): one entry per emitter the warm-up
+// runs forward, host-written. The warm-up's tick (tick.comp built with FRAME_WARMUP) runs entry i
+// from tick first_tick on, so emitters of different pre-warms each end having run their own.
+struct FrameWarmupEntry {
+  uint row;
+  uint generation;  // the emitter's: a row that changed hands since it was queued is skipped
+  uint first_tick;
+  uint pad0;
+};
+MOTE_ASSERT_SIZE(FrameWarmupEntry, 16);
+MOTE_ASSERT_OFFSET(FrameWarmupEntry, row, 0);
+MOTE_ASSERT_OFFSET(FrameWarmupEntry, generation, 4);
+MOTE_ASSERT_OFFSET(FrameWarmupEntry, first_tick, 8);
+MOTE_ASSERT_OFFSET(FrameWarmupEntry, pad0, 12);
+
+// Push constants of the warm-up's tick and migrate.
+struct FrameWarmupPush {
+  uint tick;           // this warm-up tick's index (0 .. ticks - 1)
+  uint entry_count;    // FrameWarmupEntry rows
+  uint warm_capacity;  // migrate: the warm-up pool's records
+  uint pad1;
+};
+MOTE_ASSERT_SIZE(FrameWarmupPush, 16);
+MOTE_ASSERT_OFFSET(FrameWarmupPush, tick, 0);
+MOTE_ASSERT_OFFSET(FrameWarmupPush, entry_count, 4);
+MOTE_ASSERT_OFFSET(FrameWarmupPush, warm_capacity, 8);
+MOTE_ASSERT_OFFSET(FrameWarmupPush, pad1, 12);
+// The warm-up's per-particle advance (include/mote/simulation.hpp's kWarmupDtJitter and
+// kWarmupDtBuckets, src/sim/warmup.cpp): a particle's tick is jittered by +-kFrameWarmupDtJitter
+// of the tick, at one of kFrameWarmupDtBuckets levels hashed from (slot, tick).
+MOTE_CONSTANT(float, kFrameWarmupDtJitter, 0.5f);
+MOTE_CONSTANT(uint, kFrameWarmupDtBuckets, 8u);
+MOTE_CONSTANT(uint, kFrameWarmupJitterSalt, 0x4A495454u);       // "JITT"
+MOTE_CONSTANT(uint, kFrameWarmupAccumulatorSalt, 0x41434355u);  // "ACCU"
 
 // Push constants of frame_field_bind: how many rows of the bindings table are live.
 struct FrameFieldBindPush {
@@ -187,23 +314,34 @@ MOTE_CONSTANT(uint, kFrameChannelOrientation, 3u);
 // Descriptor binding slots of the frame's buffers: one slot per buffer across every frame shader
 // (shaders/runtime/frame/*) and the passes that bind them (src/runtime/frame/*_pass.cpp), so a
 // buffer is bound and declared by the same name. Push descriptors take sparse slots.
-MOTE_CONSTANT(uint, kFrameBindingParams, 0u);             // FrameParams (uniform)
-MOTE_CONSTANT(uint, kFrameBindingCounters, 1u);           // FrameCounters
-MOTE_CONSTANT(uint, kFrameBindingEmitters, 2u);           // EmitterRecord per row
-MOTE_CONSTANT(uint, kFrameBindingStates, 3u);             // FrameEmitterState per row
-MOTE_CONSTANT(uint, kFrameBindingAliveIn, 4u);            // last frame's alive list (simulate walks it)
-MOTE_CONSTANT(uint, kFrameBindingFreeList, 5u);           // the free-slot stack
-MOTE_CONSTANT(uint, kFrameBindingAliveOut, 6u);           // this frame's alive list
-MOTE_CONSTANT(uint, kFrameBindingPool, 7u);               // the records (as u32 words and as uvec4 chunks)
-MOTE_CONSTANT(uint, kFrameBindingProgram, 8u);            // opcode shapes, then the program heap's image
-MOTE_CONSTANT(uint, kFrameBindingTransformChannels, 9u);  // TransformChannels per transform row
-MOTE_CONSTANT(uint, kFrameBindingWideRegisters, 10u);     // the wide interpreter's register file
-MOTE_CONSTANT(uint, kFrameBindingKeep, 11u);              // survivor counts and masks per tile
-MOTE_CONSTANT(uint, kFrameBindingSpawnCounts, 12u);       // the tick's spawns per row
-MOTE_CONSTANT(uint, kFrameBindingSpawnSums, 13u);         // their inclusive scan
-MOTE_CONSTANT(uint, kFrameBindingBursts, 14u);            // FrameBurst, kFrameMaxBursts per row
-MOTE_CONSTANT(uint, kFrameBindingCommands, 15u);          // the host's [row, count] spawn commands
-MOTE_CONSTANT(uint, kFrameBindingFieldBindings, 16u);     // FrameFieldBinding rows
+MOTE_CONSTANT(uint, kFrameBindingParams, 0u);               // FrameParams (uniform)
+MOTE_CONSTANT(uint, kFrameBindingCounters, 1u);             // FrameCounters
+MOTE_CONSTANT(uint, kFrameBindingEmitters, 2u);             // EmitterRecord per row
+MOTE_CONSTANT(uint, kFrameBindingStates, 3u);               // FrameEmitterState per row
+MOTE_CONSTANT(uint, kFrameBindingAliveIn, 4u);              // last frame's alive list (simulate walks it)
+MOTE_CONSTANT(uint, kFrameBindingFreeList, 5u);             // the free-slot stack
+MOTE_CONSTANT(uint, kFrameBindingAliveOut, 6u);             // this frame's alive list
+MOTE_CONSTANT(uint, kFrameBindingPool, 7u);                 // the records (as u32 words and as uvec4 chunks)
+MOTE_CONSTANT(uint, kFrameBindingProgram, 8u);              // opcode shapes, then the program heap's image
+MOTE_CONSTANT(uint, kFrameBindingTransformChannels, 9u);    // TransformChannels per transform row
+MOTE_CONSTANT(uint, kFrameBindingWideRegisters, 10u);       // the wide interpreter's register file
+MOTE_CONSTANT(uint, kFrameBindingKeep, 11u);                // survivor counts and masks per tile
+MOTE_CONSTANT(uint, kFrameBindingSpawnCounts, 12u);         // the tick's spawns per row
+MOTE_CONSTANT(uint, kFrameBindingSpawnSums, 13u);           // their inclusive scan
+MOTE_CONSTANT(uint, kFrameBindingBursts, 14u);              // FrameBurst, kFrameMaxBursts per row
+MOTE_CONSTANT(uint, kFrameBindingCommands, 15u);            // the host's [row, count] spawn commands
+MOTE_CONSTANT(uint, kFrameBindingFieldBindings, 16u);       // FrameFieldBinding rows
+MOTE_CONSTANT(uint, kFrameBindingBuckets, 17u);             // FrameBucket per program id
+MOTE_CONSTANT(uint, kFrameBindingBucketSizes, 18u);         // u32 per program id: the bucket count's atomics
+MOTE_CONSTANT(uint, kFrameBindingBucketOffsets, 19u);       // u32 per program id: padded sizes, scanned in place
+MOTE_CONSTANT(uint, kFrameBindingEntryPrograms, 20u);       // u32 per entry of last frame's list: its program
+MOTE_CONSTANT(uint, kFrameBindingCoherence, 21u);           // the coherence list (simulation order)
+MOTE_CONSTANT(uint, kFrameBindingBoundsAccumulators, 22u);  // kFrameBoundsAccumulatorWords per row
+MOTE_CONSTANT(uint, kFrameBindingEmitterBounds, 23u);       // FrameEmitterBounds per row
+MOTE_CONSTANT(uint, kFrameBindingWarmupQueue, 24u);         // FrameWarmupEntry rows
+MOTE_CONSTANT(uint, kFrameBindingWarmupCounters, 25u);      // migrate: the warm-up's FrameCounters
+MOTE_CONSTANT(uint, kFrameBindingWarmupPool, 26u);          // migrate: the warm-up's records
+MOTE_CONSTANT(uint, kFrameBindingWarmupAlive, 27u);         // migrate: the warm-up's last alive list
 
 MOTE_CONSTANT(uint, kFrameWorkgroupSize, 64u);
 // The interpreted simulate's record window (shaders/runtime/frame/vm.glsl): the most chunks of a

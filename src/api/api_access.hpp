@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <memory>
@@ -61,6 +62,9 @@ struct ParticleRenderer::State {
   ParticleSystem* system = nullptr;
   gpu::Device* device = nullptr;
   ParticleRendererDesc desc;
+  // Where effects' textures and meshes must resolve (canonical); empty: not confined, for Mote's
+  // own scene renderer over a scene loaded without a root.
+  std::filesystem::path asset_root;
   render::ParticleRenderer renderer;
   std::map<std::string, std::unique_ptr<render::GpuMesh>> meshes;  // by resolved name
   std::vector<uint64_t> synced;                                    // per row: the system's row version the renderer has
@@ -70,6 +74,10 @@ namespace detail {
 
 struct ApiAccess {
   static render::ParticleRenderer& renderer(ParticleRenderer& r) { return r.state_->renderer; }
+  // The scene renderer hands its scene's root on (empty when the scene has none).
+  static void set_asset_root(ParticleRenderer& r, const std::filesystem::path& canonical_root) {
+    r.state_->asset_root = canonical_root;
+  }
   // A Context over a device the caller owns and keeps alive (Mote's own renderers run the public
   // particle API on the device they were given).
   static std::unique_ptr<Context> wrap(gpu::Device& device) {

@@ -2,6 +2,7 @@
 // compile_effect_file.cpp, with the tools).
 #include "mote/files.hpp"
 
+#include "core/alloc_guard.hpp"
 #include "core/file.hpp"
 #include "mote/assembly.hpp"
 #include "mote/mfx.hpp"
@@ -9,11 +10,11 @@
 namespace mote {
 
 Result<std::vector<uint8_t>> read_binary_file(const std::filesystem::path& path, size_t max_bytes) {
-  return read_file_bytes(path.string(), max_bytes);
+  return core::guard_allocation("read_binary_file", [&] { return read_file_bytes(path.string(), max_bytes); });
 }
 
 Result<std::string> read_text_file(const std::filesystem::path& path, size_t max_bytes) {
-  return read_file_text(path.string(), max_bytes);
+  return core::guard_allocation("read_text_file", [&] { return read_file_text(path.string(), max_bytes); });
 }
 
 Status write_binary_file(const std::filesystem::path& path, std::span<const uint8_t> bytes) {

@@ -15,6 +15,7 @@
 #include "api/fog_state.hpp"
 #include "api/host_frame.hpp"
 #include "assets/mesh.hpp"
+#include "core/asset_path.hpp"
 #include "gpu/image.hpp"
 #include "render/gpu_mesh.hpp"
 #include "render/particle_renderer.hpp"
@@ -30,17 +31,27 @@ using detail::render_view;
 
 namespace {
 
-// A path an effect names, against the directory of the document it came from.
-std::filesystem::path resolve(const CompiledEffect& effect, const std::string& path) {
+// A path an effect names (`key`: "texture" or "mesh"), against the directory of the document it
+// came from, inside the renderer's asset root when it has one.
+Result<std::filesystem::path> resolve(const ParticleRenderer::State& s, const CompiledEffect& effect,
+                                      const std::string& path, const char* key) {
+  const std::filesystem::path dir = std::filesystem::path(effect.source_path).parent_path();
+  if (!s.asset_root.empty()) {
+    const std::string where = (effect.source_path.empty() ? effect.name : effect.source_path) + "#/render/" + key;
+    return core::resolve_asset_path(path, dir.empty() ? std::filesystem::path(".") : dir, s.asset_root, where);
+  }
   const std::filesystem::path p(path);
   if (p.is_absolute() || effect.source_path.empty()) return p;
-  return std::filesystem::path(effect.source_path).parent_path() / p;
+  return dir / p;
 }
 
 Result<const render::GpuMesh*> mesh_for(ParticleRenderer::State& s, const CompiledEffect& effect) {
   const std::string& name = effect.render.mesh;
-  const std::string key = name.empty() || name == "box" || name == "sphere" ? "builtin:" + (name.empty() ? "box" : name)
-                                                                            : resolve(effect, name).string();
+  std::string key = "builtin:" + (name.empty() ? "box" : name);
+  if (!name.empty() && name != "box" && name != "sphere") {
+    MOTE_TRY_ASSIGN(const std::filesystem::path resolved, resolve(s, effect, name, "mesh"));
+    key = resolved.string();
+  }
   if (auto it = s.meshes.find(key); it != s.meshes.end()) return it->second.get();
   assets::Mesh mesh;
   if (key == "builtin:box") {
@@ -71,8 +82,8 @@ Status sync_rows(ParticleRenderer::State& s) {
   for (size_t row = 0; row < system.rows.size(); ++row) {
     const auto& effect = system.rows[row].effect;
     if (system.rows[row].version == s.synced[row] || !effect || effect->render.texture.empty()) continue;
-    const std::string path = resolve(*effect, effect->render.texture).string();
-    textures.push_back({path, path});
+    MOTE_TRY_ASSIGN(const std::filesystem::path path, resolve(s, *effect, effect->render.texture, "texture"));
+    textures.push_back({path.string(), path});
   }
   if (!textures.empty()) MOTE_TRY(s.renderer.add_textures(textures));
   for (size_t row = 0; row < system.rows.size(); ++row) {
@@ -83,7 +94,10 @@ Status sync_rows(ParticleRenderer::State& s) {
     } else {
       // The record looks its texture up by the effect's name for it: the resolved path here.
       CompiledEffect drawn = *r.effect;
-      if (!drawn.render.texture.empty()) drawn.render.texture = resolve(*r.effect, drawn.render.texture).string();
+      if (!drawn.render.texture.empty()) {
+        MOTE_TRY_ASSIGN(const std::filesystem::path path, resolve(s, *r.effect, drawn.render.texture, "texture"));
+        drawn.render.texture = path.string();
+      }
       const render::GpuMesh* mesh = nullptr;
       if (drawn.render.projection == "mesh") {
         MOTE_TRY_ASSIGN(mesh, mesh_for(s, *r.effect));
@@ -97,7 +111,8 @@ Status sync_rows(ParticleRenderer::State& s) {
 
 Status preload_effect(ParticleRenderer::State& s, const CompiledEffect& effect) {
   if (!effect.render.texture.empty()) {
-    const std::string path = resolve(effect, effect.render.texture).string();
+    MOTE_TRY_ASSIGN(const std::filesystem::path resolved, resolve(s, effect, effect.render.texture, "texture"));
+    const std::string path = resolved.string();
     const assets::AtlasRequest request{path, path};
     MOTE_TRY(s.renderer.add_textures(std::span(&request, 1)));
   }
@@ -125,6 +140,7 @@ Result<std::unique_ptr<ParticleRenderer>> ParticleRenderer::create(ParticleSyste
   s.system = &system;
   s.device = &ApiAccess::device(*state.context);
   s.desc = desc;
+  MOTE_TRY_ASSIGN(s.asset_root, core::canonical_asset_root(desc.asset_root));
   if (!s.device->description().queue_has_graphics && desc.path == DrawPath::kRaster)
     return make_error(ErrorCode::kUnsupported, "the raster path needs a queue that draws (no graphics queue)");
   const render::ParticleRendererOptions options{.width = desc.width,

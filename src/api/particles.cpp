@@ -58,9 +58,43 @@ ParticleSystem::~ParticleSystem() {
   if (state_ && state_->context) (void)ApiAccess::device(*state_->context).wait_idle();
 }
 
+namespace {
+
+// The limits a desc is held to before anything is allocated, each error naming the limit and the
+// number asked for (docs/design/reliability.md, "Limits").
+Status check_desc(const gpu::Device& device, const ParticleSystemDesc& desc) {
+  constexpr uint32_t kMaxCapacity = 1u << 24;  // PARTICLE_INDEX is a float
+  constexpr uint32_t kMaxEmitters = 1u << 20;  // the particle header's row bits
+  constexpr uint32_t kMaxTransforms = 1u << 20;
+  if (desc.capacity == 0 || desc.capacity > kMaxCapacity)
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("capacity {} is outside 1 .. {} particles", desc.capacity, kMaxCapacity), "capacity");
+  if (desc.max_emitters == 0 || desc.max_emitters > kMaxEmitters)
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("max_emitters {} is outside 1 .. {}", desc.max_emitters, kMaxEmitters),
+                      "max_emitters");
+  if (desc.max_transforms > kMaxTransforms)
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("max_transforms {} is over the limit of {}", desc.max_transforms, kMaxTransforms),
+                      "max_transforms");
+  const uint64_t pool_bytes = uint64_t(desc.capacity) * desc.record_words * 4;
+  const uint64_t range = device.limits().maxStorageBufferRange;
+  if (pool_bytes > range)
+    return make_error(ErrorCode::kUnsupported,
+                      fmt::format("a pool of {} particles x {} words is {} bytes; the device's maxStorageBufferRange "
+                                  "is {} bytes (at most {} particles of {} words)",
+                                  desc.capacity, desc.record_words, pool_bytes, range,
+                                  range / (uint64_t(desc.record_words ? desc.record_words : 1) * 4), desc.record_words),
+                      "capacity");
+  return ok_status();
+}
+
+}  // namespace
+
 Result<std::unique_ptr<ParticleSystem>> ParticleSystem::create(Context& context, const ParticleSystemDesc& desc) {
   std::unique_ptr<ParticleSystem> s(new ParticleSystem());
   gpu::Device& device = ApiAccess::device(context);
+  MOTE_TRY(check_desc(device, desc));
   s->state_->context = &context;
   MOTE_TRY_ASSIGN(s->state_->system,
                   runtime::ParticleSystem::create(device, {.capacity = desc.capacity,
@@ -162,6 +196,12 @@ Status ParticleSystem::unbind_field(EmitterId id, std::string_view field) {
   return state_->system.unbind_field(id.row, field);
 }
 
+void ParticleSystem::set_camera(const std::array<float, 16>& view_projection) {
+  state_->system.set_cull_camera(view_projection);
+}
+
+void ParticleSystem::clear_camera() { state_->system.set_cull_camera(std::nullopt); }
+
 Status ParticleSystem::execute(float dt) {
   gpu::Device& device = ApiAccess::device(*state_->context);
   if (state_->has_transforms) {
@@ -196,9 +236,27 @@ Status ParticleSystem::wait_idle() { return ApiAccess::device(*state_->context).
 
 Status ParticleSystem::wait_for_kernels() { return state_->system.wait_for_kernels(); }
 
+namespace {
+
+EmitterBounds public_bounds(const shader::FrameEmitterBounds& b) {
+  return EmitterBounds{b.alive,
+                       {b.bounds_min.x, b.bounds_min.y, b.bounds_min.z},
+                       {b.bounds_max.x, b.bounds_max.y, b.bounds_max.z}};
+}
+
+}  // namespace
+
 Result<ParticleStats> ParticleSystem::read_stats() {
-  MOTE_TRY_ASSIGN(runtime::FrameStats s, state_->system.read_stats());
-  return ParticleStats{s.alive, s.free_count, s.newborns, s.dropped, s.killed, s.orphaned, s.frames};
+  runtime::ParticleSystem& system = state_->system;
+  MOTE_TRY_ASSIGN(runtime::FrameStats s, system.read_stats());
+  ParticleStats stats{s.alive, s.free_count, s.newborns, s.dropped, s.killed, s.orphaned, s.frames, s.prewarmed, {}};
+  MOTE_TRY_ASSIGN(const std::vector<shader::FrameEmitterBounds> bounds, system.read_emitter_bounds());
+  for (uint32_t row = 0; row < bounds.size(); ++row) {
+    // Published for the row's current tenant only (an emitter added since the last frame has none yet).
+    if (!system.is_live(row) || bounds[row].generation != system.generation(row)) continue;
+    stats.emitters.push_back({EmitterId{row, system.generation(row)}, public_bounds(bounds[row])});
+  }
+  return stats;
 }
 
 Result<AliveRecords> ParticleSystem::read_alive_records() {
@@ -228,7 +286,11 @@ Result<EmitterState> ParticleSystem::read_emitter_state(EmitterId id) {
   // The tick adopts a row's new generation on the emitter's first frame: until then the state
   // still belongs to the row's previous tenant, and this emitter has not started.
   if (s.generation != id.generation) return EmitterState{};
-  return EmitterState{s.age, s.spawned, s.spawn_count};
+  EmitterState state{s.age, s.spawned, s.spawn_count, {}};
+  MOTE_TRY_ASSIGN(const std::vector<shader::FrameEmitterBounds> bounds, state_->system.read_emitter_bounds());
+  if (id.row < bounds.size() && bounds[id.row].generation == id.generation)
+    state.bounds = public_bounds(bounds[id.row]);
+  return state;
 }
 
 uint32_t ParticleSystem::capacity() const { return state_->system.capacity(); }

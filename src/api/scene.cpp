@@ -5,6 +5,8 @@
 
 #include "api/api_access.hpp"
 #include "assets/image.hpp"
+#include "core/alloc_guard.hpp"
+#include "core/asset_path.hpp"
 #include "render/scene_renderer.hpp"
 
 namespace mote {
@@ -19,14 +21,21 @@ Scene::Scene(Scene&&) noexcept = default;
 Scene& Scene::operator=(Scene&&) noexcept = default;
 Scene::~Scene() = default;
 
-Result<Scene> Scene::load_file(const std::filesystem::path& path) {
-  MOTE_TRY_ASSIGN(scene::Scene loaded, scene::load_scene_file(path));
-  return Scene(std::make_unique<State>(State{std::move(loaded)}));
+Result<Scene> Scene::load_file(const std::filesystem::path& path, const SceneLoadOptions& options) {
+  return core::guard_allocation("Scene::load_file", [&]() -> Result<Scene> {
+    MOTE_TRY_ASSIGN(const std::filesystem::path root, core::canonical_asset_root(options.asset_root));
+    MOTE_TRY_ASSIGN(scene::Scene loaded, scene::load_scene_file(path, root));
+    return Scene(std::make_unique<State>(State{std::move(loaded)}));
+  });
 }
 
-Result<Scene> Scene::parse(std::string_view json_text, const std::filesystem::path& base_dir) {
-  MOTE_TRY_ASSIGN(scene::Scene loaded, scene::load_scene(json_text, base_dir));
-  return Scene(std::make_unique<State>(State{std::move(loaded)}));
+Result<Scene> Scene::parse(std::string_view json_text, const std::filesystem::path& base_dir,
+                           const SceneLoadOptions& options) {
+  return core::guard_allocation("Scene::parse", [&]() -> Result<Scene> {
+    MOTE_TRY_ASSIGN(const std::filesystem::path root, core::canonical_asset_root(options.asset_root));
+    MOTE_TRY_ASSIGN(scene::Scene loaded, scene::load_scene(json_text, base_dir, root));
+    return Scene(std::make_unique<State>(State{std::move(loaded)}));
+  });
 }
 
 const std::string& Scene::name() const { return state_->scene.name; }

@@ -4,10 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <unordered_set>
 
 #include <stb_rect_pack.h>
+
+#include "core/file.hpp"
 
 namespace mote::assets {
 namespace {
@@ -68,6 +71,34 @@ ImageRgba8 white_texel() {
   return white;
 }
 
+// A request's image, its header checked against the atlas before anything is decoded
+// (docs/design/reliability.md, finding 10). `too_large` is set, and the atlas fails (the scene's
+// error), when the texture cannot fit in it; any other problem is in `image` and the entry falls
+// back to the soft disc.
+struct AtlasImage {
+  Result<ImageRgba8> image = make_error(ErrorCode::kInternal, "not loaded");
+  std::optional<Error> too_large;
+};
+
+AtlasImage load_atlas_image(const AtlasRequest& request) {
+  const std::string name = request.path.string();
+  AtlasImage out;
+  Result<std::vector<uint8_t>> bytes = read_file_bytes(name, size_t(1) << 30);
+  if (!bytes.ok()) return {bytes.take_error(), std::nullopt};
+  Result<ImageSize> size = probe_image(*bytes, name);
+  if (!size.ok()) return {size.take_error(), std::nullopt};
+  // A header past kMaxImageDimension (or of 0 texels) is a broken file, decode_image's kFormat.
+  const bool readable = size->width <= kMaxImageDimension && size->height <= kMaxImageDimension;
+  if (readable && (size->width + 2 * kAtlasPadding > kMaxAtlasSize || size->height + 2 * kAtlasPadding > kMaxAtlasSize))
+    out.too_large = make_error(ErrorCode::kUnsupported,
+                               "texture is " + std::to_string(size->width) + " x " + std::to_string(size->height) +
+                                   " texels; with its padding it cannot fit in a " + std::to_string(kMaxAtlasSize) +
+                                   " x " + std::to_string(kMaxAtlasSize) + " atlas",
+                               request.key);
+  else out.image = decode_image(*bytes, name, kMaxAtlasSize - 2 * kAtlasPadding);
+  return out;
+}
+
 }  // namespace
 
 ImageRgba8 make_soft_disc(uint32_t size) {
@@ -110,7 +141,10 @@ Result<Atlas> build_atlas(const std::vector<AtlasRequest>& requests) {
   for (const AtlasRequest& request : requests) {
     if (!seen.insert(request.key).second) continue;
     AtlasEntry entry{.key = request.key};
-    auto image = load_image(request.path);
+    // The header first: an image too large for the atlas is refused before it is decoded.
+    AtlasImage loaded_image = load_atlas_image(request);
+    if (loaded_image.too_large) return *loaded_image.too_large;
+    Result<ImageRgba8>& image = loaded_image.image;
     if (!image.ok()) {
       entry.fallback = true;
       entry.problem = image.error().to_string();
@@ -119,12 +153,6 @@ Result<Atlas> build_atlas(const std::vector<AtlasRequest>& requests) {
       atlas.entries.push_back(std::move(entry));
       continue;
     }
-    if (image->width + 2 * kAtlasPadding > kMaxAtlasSize || image->height + 2 * kAtlasPadding > kMaxAtlasSize)
-      return make_error(ErrorCode::kUnsupported,
-                        "texture is " + std::to_string(image->width) + " x " + std::to_string(image->height) +
-                            " texels; with its padding it cannot fit in a " + std::to_string(kMaxAtlasSize) + " x " +
-                            std::to_string(kMaxAtlasSize) + " atlas",
-                        request.key);
     entry.width = image->width;
     entry.height = image->height;
     loaded.push_back(std::move(image).value());

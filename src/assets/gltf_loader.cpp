@@ -18,6 +18,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "assets/mesh.hpp"
+#include "assets/gltf_files.hpp"
 #include "assets/mesh_util.hpp"
 #include "core/file.hpp"
 
@@ -30,72 +31,17 @@ namespace {
 
 static_assert(std::endian::native == std::endian::little, "glTF buffers are little-endian and read in place");
 
-// Budgets. A .gltf/.glb or an external buffer over 1 GiB is refused before it is read (the
-// vertex and index limits need at most ~1 GiB of buffer with the widest strides). JSON nesting is
-// limited because tinygltf converts "extras" and "extensions" recursively: a hostile file of a
-// few kilobytes of '[' would otherwise overflow the stack. Real glTF nests well under 16 levels.
-constexpr size_t kMaxGltfFileBytes = size_t(1) << 30;
+// Budgets (the file size: kMaxGltfFileBytes, gltf_files.hpp). JSON nesting is limited because tinygltf converts
+// "extras" and "extensions" recursively: a hostile file of a few kilobytes of '[' would otherwise overflow the stack.
+// Real glTF nests well under 16 levels.
 constexpr uint32_t kMaxJsonNesting = 64;
 // The node hierarchy is walked recursively; deeper files are refused.
 constexpr uint32_t kMaxNodeDepth = 64;
 
-// ---- tinygltf's file-system and image callbacks --------------------------------------------
-
-struct FsContext {
-  std::string base_prefix;  // external files must resolve under base_dir ("" = no restriction)
-  bool read_failed = false;
-};
-
-// tinygltf looks for an external file first under base_dir, then under "."; only the first is
-// ours to read (the working directory is not the file's).
-bool fs_file_exists(const std::string& path, void* user) {
-  const auto* ctx = static_cast<const FsContext*>(user);
-  if (!ctx->base_prefix.empty() && path.rfind(ctx->base_prefix, 0) != 0) return false;
-  std::error_code ec;
-  return std::filesystem::is_regular_file(path, ec);
-}
-
-std::string fs_expand_path(const std::string& path, void*) { return path; }
-
-bool fs_read_whole_file(std::vector<unsigned char>* out, std::string* err, const std::string& path, void* user) {
-  auto bytes = read_file_bytes(path, kMaxGltfFileBytes);
-  if (!bytes.ok()) {
-    static_cast<FsContext*>(user)->read_failed = true;
-    if (err) *err = bytes.error().to_string();
-    return false;
-  }
-  *out = std::move(bytes).value();
-  return true;
-}
-
-bool fs_write_whole_file(std::string* err, const std::string&, const std::vector<unsigned char>&, void*) {
-  if (err) *err = "the glTF loader does not write files";
-  return false;
-}
+// ---- tinygltf's image callback (its file-system callbacks: gltf_files.hpp) -----------------
 
 // Meshes only: embedded and external images are left undecoded.
 bool skip_image(tinygltf::Image*, const int, std::string*, std::string*, int, int, const unsigned char*, int, void*) {
-  return true;
-}
-
-// Whether no '[' / '{' outside strings nests deeper than `limit`. Exact for valid JSON; for
-// invalid JSON the parser rejects the text anyway.
-bool json_nesting_within(std::span<const uint8_t> text, uint32_t limit) {
-  uint32_t depth = 0;
-  bool in_string = false, escaped = false;
-  for (const uint8_t ch : text) {
-    if (in_string) {
-      if (escaped) escaped = false;
-      else if (ch == '\\') escaped = true;
-      else if (ch == '"') in_string = false;
-    } else if (ch == '"') {
-      in_string = true;
-    } else if (ch == '[' || ch == '{') {
-      if (++depth > limit) return false;
-    } else if ((ch == ']' || ch == '}') && depth > 0) {
-      --depth;
-    }
-  }
   return true;
 }
 
@@ -560,8 +506,11 @@ Result<Mesh> decode_gltf(std::span<const uint8_t> bytes, const std::filesystem::
                       where);
 
   FsContext fs_context;
-  const std::string base = base_dir.string();
-  if (!base.empty()) fs_context.base_prefix = base.back() == '/' ? base : base + "/";
+  // An empty base_dir is the working directory (a model named without a folder lives there).
+  const std::string base = base_dir.empty() ? std::string(".") : base_dir.string();
+  std::error_code ec;
+  fs_context.base = std::filesystem::weakly_canonical(base, ec);
+  if (ec) return make_error(ErrorCode::kNotFound, "cannot resolve the model's folder: " + ec.message(), where);
   tinygltf::TinyGLTF loader;
   loader.SetFsCallbacks({fs_file_exists, fs_expand_path, fs_read_whole_file, fs_write_whole_file, &fs_context});
   loader.SetImageLoader(skip_image, nullptr);

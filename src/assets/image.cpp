@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstring>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include <stb_image.h>
 #include <stb_image_write.h>
@@ -27,16 +29,22 @@ std::string stb_reason() {
   return r ? r : "unknown reason";
 }
 
-Error dimension_error(int width, int height, std::string_view name) {
+Error dimension_error(ImageSize size, uint32_t max_side, std::string_view name) {
   return make_error(ErrorCode::kFormat,
-                    "image is " + std::to_string(width) + " x " + std::to_string(height) +
-                        " texels; each side must be between 1 and " + std::to_string(kMaxImageDimension),
+                    "image is " + std::to_string(size.width) + " x " + std::to_string(size.height) +
+                        " texels; each side must be between 1 and " + std::to_string(max_side),
                     std::string(name));
 }
 
-bool valid_dimensions(int width, int height) {
-  return width > 0 && height > 0 && uint32_t(width) <= kMaxImageDimension && uint32_t(height) <= kMaxImageDimension;
+bool valid_dimensions(ImageSize size, uint32_t max_side) {
+  return size.width > 0 && size.height > 0 && size.width <= max_side && size.height <= max_side;
 }
+
+uint32_t be32(const uint8_t* p) { return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3]; }
+
+// The PNG signature, then the first chunk: length 13, "IHDR", width, height (big-endian).
+constexpr uint8_t kPngSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+constexpr size_t kPngIhdrEnd = 24;
 
 Status check_image(const ImageRgba8& image, const std::string& where) {
   if (image.width == 0 || image.height == 0 || image.width > kMaxImageDimension || image.height > kMaxImageDimension)
@@ -59,21 +67,91 @@ void append_bytes(void* context, void* data, int size) {
   if (size > 0) out->insert(out->end(), bytes, bytes + size);
 }
 
+// The formats stb_image reads that Mote refuses, by the signature stb itself tests for each:
+// HDR (stb 2.27's RLE reader loops without end on a truncated scanline — fuzz/fuzz_image found
+// it, docs/design/reliability.md), and GIF, PSD, PIC and PNM, which no texture needs and which
+// stb's history of reports makes a cost with no use. The name of the format, or nullptr.
+const char* refused_format(std::span<const uint8_t> b) {
+  auto starts = [&](std::string_view magic) {
+    return b.size() >= magic.size() && std::memcmp(b.data(), magic.data(), magic.size()) == 0;
+  };
+  if (starts("#?RADIANCE") || starts("#?RGBE")) return "HDR";
+  if (starts("GIF8")) return "GIF";
+  if (starts("8BPS")) return "PSD";
+  if (starts("\x53\x80\xF6\x34")) return "PIC";
+  if (starts("P5") || starts("P6")) return "PNM";
+  return nullptr;
+}
+
+// stb_image 2.27 (Debian's libstb.so) builds a JPEG Huffman table without checking that its 16
+// code-length counts sum to at most 256, so a hostile DHT segment writes past the decoder's
+// tables (found by fuzz/fuzz_image, docs/design/reliability.md "Findings of the fuzzers"). Every
+// DHT table of a JPEG is checked here before stb sees the file. Walks the marker segments the way
+// stb reads them, and the entropy-coded data between them byte by byte (a marker there is 0xFF
+// followed by anything but 0x00, a fill 0xFF or RSTn).
+bool jpeg_huffman_tables_fit(std::span<const uint8_t> b) {
+  // stb takes any number of 0xFF fill bytes before the start-of-image marker (a finding too).
+  size_t soi = 0;
+  while (soi < b.size() && b[soi] == 0xFF) ++soi;
+  if (soi == 0 || soi == b.size() || b[soi] != 0xD8) return true;  // not a JPEG to stb
+  size_t i = soi + 1;
+  while (i + 1 < b.size()) {
+    const uint8_t marker = b[i + 1];
+    if (b[i] != 0xFF || marker == 0xFF || marker == 0x00 || (marker >= 0xD0 && marker <= 0xD8) || marker == 0x01) {
+      i += b[i] == 0xFF && marker != 0xFF ? 2 : 1;  // entropy-coded data, fill, stuffing, RSTn, SOI, TEM
+      continue;
+    }
+    if (marker == 0xD9 || i + 4 > b.size()) return true;  // the end, or a truncation stb refuses
+    const size_t length = size_t(b[i + 2]) << 8 | b[i + 3];
+    if (marker == 0xC4) {
+      // stb's loop: tables while the segment's length lasts, each 1 + 16 + n bytes. stb reads
+      // the bytes past the end of the file as zeros, so a table the file cuts short counts the
+      // bytes it has (the campaign's finding).
+      size_t p = i + 4;
+      for (int64_t left = int64_t(length) - 2; left > 0 && p + 1 < b.size();) {
+        size_t n = 0;
+        for (size_t k = 1; k <= 16 && p + k < b.size(); ++k) n += b[p + k];
+        if (n > 256) return false;
+        p += 17 + n;
+        left -= int64_t(17 + n);
+      }
+    }
+    i += 2 + length;
+  }
+  return true;
+}
+
 }  // namespace
 
-Result<ImageRgba8> decode_image(std::span<const uint8_t> bytes, std::string_view name) {
+Result<ImageSize> probe_image(std::span<const uint8_t> bytes, std::string_view name) {
   if (bytes.empty()) return make_error(ErrorCode::kFormat, "empty file", std::string(name));
   if (bytes.size() > kMaxImageFileBytes || bytes.size() > size_t(INT_MAX))
     return make_error(ErrorCode::kFormat,
                       "file of " + std::to_string(bytes.size()) + " bytes is too large for an image",
                       std::string(name));
-  const int len = int(bytes.size());
-
-  // The header alone first: a hostile header must not make us allocate before we refuse it.
+  if (bytes.size() >= kPngIhdrEnd && std::memcmp(bytes.data(), kPngSignature, 8) == 0 &&
+      std::memcmp(bytes.data() + 12, "IHDR", 4) == 0)
+    return ImageSize{be32(bytes.data() + 16), be32(bytes.data() + 20)};
+  if (const char* format = refused_format(bytes))
+    return make_error(ErrorCode::kUnsupported,
+                      std::string(format) + " images are not read (PNG, JPEG, BMP and TGA are)", std::string(name));
+  // Before stbi_info too: it reads the tables a JPEG puts before its frame header.
+  if (!jpeg_huffman_tables_fit(bytes))
+    return make_error(ErrorCode::kFormat, "a JPEG Huffman table declares more than 256 codes", std::string(name));
   int width = 0, height = 0, channels = 0;
-  if (!stbi_info_from_memory(bytes.data(), len, &width, &height, &channels))
+  if (!stbi_info_from_memory(bytes.data(), int(bytes.size()), &width, &height, &channels))
     return make_error(ErrorCode::kFormat, "not a readable image: " + stb_reason(), std::string(name));
-  if (!valid_dimensions(width, height)) return dimension_error(width, height, name);
+  return ImageSize{uint32_t(std::max(width, 0)), uint32_t(std::max(height, 0))};
+}
+
+Result<ImageRgba8> decode_image(std::span<const uint8_t> bytes, std::string_view name, uint32_t max_side) {
+  max_side = std::min(max_side, kMaxImageDimension);
+  // The header alone first: a hostile header must not make us allocate before we refuse it.
+  MOTE_TRY_ASSIGN(const ImageSize header, probe_image(bytes, name));
+  if (!valid_dimensions(header, max_side)) return dimension_error(header, max_side, name);
+  const int len = int(bytes.size());
+  const int width = int(header.width), height = int(header.height);
+  int channels = 0;
 
   // Another thread's global stbi_set_flip_vertically_on_load must not turn our rows over.
   stbi_set_flip_vertically_on_load_thread(0);
@@ -95,10 +173,10 @@ Result<ImageRgba8> decode_image(std::span<const uint8_t> bytes, std::string_view
   return image;
 }
 
-Result<ImageRgba8> load_image(const std::filesystem::path& path) {
+Result<ImageRgba8> load_image(const std::filesystem::path& path, uint32_t max_side) {
   const std::string name = path.string();
   MOTE_TRY_ASSIGN(auto bytes, read_file_bytes(name, kMaxImageFileBytes));
-  return decode_image(bytes, name);
+  return decode_image(bytes, name, max_side);
 }
 
 Result<std::vector<uint8_t>> encode_png(const ImageRgba8& image) {

@@ -23,6 +23,8 @@ Status check_emission(const EmissionSettings& e) {
     return inconsistent("EMIT", "rate " + std::to_string(e.rate) + " is outside 0..1e9");
   if (e.prewarm_seconds < 0.0f || e.prewarm_seconds > 600.0f)
     return inconsistent("EMIT", "prewarm " + std::to_string(e.prewarm_seconds) + " is outside 0..600 seconds");
+  if (!(e.max_catchup_seconds >= 0.0f && e.max_catchup_seconds <= 600.0f))
+    return inconsistent("CULL", "max_catchup " + std::to_string(e.max_catchup_seconds) + " is outside 0..600 seconds");
   if (e.capacity_hint < 1 || e.capacity_hint > 16777216u)
     return inconsistent("EMIT", "capacity " + std::to_string(e.capacity_hint) + " is outside 1..16777216");
   for (size_t i = 0; i < e.bursts.size(); ++i) {

@@ -21,6 +21,7 @@ inline constexpr uint32_t kChunkEmitterDefaults = fourcc('E', 'D', 'E', 'F');
 inline constexpr uint32_t kChunkGlobalPreviews = fourcc('G', 'L', 'O', 'B');
 inline constexpr uint32_t kChunkEmission = fourcc('E', 'M', 'I', 'T');
 inline constexpr uint32_t kChunkRender = fourcc('R', 'E', 'N', 'D');
+inline constexpr uint32_t kChunkCulling = fourcc('C', 'U', 'L', 'L');
 
 inline constexpr size_t kHeaderBytes = 16;
 inline constexpr size_t kChunkHeaderBytes = 8;

@@ -3,7 +3,8 @@
 //
 // Version 1 is version 2 without the GLOB chunk: its effects load with a zero preview for each
 // global import, at the import's width — what a document that declares a global field without
-// preview values compiles to.
+// preview values compiles to. Version 2 is version 3 without the CULL chunk: its effects load
+// with EmissionSettings' defaults (no culling), as the documents that made them did.
 #include <zlib.h>
 
 #include <cstdio>
@@ -21,6 +22,8 @@ namespace {
 constexpr uint32_t kV1Chunks[] = {kChunkName, kChunkProgram, kChunkEmitterDefaults, kChunkEmission, kChunkRender};
 constexpr uint32_t kV2Chunks[] = {kChunkName,           kChunkProgram,  kChunkEmitterDefaults,
                                   kChunkGlobalPreviews, kChunkEmission, kChunkRender};
+constexpr uint32_t kV3Chunks[] = {kChunkName,     kChunkProgram, kChunkEmitterDefaults, kChunkGlobalPreviews,
+                                  kChunkEmission, kChunkCulling, kChunkRender};
 
 std::string tag_text(uint32_t tag) {
   std::string text;
@@ -121,6 +124,15 @@ Status read_render(ByteReader& in, RenderSettings& r) {
   return ok_status();
 }
 
+Status read_culling(ByteReader& in, EmissionSettings& e) {
+  const size_t at = in.offset();
+  MOTE_TRY_ASSIGN(const uint32_t cull, in.u32());
+  if (cull > 1) return in.error_at("the cull flag is " + std::to_string(cull) + ", not 0 or 1", at);
+  e.cull = cull == 1;
+  MOTE_TRY_ASSIGN(e.max_catchup_seconds, in.f32());
+  return ok_status();
+}
+
 Status read_chunk(uint32_t tag, ByteReader& in, CompiledEffect& effect) {
   if (tag == kChunkName) {
     MOTE_TRY_ASSIGN(effect.name, in.string(kCookedMaxString));
@@ -130,6 +142,7 @@ Status read_chunk(uint32_t tag, ByteReader& in, CompiledEffect& effect) {
   if (tag == kChunkEmitterDefaults) return read_emitter_defaults(in, effect);
   if (tag == kChunkGlobalPreviews) return read_global_previews(in, effect);
   if (tag == kChunkEmission) return read_emission(in, effect.emission);
+  if (tag == kChunkCulling) return read_culling(in, effect.emission);
   return read_render(in, effect.render);
 }
 
@@ -168,7 +181,8 @@ Result<uint32_t> read_header(std::span<const uint8_t> bytes) {
 
 std::span<const uint32_t> version_chunks(uint32_t version) {
   if (version == 1) return kV1Chunks;
-  return kV2Chunks;
+  if (version == 2) return kV2Chunks;
+  return kV3Chunks;
 }
 
 }  // namespace cook

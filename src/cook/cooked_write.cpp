@@ -63,6 +63,9 @@ std::vector<uint8_t> save_cooked_effect(const CompiledEffect& effect) {
       }
     } else if (tag == cook::kChunkEmission) {
       write_emission(effect.emission, chunk);
+    } else if (tag == cook::kChunkCulling) {
+      chunk.u32(effect.emission.cull ? 1u : 0u);
+      chunk.f32(effect.emission.max_catchup_seconds);
     } else if (tag == cook::kChunkRender) {
       write_render(effect.render, chunk);
     }

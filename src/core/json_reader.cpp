@@ -1,7 +1,7 @@
 #include "core/json_reader.hpp"
 
+#include <algorithm>
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <optional>
 #include <set>
@@ -9,56 +9,107 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/error_text.hpp"
+
 namespace mote::core {
 
 using nlohmann::json;
 
 namespace {
 
-// Thrown by the parse callback to stop the parser at once: the callback's `false` only discards
-// a value, and the parser would go on reading (and stacking) every level below it.
-struct TooDeep {
-  Error error;
-};
-
-// The parse callback: finds the first duplicate key and refuses nesting past kMaxJsonDepth, each
-// with its pointer. Each frame is an open object or array and the element being read in it.
-class StrictParseCallback {
+// The strict pre-pass: a SAX walk over the text that finds the first problem the DOM must not be
+// built for, with its pointer: nesting past kMaxJsonDepth, an array past its JsonArrayLimit, more
+// than kMaxJsonValues values (each refused when it opens, so the walk stops there), a syntax error,
+// and the first duplicate key (kept, and reported only when the text has no syntax error). It
+// costs O(text) and holds only the open levels. nlohmann::json's own parse callback cannot do
+// this: after every object or array it closes, it scans the enclosing one for discarded values,
+// which made a file of a million small objects quadratic (docs/design/reliability.md, finding 4).
+class StrictSax {
  public:
-  bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
-    switch (event) {
-      case json::parse_event_t::object_start: open(false); break;
-      case json::parse_event_t::array_start: open(true); break;
-      case json::parse_event_t::key: {
-        Frame& top = frames_.back();
-        top.key = parsed.get<std::string>();
-        if (!top.keys.insert(top.key).second && !duplicate_)
-          duplicate_ = json_parse_error(pointer(), fmt::format("duplicate key '{}'", top.key));
-        break;
-      }
-      case json::parse_event_t::value: element_done(); break;
-      case json::parse_event_t::object_end:
-      case json::parse_event_t::array_end:
-        frames_.pop_back();
-        element_done();
-        break;
-    }
+  explicit StrictSax(std::span<const JsonArrayLimit> limits) : limits_(limits) {
+    for (const JsonArrayLimit& l : limits_)
+      limit_depth_ = std::max(limit_depth_, size_t(std::count(l.pointer.begin(), l.pointer.end(), '/')));
+  }
+
+  bool null() { return scalar(); }
+  bool boolean(bool) { return scalar(); }
+  bool number_integer(json::number_integer_t) { return scalar(); }
+  bool number_unsigned(json::number_unsigned_t) { return scalar(); }
+  bool number_float(json::number_float_t, const json::string_t&) { return scalar(); }
+  bool string(json::string_t&) { return scalar(); }
+  bool binary(json::binary_t&) { return scalar(); }
+  bool start_object(size_t) { return open(false); }
+  bool start_array(size_t) { return open(true); }
+  bool key(json::string_t& key) {
+    Frame& top = frames_.back();
+    top.key = key;
+    if (!top.keys.insert(key).second && !duplicate_)
+      duplicate_ = json_parse_error(pointer(), fmt::format("duplicate key {}", quote_token(key)));
     return true;
   }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+  bool parse_error(size_t position, const std::string& last_token, const nlohmann::detail::exception& e) {
+    // e.what() quotes the last token whole: a 10 MB token or raw bytes would land in the message.
+    std::string what = e.what();
+    if (const size_t cut = what.find("; last read: "); cut != std::string::npos) what.resize(cut);
+    error_ = json_parse_error("/", fmt::format("not valid JSON: {}; last read: {} (byte {})", what,
+                                               quote_token(last_token), position));
+    return false;
+  }
+
+  const std::optional<Error>& error() const { return error_; }
   const std::optional<Error>& duplicate() const { return duplicate_; }
 
  private:
   struct Frame {
     bool array = false;
-    size_t index = 0;  // arrays: the element being read
-    std::string key;   // objects: the key being read
+    size_t index = 0;         // arrays: the element being read
+    size_t max_elements = 0;  // arrays: SIZE_MAX unless a JsonArrayLimit names this one
+    std::string key;          // objects: the key being read
     std::set<std::string> keys;
   };
-  // Called before the parser builds the new level, so a refusal here bounds what it allocates.
-  void open(bool array) {
-    if (frames_.size() >= kMaxJsonDepth)
-      throw TooDeep{json_parse_error(pointer(), fmt::format("JSON nests deeper than {} levels", kMaxJsonDepth))};
-    frames_.emplace_back().array = array;
+
+  // A value starts in the innermost frame: counted, and checked against its array's limit.
+  bool begin_value() {
+    if (++values_ > kMaxJsonValues) {
+      error_ = json_parse_error(pointer(), fmt::format("the document holds more than {} values", kMaxJsonValues));
+      return false;
+    }
+    if (!frames_.empty() && frames_.back().array && frames_.back().index >= frames_.back().max_elements) {
+      error_ = json_parse_error(pointer(), fmt::format("the array holds more than {} entries, its limit",
+                                                       frames_.back().max_elements));
+      return false;
+    }
+    return true;
+  }
+  bool scalar() {
+    if (!begin_value()) return false;
+    element_done();
+    return true;
+  }
+  // Refused before the level is entered, so the walk holds at most kMaxJsonDepth frames.
+  bool open(bool array) {
+    if (!begin_value()) return false;
+    if (frames_.size() >= kMaxJsonDepth) {
+      error_ = json_parse_error(pointer(), fmt::format("JSON nests deeper than {} levels", kMaxJsonDepth));
+      return false;
+    }
+    size_t max_elements = SIZE_MAX;
+    if (array && frames_.size() < limit_depth_) {
+      const std::string here = pointer();
+      for (const JsonArrayLimit& l : limits_)
+        if (l.pointer == here) max_elements = l.max_elements;
+    }
+    Frame& frame = frames_.emplace_back();
+    frame.array = array;
+    frame.max_elements = max_elements;
+    return true;
+  }
+  bool close() {
+    frames_.pop_back();
+    element_done();
+    return true;
   }
   void element_done() {
     if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
@@ -69,7 +120,12 @@ class StrictParseCallback {
     for (const Frame& f : frames_) out = f.array ? json_child(out, f.index) : json_child(out, f.key);
     return out;
   }
+
+  std::span<const JsonArrayLimit> limits_;
+  size_t limit_depth_ = 0;  // the most segments a limit's pointer has
+  size_t values_ = 0;
   std::vector<Frame> frames_;
+  std::optional<Error> error_;
   std::optional<Error> duplicate_;
 };
 
@@ -84,18 +140,19 @@ Status read_member(const json& j, const std::string& where, std::string_view key
 
 }  // namespace
 
-Result<json> parse_json(std::string_view text) {
-  StrictParseCallback callback;
-  json j;
+Result<json> parse_json(std::string_view text, std::span<const JsonArrayLimit> limits) {
+  StrictSax sax(limits);
   try {
-    j = json::parse(text.begin(), text.end(), std::ref(callback));
+    json::sax_parse(text.begin(), text.end(), &sax);
+    if (sax.error()) return *sax.error();
+    if (sax.duplicate()) return *sax.duplicate();
+    // The pre-pass accepted the text: the DOM parse sees valid JSON within every limit.
+    return json::parse(text.begin(), text.end());
+  } catch (const std::bad_alloc&) {
+    return make_error(ErrorCode::kOutOfMemory, fmt::format("out of memory reading {} bytes of JSON", text.size()), "/");
   } catch (const json::exception& e) {
     return json_parse_error("/", fmt::format("not valid JSON: {}", e.what()));
-  } catch (TooDeep& e) {
-    return std::move(e.error);
   }
-  if (callback.duplicate()) return *callback.duplicate();
-  return j;
 }
 
 Status check_object(const json& j, const std::string& where, std::initializer_list<std::string_view> allowed) {
@@ -103,7 +160,8 @@ Status check_object(const json& j, const std::string& where, std::initializer_li
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool known = false;
     for (auto a : allowed) known = known || it.key() == a;
-    if (!known) return json_parse_error(json_child(where, it.key()), fmt::format("unknown key '{}'", it.key()));
+    if (!known)
+      return json_parse_error(json_child(where, it.key()), fmt::format("unknown key {}", quote_token(it.key())));
   }
   return {};
 }
@@ -166,13 +224,14 @@ Result<std::string> read_choice(const json& j, const std::string& where,
     if (s == c) return s;
     list += (list.empty() ? "" : ", ") + std::string(c);
   }
-  return json_parse_error(where, fmt::format("'{}' is not one of {}", s, list));
+  return json_parse_error(where, fmt::format("{} is not one of {}", quote_token(s), list));
 }
 
 Result<std::string> read_identifier(const json& j, const std::string& where) {
   MOTE_TRY_ASSIGN(std::string s, read_string(j, where));
   if (!is_identifier(s))
-    return json_parse_error(where, fmt::format("'{}' is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most 64)", s));
+    return json_parse_error(where, fmt::format("{} is not an identifier ([A-Za-z_][A-Za-z0-9_]*, at most 64)",
+                                               quote_token(s)));
   return s;
 }
 

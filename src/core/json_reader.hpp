@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,14 +29,30 @@ namespace mote::core {
 // after its 65th byte.
 inline constexpr size_t kMaxJsonDepth = 64;
 
-// Parses `text`. Refuses, at a JSON pointer:
-//   - text that is not JSON: "not valid JSON: …" at "/";
-//   - an array or object nested deeper than kMaxJsonDepth: at the one that opens past the limit,
-//     found by the parse callback before that level is built, so the cost is bounded by the limit
-//     and not by the document's size;
+// Values (scalars, arrays and objects) a document may hold: a scene of 2^20 emitters with a few
+// members each stays well under it; a 64 MiB document of "[0,0,0,…" is refused before its DOM
+// (tens of bytes a value) is built.
+inline constexpr size_t kMaxJsonValues = size_t(1) << 24;
+
+// The array at `pointer` ("/emitters") may hold at most `max_elements` entries: the loader's own
+// list limits, enforced while the text is read rather than after the DOM holds every entry.
+struct JsonArrayLimit {
+  std::string_view pointer;
+  size_t max_elements;
+};
+
+// Parses `text` in O(text): a strict pre-pass over the text, then the DOM. Refuses, at a JSON
+// pointer:
+//   - text that is not JSON: "not valid JSON: …" at "/" (the offending token quoted, cut short);
+//   - an array or object nested deeper than kMaxJsonDepth: at the one that opens past the limit;
+//   - an array named in `limits` with more entries than its limit: at the first entry past it;
+//   - more than kMaxJsonValues values: at the first one past it;
+//     each found before the DOM is built, so the cost is bounded by the limit and not by the
+//     document's size;
 //   - a key that appears twice in one object: at the second (nlohmann::json would silently keep
 //     the last one). A syntax error anywhere in the text is reported in preference to this.
-Result<nlohmann::json> parse_json(std::string_view text);
+// Memory exhaustion is kOutOfMemory, never an exception.
+Result<nlohmann::json> parse_json(std::string_view text, std::span<const JsonArrayLimit> limits = {});
 
 // A closed interval by default; an open end excludes the bound itself.
 struct NumberRange {

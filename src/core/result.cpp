@@ -1,5 +1,7 @@
 #include "mote/result.hpp"
 
+#include "core/error_text.hpp"
+
 namespace mote {
 
 const char* error_code_name(ErrorCode code) {
@@ -29,8 +31,10 @@ std::string Error::to_string() const {
   return s;
 }
 
+// Messages and locations often carry input (a key, a token, a path): printable and bounded.
 Error make_error(ErrorCode code, std::string message, std::string where) {
-  return Error{code, std::move(message), std::move(where)};
+  return Error{code, core::printable_text(message, core::kMaxErrorMessageBytes),
+               core::printable_text(where, core::kMaxErrorWhereBytes)};
 }
 
 }  // namespace mote

@@ -93,6 +93,7 @@ ComputeRecorder& ComputeRecorder::dispatch(uint32_t x, uint32_t y, uint32_t z) {
   MOTE_CHECK(x <= limits.maxComputeWorkGroupCount[0] && y <= limits.maxComputeWorkGroupCount[1] &&
                  z <= limits.maxComputeWorkGroupCount[2],
              "dispatch exceeds maxComputeWorkGroupCount");
+  if (auto* log = device_.dispatch_log()) log->push_back({pipeline_->name(), {x, y, z}, nullptr, 0});
   if (x && y && z) vkCmdDispatch(cmd_, x, y, z);
   return *this;
 }
@@ -104,6 +105,7 @@ ComputeRecorder& ComputeRecorder::dispatch_threads(uint32_t invocations) {
 
 ComputeRecorder& ComputeRecorder::dispatch_indirect(const Buffer& args, VkDeviceSize offset) {
   MOTE_CHECK(pipeline_, "dispatch_indirect() before bind()");
+  if (auto* log = device_.dispatch_log()) log->push_back({pipeline_->name(), {0, 0, 0}, &args, offset});
   vkCmdDispatchIndirect(cmd_, args.handle(), offset);
   return *this;
 }

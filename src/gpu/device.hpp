@@ -22,6 +22,8 @@
 
 namespace mote::gpu {
 
+class Buffer;
+
 struct DeviceOptions {
   bool validation = false;      // also turned on by MOTE_VALIDATION=1
   std::string device_selector;  // see physical_device.hpp; "" = MOTE_DEVICE, then automatic
@@ -90,8 +92,21 @@ class Device {
 
   PFN_vkCmdPushDescriptorSetKHR cmd_push_descriptor_set = nullptr;
 
+  // A log of the compute dispatches ComputeRecorder records while set (tests and tools: what a
+  // frame dispatches, with the size of each direct one and where each indirect one reads its
+  // size); nullptr stops it. Not thread-safe: record on one thread while it is set.
+  struct DispatchRecord {
+    std::string pipeline;
+    uint32_t groups[3] = {0, 0, 0};    // direct dispatches
+    const Buffer* indirect = nullptr;  // indirect ones: the arguments' buffer and offset
+    VkDeviceSize indirect_offset = 0;
+  };
+  void set_dispatch_log(std::vector<DispatchRecord>* log) { dispatch_log_ = log; }
+  std::vector<DispatchRecord>* dispatch_log() const { return dispatch_log_; }
+
  private:
   Device() = default;
+  std::vector<DispatchRecord>* dispatch_log_ = nullptr;
   Status init(const DeviceOptions& options);
   // The command pool, the timeline and the extension entry points, once device_ and queue_ are set.
   Status init_device_objects();

@@ -1,5 +1,6 @@
 #include "gpu/selftest.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -16,6 +17,12 @@ Result<SelftestReport> run_selftest(Device& device, uint32_t elements) {
   if (elements == 0) return make_error(ErrorCode::kInvalidArgument, "selftest needs at least one element");
   MOTE_TRY_ASSIGN(ComputePipeline pipeline, ComputePipeline::create(device, "gpu/selftest_saxpy"));
   const VkDeviceSize bytes = VkDeviceSize(elements) * sizeof(float);
+  // Both buffers are bound whole: refused before they are allocated when the device cannot.
+  if (bytes > device.limits().maxStorageBufferRange)
+    return make_error(ErrorCode::kUnsupported, "selftest of " + std::to_string(elements) + " elements needs " +
+                                                   std::to_string(bytes) + "-byte buffers; the device's " +
+                                                   "maxStorageBufferRange is " +
+                                                   std::to_string(device.limits().maxStorageBufferRange));
   MOTE_TRY_ASSIGN(Buffer x, Buffer::create(device, {.size = bytes, .name = "selftest.x"}));
   MOTE_TRY_ASSIGN(Buffer y, Buffer::create(device, {.size = bytes, .name = "selftest.y"}));
   MOTE_TRY_ASSIGN(GpuProfiler profiler, GpuProfiler::create(device, 1));
@@ -27,13 +34,17 @@ Result<SelftestReport> run_selftest(Device& device, uint32_t elements) {
   MOTE_TRY(upload_span<float>(device, x, input));
 
   shader::SaxpyParams params{2.5f, -7.0f, elements, 0};
+  // The shader strides over what one dispatch's groups do not cover.
+  const uint32_t groups = uint32_t(std::min<uint64_t>((uint64_t(elements) + pipeline.local_size_x() - 1) /
+                                                          pipeline.local_size_x(),
+                                                      device.limits().maxComputeWorkGroupCount[0]));
   MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) {
     profiler.reset(cmd);
     // Poison the output so a dispatch that writes nothing cannot pass.
     vkCmdFillBuffer(cmd, y.handle(), 0, VK_WHOLE_SIZE, 0x7FC0DEADu);
     transfer_to_compute(cmd);
     profiler.begin(cmd, "saxpy");
-    ComputeRecorder(device, cmd).bind(pipeline).buffers({{0, &x}, {1, &y}}).push(params).dispatch_threads(elements);
+    ComputeRecorder(device, cmd).bind(pipeline).buffers({{0, &x}, {1, &y}}).push(params).dispatch(groups);
     profiler.end(cmd);
   }));
   MOTE_TRY_ASSIGN(std::vector<PassTime> times, profiler.resolve());

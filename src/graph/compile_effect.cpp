@@ -2,6 +2,7 @@
 // registers -> encode -> verify. Each step is its own file; this one only sequences them.
 #include <bit>
 
+#include "core/alloc_guard.hpp"
 #include "core/json_reader.hpp"
 #include "document.hpp"
 #include "graph_check.hpp"
@@ -66,14 +67,14 @@ Result<CompiledEffect> compile_document(const EffectDocument& doc) {
                       p.init.size() > 4096 ? "/init" : "/update");
   if (Status s = verify_program(p); !s.ok()) {
     Error e = s.take_error();
+    if (e.code == ErrorCode::kOutOfMemory) return e;  // exhaustion, not a compiler bug
     return make_error(ErrorCode::kInternal, "the compiled program does not verify: " + e.to_string(), "/");
   }
   return out;
 }
 
-}  // namespace
-
-Result<CompiledEffect> compile_effect(std::string_view json_text) {
+// [expand ->] load -> compile; a module document's errors are pointed back into it.
+Result<CompiledEffect> compile_effect_body(std::string_view json_text) {
   MOTE_TRY_ASSIGN(const nlohmann::json j, core::parse_json(json_text));
   if (!is_module_document(j)) {
     MOTE_TRY_ASSIGN(EffectDocument doc, load_effect_document(j));
@@ -91,11 +92,19 @@ Result<CompiledEffect> compile_effect(std::string_view json_text) {
   return out;
 }
 
+}  // namespace
+
+Result<CompiledEffect> compile_effect(std::string_view json_text) {
+  return core::guard_allocation("compile_effect", [&] { return compile_effect_body(json_text); });
+}
+
 Result<std::string> expand_effect_document(std::string_view json_text) {
-  MOTE_TRY_ASSIGN(const nlohmann::json j, core::parse_json(json_text));
-  if (!is_module_document(j)) return std::string(json_text);
-  MOTE_TRY_ASSIGN(ExpandedDocument expanded, expand_module_document(j));
-  return expanded.document.dump(2) + "\n";
+  return core::guard_allocation("expand_effect_document", [&]() -> Result<std::string> {
+    MOTE_TRY_ASSIGN(const nlohmann::json j, core::parse_json(json_text));
+    if (!is_module_document(j)) return std::string(json_text);
+    MOTE_TRY_ASSIGN(ExpandedDocument expanded, expand_module_document(j));
+    return expanded.document.dump(2) + "\n";
+  });
 }
 
 }  // namespace mote

@@ -51,13 +51,16 @@ Result<std::vector<DocField>> read_fields(const json& j, const std::string& wher
 }
 
 Status read_emission(const json& j, const std::string& where, EmissionSettings& e) {
-  MOTE_TRY(check_object(j, where, {"rate", "bursts", "prewarm", "capacity"}));
+  MOTE_TRY(check_object(j, where, {"rate", "bursts", "prewarm", "capacity", "cull", "max_catchup"}));
+  MOTE_TRY(read_optional_bool(j, where, "cull", e.cull));
+  MOTE_TRY(read_optional_number(j, where, "max_catchup", {0.0, 600.0}, e.max_catchup_seconds));
   MOTE_TRY(read_optional_number(j, where, "rate", {0.0, 1e9}, e.rate));
   MOTE_TRY(read_optional_number(j, where, "prewarm", {0.0, 600.0}, e.prewarm_seconds));
   MOTE_TRY(read_optional_uint(j, where, "capacity", 1, 16777216, e.capacity_hint));
   if (j.contains("bursts")) {
     const std::string bw = json_child(where, "bursts");
     MOTE_TRY_ASSIGN(const json* bursts, read_array(j["bursts"], bw));
+    uint32_t counted = 0;  // bursts with a count (count 0 never fires)
     for (size_t i = 0; i < bursts->size(); ++i) {
       const std::string w = json_child(bw, i);
       const json& b = (*bursts)[i];
@@ -69,6 +72,10 @@ Status read_emission(const json& j, const std::string& where, EmissionSettings& 
       MOTE_TRY_ASSIGN(burst.count, read_uint(b["count"], json_child(w, "count"), 0, 16777216));
       MOTE_TRY(read_optional_uint(b, w, "cycles", 0, 1u << 30, burst.cycles));
       MOTE_TRY(read_optional_number(b, w, "interval", {0.0, 1e9}, burst.interval));
+      if (burst.count > 0 && ++counted > kMaxBursts)
+        return json_parse_error(w, fmt::format("more than {} bursts with a count; the GPU frame schedules at most {} "
+                                               "per emitter (kMaxBursts)",
+                                               kMaxBursts, kMaxBursts));
       e.bursts.push_back(burst);
     }
   }

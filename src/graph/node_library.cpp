@@ -49,10 +49,13 @@ constexpr std::optional<float> parse_decimal(std::string_view text) {
   return float((negative ? -value : value) / scale);
 }
 
-constexpr const isa::BuiltinInfo* builtin_named(std::string_view name) {
+// A value, not a pointer into the table: GCC's UBSan makes a table address's null test
+// non-constant, and the static_assert below must stay a constant expression under
+// MOTE_SANITIZE (scripts/sanitize.sh).
+constexpr std::optional<isa::Builtin> builtin_named(std::string_view name) {
   for (const isa::BuiltinInfo& b : isa::all_builtins())
-    if (b.name == name) return &b;
-  return nullptr;
+    if (b.name == name) return b.builtin;
+  return std::nullopt;
 }
 
 // One port of the column: required, or with a number or builtin default.
@@ -62,9 +65,9 @@ constexpr std::optional<PortSpec> parse_port(std::string_view word, uint8_t widt
   if (!is_identifier(port.name)) return std::nullopt;
   if (eq == std::string_view::npos) return port;
   const std::string_view def = word.substr(eq + 1);
-  if (const isa::BuiltinInfo* b = builtin_named(def)) {
+  if (const std::optional<isa::Builtin> builtin = builtin_named(def)) {
     port.def = PortSpec::Default::kBuiltin;
-    port.builtin = b->builtin;
+    port.builtin = *builtin;
     return port;
   }
   const std::optional<float> value = parse_decimal(def);

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/alloc_guard.hpp"
 #include "isa/encoding.hpp"
 #include "isa/float_text.hpp"
 #include "mote/assembly.hpp"
@@ -445,6 +446,8 @@ class Assembler {
 
 }  // namespace
 
-Result<Program> assemble(std::string_view text) { return Assembler().run(text); }
+Result<Program> assemble(std::string_view text) {
+  return core::guard_allocation("assemble", [&] { return Assembler().run(text); });
+}
 
 }  // namespace mote

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/alloc_guard.hpp"
 #include "core/hash.hpp"
 #include "isa/mfx_sections.hpp"
 
@@ -130,7 +131,9 @@ std::vector<uint8_t> save_mfx(const Program& program) {
   return out;
 }
 
-Result<Program> load_mfx(std::span<const uint8_t> bytes) {
+namespace {
+
+Result<Program> load_mfx_body(std::span<const uint8_t> bytes) {
   using namespace mfx;
   MOTE_TRY_ASSIGN(Container c, parse_container(bytes));
   if (c.version == 1) return upgrade_v1(c);
@@ -141,6 +144,12 @@ Result<Program> load_mfx(std::span<const uint8_t> bytes) {
   MOTE_TRY_ASSIGN(const SectionView* gimp, require_section(c, kTagGlobalImports));
   MOTE_TRY(decode_imports(*gimp, p.global_imports));
   return p;
+}
+
+}  // namespace
+
+Result<Program> load_mfx(std::span<const uint8_t> bytes) {
+  return core::guard_allocation("load_mfx", [&] { return load_mfx_body(bytes); });
 }
 
 }  // namespace mote

@@ -4,6 +4,7 @@
 #include <string>
 #include <unordered_set>
 
+#include "core/alloc_guard.hpp"
 #include "isa/encoding.hpp"
 #include "shared/vm_limits.h"
 
@@ -216,10 +217,12 @@ class SectionVerifier {
 }  // namespace
 
 Status verify_program(const Program& program, const VerifyOptions& options) {
-  MOTE_TRY(check_header(program, options));
-  MOTE_TRY(SectionVerifier(program, options, Section::kInit).run());
-  MOTE_TRY(SectionVerifier(program, options, Section::kUpdate).run());
-  return ok_status();
+  return core::guard_allocation("verify_program", [&]() -> Status {
+    MOTE_TRY(check_header(program, options));
+    MOTE_TRY(SectionVerifier(program, options, Section::kInit).run());
+    MOTE_TRY(SectionVerifier(program, options, Section::kUpdate).run());
+    return ok_status();
+  });
 }
 
 }  // namespace mote

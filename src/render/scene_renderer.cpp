@@ -159,9 +159,9 @@ Status SceneRenderer::load_effects() {
   // The simulation's step count is bounded before anything runs: a hostile dt or warm-up must
   // not keep the renderer busy for hours.
   const double dt = scene_.output.step();
-  double prewarm_max = 0.0;
-  for (const LoadedEffect& e : effects_) prewarm_max = std::max(prewarm_max, double(e.effect.emission.prewarm_seconds));
-  const double warmup_steps = (double(scene_.output.warmup_seconds) + prewarm_max) / dt;
+  // An effect's own pre-warm runs on the GPU when its emitter is added (the particle system's
+  // pre-warm pipeline, docs/design/runtime_frame.md): only the scene's warm-up takes steps.
+  const double warmup_steps = double(scene_.output.warmup_seconds) / dt;
   const double steps_per_frame = 1.0 / (double(scene_.output.fps) * dt);
   if (warmup_steps > kMaxWarmupSteps)
     return make_error(ErrorCode::kInvalidArgument,
@@ -222,10 +222,14 @@ Status SceneRenderer::make_particles(uint32_t width, uint32_t height) {
                                                             ? mote::Transparency::kSorted
                                                             : mote::Transparency::kOit};
   MOTE_TRY_ASSIGN(renderer_, mote::ParticleRenderer::create(*particles_, desc));
+  // The effects' textures and meshes stay inside the scene's asset root (none: not confined).
+  detail::ApiAccess::set_asset_root(*renderer_, scene_.asset_root);
   // Every effect's texture and mesh now: a problem is the scene's, found before the first frame.
   for (const LoadedEffect& e : effects_)
     if (Status loaded = renderer_->preload(e.effect); !loaded.ok())
-      return make_error(loaded.error().code, loaded.error().message, e.effect.name + "#/render/mesh");
+      return make_error(loaded.error().code, loaded.error().message,
+                        loaded.error().where.find("#/render/") != std::string::npos ? loaded.error().where
+                                                                                    : e.effect.name + "#/render/mesh");
   return ok_status();
 }
 
@@ -256,11 +260,8 @@ Status SceneRenderer::load(const SceneRenderOptions& options) {
   }
   fit_shadow_bounds();
 
-  // Warm-up: the scene's own plus the longest effect pre-warm (all emitters start together).
+  // Warm-up: the scene's own (the effects' pre-warms run on the GPU as their emitters are added).
   warmup_ = scene_.output.warmup_seconds;
-  float prewarm = 0.0f;
-  for (const LoadedEffect& e : effects_) prewarm = std::max(prewarm, e.effect.emission.prewarm_seconds);
-  warmup_ += prewarm;
   return ok_status();
 }
 
@@ -333,6 +334,15 @@ Status SceneRenderer::step_simulation(float dt) {
     MOTE_TRY(particles_->set_transform(TransformId{uint32_t(i)}, {pose.position.x, pose.position.y, pose.position.z},
                                        {q.x, q.y, q.z, q.w}, {pose.scale.x, pose.scale.y, pose.scale.z}));
   }
+  // Emitters that cull are tested against the camera as the scene places it at this step.
+  ViewSetup setup;
+  setup.camera = scene::evaluate_camera(scene_.camera, sim_time_ + dt);
+  setup.width = targets_.width;
+  setup.height = targets_.height;
+  const glm::mat4 view_projection = make_render_view(setup).view_projection;
+  std::array<float, 16> camera{};
+  std::copy_n(glm::value_ptr(view_projection), 16, camera.begin());
+  particles_->set_camera(camera);
   MOTE_TRY(particles_->execute(dt));
   sim_time_ += dt;
   ++steps_since_frame_;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -210,18 +211,27 @@ struct Scene {
   FogSettings fog;
   Output output;
   std::filesystem::path base_dir;  // where relative paths resolve (the scene file's folder)
+  // The folder every file the scene names, and every texture and mesh its effects name, must
+  // resolve inside (canonical, src/core/asset_path.hpp); empty: not confined (an internal caller
+  // that trusts its files — the public mote::Scene always has one).
+  std::filesystem::path asset_root;
+  // name -> index in `transforms`, filled by load_scene (find_transform searches without it).
+  std::map<std::string, uint32_t, std::less<>> transform_index;
 
   // Index of the transform named `name` in `transforms`, or nullopt.
   std::optional<uint32_t> find_transform(std::string_view name) const;
 };
 
 // Parses and validates a scene document. Relative paths (meshes, effects) are resolved against
-// `base_dir` and returned absolute-or-as-joined; their existence is NOT checked here (the
-// renderer reports a missing file with the object's or emitter's pointer). Errors: kParse with a
-// JSON pointer in `where` ("/emitters/2/fields/rate").
-Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path& base_dir);
+// `base_dir`; their existence is NOT checked here (the renderer reports a missing file with the
+// object's or emitter's pointer). With an `asset_root` (canonical, core::canonical_asset_root)
+// every path must be relative and resolve inside it (absolute paths and escapes refused, at the
+// path's pointer); without one, absolute paths are taken as they are. Errors: kParse with a JSON
+// pointer in `where` ("/emitters/2/fields/rate").
+Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path& base_dir,
+                         const std::filesystem::path& asset_root = {});
 // Reads `path` (kIo on failure) and calls load_scene with its folder as base_dir.
-Result<Scene> load_scene_file(const std::filesystem::path& path);
+Result<Scene> load_scene_file(const std::filesystem::path& path, const std::filesystem::path& asset_root = {});
 
 // The camera at `time` seconds (keys interpolated, orbit turned, or the still camera).
 CameraPose evaluate_camera(const Camera& camera, float time);

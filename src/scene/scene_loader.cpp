@@ -8,13 +8,21 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/asset_path.hpp"
 #include "core/file.hpp"
 #include "core/json_reader.hpp"
+#include "mote/emitter.hpp"
 #include "scene/scene.hpp"
 
 namespace mote::scene {
 
 std::optional<uint32_t> Scene::find_transform(std::string_view transform_name) const {
+  // The loader's index when it covers the list (the renderer asks once per transform per frame);
+  // a scene built by hand is searched.
+  if (transform_index.size() == transforms.size()) {
+    const auto it = transform_index.find(transform_name);
+    return it == transform_index.end() ? std::nullopt : std::optional<uint32_t>(it->second);
+  }
   for (size_t i = 0; i < transforms.size(); ++i)
     if (transforms[i].name == transform_name) return uint32_t(i);
   return std::nullopt;
@@ -108,10 +116,19 @@ Result<glm::vec3> read_scale(const json& j, const std::string& where) {
   return read_vec3(j, where, kScaleRange);
 }
 
-// A path (non-empty string) resolved against base_dir; existence is the renderer's business.
-Result<std::filesystem::path> read_path(const json& j, const std::string& where,
-                                        const std::filesystem::path& base_dir) {
+// Where the files a scene names resolve: the scene's folder, inside the asset root (if any).
+struct PathBase {
+  std::filesystem::path base_dir;
+  std::filesystem::path asset_root;  // canonical; empty = not confined
+};
+
+// A path (non-empty string) resolved against the scene's folder, inside the asset root when there
+// is one (docs/design/reliability.md, "Asset paths"); existence is the renderer's business.
+Result<std::filesystem::path> read_path(const json& j, const std::string& where, const PathBase& base) {
   MOTE_TRY_ASSIGN(std::string s, read_string(j, where));
+  if (!base.asset_root.empty())
+    return core::resolve_asset_path(s, base.base_dir, base.asset_root, where, ErrorCode::kParse);
+  const std::filesystem::path& base_dir = base.base_dir;
   if (s.empty()) return json_parse_error(where, "the path must not be empty");
   if (s.find('\0') != std::string::npos) return json_parse_error(where, "the path contains a NUL character");
   const std::filesystem::path p(s);
@@ -303,7 +320,7 @@ bool ends_with_ci(const std::string& s, std::string_view suffix) {
 }
 
 Status read_object(const json& j, const std::string& where, const std::set<std::string>& transforms,
-                   std::set<std::string>& names, const std::filesystem::path& base_dir, Object& o) {
+                   std::set<std::string>& names, const PathBase& base_dir, Object& o) {
   MOTE_TRY(check_object(j, where,
                         {"name", "shape", "mesh", "transform", "position", "rotation", "euler_degrees", "scale",
                          "material", "casts_shadow"}));
@@ -363,7 +380,7 @@ Result<std::vector<FieldValue>> read_field_values(const json& j, const std::stri
 }
 
 Status read_emitter(const json& j, const std::string& where, const std::set<std::string>& transforms,
-                    std::set<std::string>& names, const std::filesystem::path& base_dir, Emitter& e) {
+                    std::set<std::string>& names, const PathBase& base_dir, Emitter& e) {
   MOTE_TRY(check_object(j, where,
                         {"name", "effect", "transform", "position", "rotation", "euler_degrees", "seed", "fields",
                          "globals", "start_time"}));
@@ -462,10 +479,41 @@ Status read_output(const json& j, const std::string& where, Output& o) {
   return {};
 }
 
+// The lists' limits, enforced while the text is read: a file of 2^20 + 1 emitters is refused at
+// the first one past the limit, before any DOM holds them.
+constexpr JsonArrayLimit kListLimits[] = {{"/transforms", kMaxTransforms},  {"/objects", kMaxObjects},
+                                          {"/emitters", kMaxEmitters},      {"/point_lights", kMaxPointLights},
+                                          {"/camera/keys", kMaxCameraKeys}, {"/volumes", kMaxVolumes}};
+
+// The transforms, parents first; each at most kMaxTransformLevels deep (mote/emitter.hpp), the
+// level its parent's + 1, refused at its "parent".
+Status read_transforms(const json& j, Scene& scene, std::set<std::string>& names) {
+  MOTE_TRY_ASSIGN(const json* arr, read_array(j, "/transforms", kMaxTransforms));
+  std::vector<uint32_t> levels;
+  levels.reserve(arr->size());
+  for (size_t i = 0; i < arr->size(); ++i) {
+    Transform t;
+    const std::string where = json_child("/transforms", i);
+    MOTE_TRY(read_transform((*arr)[i], where, names, t));
+    const uint32_t level = t.parent.empty() ? 1 : levels[scene.transform_index.at(t.parent)] + 1;
+    if (level > kMaxTransformLevels)
+      return json_parse_error(json_child(where, "parent"),
+                              fmt::format("the transform would sit {} levels deep; the hierarchy is at most {} levels "
+                                          "deep (kMaxTransformLevels)",
+                                          level, kMaxTransformLevels));
+    levels.push_back(level);
+    scene.transform_index.emplace(t.name, uint32_t(i));
+    scene.transforms.push_back(std::move(t));
+  }
+  return {};
+}
+
 }  // namespace
 
-Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path& base_dir) {
-  MOTE_TRY_ASSIGN(const json j, parse_json(json_text));
+Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path& base_dir,
+                         const std::filesystem::path& asset_root) {
+  const PathBase paths{base_dir, asset_root};
+  MOTE_TRY_ASSIGN(const json j, parse_json(json_text, kListLimits));
   const std::string root;
   MOTE_TRY(check_object(j, root,
                         {"$schema", "version", "name", "camera", "sun", "point_lights", "environment", "transforms",
@@ -477,6 +525,7 @@ Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path
   MOTE_TRY(read_uint(j["version"], "/version", 1, 1));
   Scene scene;
   scene.base_dir = base_dir;
+  scene.asset_root = asset_root;
   if (j.contains("name")) {
     MOTE_TRY_ASSIGN(scene.name, read_string(j["name"], "/name"));
     if (scene.name.empty() || scene.name.size() > 256)
@@ -484,14 +533,7 @@ Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path
   }
   // Transforms first: every other section refers to them.
   std::set<std::string> transform_names;
-  if (j.contains("transforms")) {
-    MOTE_TRY_ASSIGN(const json* arr, read_array(j["transforms"], "/transforms", kMaxTransforms));
-    for (size_t i = 0; i < arr->size(); ++i) {
-      Transform t;
-      MOTE_TRY(read_transform((*arr)[i], json_child("/transforms", i), transform_names, t));
-      scene.transforms.push_back(std::move(t));
-    }
-  }
+  if (j.contains("transforms")) MOTE_TRY(read_transforms(j["transforms"], scene, transform_names));
   if (j.contains("camera")) MOTE_TRY(read_camera(j["camera"], "/camera", scene.camera));
   if (j.contains("sun") && !j["sun"].is_null()) {
     DirectionalLight sun;
@@ -512,7 +554,7 @@ Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path
     std::set<std::string> names;
     for (size_t i = 0; i < arr->size(); ++i) {
       Object o;
-      MOTE_TRY(read_object((*arr)[i], json_child("/objects", i), transform_names, names, base_dir, o));
+      MOTE_TRY(read_object((*arr)[i], json_child("/objects", i), transform_names, names, paths, o));
       scene.objects.push_back(std::move(o));
     }
   }
@@ -521,7 +563,7 @@ Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path
     std::set<std::string> names;
     for (size_t i = 0; i < arr->size(); ++i) {
       Emitter e;
-      MOTE_TRY(read_emitter((*arr)[i], json_child("/emitters", i), transform_names, names, base_dir, e));
+      MOTE_TRY(read_emitter((*arr)[i], json_child("/emitters", i), transform_names, names, paths, e));
       scene.emitters.push_back(std::move(e));
     }
   }
@@ -539,11 +581,11 @@ Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path
   return scene;
 }
 
-Result<Scene> load_scene_file(const std::filesystem::path& path) {
+Result<Scene> load_scene_file(const std::filesystem::path& path, const std::filesystem::path& asset_root) {
   // Scene files are small; 64 MiB is far beyond any real one and bounds what a bad path costs.
   auto text = read_file_text(path.string(), size_t(64) << 20);
   if (!text.ok()) return make_error(ErrorCode::kIo, text.error().message, text.error().where);
-  return load_scene(*text, path.parent_path());
+  return load_scene(*text, path.parent_path(), asset_root);
 }
 
 }  // namespace mote::scene

@@ -1,6 +1,8 @@
 #include "sim/emission.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace mote::sim {
 
@@ -12,6 +14,20 @@ uint32_t take_rate_spawns(float& accumulator, float rate, float dt) {
   const float whole = std::floor(accumulator);
   accumulator -= whole;
   return whole >= 4294967295.0f ? 0xFFFFFFFFu : uint32_t(whole);
+}
+
+uint32_t take_culled_rate_spawns(float& accumulator, float& asleep, float rate, float dt, bool in_view,
+                                 float max_catchup) {
+  if (!in_view) {
+    asleep += dt;
+    return 0;
+  }
+  if (asleep > 0.0f) {
+    const float owed = rate > 0.0f ? rate * std::min(asleep, max_catchup) : 0.0f;
+    accumulator += owed;
+    asleep = 0.0f;
+  }
+  return take_rate_spawns(accumulator, rate, dt);
 }
 
 namespace {
@@ -45,10 +61,12 @@ uint64_t bursts_due(const std::vector<Burst>& bursts, float age_before, float ag
       continue;
     }
     // cycles == 0 repeats for ever: the cycles a u32 counts (more than any clock in f32 reaches).
-    const uint32_t last = b.cycles == 0 ? 0xFFFFFFFFu : b.cycles;
+    const uint32_t last = b.cycles == 0 ? kForeverBurstCycles : b.cycles;
     if (!(age_after > age_before)) continue;
     const uint32_t fired = cycles_fired_before(b, last, age_after) - cycles_fired_before(b, last, age_before);
-    total += uint64_t(b.count) * fired;
+    // Each product fits a u64 (both factors are u32); the sum over bursts saturates.
+    const uint64_t due = uint64_t(b.count) * fired;
+    total = due > UINT64_MAX - total ? UINT64_MAX : total + due;
   }
   return total;
 }

@@ -42,7 +42,9 @@ Result<std::unique_ptr<GpuSimulation>> GpuSimulation::create(Context& context, c
                                                              .compiled_simulate = true,
                                                              .compile_in_background = false,
                                                              .serial_word = s.serial_word}));
-  MOTE_TRY_ASSIGN(s.emitter, s.system->add_emitter(effect, options.emitter));
+  CompiledEffect added = effect;
+  if (!options.prewarm) added.emission.prewarm_seconds = 0.0f;
+  MOTE_TRY_ASSIGN(s.emitter, s.system->add_emitter(added, options.emitter));
   s.bounds_offset = bounds_field_offset(effect);
   return made;
 }
@@ -106,6 +108,10 @@ Result<std::unique_ptr<ReferenceComparison>> ReferenceComparison::create(std::un
                       "the comparison needs a GPU simulation with birth serials that keeps its records");
   if (gpu->frames() != 0)
     return make_error(ErrorCode::kInvalidArgument, "the comparison needs a GPU simulation that has not stepped");
+  if (gpu->options().prewarm && gpu->effect().emission.prewarm_seconds > 0.0f)
+    return make_error(ErrorCode::kInvalidArgument,
+                      "the comparison needs a GPU simulation without pre-warm (GpuSimulationOptions::prewarm): the "
+                      "two sides' pre-warms draw different random streams");
   const GpuSimulationOptions& o = gpu->options();
   SimulationOptions so;
   so.dt = o.dt;
@@ -113,7 +119,7 @@ Result<std::unique_ptr<ReferenceComparison>> ReferenceComparison::create(std::un
   so.capacity = gpu->capacity();
   so.record_words = gpu->record_words();
   so.executor = executor;
-  so.prewarm = false;  // the GPU frame has none
+  so.prewarm = false;  // neither side pre-warms (checked above)
   so.emitter_row = gpu->emitter().row;
   so.emitter_generation = gpu->emitter().generation;
   MOTE_TRY_ASSIGN(Simulation reference, Simulation::create(gpu->effect(), so));

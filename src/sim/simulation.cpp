@@ -12,6 +12,7 @@
 #include <bit>
 #include <cmath>
 
+#include "core/alloc_guard.hpp"
 #include "isa/emitter_values.hpp"
 #include "mote/link.hpp"
 #include "mote/vm.hpp"
@@ -164,8 +165,9 @@ struct Simulation::State {
     FrameReport r;
     const float age_before = age;
     age = age + dt;
-    const uint64_t requested = uint64_t(sim::take_rate_spawns(accumulator, rate(), dt)) +
-                               sim::bursts_due(effect.emission.bursts, age_before, age);
+    const uint64_t bursts = sim::bursts_due(effect.emission.bursts, age_before, age);
+    const uint64_t rate_spawns = sim::take_rate_spawns(accumulator, rate(), dt);
+    const uint64_t requested = bursts > UINT64_MAX - rate_spawns ? UINT64_MAX : bursts + rate_spawns;
     const std::vector<uint32_t> previous = std::move(alive);
     alive.clear();
     alive.reserve(previous.size() + 64);
@@ -210,81 +212,85 @@ Simulation& Simulation::operator=(Simulation&&) noexcept = default;
 Simulation::~Simulation() = default;
 
 Result<Simulation> Simulation::create(const CompiledEffect& effect, const SimulationOptions& options) {
-  auto s = std::make_unique<State>();
-  s->effect = effect;
-  s->options = options;
-  const Program& program = effect.program;
-  if (!(options.dt > 0.0f) || !std::isfinite(options.dt))
-    return make_error(ErrorCode::kInvalidArgument, "dt must be a positive number of seconds");
-  s->capacity = options.capacity ? options.capacity : effect.emission.capacity_hint;
-  if (s->capacity == 0) return make_error(ErrorCode::kInvalidArgument, "capacity must be at least 1");
-  if (s->capacity > (1u << 24))
-    return make_error(ErrorCode::kInvalidArgument, "capacity above 2^24 (PARTICLE_INDEX is a float)");
-  const uint32_t own = vm_particle_record_words(program);
-  s->stride = options.record_words ? options.record_words : own;
-  if (s->stride < own)
-    return make_error(ErrorCode::kInvalidArgument, "record_words " + std::to_string(s->stride) +
-                                                       " is smaller than the program's record (" + std::to_string(own) +
-                                                       " words)");
-  if (options.emitter.transform.valid())
-    return make_error(
-        ErrorCode::kInvalidArgument,
-        "the reference simulation has no transform hierarchy: place the emitter by position and rotation");
-  if (options.emitter_generation == 0 || options.emitter_generation > kHeaderGenerationMask ||
-      options.emitter_row > kHeaderRowMask)
-    return make_error(ErrorCode::kInvalidArgument, "emitter row or generation out of the header's range");
-  s->header = encode_particle_header(options.emitter_row, options.emitter_generation);
+  return core::guard_allocation("Simulation::create", [&]() -> Result<Simulation> {
+    auto s = std::make_unique<State>();
+    s->effect = effect;
+    s->options = options;
+    const Program& program = effect.program;
+    if (!(options.dt > 0.0f) || !std::isfinite(options.dt))
+      return make_error(ErrorCode::kInvalidArgument, "dt must be a positive number of seconds");
+    s->capacity = options.capacity ? options.capacity : effect.emission.capacity_hint;
+    if (s->capacity == 0) return make_error(ErrorCode::kInvalidArgument, "capacity must be at least 1");
+    if (s->capacity > (1u << 24))
+      return make_error(ErrorCode::kInvalidArgument, "capacity above 2^24 (PARTICLE_INDEX is a float)");
+    const uint32_t own = vm_particle_record_words(program);
+    s->stride = options.record_words ? options.record_words : own;
+    if (s->stride < own)
+      return make_error(ErrorCode::kInvalidArgument, "record_words " + std::to_string(s->stride) +
+                                                         " is smaller than the program's record (" +
+                                                         std::to_string(own) + " words)");
+    if (options.emitter.transform.valid())
+      return make_error(
+          ErrorCode::kInvalidArgument,
+          "the reference simulation has no transform hierarchy: place the emitter by position and rotation");
+    if (options.emitter_generation == 0 || options.emitter_generation > kHeaderGenerationMask ||
+        options.emitter_row > kHeaderRowMask)
+      return make_error(ErrorCode::kInvalidArgument, "emitter row or generation out of the header's range");
+    s->header = encode_particle_header(options.emitter_row, options.emitter_generation);
 
-  // Emitter fields: the effect's defaults, then the overrides.
-  MOTE_TRY_ASSIGN(s->emitter_fields, initial_emitter_fields(effect, options.emitter.fields));
-  if (auto off = program.emitter_field_offset("rate")) {
-    for (const FieldDecl& f : program.emitter_fields)
-      if (f.name == "rate" && f.width == 1) s->rate_offset = off;
-  }
-
-  // Globals: packed in import order from the previews, then the overrides; the program linked
-  // to that section.
-  const std::vector<uint32_t> offsets = global_import_offsets(program);
-  s->global_fields = initial_global_values(effect);
-  MOTE_TRY(apply_field_values(program.global_imports, options.emitter.globals, s->global_fields, "global field"));
-  MOTE_TRY_ASSIGN(s->linked, link_globals(program, offsets));
-
-  s->executor = options.executor == SimulationExecutor::kBatch ? make_batch_executor() : make_reference_executor();
-  s->pool.assign(size_t(s->capacity) * s->stride, 0);
-  // Pops come from the back: slot 0 first, so a young pool is packed low.
-  s->free_stack.resize(s->capacity);
-  for (uint32_t i = 0; i < s->capacity; ++i) s->free_stack[i] = s->capacity - 1 - i;
-
-  s->position_offset = bounds_field_offset(effect);
-
-  if (options.prewarm) {
-    s->warmup = warmup_schedule(effect.emission.prewarm_seconds);
-    if (s->warmup.ticks > 0) s->accumulator = warmup_start_accumulator(options.emitter.seed);
-    FrameReport total;
-    for (uint32_t t = 0; t < s->warmup.ticks; ++t) {
-      MOTE_TRY_ASSIGN(FrameReport r, s->tick(s->warmup.tick_seconds, t, /*warm=*/true));
-      total.spawned += r.spawned;
-      total.killed += r.killed;
-      total.dropped += r.dropped;
-      total = FrameReport{r.frame,
-                          r.emitter_age,
-                          r.alive,
-                          total.spawned,
-                          total.killed,
-                          total.dropped,
-                          r.has_bounds,
-                          {r.bounds_min[0], r.bounds_min[1], r.bounds_min[2]},
-                          {r.bounds_max[0], r.bounds_max[1], r.bounds_max[2]}};
+    // Emitter fields: the effect's defaults, then the overrides.
+    MOTE_TRY_ASSIGN(s->emitter_fields, initial_emitter_fields(effect, options.emitter.fields));
+    if (auto off = program.emitter_field_offset("rate")) {
+      for (const FieldDecl& f : program.emitter_fields)
+        if (f.name == "rate" && f.width == 1) s->rate_offset = off;
     }
-    s->warmup_report = total;
-  }
-  return Simulation(std::move(s));
+
+    // Globals: packed in import order from the previews, then the overrides; the program linked
+    // to that section.
+    const std::vector<uint32_t> offsets = global_import_offsets(program);
+    s->global_fields = initial_global_values(effect);
+    MOTE_TRY(apply_field_values(program.global_imports, options.emitter.globals, s->global_fields, "global field"));
+    MOTE_TRY_ASSIGN(s->linked, link_globals(program, offsets));
+
+    s->executor = options.executor == SimulationExecutor::kBatch ? make_batch_executor() : make_reference_executor();
+    s->pool.assign(size_t(s->capacity) * s->stride, 0);
+    // Pops come from the back: slot 0 first, so a young pool is packed low.
+    s->free_stack.resize(s->capacity);
+    for (uint32_t i = 0; i < s->capacity; ++i) s->free_stack[i] = s->capacity - 1 - i;
+
+    s->position_offset = bounds_field_offset(effect);
+
+    if (options.prewarm) {
+      s->warmup = warmup_schedule(effect.emission.prewarm_seconds);
+      if (s->warmup.ticks > 0) s->accumulator = warmup_start_accumulator(options.emitter.seed);
+      FrameReport total;
+      for (uint32_t t = 0; t < s->warmup.ticks; ++t) {
+        MOTE_TRY_ASSIGN(FrameReport r, s->tick(s->warmup.tick_seconds, t, /*warm=*/true));
+        total.spawned += r.spawned;
+        total.killed += r.killed;
+        total.dropped += r.dropped;
+        total = FrameReport{r.frame,
+                            r.emitter_age,
+                            r.alive,
+                            total.spawned,
+                            total.killed,
+                            total.dropped,
+                            r.has_bounds,
+                            {r.bounds_min[0], r.bounds_min[1], r.bounds_min[2]},
+                            {r.bounds_max[0], r.bounds_max[1], r.bounds_max[2]}};
+      }
+      s->warmup_report = total;
+    }
+    return Simulation(std::move(s));
+  });
 }
 
 Result<FrameReport> Simulation::step() {
-  MOTE_TRY_ASSIGN(FrameReport r, s_->tick(s_->options.dt, s_->frame, /*warm=*/false));
-  r.frame = s_->frame++;
-  return r;
+  return core::guard_allocation("Simulation::step", [&]() -> Result<FrameReport> {
+    MOTE_TRY_ASSIGN(FrameReport r, s_->tick(s_->options.dt, s_->frame, /*warm=*/false));
+    r.frame = s_->frame++;
+    return r;
+  });
 }
 
 uint32_t Simulation::capacity() const { return s_->capacity; }

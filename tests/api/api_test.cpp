@@ -45,6 +45,42 @@ TEST_F(ApiTest, EmittersSpawnDieAndAreRemovedThroughThePublicApi) {
   EXPECT_TRUE(system.remove_emitter(again.value()).ok());
 }
 
+// The smoke preset pre-warms 4 s: through the public API its first frame already holds the
+// population (the GPU pre-warm), its emitter's clock reads the pre-warm, and its box is measured;
+// with a camera looking away and culling on, a fresh emitter still pre-warms (culling is for
+// spawning in frames), and clearing the camera culls nothing.
+TEST_F(ApiTest, PrewarmBoundsAndTheCameraThroughThePublicApi) {
+  ParticleSystem& system = make_system({.capacity = 8192, .record_words = 32, .max_emitters = 4});
+  const CompiledEffect smoke = load_effect("smoke.json");
+  ASSERT_GT(smoke.emission.prewarm_seconds, 0.0f);
+  auto id = system.add_emitter(smoke, {.seed = 5});
+  ASSERT_TRUE(id.ok()) << id.error().to_string();
+  ASSERT_TRUE(system.execute(1.0f / 60.0f).ok());
+  auto stats = system.read_stats();
+  ASSERT_TRUE(stats.ok());
+  EXPECT_GT(stats->prewarmed, 50u);
+  EXPECT_EQ(stats->alive + stats->free, system.capacity());
+  ASSERT_EQ(stats->emitters.size(), 1u);
+  EXPECT_EQ(stats->emitters[0].first.row, id->row);
+  const EmitterBounds& box = stats->emitters[0].second;
+  EXPECT_EQ(box.alive, stats->alive);
+  EXPECT_FALSE(box.empty());
+  EXPECT_LT(box.min[1], box.max[1]);
+  auto state = system.read_emitter_state(id.value());
+  ASSERT_TRUE(state.ok());
+  EXPECT_GE(state->age, smoke.emission.prewarm_seconds);
+  EXPECT_EQ(state->bounds.alive, stats->alive);
+  // A camera far below looking down culls nothing here (smoke does not opt in), and clears.
+  system.set_camera({1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0.5f, 1, 0, 0, 0.5f, 1});
+  ASSERT_TRUE(system.execute(1.0f / 60.0f).ok());
+  system.clear_camera();
+  ASSERT_TRUE(system.execute(1.0f / 60.0f).ok());
+  stats = system.read_stats();
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->prewarmed, 0u);
+  EXPECT_GT(stats->newborns, 0u);
+}
+
 TEST_F(ApiTest, BurstsGoThroughTheBudget) {
   ParticleSystem& system = make_system({.capacity = 256, .record_words = 32, .max_emitters = 2, .max_transforms = 0});
   const CompiledEffect debris = load_effect("debris.json");  // bursts only, no rate

@@ -225,7 +225,7 @@ TEST_F(ParticleRendererTest, TexturesResolveAgainstTheirEffectFile) {
   CompiledEffect missing = textured;
   missing.render.texture = "no_such_texture.png";
   ParticleSystem& system = make_system({.capacity = 4096, .max_emitters = 4, .compile_in_background = false});
-  auto renderer = ParticleRenderer::create(system, {.width = kWidth, .height = kHeight});
+  auto renderer = ParticleRenderer::create(system, {.width = kWidth, .height = kHeight, .asset_root = dir});
   ASSERT_TRUE(renderer.ok()) << renderer.error().to_string();
   ASSERT_TRUE(system.add_emitter(textured, {.seed = 1}).ok());
   for (int f = 0; f < 10; ++f) (void)frame(system, **renderer);

@@ -18,9 +18,12 @@ namespace {
 using test::ApiTest;
 
 std::string scene_path(const std::string& name) { return std::string(MOTE_SCENES_DIR) + "/" + name; }
+// The scenes name ../effects/: the source tree is their asset root (the default, the current
+// directory, is the build folder here).
+const SceneLoadOptions kSourceRoot{.asset_root = MOTE_SOURCE_DIR};
 
 TEST(ApiScene, LoadingReportsTheOutputAndPointsAtProblems) {
-  auto fire = Scene::load_file(scene_path("fire.json"));
+  auto fire = Scene::load_file(scene_path("fire.json"), kSourceRoot);
   ASSERT_TRUE(fire.ok()) << fire.error().to_string();
   EXPECT_EQ(fire.value().name(), "fire");
   EXPECT_EQ(fire.value().emitter_count(), 1u);
@@ -46,7 +49,7 @@ TEST(ApiScene, LoadingReportsTheOutputAndPointsAtProblems) {
 }
 
 TEST_F(ApiTest, TheRendererDrawsFramesOnBothPaths) {
-  auto scene = Scene::load_file(scene_path("fire.json"));
+  auto scene = Scene::load_file(scene_path("fire.json"), kSourceRoot);
   ASSERT_TRUE(scene.ok()) << scene.error().to_string();
   for (DrawPath path : {DrawPath::kRaster, DrawPath::kCompute}) {
     SCOPED_TRACE(path == DrawPath::kRaster ? "raster" : "compute");
@@ -77,15 +80,15 @@ TEST_F(ApiTest, TheRendererDrawsFramesOnBothPaths) {
 }
 
 TEST_F(ApiTest, SceneProblemsAreFoundBeforeAnyFrame) {
-  const std::string text = R"({"version": 1, "emitters": [{"effect": ")" + std::string(MOTE_EFFECTS_DIR) +
-                           R"(/fire.json", "fields": {"no_such_field": 1}}], "output": {"width": 32, "height": 32}})";
-  auto scene = Scene::parse(text, ".");
+  const std::string text = R"({"version": 1, "emitters": [{"effect": "effects/fire.json",
+                           "fields": {"no_such_field": 1}}], "output": {"width": 32, "height": 32}})";
+  auto scene = Scene::parse(text, MOTE_SOURCE_DIR, kSourceRoot);
   ASSERT_TRUE(scene.ok()) << scene.error().to_string();  // the loader cannot know the effect's fields
   auto renderer = SceneRenderer::create(context(), scene.value());
   ASSERT_FALSE(renderer.ok());
   EXPECT_EQ(renderer.error().where, "/emitters/0/fields/no_such_field");
 
-  auto fire = Scene::load_file(scene_path("fire.json"));
+  auto fire = Scene::load_file(scene_path("fire.json"), kSourceRoot);
   ASSERT_TRUE(fire.ok());
   for (auto [w, h] : {std::pair{8u, 8u}, std::pair{64u, 0u}, std::pair{9000u, 64u}}) {
     auto refused = SceneRenderer::create(context(), fire.value(), {.width = w, .height = h});

@@ -98,35 +98,38 @@ done
 # a bad --size is refused with exit 1 before anything is rendered.
 for path in raster compute; do
   out_dir="$work/render_$path"
-  check "render fire --path $path" 0 "$mote" render "$src/scenes/fire.json" --out "$out_dir" --frames 2 --size 64x36 --path $path --no-video
+  check "render fire --path $path" 0 "$mote" render "$src/scenes/fire.json" --asset-root "$src" --out "$out_dir" --frames 2 --size 64x36 --path $path --no-video
   for f in frame_0000.png frame_0001.png contact_sheet.png; do
     [ -s "$out_dir/$f" ] || { echo "FAIL render fire --path $path: no $f"; failures=$((failures + 1)); }
   done
   [ "$(grep -c '^frame ' "$work/out")" -eq 2 ] || { echo "FAIL render fire --path $path: not 2 frame lines"; failures=$((failures + 1)); }
 done
 for size in 64x 8x8 64x36x2 abc; do
-  check "render bad --size $size" 2 "$mote" render "$src/scenes/fire.json" --out "$work/render_bad" --frames 1 --size "$size" --no-video
+  check "render bad --size $size" 2 "$mote" render "$src/scenes/fire.json" --asset-root "$src" --out "$work/render_bad" --frames 1 --size "$size" --no-video
   grep -q -- "--size" "$work/err" || { echo "FAIL render bad --size $size: the error does not name --size"; failures=$((failures + 1)); }
 done
 [ ! -e "$work/render_bad" ] || { echo "FAIL render bad --size: wrote output anyway"; failures=$((failures + 1)); }
 # Scene problems found at load, before any frame: an override naming no field of the effect, and
 # a warm-up that would take more than a million simulation steps.
+# Scenes name their files relative to themselves, inside an asset root: these, written in $work,
+# reach the source tree's effect through a relative path under the root "/".
+fire_from_work=$(realpath --relative-to="$work" "$src/effects/fire.json")
 cat > "$work/bad_field_scene.json" <<EOF
-{"version": 1, "emitters": [{"effect": "$src/effects/fire.json", "start_time": 0.5, "fields": {"no_such_field": 1}}],
+{"version": 1, "emitters": [{"effect": "$fire_from_work", "start_time": 0.5, "fields": {"no_such_field": 1}}],
  "output": {"width": 32, "height": 32, "frames": 30}}
 EOF
-check "render unknown field override" 1 "$mote" render "$work/bad_field_scene.json" --out "$work/render_bad_field" --no-video
+check "render unknown field override" 1 "$mote" render "$work/bad_field_scene.json" --asset-root / --out "$work/render_bad_field" --no-video
 grep -q "/emitters/0/fields/no_such_field" "$work/err" || { echo "FAIL render unknown field override: no pointer"; failures=$((failures + 1)); }
 [ ! -e "$work/render_bad_field/frame_0000.png" ] || { echo "FAIL render unknown field override: rendered frames first"; failures=$((failures + 1)); }
 cat > "$work/long_warmup_scene.json" <<EOF
-{"version": 1, "emitters": [{"effect": "$src/effects/fire.json"}],
+{"version": 1, "emitters": [{"effect": "$fire_from_work"}],
  "output": {"width": 32, "height": 32, "frames": 1, "dt": 0.000001, "warmup_seconds": 600}}
 EOF
-check "render endless warm-up" 1 "$mote" render "$work/long_warmup_scene.json" --out "$work/render_long" --no-video
+check "render endless warm-up" 1 "$mote" render "$work/long_warmup_scene.json" --asset-root / --out "$work/render_long" --no-video
 grep -q "/output/warmup_seconds" "$work/err" || { echo "FAIL render endless warm-up: no pointer"; failures=$((failures + 1)); }
 # With ffmpeg on the PATH (optional: not a dependency), the frames also become an MP4 beside the GIF.
 if command -v ffmpeg > /dev/null 2>&1; then
-  check "render fire with video" 0 "$mote" render "$src/scenes/fire.json" --out "$work/render_video" --frames 3 --size 64x36
+  check "render fire with video" 0 "$mote" render "$src/scenes/fire.json" --asset-root "$src" --out "$work/render_video" --frames 3 --size 64x36
   for f in frames.gif frames.mp4; do
     [ -s "$work/render_video/$f" ] || { echo "FAIL render fire with video: no $f"; failures=$((failures + 1)); }
   done

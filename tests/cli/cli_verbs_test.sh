@@ -37,7 +37,7 @@ fi
 check "inspect an effect document" 0 "$mote" inspect "$src/effects/fire.json"
 grep -q "effect document" "$work/out" || bad "inspect fire.json: not described as an effect document"
 grep -q "modules update .*integrate" "$work/out" || bad "inspect fire.json: its module stacks are not listed"
-check "inspect a scene" 0 "$mote" inspect "$src/scenes/bonfire.json" --json
+check "inspect a scene" 0 "$mote" inspect "$src/scenes/bonfire.json" --asset-root "$src" --json
 grep -q '"kind": "scene file"' "$work/out" || bad "inspect bonfire.json: not described as a scene"
 check "inspect a program" 0 "$mote" inspect "$work/integrate_gravity.mfx"
 head -c 100 "$work/fire.mfe" > "$work/cut.mfe"
@@ -53,7 +53,7 @@ json_ok "$work/out" || bad "presets --json is not JSON"
 check "presets in a missing folder" 1 "$mote" presets --dir "$work/no-such-folder"
 
 # Render always writes the GIF (no ffmpeg needed): GIF89a at the asked size.
-check "render fire --json" 0 "$mote" render "$src/scenes/fire.json" --out "$work/render_gif" --frames 3 --size 64x36 --no-video --json
+check "render fire --json" 0 "$mote" render "$src/scenes/fire.json" --asset-root "$src" --out "$work/render_gif" --frames 3 --size 64x36 --no-video --json
 json_lines_ok "$work/out" || bad "render --json: a line that is not JSON"
 [ "$(wc -l < "$work/out")" -eq 4 ] || bad "render --json: not 3 frame objects and a summary"
 gif="$work/render_gif/frames.gif"
@@ -93,7 +93,7 @@ done
 check "bake one, smaller" 0 "$mote" bake smoke --out "$work/smoke_small.png" --frame-size 16 --columns 2 --rows 2
 [ "$(od -An -tu1 -j16 -N8 "$work/smoke_small.png" | tr -s ' ')" = " 0 0 0 32 0 0 0 32" ] || bad "bake --frame-size 16 2x2: not a 32x32 PNG"
 check "bake an unknown texture" 2 "$mote" bake fog
-check "render --video bogus" 2 "$mote" render "$src/scenes/fire.json" --out "$work/render_bogus" --video avi
+check "render --video bogus" 2 "$mote" render "$src/scenes/fire.json" --asset-root "$src" --out "$work/render_bogus" --video avi
 
 # The benchmarks at lavapipe's size: exit 0, one JSON object a line, one per figure, each with
 # its ratio to the same run's roofline; the roofline first.
@@ -137,7 +137,7 @@ printf 'video' > "$(eval echo \${$#})"
 SH
 chmod +x "$work/fakebin/ffmpeg"
 odd="$work/out dir \$HOME 'q'"
-PATH="$work/fakebin:$PATH" check "render with ffmpeg (a stand-in)" 0 "$mote" render "$src/scenes/fire.json" --out "$odd" --frames 2 --size 64x36 --video mp4 --video webm
+PATH="$work/fakebin:$PATH" check "render with ffmpeg (a stand-in)" 0 "$mote" render "$src/scenes/fire.json" --asset-root "$src" --out "$odd" --frames 2 --size 64x36 --video mp4 --video webm
 for kind in mp4 webm; do
   [ -s "$odd/frames.$kind" ] || bad "render did not have ffmpeg write frames.$kind"
   grep -qxF "$odd/frame_%04d.png" "$odd/ffmpeg_args_frames.$kind" 2> /dev/null || bad "ffmpeg ($kind) did not get the frames' pattern as one argument"

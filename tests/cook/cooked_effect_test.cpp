@@ -26,6 +26,8 @@ void expect_same_effect(const CompiledEffect& a, const CompiledEffect& b) {
   EXPECT_EQ(a.emission.rate, b.emission.rate);
   EXPECT_EQ(a.emission.prewarm_seconds, b.emission.prewarm_seconds);
   EXPECT_EQ(a.emission.capacity_hint, b.emission.capacity_hint);
+  EXPECT_EQ(a.emission.cull, b.emission.cull);
+  EXPECT_EQ(a.emission.max_catchup_seconds, b.emission.max_catchup_seconds);
   ASSERT_EQ(a.emission.bursts.size(), b.emission.bursts.size());
   for (size_t i = 0; i < a.emission.bursts.size(); ++i) {
     EXPECT_EQ(a.emission.bursts[i].time, b.emission.bursts[i].time);
@@ -92,12 +94,15 @@ TEST(CookedEffect, SimulatesToTheSameParticlesAsTheDocument) {
   }
 }
 
-// Version 1 is version 2 without GLOB: it loads with a zero preview per global import.
+// Version 1 is version 2 (version 3 without CULL) without GLOB: it loads with a zero preview per
+// global import.
 TEST(CookedEffect, UpgradesVersion1) {
   const CompiledEffect effect = compile_document(std::filesystem::path(MOTE_SOURCE_DIR) /
                                                  "tests/graph/golden/fountain.json");
   ASSERT_FALSE(effect.program.global_imports.empty()) << "the test needs an effect with global imports";
   std::vector<uint8_t> bytes = save_cooked_effect(effect);
+  const test::ChunkSpan cull = test::find_chunk(bytes, "CULL");
+  bytes.erase(bytes.begin() + std::ptrdiff_t(cull.at), bytes.begin() + std::ptrdiff_t(cull.payload + cull.size));
   const test::ChunkSpan glob = test::find_chunk(bytes, "GLOB");
   bytes.erase(bytes.begin() + std::ptrdiff_t(glob.at), bytes.begin() + std::ptrdiff_t(glob.payload + glob.size));
   test::put_u32(bytes, 4, 1);
@@ -111,7 +116,7 @@ TEST(CookedEffect, UpgradesVersion1) {
   }
   EXPECT_EQ(save_mfx(loaded->program), save_mfx(effect.program));
   EXPECT_EQ(loaded->emitter_defaults, effect.emitter_defaults);
-  // Saved again, it is a current file: a version 2 that loads to the same effect.
+  // Saved again, it is a current file that loads to the same effect.
   const std::vector<uint8_t> upgraded = save_cooked_effect(*loaded);
   EXPECT_EQ(test::get_u32(upgraded, 4), kCookedEffectVersion);
   EXPECT_TRUE(load_cooked_effect(upgraded).ok());
@@ -121,6 +126,26 @@ TEST(CookedEffect, UpgradesVersion1) {
   Result<CompiledEffect> refused = load_cooked_effect(bytes);
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().message.find("GLOB"), std::string::npos) << refused.error().to_string();
+}
+
+TEST(CookedEffect, CullingRoundTripsAndVersion2LoadsWithoutIt) {
+  CompiledEffect effect = compile_document(std::filesystem::path(MOTE_SOURCE_DIR) / "tests/graph/golden/fountain.json");
+  effect.emission.cull = true;
+  effect.emission.max_catchup_seconds = 0.25f;
+  std::vector<uint8_t> bytes = save_cooked_effect(effect);
+  Result<CompiledEffect> loaded = load_cooked_effect(bytes);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().to_string();
+  EXPECT_TRUE(loaded->emission.cull);
+  EXPECT_EQ(loaded->emission.max_catchup_seconds, 0.25f);
+  // Version 2 had no CULL: such a file loads with the defaults.
+  const test::ChunkSpan cull = test::find_chunk(bytes, "CULL");
+  bytes.erase(bytes.begin() + std::ptrdiff_t(cull.at), bytes.begin() + std::ptrdiff_t(cull.payload + cull.size));
+  test::put_u32(bytes, 4, 2);
+  test::reseal(bytes);
+  Result<CompiledEffect> old = load_cooked_effect(bytes);
+  ASSERT_TRUE(old.ok()) << old.error().to_string();
+  EXPECT_FALSE(old->emission.cull);
+  EXPECT_EQ(old->emission.max_catchup_seconds, EmissionSettings{}.max_catchup_seconds);
 }
 
 TEST(CookedEffect, FileLoaderSetsTheSourcePath) {

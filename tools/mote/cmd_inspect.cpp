@@ -110,10 +110,10 @@ void print_text(const json& d) {
               r["soft"].get<bool>() ? ", soft" : "", r["lit"].get<bool>() ? ", lit" : "");
 }
 
-Result<json> describe_json_file(const std::string& path, const std::string& text) {
+Result<json> describe_json_file(const std::string& path, const std::string& text, const std::string& asset_root) {
   const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_object() && doc.contains("emitters")) {
-    MOTE_TRY_ASSIGN(const Scene scene, Scene::load_file(path));
+    MOTE_TRY_ASSIGN(const Scene scene, Scene::load_file(path, {.asset_root = asset_root}));
     const SceneOutput o = scene.output();
     return json{{"kind", "scene file"},
                 {"scene",
@@ -139,10 +139,12 @@ Result<json> describe_json_file(const std::string& path, const std::string& text
   return out;
 }
 
-Result<json> describe(const std::string& path) {
+// `asset_root`: what a scene's emitters name must stay inside it ("" = the current directory), as
+// for render (docs/design/reliability.md, Asset paths).
+Result<json> describe(const std::string& path, const std::string& asset_root) {
   if (path.ends_with(".json")) {
     MOTE_TRY_ASSIGN(const std::string text, read_text_file(path));
-    return describe_json_file(path, text);
+    return describe_json_file(path, text, asset_root);
   }
   if (path.ends_with(".masm")) {
     MOTE_TRY_ASSIGN(const Program program, load_program_file(path));
@@ -174,14 +176,18 @@ Result<json> describe(const std::string& path) {
 void add_inspect_command(CLI::App& app, int& exit_code) {
   struct Options {
     std::string file;
+    std::string asset_root;
     bool json_output = false;
   };
   auto o = std::make_shared<Options>();
   CLI::App* cmd = app.add_subcommand("inspect", "Describe any Mote file: cooked effect, program, effect or scene");
   cmd->add_option("file", o->file, "FILE (.mfe, .mfx, .masm, .json)")->required();
   cmd->add_flag("--json", o->json_output, "print one JSON document");
+  cmd->add_option("--asset-root", o->asset_root,
+                  "a scene: the folder every file it and its effects name must stay inside (default: the current "
+                  "directory)");
   cmd->callback([o, &exit_code] {
-    Result<json> d = describe(o->file);
+    Result<json> d = describe(o->file, o->asset_root);
     if (!d) {
       exit_code = report_error("inspect", o->file, d.error());
       return;

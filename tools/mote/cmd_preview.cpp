@@ -73,7 +73,8 @@ Framing frame_effect(const CompiledEffect& effect, uint32_t frames, float dt) {
   return f;
 }
 
-// The stage as a scene document: the effect at the origin, dark ground under it, the camera
+// The stage as a scene document (its paths relative to the effect's folder, which is its base):
+// the effect at the origin, dark ground under it, the camera
 // circling a quarter turn over the clip at a distance that fits the effect's extent.
 std::string stage_scene(const std::filesystem::path& effect, const Framing& f, float warmup, uint32_t frames, float fps,
                         uint32_t width, uint32_t height) {
@@ -103,7 +104,7 @@ std::string stage_scene(const std::filesystem::path& effect, const Framing& f, f
          {"shape", "plane"},
          {"scale", {60.0f * distance, 1.0f, 60.0f * distance}},  // its edge beyond the horizon
          {"material", {{"base_color", {0.2, 0.19, 0.18}}, {"roughness", 0.9}}}}}},
-      {"emitters", {{{"name", "effect"}, {"effect", effect.string()}, {"position", {0, 0, 0}}}}},
+      {"emitters", {{{"name", "effect"}, {"effect", effect.filename().string()}, {"position", {0, 0, 0}}}}},
       {"output",
        {{"width", width},
         {"height", height},
@@ -133,6 +134,8 @@ int run(PreviewArgs& a) {
   job.scene = a.effect;
   job.scene_text = stage_scene(effect, framing, warmup_seconds(*compiled), frames, a.fps, width, height);
   job.base_dir = effect.parent_path();
+  // The stage is made here: only the effect's own files are read, from its folder unless told.
+  if (job.asset_root.empty()) job.asset_root = effect.parent_path().string();
   job.frames = frames;
   return run_render_job(job);
 }

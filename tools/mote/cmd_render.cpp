@@ -1,5 +1,6 @@
-// mote render SCENE.json --out DIR (and mote preview's stage, render_job.hpp): renders a scene file's frames headless
-// (mote/scene.hpp) and writes frame_NNNN.png, contact_sheet.png and frames.gif (giflib, always), and frames.mp4 /
+// mote render SCENE.json --out DIR [--asset-root DIR] (and mote preview's stage, render_job.hpp):
+// renders a scene's frames headless (mote/scene.hpp) and writes frame_NNNN.png, contact_sheet.png
+// and frames.gif (giflib, always), and frames.mp4 /
 // frames.webm when ffmpeg is on the PATH (run from an argument vector, never a shell). Prints one
 // stats line per frame (alive particles, per-pass GPU milliseconds), or one JSON object per frame
 // and a summary object with --json; on a terminal a progress bar stands in for the frame lines.
@@ -41,12 +42,29 @@ json passes_json(const std::vector<PassTime>& passes) {
   return out;
 }
 
+// "WxH", each side 16 .. 8192 in decimal digits only: sscanf's %u wrapped 4294967312 to 16
+// (docs/design/reliability.md, finding 11).
+bool parse_size(const std::string& text, uint32_t& width, uint32_t& height) {
+  const size_t x = text.find('x');
+  if (x == std::string::npos) return false;
+  auto side = [](std::string_view digits, uint32_t& out) {
+    if (digits.empty() || digits.size() > 4) return false;
+    uint32_t v = 0;
+    for (char c : digits) {
+      if (c < '0' || c > '9') return false;
+      v = v * 10 + uint32_t(c - '0');
+    }
+    out = v;
+    return v >= 16 && v <= 8192;
+  };
+  return side(std::string_view(text).substr(0, x), width) && side(std::string_view(text).substr(x + 1), height);
+}
+
 // The options CLI11 cannot check: exit 2 when one is wrong, before anything is read or rendered.
 int check_usage(const RenderJob& a, SceneRendererOptions& options) {
   if (!a.size.empty()) {
-    unsigned w = 0, h = 0;
-    char extra = 0;
-    if (std::sscanf(a.size.c_str(), "%ux%u%c", &w, &h, &extra) != 2 || w < 16 || h < 16 || w > 8192 || h > 8192)
+    uint32_t w = 0, h = 0;
+    if (!parse_size(a.size, w, h))
       return usage_error(a.verb, "--size must be WxH with 16 <= W, H <= 8192, not '" + a.size + "'");
     options.width = w;
     options.height = h;
@@ -68,15 +86,19 @@ void write_videos(const RenderJob& a, uint32_t fps, bool say) {
     if (say) std::printf("ffmpeg not found: no frames.mp4 (install ffmpeg for video)\n");
     return;
   }
+  // The folder absolute, so no folder name reads as an ffmpeg option ("-x") or protocol
+  // ("concat:") (docs/design/reliability.md, finding 6).
+  std::error_code ec;
+  const std::string folder = std::filesystem::absolute(a.out, ec).string();
   for (const std::string& kind : a.video) {
     std::vector<std::string> argv = {ffmpeg,       "-y",
                                      "-loglevel",  "error",
                                      "-framerate", std::to_string(fps),
-                                     "-i",         a.out + "/frame_%04d.png",
+                                     "-i",         folder + "/frame_%04d.png",
                                      "-vf",        "pad=ceil(iw/2)*2:ceil(ih/2)*2"};
     if (kind == "mp4") argv.insert(argv.end(), {"-c:v", "libx264", "-pix_fmt", "yuv420p"});
     else argv.insert(argv.end(), {"-c:v", "libvpx-vp9", "-b:v", "0", "-crf", "36", "-pix_fmt", "yuv420p"});
-    argv.push_back(a.out + "/frames." + kind);
+    argv.push_back(folder + "/frames." + kind);
     Result<int> status = run_program(argv);
     if (!status.ok() || *status != 0)
       std::fprintf(stderr, "mote %s: %s/frames.%s: ffmpeg could not write it\n", a.verb.c_str(), a.out.c_str(),
@@ -95,7 +117,9 @@ int check_render_usage(const RenderJob& a) {
 int run_render_job(const RenderJob& a) {
   SceneRendererOptions options;
   if (int usage = check_usage(a, options); usage != kExitOk) return usage;
-  Result<Scene> scene = a.scene_text.empty() ? Scene::load_file(a.scene) : Scene::parse(a.scene_text, a.base_dir);
+  const SceneLoadOptions load{.asset_root = a.asset_root};
+  Result<Scene> scene = a.scene_text.empty() ? Scene::load_file(a.scene, load)
+                                             : Scene::parse(a.scene_text, a.base_dir, load);
   if (!scene) return report_error(a.verb, a.scene, scene.error());
   const uint32_t frames = a.frames ? a.frames : scene->output().frames;
   const uint32_t fps = uint32_t(std::clamp(std::lround(scene->output().fps), 1L, 100L));
@@ -177,10 +201,14 @@ int run_render_job(const RenderJob& a) {
 void add_render_options(CLI::App* cmd, RenderJob& job) {
   cmd->add_option("--out", job.out, "output folder")->capture_default_str();
   cmd->add_option("--size", job.size, "WxH (default: the scene's output size)");
-  cmd->add_option("--frames", job.frames, "frames to render (default: the scene's)");
+  // The scene file's own limit on output.frames.
+  cmd->add_option("--frames", job.frames, "frames to render (default: the scene's)")->check(CLI::Range(1u, 100000u));
   cmd->add_option("--path", job.path, "raster | compute")->capture_default_str();
   cmd->add_option("--transparency", job.transparency, "raster path: oit | sorted")->capture_default_str();
   cmd->add_option("--device", job.device, "device index or name substring (see mote info)");
+  cmd->add_option("--asset-root", job.asset_root,
+                  "the folder every file the scene and its effects name must stay inside (default: the current "
+                  "directory; preview: the effect's folder)");
   cmd->add_option("--video", job.video, "videos ffmpeg writes when installed: mp4, webm (repeatable)")
       ->capture_default_str();
   cmd->add_flag("--no-video", job.no_video, "no MP4/WebM even when ffmpeg is installed (the GIF is always written)");

@@ -24,6 +24,7 @@
 #include "mote/files.hpp"
 #include "mote/gpu_executor.hpp"
 #include "mote/link.hpp"
+#include "mote/verifier.hpp"
 #include "mote/vm.hpp"
 
 namespace mote::cli {
@@ -132,10 +133,52 @@ json field_value(const uint32_t* words, uint32_t width) {
   return a;
 }
 
+// The records run-program holds (the input and the executor's output, each count x record
+// words): a bound on what --count may ask for with a wide record.
+constexpr uint64_t kMaxRecordBytes = uint64_t(512) << 20;
+
+// `[` + each particle's object as json::array().dump(2) would indent it + `]`, written as it
+// goes: the document of 16M particles is gigabytes, the records it comes from are not.
+class StreamedArray {
+ public:
+  void add(const json& element) {
+    buffer_ += count_++ ? ",\n  " : "[\n  ";
+    const std::string text = element.dump(2);
+    for (char c : text) {
+      buffer_ += c;
+      if (c == '\n') buffer_ += "  ";
+    }
+    if (buffer_.size() >= (1u << 20)) flush();
+  }
+  bool finish() {
+    buffer_ += count_ ? "\n]\n" : "[]\n";
+    return flush();
+  }
+
+ private:
+  bool flush() {
+    ok_ = ok_ && std::fwrite(buffer_.data(), 1, buffer_.size(), stdout) == buffer_.size();
+    buffer_.clear();
+    return ok_ && std::fflush(stdout) == 0;
+  }
+  std::string buffer_;
+  uint64_t count_ = 0;
+  bool ok_ = true;
+};
+
 int run(const Options& o) {
   Result<Program> loaded = load_program_file(o.input);
   if (!loaded) return report_error("run-program", o.input, loaded.error());
   Program program = std::move(loaded).value();
+  // Verified before anything is sized from it: an unverified width (4294967295) wraps the record
+  // size and would send the field writes below past the records.
+  if (Status s = verify_program(program); !s) return fail(o.input + ": " + s.error().to_string());
+  const uint32_t rw = vm_particle_record_words(program);
+  if (uint64_t(o.count) * rw * 4 > kMaxRecordBytes)
+    return fail("--count " + std::to_string(o.count) + " with records of " + std::to_string(rw) + " words needs " +
+                std::to_string(uint64_t(o.count) * rw * 4) + " bytes of records; the limit is " +
+                std::to_string(kMaxRecordBytes) + " bytes (at most " + std::to_string(kMaxRecordBytes / (rw * 4)) +
+                " particles of this program)");
   Result<CliExecutor> made = make_cli_executor(o.executor);
   if (!made) {
     if (made.error().code == ErrorCode::kInvalidArgument) return usage_error("run-program", made.error().message);
@@ -172,7 +215,6 @@ int run(const Options& o) {
   in.program = &linked.value();
   in.section = o.section == "init" ? Section::kInit : Section::kUpdate;
   in.count = o.count;
-  const uint32_t rw = vm_particle_record_words(program);
   in.records.assign(size_t(o.count) * rw, 0);
   in.emitter.dt = o.dt;
   in.emitter.time = o.time;
@@ -203,7 +245,7 @@ int run(const Options& o) {
   Result<RunOutput> out = executor.executor->run(in);
   if (!out) return report_error("run-program", o.input, out.error());
 
-  json result = json::array();
+  StreamedArray result;
   for (uint32_t i = 0; i < o.count; ++i) {
     const uint32_t* record = out->records.data() + size_t(i) * rw;
     json particle = json::object();
@@ -213,10 +255,9 @@ int run(const Options& o) {
       offset += f.width;
     }
     particle["killed"] = out->killed[i] != 0;
-    result.push_back(std::move(particle));
+    result.add(particle);
   }
-  const std::string text = result.dump(2) + "\n";
-  std::fwrite(text.data(), 1, text.size(), stdout);
+  if (!result.finish()) return fail("cannot write the records to stdout");
   return 0;
 }
 

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -153,6 +154,7 @@ GpuSimulationOptions gpu_options(const SimulationOptions& so, bool compare) {
   g.emitter = so.emitter;
   g.birth_serials = compare;
   g.keep_records = compare;
+  g.prewarm = so.prewarm && !compare;  // the comparison runs both sides without it
   return g;
 }
 
@@ -178,8 +180,6 @@ void print_report(const FrameReport& r) {
 }
 
 int run_gpu(const Options& o, const CompiledEffect& effect, const SimulationOptions& so) {
-  if (effect.emission.prewarm_seconds > 0.0f && so.prewarm)
-    std::fprintf(stderr, "mote simulate: note: the GPU frame has no pre-warm yet; frame 0 starts from an empty pool\n");
   Result<GpuRun> started = start_gpu(effect, so, false);
   if (!started) return report_error("simulate", o.input, started.error(), kExitSystem);
   GpuSimulation& g = *started->simulation;
@@ -251,7 +251,9 @@ void print_summary(const ComparisonSummary& s, const std::string& effect, uint32
 
 int run_compare(const Options& o, const CompiledEffect& effect, const SimulationOptions& so) {
   if (effect.emission.prewarm_seconds > 0.0f && so.prewarm)
-    std::fprintf(stderr, "mote simulate: note: the GPU frame has no pre-warm yet; both sides run without it\n");
+    std::fprintf(stderr,
+                 "mote simulate: note: the comparison runs both sides without the pre-warm (their random streams "
+                 "differ)\n");
   Result<GpuRun> started = start_gpu(effect, so, true);
   if (!started) return report_error("simulate", o.input, started.error(), kExitSystem);
   std::unique_ptr<Context> context = std::move(started->context);  // outlives the comparison
@@ -345,6 +347,22 @@ int run(const Options& o) {
   return 0;
 }
 
+// A finite number in [lo, hi] (hi_open: below hi): CLI11's Range and PositiveNumber let NaN
+// through, since every comparison with it is false.
+CLI::Validator finite_in(double lo, double hi, bool lo_open = false) {
+  return CLI::Validator(
+      [lo, hi, lo_open](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        const bool above_lo = lo_open ? v > lo : v >= lo;
+        if (text.empty() || *end != '\0' || !std::isfinite(v) || !above_lo || !(v <= hi))
+          return "must be a finite number in " + std::string(lo_open ? "(" : "[") + std::to_string(lo) + ", " +
+                 std::to_string(hi) + "], got " + text.substr(0, 32);
+        return {};
+      },
+      "FINITE");
+}
+
 }  // namespace
 
 void add_simulate_command(CLI::App& app, int& exit_code) {
@@ -352,14 +370,15 @@ void add_simulate_command(CLI::App& app, int& exit_code) {
   CLI::App* cmd = app.add_subcommand("simulate", "Run the reference simulation of an effect and report every frame");
   cmd->add_option("effect", o->input, "EFFECT.json, a cooked EFFECT.mfe, or a program (.mfx, .masm)")->required();
   cmd->add_option("--frames", o->frames, "frames to simulate")->capture_default_str();
-  cmd->add_option("--dt", o->dt, "seconds per frame")->capture_default_str()->check(CLI::PositiveNumber);
+  cmd->add_option("--dt", o->dt, "seconds per frame")->capture_default_str()->check(finite_in(0.0, 60.0, true));
   cmd->add_option("--seed", o->seed, "random seed")->capture_default_str();
   cmd->add_flag("--json", o->json_output, "print one JSON document");
   cmd->add_option("--dump", o->dump, "print this frame's particle records as JSON");
   cmd->add_option("--executor", o->executor, "reference | batch")->capture_default_str();
-  cmd->add_option("--rate", o->rate, "programs: particles per second");
+  // The effect document's own ranges for rate and prewarm (docs/design/effects.md).
+  cmd->add_option("--rate", o->rate, "programs: particles per second")->check(finite_in(0.0, 1e9));
   cmd->add_option("--capacity", o->capacity, "particles at most (default: the effect's capacity, 1024)");
-  cmd->add_option("--prewarm", o->prewarm, "programs: seconds simulated before frame 0");
+  cmd->add_option("--prewarm", o->prewarm, "programs: seconds simulated before frame 0")->check(finite_in(0.0, 600.0));
   cmd->add_flag("--no-prewarm", o->no_prewarm, "skip the effect's pre-warm");
   cmd->add_option("--field", o->fields, "emitter field NAME=V[,V...] (repeatable)");
   cmd->add_option("--global", o->globals, "global field NAME=V[,V...] (repeatable)");

@@ -1,7 +1,8 @@
 // mote: the command-line tool. Thin over the library: each subcommand lives in its own file.
 // Exit statuses and the error style are cli_support.hpp's (docs/design/cli.md).
 #include <CLI/CLI.hpp>
-
+#include <cstdio>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,10 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? mote::cli::kExitOk : mote::cli::kExitUsage;
+  } catch (const std::bad_alloc&) {
+    // The library answers exhaustion with kOutOfMemory; this catches what a verb allocates itself.
+    std::fputs("mote: out of memory\n", stderr);
+    return mote::cli::kExitRefused;
   }
   return exit_code;
 }

@@ -25,6 +25,7 @@ struct RenderJob {
   std::string transparency = "oit";
   std::string device;
   std::vector<std::string> video = {"mp4"};
+  std::string asset_root;  // "" = the current directory (docs/design/reliability.md, "Asset paths")
   bool no_video = false;
   bool json_output = false;
 };

@@ -29,7 +29,10 @@ void main() {
   uint tiles = (params.capacity + kFrameWorkgroupSize - 1u) / kFrameWorkgroupSize;
   uint base = counters.alive_out;  // emit's newborns; frame_finish adds the survivors after this pass
   uint stack = counters.free_count;  // after emit's pops; frame_finish adds the freed after this pass
-  uint freed = n - min(keep_words[tiles - 1u], n);
+  // The scan covered the walked tiles only (counters.walk_tiles = ceil(n / 64)): nothing past
+  // them was cleared or counted this frame.
+  uint kept = n == 0u ? 0u : min(keep_words[min(counters.walk_tiles, tiles) - 1u], n);
+  uint freed = n - kept;
   uint stride = gl_NumWorkGroups.x * kFrameWorkgroupSize;
   for (uint t = gl_GlobalInvocationID.x; t < n; t += stride) {
     uint tile = t / kFrameWorkgroupSize;

@@ -9,14 +9,14 @@ layout(local_size_x = 1) in;
 
 layout(std430, binding = kFrameBindingCounters) buffer Counters { FrameCounters counters; };
 layout(std140, binding = kFrameBindingParams) uniform Params { FrameParams params; };
-// Simulate's keep buffer: [0, T) the tiles' survivor counts, scanned (shared/frame.h).
+// Simulate's keep buffer: [0, T) the tiles' survivor counts, the walked ones scanned (shared/frame.h).
 layout(std430, binding = kFrameBindingKeep) readonly buffer Keep { uint keep_words[]; };
 
 void main() {
   // The survivors frame_compact placed after the newborns: the last tile's sum.
   uint walked = min(counters.alive_in, params.capacity);
   uint tiles = (params.capacity + kFrameWorkgroupSize - 1u) / kFrameWorkgroupSize;
-  uint kept = walked == 0u ? 0u : min(keep_words[tiles - 1u], walked);
+  uint kept = walked == 0u ? 0u : min(keep_words[min(counters.walk_tiles, tiles) - 1u], walked);
   // The slots frame_compact pushed: every entry of last frame's list that was not kept.
   counters.free_count = min(counters.free_count + (walked - kept), params.capacity);
   uint n = min(counters.alive_out + kept, params.capacity);

@@ -17,12 +17,14 @@ void main() {
   uint i = gl_GlobalInvocationID.x;
   if (i == 0u) {
     counters.alive_in = counters.alive_out;
+    counters.walk_tiles = (min(counters.alive_out, params.capacity) + kFrameWorkgroupSize - 1u) / kFrameWorkgroupSize;
     counters.alive_out = 0u;
     counters.budget = counters.free_count;
     counters.newborns = 0u;
     counters.dropped = 0u;
     counters.killed = 0u;
     counters.orphaned = 0u;
+    counters.prewarmed = 0u;
     counters.frames += 1u;
   }
   if (i < params.command_count) {

@@ -7,8 +7,17 @@
 // Survivors are counted and flagged per tile of 64 entries; frame_compact.comp places them in
 // this frame's alive list and pushes every other entry's slot on the free list, both in the
 // order of last frame's list.
-// One dispatch per live program (the wide build for programs over the fast register file);
-// orphans are freed by the first dispatch only.
+// One dispatch per live program (the wide build for programs over the fast register file). With
+// one live program (push.bucketed 0) it walks last frame's list whole, and the first dispatch
+// frees the orphans. With two or more, the list was counting-sorted by program into the
+// coherence list (frame_bucket_*.comp, which freed the orphans) and each program's dispatch walks
+// its own bucket only (push.bucketed 1: its indirect arguments and range in FrameBucket), so a
+// frame of P programs costs one walk of the list, not P (docs/design/runtime_frame.md, "Two
+// orderings").
+//
+// Built with FRAME_WARMUP (the pre-warm's advance, docs/design/runtime_frame.md "Pre-warm"), each
+// particle's DT is the warm-up tick jittered by src/sim/warmup.cpp's rule, hashed from (slot,
+// tick), so a pre-warmed population does not arrive in bands; the main builds do not change.
 //
 // Built three ways: the fast interpreter (shaders/CMakeLists.txt; its record window staged
 // through the workgroup into the register file, the code folded against it), the wide
@@ -45,6 +54,8 @@ layout(std430, binding = kFrameBindingPool) buffer Pool { uint pool[]; };
 layout(std430, binding = kFrameBindingPool) buffer PoolChunks { uvec4 pool_chunks[]; };
 layout(std430, binding = kFrameBindingProgram) readonly buffer ProgramWords { uint program_words[]; };
 layout(std430, binding = kFrameBindingTransformChannels) readonly buffer Transforms { TransformChannels transform_channels[]; };
+layout(std430, binding = kFrameBindingBuckets) readonly buffer Buckets { FrameBucket buckets[]; };
+layout(std430, binding = kFrameBindingCoherence) readonly buffer Coherence { uint coherence[]; };
 
 // The fast build stages each record's UPDATE window in its register file (frame_vm.glsl).
 #define FRAME_STAGES_WINDOW 1
@@ -70,22 +81,32 @@ uint free_slot(uint slot) {
   return subgroupBallotBitCount(subgroupBallot(true));
 }
 
-// Adds this invocation's survivor (if it lives on) to its tile's count and mask, with one atomic
-// per word per subgroup. Call in uniform control flow (every invocation of the workgroup, the
-// same tile). The masks are reduced with subgroupOr whatever the subgroup size or how
-// invocations fall into subgroups: each invocation sets its own bit, gl_LocalInvocationIndex.
-void record_survivors(uint tile, bool lives) {
+// Adds the survivor of list entry t (if it lives on) to its tile's count and mask. Call in
+// uniform control flow; t is ~0u for a lane that stands for no entry. When the subgroup's entries
+// share a tile — always in a walk of the list, and in a bucket wherever a run of the list fell
+// into one subgroup — it costs one atomic per word per subgroup (the masks reduced with
+// subgroupOr, each lane setting its own entry's bit); otherwise each survivor adds its own.
+void record_survivors(uint t, bool lives) {
   uint tiles = (params.capacity + kFrameWorkgroupSize - 1u) / kFrameWorkgroupSize;
-  tile = min(tile, tiles - 1u);
-  uint me = gl_LocalInvocationIndex;
-  uint bit = lives ? 1u << (me & 31u) : 0u;
-  uint low = subgroupOr(me < 32u ? bit : 0u);
-  uint high = subgroupOr(me >= 32u ? bit : 0u);
-  uint count = subgroupAdd(lives ? 1u : 0u);
-  if (subgroupElect()) {
-    if (count != 0u) atomicAdd(keep_words[tile], count);
-    if (low != 0u) atomicOr(keep_words[tiles + 2u * tile], low);
-    if (high != 0u) atomicOr(keep_words[tiles + 2u * tile + 1u], high);
+  bool has = t != ~0u;
+  uint tile = has ? min(t / kFrameWorkgroupSize, tiles - 1u) : ~0u;
+  uint lowest = subgroupMin(tile);
+  if (lowest == ~0u) return;  // no entry in the subgroup
+  uint highest = subgroupMax(has ? tile : 0u);
+  uint lane = has ? t % kFrameWorkgroupSize : 0u;
+  uint bit = lives ? 1u << (lane & 31u) : 0u;
+  if (lowest == highest) {
+    uint low = subgroupOr(lane < 32u ? bit : 0u);
+    uint high = subgroupOr(lane >= 32u ? bit : 0u);
+    uint count = subgroupAdd(lives ? 1u : 0u);
+    if (subgroupElect()) {
+      if (count != 0u) atomicAdd(keep_words[lowest], count);
+      if (low != 0u) atomicOr(keep_words[tiles + 2u * lowest], low);
+      if (high != 0u) atomicOr(keep_words[tiles + 2u * lowest + 1u], high);
+    }
+  } else if (lives) {
+    atomicAdd(keep_words[tile], 1u);
+    atomicOr(keep_words[tiles + 2u * tile + (lane < 32u ? 0u : 1u)], bit);
   }
 }
 
@@ -137,21 +158,28 @@ bool update_entry() {
 void main() {
   uint n = min(counters.alive_in, params.capacity);
   uint stride = gl_NumWorkGroups.x * kFrameWorkgroupSize;
+  bool bucketed = push.bucketed != 0u;
+  // What the dispatch walks: the program's bucket of the coherence list, or the list whole.
+  uint bucket_first = bucketed ? buckets[push.program].first : 0u;
+  uint walked = bucketed ? buckets[push.program].entries : n;
   vm_record_words = max(params.record_words, 1u);
   vm_dt = params.dt;
   frame_section_begin(push.section_offset, push.section_words);  // the program's UPDATE
   frame_wide_begin();
-  // The workgroup walks the list 64 entries at a time, all its invocations together (n and the
+  // The workgroup walks 64 entries at a time, all its invocations together (the bounds and the
   // stride are the same for all of them), so the compiled build's record window moves through
   // the group load and store (vm/record_window_registers.glsl) in uniform control flow.
-  for (uint first = gl_WorkGroupID.x * kFrameWorkgroupSize; first < n; first += stride) {
-    uint t = first + gl_LocalInvocationIndex;
+  for (uint first = gl_WorkGroupID.x * kFrameWorkgroupSize; first < walked; first += stride) {
+    uint i = first + gl_LocalInvocationIndex;
+    // t: the entry of last frame's list (a bucket's padding stands for none).
+    uint t = !bucketed ? i : i < walked ? coherence[bucket_first + i] : kFrameBucketPadEntry;
     uint slot = t < n ? alive_in[t] : ~0u;
     bool listed = slot < params.capacity;
 #ifdef FRAME_COMPILED
-    // When every listed particle runs this program (or is an orphan) and the window starts at
-    // the header, the window is loaded first and the header read from it: one trip to memory
-    // per particle. Otherwise the header decides whose window is loaded.
+    // When every listed particle runs this program (a bucket, or the only program: orphans
+    // count as not run) and the window starts at the header, the window is loaded first and the
+    // header read from it: one trip to memory per particle. Otherwise the header decides whose
+    // window is loaded.
     const bool header_in_window = kWindowChunks > 0u && kWindowFirstChunk == 0u && push.only_dispatch != 0u;
     if (header_in_window) {
       vm_record_base = listed ? slot * params.record_words : 0u;
@@ -162,6 +190,15 @@ void main() {
     uint header = listed ? pool[slot * params.record_words] : 0u;
 #endif
     bool run = listed && prepare_entry(slot, header);
+#ifdef FRAME_WARMUP
+    // warmup_particle_dt(tick, warmup_dt_bucket(slot, tick)): bucket centres over [1 - J, 1 + J].
+    uint level = vm_hash3(slot, push.warmup_tick, kFrameWarmupJitterSalt) % kFrameWarmupDtBuckets;
+    float u = (float(level) + 0.5f) / float(kFrameWarmupDtBuckets);
+    precise float spread = kFrameWarmupDtJitter * (2.0f * u - 1.0f);
+    precise float scale = 1.0f + spread;
+    precise float jittered = params.dt * scale;
+    vm_dt = jittered;
+#endif
 #ifdef FRAME_COMPILED
     if (kWindowChunks > 0u && !header_in_window) vm_window_load_group(run);
 #elif defined(FRAME_FAST_FILE)
@@ -173,6 +210,6 @@ void main() {
 #elif defined(FRAME_FAST_FILE)
     frame_window_store_group(lives, vm_window_dirty);  // a killed particle's record is already zeroed
 #endif
-    record_survivors(first / kFrameWorkgroupSize, lives);
+    record_survivors(bucketed ? (t < n ? t : ~0u) : t, lives);
   }
 }

@@ -10,6 +10,9 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #include "shared/frame.h"
+#ifdef FRAME_WARMUP
+#include "shared/vm_semantics.h"  // vm_hash3
+#endif
 
 // 256 rows a workgroup: the budget is debited once per workgroup (see take_from_budget).
 layout(local_size_x = 256) in;
@@ -22,6 +25,16 @@ layout(std430, binding = kFrameBindingEmitters) readonly buffer Emitters { Emitt
 layout(std430, binding = kFrameBindingStates) buffer State { FrameEmitterState states[]; };
 layout(std430, binding = kFrameBindingSpawnCounts) writeonly buffer SpawnCounts { uint spawn_counts[]; };
 layout(std430, binding = kFrameBindingBursts) readonly buffer Bursts { FrameBurst bursts[]; };  // kFrameMaxBursts per row
+// The bounds the previous frame published (frame_bounds_publish.comp): what culling tests.
+layout(std430, binding = kFrameBindingEmitterBounds) readonly buffer Bounds { FrameEmitterBounds bounds[]; };
+#ifdef FRAME_WARMUP
+// The pre-warm's tick (docs/design/runtime_frame.md, "Pre-warm"): one invocation per queued
+// emitter instead of per row, over the warm-up's own copy of the states; an emitter runs from
+// its entry's first tick on, its accumulator starting at src/sim/warmup.cpp's jittered value.
+// Nothing is culled, and queued burst() spawns wait for the emitter's first real tick.
+layout(std430, binding = kFrameBindingWarmupQueue) readonly buffer Queue { FrameWarmupEntry queue[]; };
+layout(push_constant) uniform Push { FrameWarmupPush push; };
+#endif
 
 // take_rate_spawns: `precise` keeps the compiler from fusing rate * dt into the add, which the
 // CPU (-ffp-contract=off) never does.
@@ -33,6 +46,32 @@ uint take_rate_spawns(inout float accumulator, float rate, float dt) {
   precise float rest = sum - whole;
   accumulator = rest;
   return whole >= 4294967295.0f ? 0xFFFFFFFFu : uint(whole);
+}
+
+// Whether the camera may see the row's emitter (culling, docs/design/runtime_frame.md): its box as
+// the previous frame published it, tested against the frustum's planes at the box's corner
+// farthest along each plane's normal. Unknown bounds, and bounds measured for another generation
+// (the emitter's first frame), are seen; so is an empty box whose emitter stands at a constant
+// pose inside the view, or at a transform (whose pose the tick does not read).
+bool box_in_view(vec3 lo, vec3 hi) {
+  for (uint i = 0u; i < 6u; ++i) {
+    vec4 plane = params.cull_planes[i];
+    vec3 far_corner = vec3(plane.x >= 0.0f ? hi.x : lo.x, plane.y >= 0.0f ? hi.y : lo.y, plane.z >= 0.0f ? hi.z : lo.z);
+    if (dot(plane.xyz, far_corner) + plane.w < 0.0f) return false;
+  }
+  return true;
+}
+
+bool emitter_in_view(uint row, uint generation) {
+  FrameEmitterBounds b = bounds[row];
+  if (b.generation != generation) return true;
+  vec3 lo = b.bounds_min.xyz, hi = b.bounds_max.xyz;
+  if (any(isinf(lo)) && lo.x < 0.0f) return true;  // unknown: -inf .. +inf
+  if (lo.x > hi.x) {  // empty: the emitter's own place decides
+    if (emitters[row].transform_row != kFrameNoTransform) return true;
+    return box_in_view(emitters[row].position.xyz, emitters[row].position.xyz);
+  }
+  return box_in_view(lo, hi);
 }
 
 uint add_saturated(uint a, uint b) {
@@ -129,9 +168,18 @@ uint take_from_budget(uint want) {
 }
 
 void main() {
+#ifdef FRAME_WARMUP
+  uint entry = gl_GlobalInvocationID.x;
+  bool queued = entry < push.entry_count;
+  uint row = queued ? queue[entry].row : 0xFFFFFFFFu;
+  bool in_table = queued && row < params.row_count;
+  bool takes_part = in_table && push.tick >= queue[entry].first_tick &&
+                    emitters[row].generation == queue[entry].generation;
+#else
   uint row = gl_GlobalInvocationID.x;
   // Every invocation reaches the subgroup budget step; rows past the table and free rows ask 0.
   bool in_table = row < params.row_count;
+#endif
   // The tick reads two words of the record, not the whole row.
   uint generation = 0u;
   float rate = 0.0f;
@@ -143,26 +191,63 @@ void main() {
     rate = emitters[row].spawn_rate;
     s = states[row];
     live = generation != 0u;
+#ifdef FRAME_WARMUP
+    live = live && takes_part;
+#endif
   }
   if (live) {
     if (s.generation != generation) {
       // Pending survives the restart: a burst queued on the emitter's first frame is its own.
-      s = FrameEmitterState(generation, 0.0f, 0.0f, s.pending, 0u, 0u, 0xFFFFFFFFu, 0u);
+      s = FrameEmitterState(generation, 0.0f, 0.0f, s.pending, 0u, 0u, 0xFFFFFFFFu, 0u, 0.0f, 0u, 0u, 0u);
+#ifdef FRAME_WARMUP
+      // warmup_start_accumulator: the top 24 bits of the hash, as a fraction.
+      s.accumulator = float(vm_hash3(emitters[row].seed, kFrameWarmupAccumulatorSalt, kFrameRngSalt) >> 8u) *
+                      (1.0f / 16777216.0f);
+#endif
     }
     s.tick += 1u;
     float age_before = s.age;
     precise float age = s.age + params.dt;
     s.age = age;
-    uint whole = take_rate_spawns(s.accumulator, rate, params.dt);
-    // The reference's request: rate spawns + declared bursts; then the host's bursts (saturated).
-    want = add_saturated(add_saturated(whole, take_bursts(row, age_before, age)), s.pending);
-    s.pending = 0u;
+#ifdef FRAME_WARMUP
+    bool culls = false;
+#else
+    bool culls = params.cull_view != 0u && (emitters[row].flags & kEmitterFlagCull) != 0u;
+#endif
+    s.culled = culls && !emitter_in_view(row, generation) ? 1u : 0u;
+    if (s.culled != 0u) {
+      // Out of view: nothing spawns, the clock runs on, the sleep grows, queued bursts wait.
+      precise float slept = s.asleep + params.dt;
+      s.asleep = slept;
+    } else {
+      // Seen again: at most max_catchup_seconds of the rate missed while asleep (sim::wake_spawns).
+      if (s.asleep > 0.0f) {
+        precise float owed = rate > 0.0f ? rate * min(s.asleep, emitters[row].cull_catchup_seconds) : 0.0f;
+        precise float topped = s.accumulator + owed;
+        s.accumulator = topped;
+        s.asleep = 0.0f;
+      }
+      uint whole = take_rate_spawns(s.accumulator, rate, params.dt);
+      // The reference's request: rate spawns + declared bursts; then the host's bursts (saturated).
+#ifdef FRAME_WARMUP
+      want = add_saturated(whole, take_bursts(row, age_before, age));
+#else
+      want = add_saturated(add_saturated(whole, take_bursts(row, age_before, age)), s.pending);
+      s.pending = 0u;
+#endif
+    }
   }
   uint take = take_from_budget(want);
   if (!in_table) return;
+#ifdef FRAME_WARMUP
+  if (!live) {
+    spawn_counts[row] = 0u;  // waiting for its first tick: its state stays as it is
+    return;
+  }
+#endif
   if (!live) {
     // A free row: forget everything, including commands aimed at it.
-    states[row] = FrameEmitterState(0u, 0.0f, 0.0f, 0u, 0u, 0u, 0u, 0u);
+    states[row] = FrameEmitterState(0u, 0.0f, 0.0f, 0u, 0u, 0u, 0u, 0u, 0.0f, 0u, 0u, 0u);
     spawn_counts[row] = 0u;
     return;
   }

@@ -58,6 +58,15 @@ Result<PrefixScan> PrefixScan::create(gpu::Device& device, uint32_t capacity) {
     scan.sums_.push_back(std::move(sums));
   }
   MOTE_TRY_ASSIGN(scan.dummy_count_, gpu::Buffer::create(device, {.size = 16, .name = "scan.host_count"}));
+  // Three words of dispatch per level below the top (at least one level's worth: Vulkan has no
+  // empty buffers).
+  const VkDeviceSize args_bytes = VkDeviceSize(std::max<size_t>(scan.level_sizes_.size() - 1, 1)) * 12;
+  MOTE_TRY_ASSIGN(scan.dispatch_args_, gpu::Buffer::create(device, {.size = args_bytes,
+                                                                    .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                                                             VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
+                                                                             VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                                                    .name = "scan.dispatch_args"}));
+  MOTE_TRY_ASSIGN(scan.args_, gpu::ComputePipeline::create(device, "gpu/passes/scan_args"));
   MOTE_TRY_ASSIGN(scan.reduce_, gpu::ComputePipeline::create(device, "gpu/passes/scan_reduce"));
   MOTE_TRY_ASSIGN(scan.downsweep_, gpu::ComputePipeline::create(device, "gpu/passes/scan_downsweep"));
   return scan;
@@ -98,18 +107,37 @@ Status PrefixScan::record(VkCommandBuffer cmd, const gpu::Buffer& input, const g
   auto level_in = [&](uint32_t l) -> const gpu::Buffer& { return l == 0 ? input : sums_[l - 1]; };
   auto level_out = [&](uint32_t l) -> const gpu::Buffer& { return l == 0 ? output : sums_[l - 1]; };
 
-  // Earlier writes of the input or the count (a compute pass, an upload's copy) become visible.
-  gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_TRANSFER_BIT,
+  // Earlier writes of the input or the count (a compute pass, an upload's copy) become visible,
+  // and an earlier scan's indirect reads of the dispatch words are done before they are rewritten.
+  gpu::memory_barrier(cmd,
+                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_TRANSFER_BIT |
+                          VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
                       VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                       VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT);
   gpu::ComputeRecorder rec(*device_, cmd);
+  // A GPU-decided count: each level's workgroups are dispatched from the count (scan_args.comp),
+  // so the scan's cost follows the count, not the capacity.
+  if (indirect && top > 0) {
+    rec.bind(args_)
+        .buffers({{3, &counts}, {4, &dispatch_args_}})
+        .push(shader::ScanParams{n, top, base_flags, count.word})
+        .dispatch(1);
+    gpu::compute_to_indirect(cmd);
+  }
+  auto dispatch_level = [&](uint32_t l) {
+    if (indirect) {
+      rec.dispatch_indirect(dispatch_args_, VkDeviceSize(l) * 12);
+    } else {
+      dispatch_blocks(rec, sizes[l + 1]);
+    }
+  };
 
   // Upsweep: block sums of every level into the next one.
   rec.bind(reduce_);
   for (uint32_t l = 0; l < top; ++l) {
     rec.buffers({{0, &level_in(l)}, {1, &sums_[l]}, {3, &counts}}).push(params(l, 0));
-    dispatch_blocks(rec, sizes[l + 1]);
+    dispatch_level(l);
     gpu::compute_to_compute(cmd);
   }
   // The top level fits one block: scan it whole (exclusive, so it becomes the offsets of the
@@ -128,7 +156,7 @@ Status PrefixScan::record(VkCommandBuffer cmd, const gpu::Buffer& input, const g
     uint32_t flags = shader::kScanAddOffsets;
     if (l > 0 || kind == ScanKind::kExclusive) flags |= shader::kScanExclusive;
     rec.buffers({{0, &level_in(l)}, {1, &level_out(l)}, {2, &sums_[l]}, {3, &counts}}).push(params(l, flags));
-    dispatch_blocks(rec, sizes[l + 1]);
+    dispatch_level(l);
   }
   return {};
 }

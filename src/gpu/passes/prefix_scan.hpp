@@ -21,9 +21,10 @@ enum class ScanKind { kInclusive, kExclusive };
 struct ScanCount {
   // Host-known count (<= capacity) when `buffer` is null.
   uint32_t count = 0;
-  // GPU-decided: the count is word `word` of `buffer`, clamped to the scan's capacity. The
-  // passes are dispatched for the capacity and workgroups past the count return at once, so the
-  // CPU never reads the count back.
+  // GPU-decided: the count is word `word` of `buffer`, clamped to the scan's capacity. A first
+  // one-invocation pass derives each level's dispatch from the count and the passes are
+  // dispatched indirectly, so the CPU never reads the count back and a small count costs little
+  // whatever the capacity.
   const gpu::Buffer* buffer = nullptr;
   uint32_t word = 0;
 
@@ -58,6 +59,8 @@ class PrefixScan {
   std::vector<uint32_t> level_sizes_;  // [0] = capacity, [L] = ceil(capacity / B^L), last <= B
   std::vector<gpu::Buffer> sums_;      // sums_[L - 1]: the block sums of level L - 1 (size level_sizes_[L])
   gpu::Buffer dummy_count_;            // bound as the count buffer when the count is the host's
+  gpu::Buffer dispatch_args_;          // per level below the top: its indirect dispatch (GPU counts)
+  gpu::ComputePipeline args_;
   gpu::ComputePipeline reduce_;
   gpu::ComputePipeline downsweep_;
 };

@@ -17,6 +17,35 @@ uint32_t projection_index(std::string_view projection) {
   return 0;
 }
 
+// The record word of particle field `name` when the program declares it `width` wide, else 0
+// (unbound): the words the renderer draws with (render/draw_records.cpp resolves the same names
+// and reports the mistakes; the bounds only need to know what is drawn).
+uint32_t drawn_field_word(const Program& program, const std::string& name, uint32_t width) {
+  for (const FieldDecl& f : program.particle_fields)
+    if (f.name == name && f.width == width) return program.particle_field_offset(name).value_or(0u);
+  return 0u;
+}
+
+// The bounds pass's view of an emitter: where its particles' drawn position, size and velocity
+// lie, and how far the drawn shape reaches per unit of size — a quad's corners at (+-0.5, +-0.5)
+// size, turned by rotations, reach 0.5 * sqrt(1 + stretch^2) size; the unit box mesh its
+// half-diagonal sqrt(3)/2, the unit sphere 0.5; a glTF mesh's extent is the renderer's, so its
+// box is published as unknown (reach 0: never culled, docs/design/runtime_frame.md, "Bounds").
+void write_bounds_binding(shader::EmitterRecord& record, const Program& program, const RenderSettings& render) {
+  record.bounds_position_word = drawn_field_word(program, render.position_field, 3);
+  record.bounds_size_word = drawn_field_word(program, render.size_field, 1);
+  record.bounds_velocity_word = drawn_field_word(program, render.velocity_field, 3);
+  if (render.projection != "mesh") {
+    record.bounds_reach = 0.5f;
+  } else if (render.mesh == "box") {
+    record.bounds_reach = 0.8660254f;  // sqrt(3) / 2
+  } else if (render.mesh == "sphere") {
+    record.bounds_reach = 0.5f;
+  } else {
+    record.bounds_reach = 0.0f;
+  }
+}
+
 // v' = v + w t + q x t, t = 2 (q x v): the VM's QROTATE, as the reference simulation turns the
 // emitter's +Z and +Y. Unfused, as the CPU executors compute it.
 shader::vec4 rotate(const float q[4], float vx, float vy, float vz) {
@@ -71,13 +100,15 @@ void write_emitter_record(shader::EmitterRecord& record, const Emitter& emitter,
   if (render.lit) flags |= shader::kEmitterFlagLit;
   if (render.blend == "additive") flags |= shader::kEmitterFlagAdditive;
   if (render.flipbook_blend) flags |= shader::kEmitterFlagFlipbookBlend;
+  if (emitter.effect.emission.cull) flags |= shader::kEmitterFlagCull;
   flags |= (projection_index(render.projection) << shader::kEmitterFlagProjectionShift) &
            shader::kEmitterFlagProjectionMask;
   record.flags = flags;
   record.capacity_hint = emitter.effect.emission.capacity_hint;
   record.register_count = program.register_count;
   record.record_words = program.particle_record_words();
-  record.pad0 = 0;
+  write_bounds_binding(record, program, render);
+  record.cull_catchup_seconds = emitter.effect.emission.max_catchup_seconds;
 }
 
 EmitterRegistry::EmitterRegistry(ProgramHeap& heap, const EmitterRegistryOptions& options)

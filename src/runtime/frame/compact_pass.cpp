@@ -1,5 +1,7 @@
 #include "runtime/frame/compact_pass.hpp"
 
+#include <cstddef>
+
 #include "gpu/commands.hpp"
 
 namespace mote::runtime {
@@ -13,9 +15,10 @@ Result<CompactPass> CompactPass::create(gpu::Device& device) {
 Status CompactPass::record(const FrameRecording& frame) const {
   const FrameBuffers& b = frame.buffers;
   frame.begin_pass("compact");
-  // The tiles' survivor counts scanned in place (every tile of the capacity: zero past the list).
-  const Status scanned = b.keep_scan.record(frame.cmd, b.keep, b.keep, gpu::ScanCount::host(b.keep_scan.capacity()),
-                                            gpu::ScanKind::kInclusive);
+  // The walked tiles' survivor counts scanned in place, sized from the GPU's count of them.
+  const gpu::ScanCount walked = gpu::ScanCount::from_buffer(b.counters,
+                                                            offsetof(shader::FrameCounters, walk_tiles) / 4);
+  const Status scanned = b.keep_scan.record(frame.cmd, b.keep, b.keep, walked, gpu::ScanKind::kInclusive);
   gpu::compute_to_compute(frame.cmd);
   gpu::ComputeRecorder(frame.device, frame.cmd)
       .bind(pipeline_)

@@ -53,8 +53,13 @@ Result<FrameBuffers> FrameBuffers::create(gpu::Device& device, const ParticleSys
   MOTE_TRY_ASSIGN(b.keep, make_frame_buffer(device, VkDeviceSize(tiles) * shader::kFrameKeepWordsPerTile * 4,
                                             kFrameStorageUsage, "mote.frame.keep"));
   MOTE_TRY_ASSIGN(b.keep_scan, gpu::PrefixScan::create(device, tiles));
+  MOTE_TRY_ASSIGN(b.bounds_accumulators, make_frame_buffer(device, rows * shader::kFrameBoundsAccumulatorWords * 4,
+                                                           kFrameStorageUsage, "mote.frame.bounds_accumulators"));
+  MOTE_TRY_ASSIGN(b.emitter_bounds, make_frame_buffer(device, rows * sizeof(shader::FrameEmitterBounds),
+                                                      kFrameStorageUsage, "mote.frame.emitter_bounds"));
   MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) {
-    for (const gpu::Buffer* zeroed : {&b.pool, &b.states, &b.emitters, &b.bursts, &b.no_transforms})
+    for (const gpu::Buffer* zeroed :
+         {&b.pool, &b.states, &b.emitters, &b.bursts, &b.no_transforms, &b.bounds_accumulators, &b.emitter_bounds})
       vkCmdFillBuffer(cmd, zeroed->handle(), 0, VK_WHOLE_SIZE, 0);
   }));
   return b;

@@ -49,8 +49,10 @@ struct FrameBuffers {
   gpu::Buffer spawn_sums;
   gpu::Buffer commands;
   gpu::Buffer params;
-  gpu::Buffer keep;           // survivor counts and masks per tile of last frame's list
-  gpu::Buffer no_transforms;  // bound as the channels when no table is set (never read)
+  gpu::Buffer keep;                 // survivor counts and masks per tile of last frame's list
+  gpu::Buffer bounds_accumulators;  // kFrameBoundsAccumulatorWords per row (zero between frames)
+  gpu::Buffer emitter_bounds;       // shader::FrameEmitterBounds per row, published each frame
+  gpu::Buffer no_transforms;        // bound as the channels when no table is set (never read)
   gpu::Buffer wide_registers;
   gpu::PrefixScan spawn_scan;  // the tick's counts, max_emitters long
   gpu::PrefixScan keep_scan;   // the keep flags' tile counts, in place

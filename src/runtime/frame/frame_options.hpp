@@ -91,6 +91,7 @@ struct FrameStats {
   uint32_t orphaned = 0;
   uint32_t spawned_total = 0;
   uint32_t frames = 0;
+  uint32_t prewarmed = 0;  // particles a GPU pre-warm moved into the pool this frame
 };
 
 }  // namespace mote::runtime

@@ -20,6 +20,7 @@ Result<FrameStats> read_frame_stats(gpu::Device& device, const FrameBuffers& buf
   s.orphaned = k.orphaned;
   s.spawned_total = k.spawned_total;
   s.frames = k.frames;
+  s.prewarmed = k.prewarmed;
   return s;
 }
 

@@ -1,9 +1,13 @@
 #include "runtime/frame/particle_system.hpp"
 
+#include <cmath>
+#include <cstddef>
 #include <string>
 #include <utility>
 
 #include "gpu/commands.hpp"
+#include "gpu/transfer.hpp"
+#include "runtime/frame/cull_view.hpp"
 #include "runtime/frame/frame_readbacks.hpp"
 #include "runtime/frame/frame_recording.hpp"
 #include "runtime/frame/interpreted_code.hpp"
@@ -63,9 +67,14 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
   MOTE_TRY_ASSIGN(s.field_bind_, FieldBindPass::create(device));
   MOTE_TRY_ASSIGN(s.tick_, TickPass::create(device));
   MOTE_TRY_ASSIGN(s.emit_, EmitPass::create(device));
+  // Program ids: one per live program, at most one per live emitter, plus the new program a
+  // swap places before it releases the old one.
+  MOTE_TRY_ASSIGN(s.buckets_, BucketPass::create(device, options.max_emitters + 1));
   MOTE_TRY_ASSIGN(s.simulate_, SimulatePass::create(device));
   MOTE_TRY_ASSIGN(s.compact_, CompactPass::create(device));
   MOTE_TRY_ASSIGN(s.finish_, FinishPass::create(device));
+  MOTE_TRY_ASSIGN(s.bounds_, BoundsPass::create(device));
+  MOTE_TRY_ASSIGN(s.warmup_, WarmupPass::create(device));
   MOTE_TRY_ASSIGN(const InitPass init, InitPass::create(device));
   MOTE_TRY(init.run(device, s.buffers_, options.capacity));
   return s;
@@ -82,6 +91,7 @@ uint32_t ParticleSystem::wide_program_count() const {
 Status ParticleSystem::ensure_interpreters(const Program& program) {
   MOTE_TRY(emit_.ensure(*device_, program, options_.record_words));
   MOTE_TRY(simulate_.ensure(*device_, program, options_.record_words));
+  MOTE_TRY(warmup_.ensure(*device_, program, options_.record_words));
   if (!needs_wide_interpreter(program) || buffers_.wide_registers.valid()) return ok_status();
   MOTE_TRY_ASSIGN(const VkDeviceSize bytes, wide_register_file_bytes(*device_, program, options_.wide_lanes));
   return buffers_.ensure_wide_registers(*device_, bytes);
@@ -100,6 +110,7 @@ Result<std::vector<uint32_t>> ParticleSystem::add_emitters(const CompiledEffect&
   MOTE_TRY(bindings_.check_program(effect.program));
   MOTE_TRY_ASSIGN(std::vector<uint32_t> rows, emitters_->add_emitters(effect, options));
   bindings_.emitters_added();
+  for (uint32_t row : rows) queue_warmup(row, effect);
   return rows;
 }
 
@@ -115,10 +126,36 @@ Status ParticleSystem::swap_effect(uint32_t row, const CompiledEffect& effect) {
   MOTE_TRY(bindings_.check_program(effect.program));
   MOTE_TRY(emitters_->swap_effect(row, effect));
   bindings_.effect_swapped(row, effect.program);
+  queue_warmup(row, effect);
   return ok_status();
 }
 
 Status ParticleSystem::burst(uint32_t row, uint32_t count) { return emitters_->burst(row, count); }
+
+void ParticleSystem::queue_warmup(uint32_t row, const CompiledEffect& effect) {
+  const float seconds = effect.emission.prewarm_seconds;
+  if (!(seconds > 0.0f) || !std::isfinite(seconds)) return;
+  warmup_queue_.push_back({row, emitters_->generation(row), seconds, effect.emission.capacity_hint, 0u});
+}
+
+Result<std::shared_ptr<WarmupPopulation>> ParticleSystem::prepare_warmup() {
+  // Emitters removed or swapped again since they were queued are not pre-warmed (a swap queues
+  // its own); the program of each is its record's, as the flush just wrote it.
+  std::vector<WarmupRequest> requests;
+  const std::span<const uint32_t> table = emitters_->registry().table();
+  for (WarmupRequest r : warmup_queue_) {
+    if (!is_live(r.row) || generation(r.row) != r.generation) continue;
+    const size_t at = size_t(r.row) * shader::kEmitterRecordWords;
+    r.program = table[at + offsetof(shader::EmitterRecord, program_id) / 4];
+    requests.push_back(r);
+  }
+  warmup_queue_.clear();
+  if (requests.empty()) return std::shared_ptr<WarmupPopulation>{};
+  const VkDeviceSize wide = buffers_.wide_registers.valid() ? buffers_.wide_registers.size() : 0;
+  MOTE_TRY_ASSIGN(std::unique_ptr<WarmupPopulation> population,
+                  WarmupPass::prepare(*device_, options_, requests, wide));
+  return std::shared_ptr<WarmupPopulation>(std::move(population));
+}
 
 bool ParticleSystem::uses_transforms() const { return emitters_->any_at_transform() || bindings_.any(); }
 
@@ -210,6 +247,12 @@ Result<ParticleSystem::FramePlan> ParticleSystem::prepare_frame(float dt, bool h
   plan.rows = emitters_->row_count();
   plan.commands = emitters_->take_commands();
   MOTE_TRY_ASSIGN(plan.dispatches, plan_program_dispatches(emitters_->heap(), kernels_.get(), options_.record_words));
+  plan.program_ids = emitters_->heap().program_id_capacity();
+  plan.bucketed = plan.dispatches.size() >= 2;
+  if (!warmup_queue_.empty()) {
+    MOTE_TRY_ASSIGN(plan.warmup, prepare_warmup());
+  }
+  if (plan.bucketed) MOTE_TRY(buckets_.ensure(device, options_.capacity, plan.program_ids, retired_, frame_));
 
   // What changed since the last frame, as regions: the heap's changed ranges (after a growth of
   // the program buffer, which copies the old sections on the GPU), the changed rows' records and
@@ -247,6 +290,9 @@ Result<ParticleSystem::FramePlan> ParticleSystem::prepare_frame(float dt, bool h
   params.code_base = shader::kFrameShapeWords + heap.code_base();
   params.field_base = shader::kFrameShapeWords + heap.field_base();
   params.time = time_ + dt;  // f32, as the tick sums an emitter's age
+  params.cull_view = cull_planes_ ? 1u : 0u;
+  if (cull_planes_)
+    for (size_t i = 0; i < cull_planes_->size(); ++i) params.cull_planes[i] = (*cull_planes_)[i];
   return plan;
 }
 
@@ -289,13 +335,18 @@ Status ParticleSystem::record_frame(VkCommandBuffer cmd, const FramePlan& plan) 
   reset_.record(frame);
   frame.end_pass();
   Status status = ok_status();
+  if (plan.warmup)
+    status = warmup_.record(frame, *plan.warmup, plan.params, plan.dispatches, reset_, emit_, compact_, finish_);
   if (plan.rows > 0) {
     status = tick_.record(frame);
     emit_.record(frame, plan.dispatches);
   }
-  simulate_.record(frame, plan.dispatches);
+  if (Status simulated = simulate_.record(frame, plan.dispatches, buckets_, plan.bucketed, plan.program_ids);
+      !simulated.ok() && status.ok())
+    status = simulated;
   if (Status compacted = compact_.record(frame); !compacted.ok() && status.ok()) status = compacted;
   finish_.record(frame);
+  bounds_.record(frame);
   return status;
 }
 
@@ -305,8 +356,15 @@ void ParticleSystem::frame_recorded(const FramePlan& plan, uint64_t serial) {
   emitters_->clear_dirty_rows();
   bindings_.recorded(plan.bind_pass);
   time_ = plan.params.time;
+  if (plan.warmup) warmup_retired_.emplace_back(frame_, plan.warmup);
   ++frame_;
   retired_.release(frame_, options_.frames_in_flight);
+  std::erase_if(warmup_retired_, [&](const auto& kept) { return kept.first + options_.frames_in_flight <= frame_; });
+}
+
+void ParticleSystem::set_cull_camera(const std::optional<std::array<float, 16>>& view_projection) {
+  cull_planes_.reset();
+  if (view_projection) cull_planes_ = frustum_planes(*view_projection);
 }
 
 Status ParticleSystem::execute(float dt) {
@@ -331,6 +389,16 @@ Result<std::vector<uint32_t>> ParticleSystem::read_program_image() { return prog
 
 Result<std::vector<uint32_t>> ParticleSystem::read_emitter_table(uint32_t rows) {
   return read_emitter_table_words(*device_, buffers_, std::min(rows, options_.max_emitters));
+}
+
+Result<BucketReadback> ParticleSystem::read_buckets() {
+  return buckets_.read(*device_, emitters_->heap().program_id_capacity());
+}
+
+Result<std::vector<shader::FrameEmitterBounds>> ParticleSystem::read_emitter_bounds() {
+  const uint32_t rows = std::min(emitters_->row_count(), options_.max_emitters);
+  if (rows == 0) return std::vector<shader::FrameEmitterBounds>{};
+  return gpu::readback_as<shader::FrameEmitterBounds>(*device_, buffers_.emitter_bounds, rows);
 }
 
 Result<FrameStats> ParticleSystem::read_stats() { return read_frame_stats(*device_, buffers_); }

@@ -16,6 +16,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -29,6 +30,8 @@
 #include "gpu/profiler.hpp"
 #include "mote/effect.hpp"
 #include "mote/result.hpp"
+#include "runtime/frame/bounds_pass.hpp"
+#include "runtime/frame/bucket_pass.hpp"
 #include "runtime/frame/compact_pass.hpp"
 #include "runtime/frame/emit_pass.hpp"
 #include "runtime/frame/emitter_lifecycle.hpp"
@@ -44,6 +47,7 @@
 #include "runtime/frame/reset_pass.hpp"
 #include "runtime/frame/simulate_pass.hpp"
 #include "runtime/frame/tick_pass.hpp"
+#include "runtime/frame/warmup_pass.hpp"
 #include "runtime/transforms/transform_table.hpp"
 
 namespace mote::runtime {
@@ -59,7 +63,9 @@ class ParticleSystem {
   ParticleSystem& operator=(const ParticleSystem&) = delete;
 
   // Adds an emitter running `effect` (its program linked to its globals, verified for the pool's
-  // stride) and returns its row (the lowest free one). The program is placed in the heap once per
+  // stride) and returns its row (the lowest free one). An effect with emission.prewarm_seconds > 0
+  // is pre-warmed on the GPU by the next frame, before it is drawn (docs/design/runtime_frame.md,
+  // "Pre-warm"); a swap to such an effect is too. The program is placed in the heap once per
   // content: emitters of one effect share its placement and its emit and simulate dispatches.
   // Does not wait: the changed ranges of the program buffer and the row's record go out with the
   // next frame. Programs over the fast interpreter's kVmFastRegisterSlots registers run on the
@@ -143,6 +149,12 @@ class ParticleSystem {
   // the field is bound to a transform.
   Status set_emitter_field(uint32_t row, std::string_view name, std::span<const float> values);
 
+  // The camera culling tests against from the next frame on (view-projection, column-major,
+  // Vulkan clip space), or none (nullopt, the default): nothing is culled. Emitters whose effect
+  // culls (EmissionSettings::cull) spawn nothing while the bounds the previous frame measured
+  // lie outside its frustum (docs/design/runtime_frame.md, "Culling").
+  void set_cull_camera(const std::optional<std::array<float, 16>>& view_projection);
+
   // Records and submits one frame of `dt` seconds on Mote's queue. Does not wait.
   Status execute(float dt);
   // Records one frame of `dt` seconds into the host's command buffer `cmd` (primary, recording,
@@ -157,12 +169,12 @@ class ParticleSystem {
   Status record(VkCommandBuffer cmd, float dt);
 
   // When set (default: none), each frame resets the profiler and records GPU timestamps around
-  // its passes: "reset", "tick", "scan", "emit_args", "emit", "simulate", "compact", "finish"
-  // (tick .. emit only when rows are live; emit and simulate span all their per-program
-  // dispatches; "compact" is the survivors' keep-flag scan and placement; "reset" also spans the
-  // frame's buffer updates and, when recorded, the transforms' compose pass and the field-bind
-  // pass). Each pass includes the barrier that follows it. Resolve after the frame completed.
-  // Needs max_passes >= 8. The profiler must outlive its use; pass nullptr to stop.
+  // its passes: "reset", "prewarm", "tick", "scan", "emit_args", "emit", "bucket", "simulate",
+  // "compact", "finish", "bounds" ("prewarm" only on a frame with emitters to pre-warm; tick .. emit only when rows are
+  // live; "bucket" only with two or more live programs; emit and simulate span all their per-program dispatches;
+  // "compact" is the survivors' keep-flag scan and placement; "reset" also spans the frame's buffer updates and, when
+  // recorded, the transforms' compose pass and the field-bind pass). Each pass includes the barrier that follows it.
+  // Resolve after the frame completed. Needs max_passes >= 11. The profiler must outlive its use; pass nullptr to stop.
   void set_profiler(gpu::GpuProfiler* profiler) { profiler_ = profiler; }
 
   // The buffers a draw reads after a frame was recorded (the renderer's ParticleInputs): the
@@ -189,6 +201,13 @@ class ParticleSystem {
   Result<std::vector<uint32_t>> read_free_slots();   // the free stack, bottom first
   Result<std::vector<uint32_t>> read_pool();         // capacity * record_words words
   Result<std::vector<shader::FrameEmitterState>> read_emitter_states();
+  // The coherence buckets the last bucketed frame wrote (per program id) and the coherence list
+  // (entries: indices into that frame's walked list, kFrameBucketPadEntry in the padding); empty
+  // before the first frame with two or more live programs.
+  Result<BucketReadback> read_buckets();
+  // Every row's measured bounds as the last frame published them (rows below the table's
+  // high-water mark; FrameEmitterBounds::generation says whose they are).
+  Result<std::vector<shader::FrameEmitterBounds>> read_emitter_bounds();
   // The GPU's copies, read back (waits): the heap image the last frame left in the program
   // buffer (after the shapes; heap image words while no change is pending) and the emitter
   // table's first `rows` records as words. For tests and tools.
@@ -235,8 +254,15 @@ class ParticleSystem {
     shader::FrameParams params{};
     uint32_t rows = 0;
     bool bind_pass = false;
-    bool host_submits = false;  // record(): every upload inline, the transforms' poses too
+    bool bucketed = false;                     // two or more live programs: simulate walks the coherence buckets
+    std::shared_ptr<WarmupPopulation> warmup;  // emitters queued for a GPU pre-warm this frame
+    uint32_t program_ids = 0;                  // the heap's program ids (the buckets' count)
+    bool host_submits = false;                 // record(): every upload inline, the transforms' poses too
   };
+  // Queues a GPU pre-warm of the emitter at `row` when `effect` asks for one.
+  void queue_warmup(uint32_t row, const CompiledEffect& effect);
+  // The pre-warm of the queued emitters still live (none: null), after the registry's flush.
+  Result<std::shared_ptr<WarmupPopulation>> prepare_warmup();
   // The interpreter pipelines and register file `program` needs beyond the ones made with the
   // system (kUnsupported when the device cannot bind the wide interpreter's).
   Status ensure_interpreters(const Program& program);
@@ -265,15 +291,22 @@ class ParticleSystem {
   FieldBindPass field_bind_;
   TickPass tick_;
   EmitPass emit_;
+  BucketPass buckets_;
   SimulatePass simulate_;
   CompactPass compact_;
   FinishPass finish_;
+  BoundsPass bounds_;
+  WarmupPass warmup_;
+  std::vector<WarmupRequest> warmup_queue_;  // emitters added with a pre-warm, for the next frame
+  // Pre-warm populations of recent frames, kept while those frames may be in flight.
+  std::vector<std::pair<uint64_t, std::shared_ptr<WarmupPopulation>>> warmup_retired_;
   TransformTable* transforms_ = nullptr;
   uint64_t checked_topology_ = UINT64_MAX;
   UploadStats uploads_stats_;
   uint32_t frame_ = 0;                    // frames recorded: selects the alive list written this frame
   float time_ = 0.0f;                     // TIME: the f32 sum of the recorded frames' dts
   gpu::GpuProfiler* profiler_ = nullptr;  // optional per-pass timestamps (set_profiler)
+  std::optional<std::array<shader::vec4, 6>> cull_planes_;  // set_cull_camera
 };
 
 }  // namespace mote::runtime

@@ -12,6 +12,7 @@ Result<SimulatePass> SimulatePass::create(gpu::Device& device) {
   SimulatePass pass;
   const gpu::SpecializationConstant window[] = {{kFrameWindowCapacityId, shader::kFrameFastWindowChunks}};
   MOTE_TRY_ASSIGN(pass.fast_, gpu::ComputePipeline::create(device, "runtime/frame/simulate", window));
+  MOTE_TRY_ASSIGN(pass.keep_clear_, gpu::ComputePipeline::create(device, "runtime/frame/keep_clear"));
   return pass;
 }
 
@@ -26,11 +27,24 @@ Status SimulatePass::ensure(gpu::Device& device, const Program& program, uint32_
   return ok_status();
 }
 
-void SimulatePass::record(const FrameRecording& frame, std::span<const ProgramDispatch> dispatches) const {
+Status SimulatePass::record(const FrameRecording& frame, std::span<const ProgramDispatch> dispatches,
+                            const BucketPass& buckets, bool bucketed, uint32_t program_ids) const {
   const FrameBuffers& b = frame.buffers;
+  if (bucketed) {
+    frame.begin_pass("bucket");
+    const Status sorted = buckets.record(frame, program_ids);
+    frame.end_pass();
+    if (!sorted.ok()) return sorted;
+  }
   frame.begin_pass("simulate");
-  vkCmdFillBuffer(frame.cmd, b.keep.handle(), 0, VK_WHOLE_SIZE, 0u);
-  gpu::transfer_to_compute(frame.cmd);
+  // The walked tiles' keep flags, sized from the GPU's count (nothing alive: nothing cleared).
+  gpu::ComputeRecorder(frame.device, frame.cmd)
+      .bind(keep_clear_)
+      .buffers({{shader::kFrameBindingParams, &b.params},
+                {shader::kFrameBindingCounters, &b.counters},
+                {shader::kFrameBindingKeep, &b.keep}})
+      .dispatch_indirect(b.counters, shader::kFrameSimulateArgsOffset);
+  gpu::compute_to_compute(frame.cmd);
   // With no live program, one dispatch of no program still frees the orphans.
   const ProgramDispatch orphans_only{};
   const std::span<const ProgramDispatch> list = dispatches.empty() ? std::span(&orphans_only, 1) : dispatches;
@@ -39,8 +53,11 @@ void SimulatePass::record(const FrameRecording& frame, std::span<const ProgramDi
     const ProgramDispatch& d = list[i];
     shader::FramePush push = d.update_push;
     push.program = d.program;
-    push.first_dispatch = i == 0 ? 1u : 0u;
-    push.only_dispatch = list.size() == 1 ? 1u : 0u;
+    // Bucketed, the orphans were freed by the bucket count and every entry of a bucket runs its
+    // program.
+    push.first_dispatch = !bucketed && i == 0 ? 1u : 0u;
+    push.only_dispatch = bucketed || list.size() == 1 ? 1u : 0u;
+    push.bucketed = bucketed ? 1u : 0u;
     const bool wide = d.wide && !d.compiled_simulate;
     std::vector<gpu::BufferBinding> bindings{{shader::kFrameBindingParams, &b.params},
                                              {shader::kFrameBindingCounters, &b.counters},
@@ -50,7 +67,9 @@ void SimulatePass::record(const FrameRecording& frame, std::span<const ProgramDi
                                              {shader::kFrameBindingKeep, &b.keep},
                                              {shader::kFrameBindingPool, &b.pool},
                                              {shader::kFrameBindingProgram, &frame.program},
-                                             {shader::kFrameBindingTransformChannels, &frame.channels}};
+                                             {shader::kFrameBindingTransformChannels, &frame.channels},
+                                             {shader::kFrameBindingBuckets, &buckets.buckets()},
+                                             {shader::kFrameBindingCoherence, &buckets.coherence()}};
     if (wide) bindings.push_back({shader::kFrameBindingWideRegisters, &b.wide_registers});
     gpu::ComputeRecorder rec(frame.device, frame.cmd);
     rec.bind(wide                    ? wide_
@@ -62,12 +81,15 @@ void SimulatePass::record(const FrameRecording& frame, std::span<const ProgramDi
     if (wide) {
       rec.dispatch(wide_groups);
       gpu::compute_to_compute(frame.cmd);  // wide dispatches share one register file
+    } else if (bucketed) {
+      rec.dispatch_indirect(buckets.buckets(), VkDeviceSize(d.program) * sizeof(shader::FrameBucket));
     } else {
       rec.dispatch_indirect(b.counters, shader::kFrameSimulateArgsOffset);
     }
   }
   gpu::compute_to_compute(frame.cmd);
   frame.end_pass();
+  return ok_status();
 }
 
 }  // namespace mote::runtime

@@ -20,7 +20,8 @@ Status TickPass::record(const FrameRecording& frame) const {
                 {shader::kFrameBindingEmitters, &b.emitters},
                 {shader::kFrameBindingStates, &b.states},
                 {shader::kFrameBindingSpawnCounts, &b.spawn_counts},
-                {shader::kFrameBindingBursts, &b.bursts}})
+                {shader::kFrameBindingBursts, &b.bursts},
+                {shader::kFrameBindingEmitterBounds, &b.emitter_bounds}})
       .dispatch_threads(frame.rows);
   frame.end_pass();
   frame.begin_pass("scan");

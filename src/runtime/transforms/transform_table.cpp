@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gpu/commands.hpp"
+#include "mote/emitter.hpp"
 
 namespace mote::runtime {
 namespace {
@@ -52,8 +53,38 @@ Status TransformTable::check_live(uint32_t row, const char* what) const {
   return {};
 }
 
+uint32_t TransformTable::level_of(uint32_t row) const {
+  uint32_t level = 1;
+  for (uint32_t p = locals_[row].parent; p != kNoParent; p = locals_[p].parent) ++level;
+  return level;
+}
+
+// The levels the subtree under `row` spans, `row` itself counting 1: every live row walks up at
+// most kMaxTransformLevels parents (the table never holds a deeper one), so O(rows).
+uint32_t TransformTable::subtree_levels(uint32_t row) const {
+  uint32_t levels = 1;
+  for (uint32_t r = 0; r < next_unused_; ++r) {
+    if (!live_[r]) continue;
+    uint32_t steps = 1;
+    for (uint32_t p = r; p != kNoParent && steps <= kMaxTransformLevels; p = locals_[p].parent, ++steps)
+      if (p == row) levels = std::max(levels, steps);
+  }
+  return levels;
+}
+
+Status TransformTable::check_levels(uint32_t parent, uint32_t subtree_levels) const {
+  const uint32_t levels = (parent == kNoParent ? 0 : level_of(parent)) + subtree_levels;
+  if (levels > kMaxTransformLevels)
+    return make_error(ErrorCode::kInvalidArgument,
+                      "the hierarchy would be " + std::to_string(levels) + " levels deep; the limit is " +
+                          std::to_string(kMaxTransformLevels) + " (kMaxTransformLevels)",
+                      "parent row " + std::to_string(parent));
+  return {};
+}
+
 Result<uint32_t> TransformTable::add_row(uint32_t parent) {
   if (parent != kNoParent) MOTE_TRY(check_live(parent, "add_row parent"));
+  MOTE_TRY(check_levels(parent, 1));
   uint32_t row;
   if (!free_rows_.empty()) {
     row = free_rows_.back();
@@ -97,6 +128,7 @@ Status TransformTable::set_parent(uint32_t row, uint32_t parent) {
       }
     }
   }
+  if (parent != locals_[row].parent) MOTE_TRY(check_levels(parent, subtree_levels(row)));
   const uint32_t old = locals_[row].parent;
   if (old == parent) return {};
   if (old != kNoParent) --child_count_[old];

@@ -28,10 +28,12 @@ class TransformTable {
   TransformTable(TransformTable&&) noexcept = default;
   TransformTable& operator=(TransformTable&&) noexcept = default;
 
-  // A new row at the identity pose under `parent` (kNoParent: a root).
+  // A new row at the identity pose under `parent` (kNoParent: a root). Refuses a row that would
+  // sit deeper than kMaxTransformLevels (mote/emitter.hpp): the hierarchy costs a pass a level.
   Result<uint32_t> add_row(uint32_t parent = kNoParent);
   Status set_local(uint32_t row, const glm::vec3& position, const glm::quat& rotation, const glm::vec3& scale);
-  // Refuses a parent that is the row itself or one of its descendants (a cycle).
+  // Refuses a parent that is the row itself or one of its descendants (a cycle), and one that
+  // would put the row's subtree past kMaxTransformLevels (O(rows) to check: topology is rare).
   Status set_parent(uint32_t row, uint32_t parent);
   // Refuses a row that still has children: reparent or remove them first.
   Status remove_row(uint32_t row);
@@ -66,6 +68,10 @@ class TransformTable {
 
  private:
   Status check_live(uint32_t row, const char* what) const;
+  uint32_t level_of(uint32_t row) const;  // a root is level 1
+  uint32_t subtree_levels(uint32_t row) const;
+  // Whether a subtree of `subtree_levels` levels fits under `parent`.
+  Status check_levels(uint32_t parent, uint32_t subtree_levels) const;
   // The compose dispatches, one per depth level, after the poses reached locals_gpu_.
   void record_compose(VkCommandBuffer cmd) const;
   void rebuild_levels();
