@@ -27,6 +27,24 @@ Status SimulatePass::ensure(gpu::Device& device, const Program& program, uint32_
   return ok_status();
 }
 
+std::vector<gpu::BufferBinding> simulate_bindings(const FrameRecording& frame, const gpu::Buffer& buckets,
+                                                  const gpu::Buffer& coherence, bool wide) {
+  const FrameBuffers& b = frame.buffers;
+  std::vector<gpu::BufferBinding> bindings{{shader::kFrameBindingParams, &b.params},
+                                           {shader::kFrameBindingCounters, &b.counters},
+                                           {shader::kFrameBindingEmitters, &b.emitters},
+                                           {shader::kFrameBindingStates, &b.states},
+                                           {shader::kFrameBindingAliveIn, &frame.alive_in},
+                                           {shader::kFrameBindingKeep, &b.keep},
+                                           {shader::kFrameBindingPool, &b.pool},
+                                           {shader::kFrameBindingProgram, &frame.program},
+                                           {shader::kFrameBindingTransformChannels, &frame.channels},
+                                           {shader::kFrameBindingBuckets, &buckets},
+                                           {shader::kFrameBindingCoherence, &coherence}};
+  if (wide) bindings.push_back({shader::kFrameBindingWideRegisters, &b.wide_registers});
+  return bindings;
+}
+
 Status SimulatePass::record(const FrameRecording& frame, std::span<const ProgramDispatch> dispatches,
                             const BucketPass& buckets, bool bucketed, uint32_t program_ids) const {
   const FrameBuffers& b = frame.buffers;
@@ -59,18 +77,8 @@ Status SimulatePass::record(const FrameRecording& frame, std::span<const Program
     push.only_dispatch = bucketed || list.size() == 1 ? 1u : 0u;
     push.bucketed = bucketed ? 1u : 0u;
     const bool wide = d.wide && !d.compiled_simulate;
-    std::vector<gpu::BufferBinding> bindings{{shader::kFrameBindingParams, &b.params},
-                                             {shader::kFrameBindingCounters, &b.counters},
-                                             {shader::kFrameBindingEmitters, &b.emitters},
-                                             {shader::kFrameBindingStates, &b.states},
-                                             {shader::kFrameBindingAliveIn, &frame.alive_in},
-                                             {shader::kFrameBindingKeep, &b.keep},
-                                             {shader::kFrameBindingPool, &b.pool},
-                                             {shader::kFrameBindingProgram, &frame.program},
-                                             {shader::kFrameBindingTransformChannels, &frame.channels},
-                                             {shader::kFrameBindingBuckets, &buckets.buckets()},
-                                             {shader::kFrameBindingCoherence, &buckets.coherence()}};
-    if (wide) bindings.push_back({shader::kFrameBindingWideRegisters, &b.wide_registers});
+    const std::vector<gpu::BufferBinding> bindings = simulate_bindings(frame, buckets.buckets(), buckets.coherence(),
+                                                                       wide);
     gpu::ComputeRecorder rec(frame.device, frame.cmd);
     rec.bind(wide                    ? wide_
              : d.compiled_simulate   ? *d.compiled_simulate

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <span>
+#include <vector>
 
 #include "gpu/compute_pipeline.hpp"
 #include "gpu/device.hpp"
@@ -20,6 +21,12 @@
 #include "runtime/frame/program_dispatches.hpp"
 
 namespace mote::runtime {
+
+// What simulate.comp binds (every build: the fast, wide, compiled and warm-up ones): the frame's
+// buffers, the coherence buckets (`buckets`, `coherence`: stand-ins when the dispatch walks the
+// list), and the wide register file when `wide`.
+std::vector<gpu::BufferBinding> simulate_bindings(const FrameRecording& frame, const gpu::Buffer& buckets,
+                                                  const gpu::Buffer& coherence, bool wide);
 
 class SimulatePass {
  public:

@@ -7,6 +7,7 @@
 #include "mote/simulation.hpp"
 #include "runtime/frame/init_pass.hpp"
 #include "runtime/frame/interpreted_code.hpp"
+#include "runtime/frame/simulate_pass.hpp"
 #include "shared/vm_limits.h"
 
 namespace mote::runtime {
@@ -94,18 +95,7 @@ void WarmupPass::record_advance(const FrameRecording& frame, std::span<const Pro
     push.bucketed = 0u;
     push.warmup_tick = tick;
     // The buckets are never read by a walk of the list: the keep flags stand in for them.
-    std::vector<gpu::BufferBinding> bindings{{shader::kFrameBindingParams, &b.params},
-                                             {shader::kFrameBindingCounters, &b.counters},
-                                             {shader::kFrameBindingEmitters, &b.emitters},
-                                             {shader::kFrameBindingStates, &b.states},
-                                             {shader::kFrameBindingAliveIn, &frame.alive_in},
-                                             {shader::kFrameBindingKeep, &b.keep},
-                                             {shader::kFrameBindingPool, &b.pool},
-                                             {shader::kFrameBindingProgram, &frame.program},
-                                             {shader::kFrameBindingTransformChannels, &frame.channels},
-                                             {shader::kFrameBindingBuckets, &b.keep},
-                                             {shader::kFrameBindingCoherence, &b.keep}};
-    if (d.wide) bindings.push_back({shader::kFrameBindingWideRegisters, &b.wide_registers});
+    const std::vector<gpu::BufferBinding> bindings = simulate_bindings(frame, b.keep, b.keep, d.wide);
     gpu::ComputeRecorder rec(frame.device, frame.cmd);
     rec.bind(d.wide                  ? advance_wide_
              : d.update_large_window ? advance_large_window_
