@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   mote::cli::add_preview_command(app, exit_code);
   mote::cli::add_bench_command(app, exit_code);
   mote::cli::add_bake_command(app, exit_code);
+  mote::cli::add_edit_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
