@@ -7,6 +7,13 @@ import { nodeModule } from './document.js';
 
 const STAGE_HUE = { initialize: 200, update: 130 };
 
+const NODE_W = 170;
+const ROW_H = 56;
+const WRAP = 2200; // blocks wrap onto a new line past this width
+
+// Nodes are laid out a block per module, in the modules' order (a node of no module, such as a
+// shared field read, joins its first reader's block), each block left to right by dependency
+// depth; blocks wrap onto new lines.
 function layoutGraph(graphName, graph, top, isError) {
   const list = (graph && Array.isArray(graph.nodes) ? graph.nodes : []).filter((n) => n && typeof n.id === 'string');
   const byId = new Map(list.map((n) => [n.id, n]));
@@ -15,33 +22,71 @@ function layoutGraph(graphName, graph, top, isError) {
       .filter(([, v]) => typeof v === 'string')
       .map(([port, v]) => ({ port, from: v.split('.')[0] }))
       .filter((r) => byId.has(r.from));
+  const group = new Map();
+  for (const n of list) {
+    const mod = nodeModule(n.id);
+    if (mod) group.set(n.id, `${mod.stage}/${mod.index}`);
+  }
+  for (const n of list)
+    for (const r of refs(n)) if (!group.has(r.from) && group.has(n.id)) group.set(r.from, group.get(n.id));
+  for (const n of list) if (!group.has(n.id)) group.set(n.id, 'raw');
   const depth = new Map();
   const depthOf = (n, seen = new Set()) => {
     if (depth.has(n.id)) return depth.get(n.id);
     if (seen.has(n.id)) return 0; // a cycle: the compiler reports it
     seen.add(n.id);
-    const d = refs(n).reduce((m, r) => Math.max(m, depthOf(byId.get(r.from), seen) + 1), 0);
+    const d = refs(n)
+      .filter((r) => group.get(r.from) === group.get(n.id))
+      .reduce((m, r) => Math.max(m, depthOf(byId.get(r.from), seen) + 1), 0);
     depth.set(n.id, d);
     return d;
   };
-  const rows = new Map();
-  const nodes = list.map((n) => {
-    const d = depthOf(n);
-    const row = rows.get(d) || 0;
-    rows.set(d, row + 1);
-    const mod = nodeModule(n.id);
-    const hue = mod ? (STAGE_HUE[mod.stage] + mod.index * 37) % 360 : 40;
-    const error = isError(graphName, n.id, mod);
-    return {
-      id: `${graphName}:${n.id}`,
-      position: { x: d * 200, y: top + row * 64 },
-      data: { label: `${n.type}\n${n.id}` },
-      className: `graph-node${error ? ' has-error' : ''}`,
-      style: { borderColor: error ? '#e5484d' : `hsl(${hue} 60% 55%)`, background: `hsl(${hue} 35% 18%)` },
-      sourcePosition: 'right',
-      targetPosition: 'left',
-    };
-  });
+  const blocks = [];
+  const blockOf = new Map();
+  for (const n of list) {
+    const key = group.get(n.id);
+    if (!blockOf.has(key)) {
+      blockOf.set(key, { key, nodes: [] });
+      blocks.push(blockOf.get(key));
+    }
+    blockOf.get(key).nodes.push(n);
+  }
+  const nodes = [];
+  let x = 0;
+  let y = top;
+  let lineHeight = 0;
+  for (const block of blocks) {
+    const rows = new Map();
+    const placed = block.nodes.map((n) => {
+      const d = depthOf(n);
+      const row = rows.get(d) || 0;
+      rows.set(d, row + 1);
+      return { n, d, row };
+    });
+    const width = (Math.max(...placed.map((p) => p.d)) + 1) * NODE_W + 30;
+    const height = Math.max(...rows.values()) * ROW_H + 30;
+    if (x > 0 && x + width > WRAP) {
+      x = 0;
+      y += lineHeight;
+      lineHeight = 0;
+    }
+    for (const { n, d, row } of placed) {
+      const mod = nodeModule(n.id);
+      const hue = mod ? (STAGE_HUE[mod.stage] + mod.index * 37) % 360 : 40;
+      const error = isError(graphName, n.id, mod);
+      nodes.push({
+        id: `${graphName}:${n.id}`,
+        position: { x: x + d * NODE_W, y: y + row * ROW_H },
+        data: { label: `${n.type}\n${n.id}` },
+        className: `graph-node${error ? ' has-error' : ''}`,
+        style: { borderColor: error ? '#e5484d' : `hsl(${hue} 60% 55%)`, background: `hsl(${hue} 35% 18%)` },
+        sourcePosition: 'right',
+        targetPosition: 'left',
+      });
+    }
+    x += width;
+    lineHeight = Math.max(lineHeight, height);
+  }
   const edges = list.flatMap((n) =>
     refs(n).map((r) => ({
       id: `${graphName}:${r.from}->${n.id}.${r.port}`,
@@ -49,8 +94,7 @@ function layoutGraph(graphName, graph, top, isError) {
       target: `${graphName}:${n.id}`,
     })),
   );
-  const height = Math.max(1, ...rows.values()) * 64 + 80;
-  return { nodes, edges, height };
+  return { nodes, edges, height: y - top + lineHeight + 60 };
 }
 
 export function GraphView({ expanded, doc, error }) {

@@ -84,6 +84,8 @@ function TextField({ value, onCommit, testid, cls }) {
 
 function ModuleCard({ stage, index, module, count, error, onEdit }) {
   const def = MODULES[module.module];
+  // Parameters left at their defaults are folded away until asked for.
+  const [unfolded, setUnfolded] = useState(false);
   const id = `${stage}/${index}`;
   const mine = error && error.stage === stage && error.index === index;
   const set = (name, v) => onEdit((list) => list.map((m, i) => (i === index ? { ...m, [name]: v } : m)));
@@ -111,12 +113,19 @@ function ModuleCard({ stage, index, module, count, error, onEdit }) {
       )}
       {!def && <div className="module-error">not a module of the library</div>}
       {def &&
-        def.params.map((p) => (
+        def.params
+          .filter((p) => unfolded || module[p.name] !== undefined || (mine && error.param === p.name))
+          .map((p) => (
           <label key={p.name} className={`param${mine && error.param === p.name ? ' has-error' : ''}`} title={p.description}>
             <span className="param-name">{p.name}</span>
             <ParamInput param={p} value={module[p.name]} testid={`${id}/${p.name}`} onChange={(v) => set(p.name, v)} />
           </label>
         ))}
+      {def && def.params.some((p) => module[p.name] === undefined) && (
+        <button className="fold" onClick={() => setUnfolded(!unfolded)}>
+          {unfolded ? 'hide defaults' : `${def.params.filter((p) => module[p.name] === undefined).length} at default…`}
+        </button>
+      )}
     </div>
   );
 }

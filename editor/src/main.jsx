@@ -23,6 +23,8 @@ function App() {
   const [doc, setDoc] = useState(null);
   const [version, setVersion] = useState(0);
   const [result, setResult] = useState(null); // /api/compile's answer
+  // The last graph the document expanded to: kept while an error stops the expansion.
+  const [expanded, setExpanded] = useState(null);
   const [status, setStatus] = useState('');
   const [saved, setSaved] = useState('');
   const [view, setView] = useState('graph');
@@ -32,6 +34,7 @@ function App() {
     const r = await api.read(p);
     if (!r.ok) return setStatus(`cannot open ${p}: ${r.body.error?.message}`);
     setPath(p);
+    setExpanded(null);
     setText(r.body.text);
     setSaved(r.body.text);
     setVersion((v) => v + 1);
@@ -63,6 +66,7 @@ function App() {
     const timer = setTimeout(async () => {
       const r = await api.compile(text);
       if (mine !== compiled.current) return;
+      if (r.ok && r.body.expanded) setExpanded(r.body.expanded);
       if (r.status === 400) setResult({ ok: false, error: r.body.error });
       else if (r.ok) setResult(r.body);
       else setResult({ ok: false, error: r.body.error });
@@ -130,7 +134,7 @@ function App() {
             <button className={view === 'source' ? 'on' : ''} onClick={() => setView('source')}>source</button>
           </nav>
           {view === 'graph' ? (
-            <GraphView expanded={result?.expanded} doc={doc} error={error} />
+            <GraphView expanded={expanded} doc={doc} error={error} />
           ) : (
             <textarea
               id="source"

@@ -1,0 +1,155 @@
+// editor.browser: `mote edit` in a real browser — Debian's chromium, headless, driven by
+// puppeteer-core (editor/node_modules). Over a copy of the presets it opens fire.json, changes a
+// parameter and sees the preview's pixels change, breaks a parameter and sees the error on that
+// module (and its nodes in the graph), fixes it, saves, reloads the page and finds the change.
+//   node browser_test.mjs MOTE SOURCE_DIR [SCREENSHOT.png]
+// Exit 77 (CTest: skipped) when chromium is not installed; any other problem fails.
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const [mote, source, screenshot] = process.argv.slice(2).map((a) => a && resolve(a));
+const chromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+if (!chromium) {
+  console.log('SKIPPED: chromium is not installed (apt-get install chromium; scripts/setup.sh does)');
+  process.exit(77);
+}
+const require = createRequire(resolve(source, 'editor', 'package.json'));
+const puppeteer = require('puppeteer-core');
+
+let passed = 0;
+let failed = 0;
+function check(name, ok, detail = '') {
+  if (ok) passed++;
+  else {
+    failed++;
+    console.log(`FAIL ${name} ${detail}`);
+  }
+}
+
+const work = mkdtempSync(join(tmpdir(), 'mote-edit-browser-'));
+cpSync(join(source, 'effects'), join(work, 'effects'), { recursive: true });
+const server = spawn(mote, ['edit', 'fire.json', '--port', '0'], { cwd: join(work, 'effects') });
+let log = '';
+const port = await new Promise((resolve, reject) => {
+  const timer = setTimeout(() => reject(new Error(`the server did not start: ${log}`)), 20000);
+  const read = (d) => {
+    log += d;
+    const m = /127\.0\.0\.1:(\d+)/.exec(log);
+    if (m) {
+      clearTimeout(timer);
+      resolve(Number(m[1]));
+    }
+  };
+  server.stdout.on('data', read);
+  server.stderr.on('data', read);
+  server.on('error', (e) => reject(new Error(`the server cannot start: ${e.message}`)));
+  server.on('exit', (code) => reject(new Error(`the server exited (${code}): ${log}`)));
+});
+
+const browser = await puppeteer.launch({
+  executablePath: chromium,
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+});
+const errors = [];
+try {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1400, height: 900 });
+  page.on('pageerror', (e) => errors.push(e.message));
+  const url = `http://127.0.0.1:${port}/`;
+
+  // The frame on the canvas is the one of the document as it is now (the app's version).
+  const currentFrame = () =>
+    page.waitForFunction(
+      () => {
+        const app = document.querySelector('.app');
+        const canvas = document.querySelector('#preview canvas');
+        return app && canvas && canvas.dataset.frame && canvas.dataset.frame.startsWith(app.dataset.version + '@');
+      },
+      { timeout: 120000 },
+    );
+  const pixels = () =>
+    page.evaluate(() => {
+      const c = document.querySelector('#preview canvas');
+      return Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data);
+    });
+  const setParam = async (param, value) => {
+    const selector = `[data-param="${param}"]`;
+    await page.click(selector, { clickCount: 3 });
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type(value);
+    await page.keyboard.press('Enter');
+  };
+  const compiled = (state) =>
+    page.waitForFunction((s) => document.querySelector('.app')?.dataset.compiled === s, { timeout: 60000 }, state);
+
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForSelector('[data-module="initialize/3"]', { timeout: 30000 });
+  check('opens the effect named on the command line', (await page.$eval('#preset', (s) => s.value)) === 'fire.json');
+  const presets = await page.$$eval('#preset option', (o) => o.map((x) => x.value));
+  check('preset browser lists the presets', presets.includes('smoke.json') && presets.includes('rain.json'), presets);
+  await compiled('ok');
+  const graphNodes = await page.$$eval('.react-flow__node', (n) => n.length);
+  check('graph view draws the expanded nodes', graphNodes > 20, `${graphNodes} nodes`);
+  await currentFrame();
+  const before = await pixels();
+  const lit = before.filter((v, i) => i % 4 !== 3 && v > 40).length;
+  check('the preview shows a picture', lit > 100, `${lit} bright channels`);
+
+  // A parameter changed in place: the engine's next frame differs.
+  await setParam('initialize/3/size_max', '1.2');
+  await compiled('ok');
+  await currentFrame();
+  const after = await pixels();
+  let changed = 0;
+  for (let i = 0; i < before.length; i += 4)
+    if (Math.abs(before[i] - after[i]) + Math.abs(before[i + 1] - after[i + 1]) + Math.abs(before[i + 2] - after[i + 2]) > 24)
+      changed++;
+  check('changing size_max changes the preview', changed > 500, `${changed} pixels changed`);
+
+  // An error: marked on the drag module and its parameter, and on the drag module's graph nodes.
+  await setParam('update/1/drag', 'oops');
+  await compiled('error');
+  await page.waitForSelector('[data-module="update/1"].has-error', { timeout: 30000 });
+  const message = await page.$eval('[data-error="update/1"]', (e) => e.textContent);
+  check('the error is shown on the module', message.includes('expected a number'), message);
+  const marked = await page.$$eval('.module.has-error', (m) => m.map((x) => x.dataset.module));
+  check('only that module is marked', marked.length === 1 && marked[0] === 'update/1', marked);
+  check('the parameter is marked', !!(await page.$('[data-module="update/1"] .param.has-error')));
+  const red = await page.$$eval('.react-flow__node.has-error', (n) => n.map((x) => x.textContent));
+  check('the module\'s nodes are marked in the graph', red.length > 0 && red.every((t) => t.includes('u1_')), red);
+  check('the compile line gives the pointer', (await page.$eval('#compile', (e) => e.textContent)).startsWith('/modules/update/1/drag'));
+  if (screenshot) await page.screenshot({ path: screenshot });
+
+  // Fixed: the mark goes away.
+  await setParam('update/1/drag', '0.35');
+  await compiled('ok');
+  check('the fix clears the mark', (await page.$$('.module.has-error')).length === 0);
+  await currentFrame();
+
+  // Saved, reloaded: the change is in the file and on the page.
+  await page.click('#save');
+  await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('saved'), { timeout: 10000 });
+  const saved = readFileSync(join(work, 'effects', 'fire.json'), 'utf8');
+  check('the file holds the change', saved.includes('"size_max": 1.2') && saved.includes('"drag": 0.35'));
+  check('the saved file is still one module a line', saved.split('\n').length < 45, `${saved.split('\n').length} lines`);
+  await page.reload({ waitUntil: 'load' });
+  await page.waitForSelector('[data-param="initialize/3/size_max"]', { timeout: 30000 });
+  const value = await page.$eval('[data-param="initialize/3/size_max"]', (e) => e.value);
+  check('after a reload the page shows the saved value', value === '1.2', value);
+  await compiled('ok');
+  await currentFrame();
+  check('no script errors on the page', errors.length === 0, errors.join('; '));
+} catch (e) {
+  failed++;
+  console.log(`FAIL ${e.stack || e}`);
+} finally {
+  await browser.close();
+  server.kill('SIGTERM');
+  rmSync(work, { recursive: true, force: true });
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# editor.server: `mote edit`'s HTTP API (tools/mote/edit/edit_server.hpp) over a copy of the
+# presets: the page and the files are served; paths outside the folder are refused with 403;
+# malformed bodies are answered 400 with the reader's pointer; a compile error carries the
+# module's pointer; frames come back at the size asked and change with the document; and the
+# server answers normally after every bad request.
+#   server_test.sh MOTE SOURCE_DIR
+set -uo pipefail
+mote="$1"; src="$2"
+work="$(mktemp -d)"; trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$work"' EXIT
+passed=0; failed=0
+check() {  # check NAME EXPECTED ACTUAL
+  if [[ "$2" == "$3" ]]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL $1: expected '$2', got '$3'"; fi
+}
+contains() {  # contains NAME NEEDLE HAYSTACK
+  if [[ "$3" == *"$2"* ]]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL $1: '$2' not in '$3'"; fi
+}
+cp -r "$src/effects" "$work/effects"
+echo '{"secret": true}' > "$work/outside.json"
+ln -s "$work/outside.json" "$work/effects/link_out.json"
+cd "$work/effects"
+"$mote" edit fire.json --port 0 > "$work/server.log" 2>&1 &
+pid=$!
+for _ in $(seq 100); do grep -q 'http://127.0.0.1:' "$work/server.log" && break; sleep 0.1; done
+port="$(grep -o '127.0.0.1:[0-9]*' "$work/server.log" | cut -d: -f2)"
+[[ -n "$port" ]] || { cat "$work/server.log"; echo "0 passed, 1 failed"; exit 1; }
+base="http://127.0.0.1:$port"
+status() { curl -s -o "$work/body" -w '%{http_code}' "$@"; }
+body() { cat "$work/body"; }
+
+check "page" 200 "$(status "$base/")"
+contains "page html" '/page/app.js' "$(body)"
+check "bundle" 200 "$(status "$base/page/app.js")"
+check "page folder not browsable" 404 "$(status "$base/page/..%2fapp.js")"
+check "info" 200 "$(status "$base/api/info")"
+contains "info initial" '"initial":"fire.json"' "$(body)"
+check "files" 200 "$(status "$base/api/files")"
+contains "files list presets" '{"kind":"effect","path":"smoke.json"}' "$(body)"
+check "read" 200 "$(status "$base/api/file?path=fire.json")"
+contains "read text" '"name\": \"fire\"' "$(body)"
+
+# Paths outside the folder: "..", absolute, through a symbolic link, not .json; each answered
+# with a JSON error, and the server still serves.
+for path in '../outside.json' '/etc/passwd' 'textures/../../outside.json' 'link_out.json' '%2e%2e/outside.json'; do
+  check "refused $path" 403 "$(status "$base/api/file?path=$path")"
+  contains "refused $path says why" '"code":"forbidden"' "$(body)"
+  check "refused write $path" 403 "$(status -X PUT --data-binary '{}' "$base/api/file?path=$path")"
+done
+check "not json refused" 403 "$(status "$base/api/file?path=textures/flame_flipbook.png")"
+check "no path" 400 "$(status "$base/api/file")"
+check "missing file" 404 "$(status "$base/api/file?path=nothing_here.json")"
+check "outside untouched" '{"secret": true}' "$(cat "$work/outside.json")"
+check "still serving after refusals" 200 "$(status "$base/api/info")"
+
+# Malformed bodies: 400 with the reader's pointer; nothing written.
+check "malformed compile" 400 "$(status -X POST --data-binary '{"version": 1, "modules":' "$base/api/compile")"
+contains "malformed compile pointer" '"where":"/"' "$(body)"
+contains "malformed compile byte" 'byte 26' "$(body)"
+check "malformed save" 400 "$(status -X PUT --data-binary 'not json' "$base/api/file?path=fire.json")"
+check "malformed save wrote nothing" "$(cat "$src/effects/fire.json")" "$(cat fire.json)"
+check "malformed frame" 400 "$(status -X POST --data-binary '[1,' "$base/api/frame?path=fire.json")"
+check "bad frame time" 400 "$(status -X POST --data-binary @fire.json "$base/api/frame?path=fire.json&t=abc")"
+check "bad frame size" 400 "$(status -X POST --data-binary @fire.json "$base/api/frame?path=fire.json&w=8&h=8")"
+check "unknown route" 404 "$(status "$base/api/nothing")"
+contains "unknown route json" '"code":"not_found"' "$(body)"
+check "still serving after malformed bodies" 200 "$(status "$base/api/files")"
+
+# A compile error points at the module's parameter; a fixed document compiles.
+broken="$(sed 's/"drag": 0.2/"drag": "oops"/' fire.json)"
+check "compile error answered" 200 "$(status -X POST --data-binary "$broken" "$base/api/compile")"
+contains "compile error pointer" '"where":"/modules/update/1/drag"' "$(body)"
+check "compile ok" 200 "$(status -X POST --data-binary @fire.json "$base/api/compile")"
+contains "compile ok says so" '"ok":true' "$(body)"
+check "frame of a broken document" 400 "$(status -X POST --data-binary "$broken" "$base/api/frame?path=fire.json")"
+contains "frame error pointer" '"where":"/modules/update/1/drag"' "$(body)"
+
+# Frames: raw RGBA at the size asked; another document, another picture.
+check "frame" 200 "$(status -X POST --data-binary @fire.json "$base/api/frame?path=fire.json&t=0.5&w=160&h=90")"
+check "frame bytes" 57600 "$(stat -c %s "$work/body")"
+cp "$work/body" "$work/frame_a"
+bigger="$(sed 's/"size_max": 0.3/"size_max": 1.2/' fire.json)"
+check "frame changed doc" 200 "$(status -X POST --data-binary "$bigger" "$base/api/frame?path=fire.json&t=0.5&w=160&h=90")"
+if cmp -s "$work/frame_a" "$work/body"; then failed=$((failed + 1)); echo "FAIL frames: a changed size_max drew the same picture"; else passed=$((passed + 1)); fi
+
+# Saving inside the folder, then reading it back.
+check "save" 200 "$(status -X PUT --data-binary "$bigger" "$base/api/file?path=fire.json")"
+contains "saved" '"size_max": 1.2' "$(cat fire.json)"
+check "server alive at the end" 200 "$(status "$base/api/info")"
+kill -0 "$pid" 2>/dev/null && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL the server exited"; }
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]
