@@ -6,7 +6,7 @@
 # server answers normally after every bad request.
 #   server_test.sh MOTE SOURCE_DIR
 set -uo pipefail
-mote="$1"; src="$2"
+mote="$(realpath "$1")"; src="$(realpath "$2")"
 work="$(mktemp -d)"; trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 passed=0; failed=0
 check() {  # check NAME EXPECTED ACTUAL
@@ -19,7 +19,7 @@ cp -r "$src/effects" "$work/effects"
 echo '{"secret": true}' > "$work/outside.json"
 ln -s "$work/outside.json" "$work/effects/link_out.json"
 cd "$work/effects"
-"$mote" edit fire.json --port 0 > "$work/server.log" 2>&1 &
+timeout 20 "$mote" edit fire.json --port 0 > "$work/server.log" 2>&1 &
 pid=$!
 for _ in $(seq 100); do grep -q 'http://127.0.0.1:' "$work/server.log" && break; sleep 0.1; done
 port="$(grep -o '127.0.0.1:[0-9]*' "$work/server.log" | cut -d: -f2)"
@@ -46,6 +46,8 @@ for path in '../outside.json' '/etc/passwd' 'textures/../../outside.json' 'link_
   contains "refused $path says why" '"code":"forbidden"' "$(body)"
   check "refused write $path" 403 "$(status -X PUT --data-binary '{}' "$base/api/file?path=$path")"
 done
+check "another host name refused" 403 "$(status -H 'Host: attacker.example:80' "$base/api/file?path=fire.json")"
+check "localhost accepted" 200 "$(status -H "Host: localhost:$port" "$base/api/info")"
 check "not json refused" 403 "$(status "$base/api/file?path=textures/flame_flipbook.png")"
 check "no path" 400 "$(status "$base/api/file")"
 check "missing file" 404 "$(status "$base/api/file?path=nothing_here.json")"
@@ -87,5 +89,13 @@ check "save" 200 "$(status -X PUT --data-binary "$bigger" "$base/api/file?path=f
 contains "saved" '"size_max": 1.2' "$(cat fire.json)"
 check "server alive at the end" 200 "$(status "$base/api/info")"
 kill -0 "$pid" 2>/dev/null && passed=$((passed + 1)) || { failed=$((failed + 1)); echo "FAIL the server exited"; }
+# The verb's own refusals: an EFFECT outside the folder is usage (2); no page built is the machine's (3).
+timeout 20 "$mote" edit ../outside.json --port 0 > /dev/null 2>&1
+check "EFFECT outside the folder" 2 "$?"
+timeout 20 "$mote" edit fire.json --port 0 --editor-dir "$work/no_page" > "$work/out" 2>&1
+check "no page built" 3 "$?"
+contains "no page says how" 'npm' "$(cat "$work/out")"
+timeout 20 "$mote" edit fire.json --port "$port" > "$work/out" 2>&1
+check "port taken" 3 "$?"
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <exception>
 #include <nlohmann/json.hpp>
+#include <sys/socket.h>
 #include <string_view>
 #include <system_error>
 #include <utility>
@@ -229,8 +230,28 @@ void EditServer::State::frame(const httplib::Request& req, httplib::Response& re
                   "application/octet-stream");
 }
 
+// The request is for this server by name: a page elsewhere whose host name was made to resolve
+// to 127.0.0.1 (DNS rebinding) sends its own name, and is refused before any route.
+bool own_host(const httplib::Request& req, int port) {
+  const std::string host = req.get_header_value("Host");
+  for (const char* name : {"127.0.0.1", "localhost"})
+    if (host == fmt::format("{}:{}", name, port) || host == name) return true;
+  return false;
+}
+
 void EditServer::State::routes() {
   server.set_payload_max_length(kMaxBody);
+  // SO_REUSEADDR alone: the library's default also sets SO_REUSEPORT, which lets a second editor
+  // bind the same port and take half the first one's requests.
+  server.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  });
+  server.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+    if (own_host(req, port)) return httplib::Server::HandlerResponse::Unhandled;
+    send_error(res, 403, "forbidden", "the Host header names another server: mote edit answers 127.0.0.1 only");
+    return httplib::Server::HandlerResponse::Handled;
+  });
   server.Get("/", [this](const httplib::Request&, httplib::Response& res) { serve_page("index.html", res); });
   server.Get(R"(/page/([^/]+))",
              [this](const httplib::Request& req, httplib::Response& res) { serve_page(req.matches[1], res); });
