@@ -19,7 +19,7 @@ cp -r "$src/effects" "$work/effects"
 echo '{"secret": true}' > "$work/outside.json"
 ln -s "$work/outside.json" "$work/effects/link_out.json"
 cd "$work/effects"
-timeout 20 "$mote" edit fire.json --port 0 > "$work/server.log" 2>&1 &
+"$mote" edit fire.json --port 0 > "$work/server.log" 2>&1 &
 pid=$!
 for _ in $(seq 100); do grep -q 'http://127.0.0.1:' "$work/server.log" && break; sleep 0.1; done
 port="$(grep -o '127.0.0.1:[0-9]*' "$work/server.log" | cut -d: -f2)"
