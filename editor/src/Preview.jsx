@@ -10,6 +10,7 @@ const LOOP_SECONDS = 10;
 
 export function Preview({ path, text, version }) {
   const canvas = useRef(null);
+  const root = useRef(null); // data-busy while a frame is asked for (the browser test waits on it)
   const time = useRef(0);
   const dirty = useRef(true);
   const busy = useRef(false);
@@ -43,9 +44,11 @@ export function Preview({ path, text, version }) {
       if (dirty.current && !busy.current && p && t) {
         dirty.current = false;
         busy.current = true;
+        root.current.dataset.busy = '1';
         const at = time.current;
         api.frame(p, t, at, WIDTH, HEIGHT).then((r) => {
           busy.current = false;
+          delete root.current.dataset.busy;
           if (!r.ok) {
             setError(r.error?.message || 'no frame');
             return;
@@ -69,7 +72,7 @@ export function Preview({ path, text, version }) {
     dirty.current = true;
   };
   return (
-    <div className="preview" id="preview">
+    <div className="preview" id="preview" ref={root}>
       <canvas ref={canvas} width={WIDTH} height={HEIGHT} />
       <div className="transport">
         <button id="play" onClick={() => setPlaying(!playing)}>{playing ? 'pause' : 'play'}</button>

@@ -3,7 +3,8 @@
 // parameter and sees the preview's pixels change, breaks a parameter and sees the error on that
 // module (and its nodes in the graph), fixes it, saves, reloads the page and finds the change.
 //   node browser_test.mjs MOTE SOURCE_DIR [SCREENSHOT.png]
-// Exit 77 (CTest: skipped) when chromium is not installed; any other problem fails.
+// Exit 77 (CTest: skipped) when chromium is not installed; any other problem fails (a missing
+// puppeteer-core too: scripts/setup.sh installs it).
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,7 +12,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const [mote, source, screenshot] = process.argv.slice(2).map((a) => a && resolve(a));
-const chromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+// MOTE_CHROMIUM names another browser binary (one that is not there reads as none installed).
+const candidates = process.env.MOTE_CHROMIUM ? [process.env.MOTE_CHROMIUM] : ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
+const chromium = candidates.find((p) => existsSync(p));
 if (!chromium) {
   console.log('SKIPPED: chromium is not installed (apt-get install chromium; scripts/setup.sh does)');
   process.exit(77);
@@ -98,6 +101,26 @@ try {
   const before = await pixels();
   const lit = before.filter((v, i) => i % 4 !== 3 && v > 40).length;
   check('the preview shows a picture', lit > 100, `${lit} bright channels`);
+
+  // Play runs the clock (frames at later times), pause holds it, restart goes back to 0.
+  const frameTime = () => page.$eval('#preview canvas', (c) => Number(c.dataset.frame.split('@')[1]));
+  await page.click('#play');
+  await page.waitForFunction(() => Number(document.querySelector('#preview canvas').dataset.frame.split('@')[1]) > 0.2, {
+    timeout: 60000,
+  });
+  await page.click('#play');
+  // A frame asked for before the pause may still land: the clock is read once it has.
+  await page.waitForFunction(() => !document.querySelector('#preview').dataset.busy, { timeout: 60000 });
+  const held = await frameTime();
+  await new Promise((r) => setTimeout(r, 800));
+  check('play advances the preview, pause holds it', held > 0.2 && (await frameTime()) === held, `${held}`);
+  await page.click('#restart');
+  await page.waitForFunction(() => document.querySelector('#preview canvas').dataset.frame.endsWith('@0.0000'), {
+    timeout: 60000,
+  });
+  check('restart shows time 0 again', (await frameTime()) === 0);
+  const again = await pixels();
+  check('the frame at time 0 is the same picture again', again.every((v, i) => v === before[i]));
 
   // A parameter changed in place: the engine's next frame differs.
   await setParam('initialize/3/size_max', '1.2');
