@@ -1,7 +1,8 @@
 // An effect document in the page: formatting it as the presets are written (one module a line),
 // and mapping a compile error's JSON pointer back to the module, parameter or raw node it names
 // (docs/design/modules.md: "/modules/<stage>/<i>[/<param>...]" or "/<init|update>/nodes/<i>...").
-import { STAGES } from './schema.js';
+// The stages in the order an effect runs them (docs/design/modules.md).
+export const STAGES = ['spawn', 'initialize', 'update', 'render'];
 
 function indent(text, by) {
   return text.split('\n').join('\n' + by);

@@ -2,8 +2,9 @@
 // build time): each stage's modules (the stage's $defs/module_<stage> enum) and each module's
 // parameters with their descriptions, types and defaults ($defs/module_<name>).
 import schema from '../../docs/effect.schema.json';
+import { STAGES } from './document.js';
 
-export const STAGES = ['spawn', 'initialize', 'update', 'render'];
+export { STAGES };
 
 function paramKind(p) {
   if (p.type === 'number' || p.type === 'integer') return 'number';

@@ -153,6 +153,32 @@ try {
   check('the fix clears the mark', (await page.$$('.module.has-error')).length === 0);
   await currentFrame();
 
+  // A raw node mixed in through the source view, wired to a port its type does not have: the
+  // error is drawn on that node of the graph, and on no module.
+  const setSource = (t) =>
+    page.evaluate((value) => {
+      const el = document.querySelector('#source');
+      Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value').set.call(el, value);
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    }, t);
+  const tab = (name) => page.$$eval('nav.tabs button', (b, n) => b.find((x) => x.textContent === n).click(), name);
+  await tab('source');
+  const good = await page.$eval('#source', (e) => e.value);
+  const mixed = JSON.parse(good);
+  mixed.update = { nodes: [{ id: 'len', type: 'length', inputs: { b: '@velocity' } }] };
+  await setSource(JSON.stringify(mixed, null, 2));
+  await compiled('error');
+  await tab('graph');
+  await page.waitForSelector('.react-flow__node.has-error', { timeout: 30000 });
+  const rawRed = await page.$$eval('.react-flow__node.has-error', (n) => n.map((x) => x.textContent));
+  check('a raw node\'s error is drawn on that node', rawRed.length === 1 && rawRed[0].includes('len'), rawRed);
+  check('and on no module', (await page.$$('.module.has-error')).length === 0);
+  check('the pointer is the raw node\'s', (await page.$eval('#compile', (e) => e.textContent)).startsWith('/update/nodes/0/inputs/b'));
+  await tab('source');
+  await setSource(good);
+  await compiled('ok');
+  await tab('graph');
+
   // Saved, reloaded: the change is in the file and on the page.
   await page.click('#save');
   await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('saved'), { timeout: 10000 });
