@@ -103,16 +103,18 @@ Status declare_particle_field(Expander& x, const std::string& name, uint32_t wid
 namespace {
 
 Status declare_emitter_field(Expander& x, const Instance& in, const ModuleParam& p) {
+  // No JSON temporaries here: nlohmann's destructor allocates for a non-empty array, and an
+  // allocation failing inside a destructor ends the program (docs/design/reliability.md, "Memory").
   const json& value = in.values.at(p.name);
-  const json defaults = value.is_array() ? value : json::array({value});
   const std::string origin = param_origin(in, p.name);
   for (const FieldDecl& f : x.emitter_fields) {
     if (f.name != p.field) continue;
-    if (f.width == width_of(p.type) && f.defaults == defaults) return {};
+    const bool same = value.is_array() ? f.defaults == value : f.defaults.size() == 1 && f.defaults[0] == value;
+    if (f.width == width_of(p.type) && same) return {};
     return json_parse_error(origin, fmt::format("emitter field '{}' is given another value in {}", p.field, f.origin));
   }
   x.origins.add(fmt::format("/emitter_fields/{}", x.emitter_fields.size()), origin);
-  x.emitter_fields.push_back({p.field, width_of(p.type), defaults, origin});
+  x.emitter_fields.push_back({p.field, width_of(p.type), value.is_array() ? value : json::array({value}), origin});
   return {};
 }
 

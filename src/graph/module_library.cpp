@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <mutex>
+#include <new>
 #include <set>
 #include <string_view>
 
@@ -109,32 +110,59 @@ Result<ModuleDef> read_module(const json& j) {
 struct Library {
   std::vector<ModuleDef> modules;
   Status status;
+  bool loaded = false;
 };
 
-const Library& library() {
-  static Library lib;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    std::set<std::string> names;
-    for (const EmbeddedText& t : kEmbeddedTexts) {
-      Result<json> parsed = parse_json(t.text);
-      Result<ModuleDef> m = parsed.ok() ? read_module(parsed.value()) : Result<ModuleDef>(parsed.error());
-      if (!m.ok()) {
-        const Error& e = m.error();
-        lib.status = make_error(ErrorCode::kInternal, fmt::format("module definition {}: {}", t.name, e.message),
-                                e.where);
-        return;
-      }
-      if (std::string(t.name) != m.value().name + ".json" || !names.insert(m.value().name).second) {
-        lib.status = make_error(ErrorCode::kInternal,
-                                fmt::format("module definition {} names module '{}'", t.name, m.value().name));
-        return;
-      }
-      lib.modules.push_back(std::move(m.value()));
+// Reads every embedded definition. Exhaustion (the reader's kOutOfMemory, or a bad_alloc while
+// the definitions are copied) is this attempt's alone and leaves the library unread for the next
+// call; a definition the reader refuses is a build bug, kept for every later call.
+Status load(Library& lib) {
+  std::vector<ModuleDef> modules;
+  std::set<std::string> names;
+  for (const EmbeddedText& t : kEmbeddedTexts) {
+    Result<json> parsed = parse_json(t.text);
+    Result<ModuleDef> m = parsed.ok() ? read_module(parsed.value()) : Result<ModuleDef>(parsed.error());
+    if (!m.ok()) {
+      const Error& e = m.error();
+      if (e.code == ErrorCode::kOutOfMemory) return e;
+      lib.loaded = true;
+      lib.status = make_error(ErrorCode::kInternal, fmt::format("module definition {}: {}", t.name, e.message),
+                              e.where);
+      return lib.status;
     }
-  });
-  return lib;
+    if (std::string(t.name) != m.value().name + ".json" || !names.insert(m.value().name).second) {
+      lib.loaded = true;
+      lib.status = make_error(ErrorCode::kInternal,
+                              fmt::format("module definition {} names module '{}'", t.name, m.value().name));
+      return lib.status;
+    }
+    modules.push_back(std::move(m.value()));
+  }
+  lib.modules = std::move(modules);
+  lib.loaded = true;
+  return ok_status();
 }
+
+Result<const Library*> library() {
+  static Library lib;
+  static std::mutex mutex;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (!lib.loaded) {
+    try {
+      if (Status s = load(lib); !s.ok()) return s.error();
+    } catch (const std::bad_alloc&) {
+      return make_error(ErrorCode::kOutOfMemory, "out of memory reading the module definitions");
+    }
+  }
+  if (!lib.status.ok()) return lib.status.error();
+  return &lib;
+}
+
+// The definitions are read when the program starts, so no compile allocates for them: an
+// allocation failing while a document compiles fails that compile alone (kOutOfMemory), never in
+// the middle of a definition's JSON being destroyed, which nlohmann's destructor answers with
+// terminate. library() still retries a read that ran out of memory.
+const bool kReadAtStart = library().ok();
 
 }  // namespace
 
@@ -145,15 +173,14 @@ const ModuleParam* ModuleDef::find_param(std::string_view param) const {
 }
 
 Result<const std::vector<ModuleDef>*> module_library() {
-  const Library& lib = library();
-  if (!lib.status.ok()) return lib.status.error();
-  return &lib.modules;
+  MOTE_TRY_ASSIGN(const Library* lib, library());
+  return &lib->modules;
 }
 
 const ModuleDef* find_module(std::string_view name) {
-  const Library& lib = library();
-  if (!lib.status.ok()) return nullptr;
-  for (const ModuleDef& m : lib.modules)
+  Result<const Library*> lib = library();
+  if (!lib.ok()) return nullptr;
+  for (const ModuleDef& m : (*lib)->modules)
     if (m.name == name) return &m;
   return nullptr;
 }

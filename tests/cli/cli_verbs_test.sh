@@ -5,7 +5,7 @@ bad() { echo "FAIL $1"; failures=$((failures + 1)); }
 json_ok() { python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$1" 2> /dev/null; }
 json_lines_ok() { python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1])]' "$1" 2> /dev/null; }
 
-verbs="info selftest asm disasm verify run-program compile inspect presets simulate render preview bench bake"
+verbs="info selftest asm disasm verify run-program compile inspect presets simulate render preview bench bake edit"
 for verb in $verbs; do
   check "$verb --help" 0 "$mote" "$verb" --help
   grep -q "Usage:" "$work/out" || bad "$verb --help prints no usage"

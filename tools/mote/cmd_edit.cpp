@@ -26,8 +26,18 @@ struct EditArgs {
   std::string effect;
   int port = 8765;
   std::string device;
-  std::string editor_dir = MOTE_EDITOR_DIR;
+  std::string editor_dir;  // "" = installed beside mote (share/mote/editor), else the build's
 };
+
+fs::path default_editor_dir() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path installed = exe.parent_path().parent_path() / "share" / "mote" / "editor";
+    if (fs::is_regular_file(installed / "index.html", ec)) return installed;
+  }
+  return MOTE_EDITOR_DIR;
+}
 
 std::atomic<bool> g_interrupted{false};
 
@@ -48,8 +58,12 @@ int run(const EditArgs& a) {
       return report_error("edit", a.effect, make_error(ErrorCode::kNotFound, "no such file"));
     initial = relative.generic_string();
   }
-  Result<std::unique_ptr<EditServer>> server = EditServer::create(
-      {.root = root, .editor_dir = a.editor_dir, .initial = initial, .device = a.device, .port = a.port});
+  Result<std::unique_ptr<EditServer>> server =
+      EditServer::create({.root = root,
+                          .editor_dir = a.editor_dir.empty() ? default_editor_dir() : fs::path(a.editor_dir),
+                          .initial = initial,
+                          .device = a.device,
+                          .port = a.port});
   if (!server) return report_error("edit", "", server.error(), kExitSystem);
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);
@@ -80,8 +94,8 @@ void add_edit_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(0, 65535))
       ->capture_default_str();
   cmd->add_option("--device", args->device, "device index or name substring for the preview (see mote info)");
-  cmd->add_option("--editor-dir", args->editor_dir, "the built editor page (index.html, app.js)")
-      ->capture_default_str();
+  cmd->add_option("--editor-dir", args->editor_dir,
+                  "the built editor page (index.html, app.js; default: installed beside mote, else the build's)");
   cmd->callback([args, &exit_code] { exit_code = run(*args); });
 }
 
