@@ -64,14 +64,18 @@ struct FrameCounters {
   uint simulate_groups_x;  // indirect dispatch of next frame's simulate
   uint simulate_groups_y;
   uint simulate_groups_z;
-  uint frames;      // frames executed
-  uint walk_tiles;  // tiles of 64 entries of the list this frame's simulate walks: ceil(alive_in / 64)
-                    // (set by the reset; the keep flags' scan, compact and finish are sized by it)
-  uint prewarmed;   // particles a GPU pre-warm moved into the pool this frame (frame_migrate.comp)
+  uint frames;           // frames executed
+  uint walk_tiles;       // tiles of 64 entries of the list this frame's simulate walks: ceil(alive_in / 64)
+                         // (set by the reset; the keep flags' scan, compact and finish are sized by it)
+  uint prewarmed;        // particles a GPU pre-warm moved into the pool this frame (frame_migrate.comp)
+  uint bounds_groups_x;  // indirect dispatch of the bounds pass over this frame's list (finish):
+  uint bounds_groups_y;  // kFrameBoundsEntriesPerLane entries a lane
+  uint bounds_groups_z;
+  uint pad0;
   uint pad1;
   uint pad2;
 };
-MOTE_ASSERT_SIZE(FrameCounters, 80);
+MOTE_ASSERT_SIZE(FrameCounters, 96);
 MOTE_ASSERT_OFFSET(FrameCounters, alive_in, 0);
 MOTE_ASSERT_OFFSET(FrameCounters, alive_out, 4);
 MOTE_ASSERT_OFFSET(FrameCounters, free_count, 8);
@@ -90,11 +94,16 @@ MOTE_ASSERT_OFFSET(FrameCounters, simulate_groups_z, 56);
 MOTE_ASSERT_OFFSET(FrameCounters, frames, 60);
 MOTE_ASSERT_OFFSET(FrameCounters, walk_tiles, 64);
 MOTE_ASSERT_OFFSET(FrameCounters, prewarmed, 68);
-MOTE_ASSERT_OFFSET(FrameCounters, pad1, 72);
-MOTE_ASSERT_OFFSET(FrameCounters, pad2, 76);
-// Byte offsets of the two indirect argument triples inside FrameCounters.
+MOTE_ASSERT_OFFSET(FrameCounters, bounds_groups_x, 72);
+MOTE_ASSERT_OFFSET(FrameCounters, bounds_groups_y, 76);
+MOTE_ASSERT_OFFSET(FrameCounters, bounds_groups_z, 80);
+MOTE_ASSERT_OFFSET(FrameCounters, pad0, 84);
+MOTE_ASSERT_OFFSET(FrameCounters, pad1, 88);
+MOTE_ASSERT_OFFSET(FrameCounters, pad2, 92);
+// Byte offsets of the indirect argument triples inside FrameCounters.
 MOTE_CONSTANT(uint, kFrameEmitArgsOffset, 32u);
 MOTE_CONSTANT(uint, kFrameSimulateArgsOffset, 48u);
+MOTE_CONSTANT(uint, kFrameBoundsArgsOffset, 72u);
 
 // One of the effect's declared bursts (EmissionSettings::bursts), host-written into a side table
 // of kFrameMaxBursts entries per row (row * kFrameMaxBursts + i). The tick fires them against the
@@ -201,6 +210,32 @@ MOTE_CONSTANT(uint, kFrameBucketPadEntry, 0xFFFFFFFFu);
 // An entry-program word of an entry freed as an orphan by the bucket count (in no bucket).
 MOTE_CONSTANT(uint, kFrameNoProgram, 0xFFFFFFFFu);
 
+// The spawn order (docs/design/runtime_frame.md, "Two orderings"): the tick writes a row's count
+// at the row's place in an order that puts every program's rows together (host-kept,
+// src/runtime/frame/spawn_order.cpp), so the scan leaves each program's newborns one run and its
+// emit dispatch walks that run only, not the frame's every newborn. One FrameSpawnRange per
+// program id: the host writes the places its rows take, [first_place, end_place); emit_args
+// writes the rest each frame: the run of newborns and the program's indirect emit dispatch.
+struct FrameSpawnRange {
+  uint groups_x;  // min(ceil(count / kFrameWorkgroupSize), kFrameMaxGroups); emit strides past it
+  uint groups_y;
+  uint groups_z;
+  uint first_place;  // host: the program's rows' places in the spawn order
+  uint end_place;
+  uint begin;  // the program's first newborn: the inclusive sum before first_place
+  uint count;  // its newborns this frame
+  uint pad0;
+};
+MOTE_ASSERT_SIZE(FrameSpawnRange, 32);
+MOTE_ASSERT_OFFSET(FrameSpawnRange, groups_x, 0);
+MOTE_ASSERT_OFFSET(FrameSpawnRange, groups_y, 4);
+MOTE_ASSERT_OFFSET(FrameSpawnRange, groups_z, 8);
+MOTE_ASSERT_OFFSET(FrameSpawnRange, first_place, 12);
+MOTE_ASSERT_OFFSET(FrameSpawnRange, end_place, 16);
+MOTE_ASSERT_OFFSET(FrameSpawnRange, begin, 20);
+MOTE_ASSERT_OFFSET(FrameSpawnRange, count, 24);
+MOTE_ASSERT_OFFSET(FrameSpawnRange, pad0, 28);
+
 // Push constants of the bucket passes: the program ids the buckets cover this frame (the heap's
 // id capacity, host-known).
 struct FrameBucketPush {
@@ -256,6 +291,12 @@ MOTE_ASSERT_OFFSET(FrameEmitterBounds, pad1, 44);
 // ~order(min) for x, y, z, atomicMax of order(max), the alive count, the bounded count (finite
 // positions); zero is empty for every word, and the publish pass zeroes them again.
 MOTE_CONSTANT(uint, kFrameBoundsAccumulatorWords, 8u);
+// Entries of the alive list one bounds lane folds into registers before its atomics: one atomic
+// per subgroup, component and row in a run, not one per 32 particles (docs/design/runtime_frame.md,
+// "Bounds").
+MOTE_CONSTANT(uint, kFrameBoundsEntriesPerLane, 32u);
+// The fewest bounds workgroups a list with as many tiles gets (fewer entries a lane instead).
+MOTE_CONSTANT(uint, kFrameBoundsMinGroups, 2048u);
 
 // GPU pre-warm (docs/design/runtime_frame.md, "Pre-warm"): one entry per emitter the warm-up
 // runs forward, host-written. The warm-up's tick (tick.comp built with FRAME_WARMUP) runs entry i
@@ -342,6 +383,9 @@ MOTE_CONSTANT(uint, kFrameBindingWarmupQueue, 24u);         // FrameWarmupEntry 
 MOTE_CONSTANT(uint, kFrameBindingWarmupCounters, 25u);      // migrate: the warm-up's FrameCounters
 MOTE_CONSTANT(uint, kFrameBindingWarmupPool, 26u);          // migrate: the warm-up's records
 MOTE_CONSTANT(uint, kFrameBindingWarmupAlive, 27u);         // migrate: the warm-up's last alive list
+MOTE_CONSTANT(uint, kFrameBindingSpawnPlaces, 28u);         // per row: its place in the spawn order
+MOTE_CONSTANT(uint, kFrameBindingSpawnRows, 29u);           // per place in the spawn order: its row
+MOTE_CONSTANT(uint, kFrameBindingSpawnRanges, 30u);         // FrameSpawnRange per program id
 
 MOTE_CONSTANT(uint, kFrameWorkgroupSize, 64u);
 // The interpreted simulate's record window (shaders/runtime/frame/vm.glsl): the most chunks of a

@@ -23,6 +23,7 @@ inline CompiledEffect load_effect(const std::string& name) {
 class ApiTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    keep_vulkan_drivers_loaded();
     auto context = Context::create({.validation = true});
     ASSERT_TRUE(context.ok()) << context.error().to_string();
     context_ = std::move(context).value();

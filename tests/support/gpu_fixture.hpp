@@ -11,6 +11,7 @@
 
 #include "gpu/device.hpp"
 #include "gpu/instance.hpp"
+#include "support/vulkan_drivers_kept.hpp"
 
 namespace mote::test {
 
@@ -37,6 +38,7 @@ class ValidationCapture {
 class GpuTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    keep_vulkan_drivers_loaded();
     auto created = gpu::Device::create({.validation = true});
     ASSERT_TRUE(created.ok()) << created.error().to_string();
     device_ = std::move(created).value();

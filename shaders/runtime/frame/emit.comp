@@ -1,12 +1,15 @@
 #version 460
 // Emit (step 5 of docs/design/runtime_frame.md "One frame"): one invocation per newborn of the
-// frame, dispatched indirectly from the scan's total, walking it with a grid stride. A newborn
-// finds its row by binary search over the inclusive sums and its index in the row's batch from
-// the sum before; takes the slot frame_emit_args set aside for it (the g-th from the top of the
+// program's run of the frame, dispatched indirectly from its FrameSpawnRange, walking it with a
+// grid stride. A newborn finds its place in the spawn order by binary search over the inclusive
+// sums of the program's places, its row there, and its index in the row's batch from the sum
+// before; takes the slot frame_emit_args set aside for it (the g-th from the top of the
 // free list; what the stack could not hold was dropped there); writes a zeroed record with the header row | generation << 20;
 // runs INIT with PARTICLE_INDEX = the birth serial (deterministic, unlike the slot an atomic pop
 // returns) and the frame-INIT random stream; puts the slot at place g of this frame's alive list.
-// One dispatch per live program (FramePush.program): newborns of other programs skip. A
+// One dispatch per live program (FramePush.program) over that program's newborns only: the tick
+// wrote each row's count at its place in the spawn order, where a program's rows lie together,
+// so its newborns are one run of the scan (FrameSpawnRange, frame_emit_args.comp). A
 // program over the fast register file runs in the FRAME_REGISTERS_WIDE build, launched with a
 // fixed number of lanes (the grid stride below walks the rest). At run time the file is also
 // built with FRAME_COMPILED and one program's INIT translated in (src/vm_gpu/kernels/,
@@ -32,6 +35,8 @@ layout(std430, binding = kFrameBindingPool) buffer Pool { uint pool[]; };
 layout(std430, binding = kFrameBindingPool) buffer PoolChunks { uvec4 pool_chunks[]; };
 layout(std430, binding = kFrameBindingProgram) readonly buffer ProgramWords { uint program_words[]; };
 layout(std430, binding = kFrameBindingTransformChannels) readonly buffer Transforms { TransformChannels transform_channels[]; };
+layout(std430, binding = kFrameBindingSpawnRows) readonly buffer SpawnRows { uint spawn_rows[]; };
+layout(std430, binding = kFrameBindingSpawnRanges) readonly buffer SpawnRanges { FrameSpawnRange ranges[]; };
 
 // The fast build writes each newborn's INIT window from its register file (frame_vm.glsl).
 #define FRAME_STAGES_WINDOW 1
@@ -43,10 +48,8 @@ layout(std430, binding = kFrameBindingTransformChannels) readonly buffer Transfo
 
 layout(push_constant) uniform Push { FramePush push; };
 
-// The first row whose inclusive sum exceeds g (lower_bound over sums > g).
-uint find_row(uint g, uint rows) {
-  uint lo = 0u;
-  uint hi = rows;
+// The first place in [lo, hi) whose inclusive sum exceeds g (lower_bound over sums > g).
+uint find_place(uint g, uint lo, uint hi) {
   while (lo < hi) {
     uint mid = (lo + hi) >> 1u;
     if (spawn_sums[mid] > g) hi = mid; else lo = mid + 1u;
@@ -57,20 +60,23 @@ uint find_row(uint g, uint rows) {
 // Everything before INIT for newborn g: its row (this dispatch's program only), its slot (put
 // at place g of this frame's list whatever happens next), its header and birth serial and the
 // VM's per-particle state. True when this dispatch writes its record.
-bool prepare_newborn(uint g, uint total, uint first_free, uint first_place, out uint header, out uint serial) {
+bool prepare_newborn(uint g, uint run_end, uint total, uint first_free, uint first_place, uint places_first,
+                     uint places_end, out uint header, out uint serial) {
   header = 0u;
   serial = 0u;
-  if (g >= total) return false;
-  uint row = find_row(g, params.row_count);
+  if (g >= run_end || g >= total) return false;
+  uint place = find_place(g, places_first, places_end);
+  if (place >= places_end) return false;
+  uint row = spawn_rows[place];
   if (row >= params.row_count) return false;
   // What the row gives the newborn, loaded together: one trip to memory, not one per use.
   uint program = emitters[row].program_id, generation = emitters[row].generation, seed = emitters[row].seed;
   uint spawn_first = states[row].spawn_first, tick = states[row].tick;
   if (program != push.program) return false;
   vm_row = row;
-  uint before = row == 0u ? 0u : spawn_sums[row - 1u];
+  uint before = place == 0u ? 0u : spawn_sums[place - 1u];
   vm_spawn_index = g - before;
-  vm_spawn_count = spawn_sums[row] - before;
+  vm_spawn_count = spawn_sums[place] - before;
   uint slot = free_list[min(first_free + total - 1u - g, params.capacity - 1u)];
   // A slot outside the pool (only a corrupted list holds one) is passed on, never written:
   // simulate drops the entry next frame.
@@ -151,16 +157,24 @@ void main() {
   uint first_free = min(counters.free_count, params.capacity);
   uint first_place = counters.alive_out - total;
   uint stride = gl_NumWorkGroups.x * kFrameWorkgroupSize;
+  // This program's run of newborns and the places of its rows (an id past the table: none).
+  bool listed = push.program < uint(ranges.length());
+  uint program = listed ? push.program : 0u;
+  uint places_end = listed ? min(ranges[program].end_place, params.row_count) : 0u;
+  uint places_first = min(ranges[program].first_place, places_end);
+  uint run_begin = listed ? min(ranges[program].begin, total) : total;
+  uint run_end = min(run_begin + ranges[program].count, total);
   vm_record_words = max(params.record_words, 1u);
   vm_dt = params.dt;
   frame_section_begin(push.section_offset, push.section_words);  // the program's INIT
   frame_wide_begin();
   bool has_serial = params.serial_word != 0u && params.serial_word < params.record_words;
-  // The workgroup walks the newborns 64 at a time, all its invocations together (total and the
+  // The workgroup walks the run 64 at a time, all its invocations together (the run and the
   // stride are the same for all of them), for the compiled build's group stores.
-  for (uint first = gl_WorkGroupID.x * kFrameWorkgroupSize; first < total; first += stride) {
+  for (uint first = run_begin + gl_WorkGroupID.x * kFrameWorkgroupSize; first < run_end; first += stride) {
     uint header, serial;
-    bool present = prepare_newborn(first + gl_LocalInvocationIndex, total, first_free, first_place, header, serial);
+    uint g = first + gl_LocalInvocationIndex;
+    bool present = prepare_newborn(g, run_end, total, first_free, first_place, places_first, places_end, header, serial);
 #ifdef FRAME_COMPILED
     if (kWindowChunks > 0u) {
       zero_outside_chunks_group(present);

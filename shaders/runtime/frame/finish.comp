@@ -24,4 +24,13 @@ void main() {
   counters.simulate_groups_x = min((n + kFrameWorkgroupSize - 1u) / kFrameWorkgroupSize, kFrameMaxGroups);
   counters.simulate_groups_y = 1u;
   counters.simulate_groups_z = 1u;
+  // The bounds: kFrameBoundsEntriesPerLane entries a lane, but never fewer workgroups than
+  // kFrameBoundsMinGroups while the list has a tile for each (a short list would leave the GPU
+  // mostly idle waiting on a few lanes' memory).
+  uint bounds_chunk = kFrameWorkgroupSize * kFrameBoundsEntriesPerLane;
+  uint list_tiles = (n + kFrameWorkgroupSize - 1u) / kFrameWorkgroupSize;
+  uint bounds_groups = max((n + bounds_chunk - 1u) / bounds_chunk, min(list_tiles, kFrameBoundsMinGroups));
+  counters.bounds_groups_x = min(bounds_groups, kFrameMaxGroups);
+  counters.bounds_groups_y = 1u;
+  counters.bounds_groups_z = 1u;
 }

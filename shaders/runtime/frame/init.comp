@@ -13,7 +13,7 @@ layout(push_constant) uniform Push { uint capacity; } push;
 void main() {
   uint i = gl_GlobalInvocationID.x;
   if (i == 0u) {
-    counters = FrameCounters(0u, 0u, push.capacity, 0u, 0u, 0u, 0u, 0u, 0u, 1u, 1u, 0u, 0u, 1u, 1u, 0u, 0u, 0u, 0u, 0u);
+    counters = FrameCounters(0u, 0u, push.capacity, 0u, 0u, 0u, 0u, 0u, 0u, 1u, 1u, 0u, 0u, 1u, 1u, 0u, 0u, 0u, 0u, 1u, 1u, 0u, 0u, 0u);
   }
   for (; i < push.capacity; i += gl_NumWorkGroups.x * 64u) free_list[i] = push.capacity - 1u - i;
 }

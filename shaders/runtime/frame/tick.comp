@@ -5,7 +5,8 @@
 // accumulator (f32, in src/sim/emission.cpp's order, unfused), adds the effect's declared bursts
 // due in [age before, age after) (bursts_due's rule and arithmetic), takes PENDING, and debits the
 // spawn budget atomically, a workgroup at a time: what does not fit is dropped and counted, never carried (a full
-// pool must not build a backlog). Writes the row's spawn count for the scan.
+// pool must not build a backlog). Writes the row's spawn count for the scan at the row's place in
+// the spawn order (FrameSpawnRange), where every program's rows lie together.
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_ballot : require
@@ -24,6 +25,7 @@ layout(std430, binding = kFrameBindingCounters) buffer Counters { FrameCounters 
 layout(std430, binding = kFrameBindingEmitters) readonly buffer Emitters { EmitterRecord emitters[]; };
 layout(std430, binding = kFrameBindingStates) buffer State { FrameEmitterState states[]; };
 layout(std430, binding = kFrameBindingSpawnCounts) writeonly buffer SpawnCounts { uint spawn_counts[]; };
+layout(std430, binding = kFrameBindingSpawnPlaces) readonly buffer SpawnPlaces { uint spawn_places[]; };
 layout(std430, binding = kFrameBindingBursts) readonly buffer Bursts { FrameBurst bursts[]; };  // kFrameMaxBursts per row
 // The bounds the previous frame published (frame_bounds_publish.comp): what culling tests.
 layout(std430, binding = kFrameBindingEmitterBounds) readonly buffer Bounds { FrameEmitterBounds bounds[]; };
@@ -35,6 +37,10 @@ layout(std430, binding = kFrameBindingEmitterBounds) readonly buffer Bounds { Fr
 layout(std430, binding = kFrameBindingWarmupQueue) readonly buffer Queue { FrameWarmupEntry queue[]; };
 layout(push_constant) uniform Push { FrameWarmupPush push; };
 #endif
+
+// The row's place in the spawn order: the host keeps the places a permutation of the rows; a
+// place outside them (a corrupted order) is clamped, never written past the counts.
+uint spawn_place(uint row) { return min(spawn_places[row], params.row_count - 1u); }
 
 // take_rate_spawns: `precise` keeps the compiler from fusing rate * dt into the add, which the
 // CPU (-ffp-contract=off) never does.
@@ -241,14 +247,14 @@ void main() {
   if (!in_table) return;
 #ifdef FRAME_WARMUP
   if (!live) {
-    spawn_counts[row] = 0u;  // waiting for its first tick: its state stays as it is
+    spawn_counts[spawn_place(row)] = 0u;  // waiting for its first tick: its state stays as it is
     return;
   }
 #endif
   if (!live) {
     // A free row: forget everything, including commands aimed at it.
     states[row] = FrameEmitterState(0u, 0.0f, 0.0f, 0u, 0u, 0u, 0u, 0u, 0.0f, 0u, 0u, 0u);
-    spawn_counts[row] = 0u;
+    spawn_counts[spawn_place(row)] = 0u;
     return;
   }
   if (want > take) atomicAdd(counters.dropped, want - take);
@@ -256,5 +262,5 @@ void main() {
   s.spawn_count = take;
   s.spawned += take;
   states[row] = s;
-  spawn_counts[row] = take;
+  spawn_counts[spawn_place(row)] = take;
 }

@@ -15,8 +15,8 @@ void BoundsPass::record(const FrameRecording& frame) const {
   const FrameBuffers& b = frame.buffers;
   frame.begin_pass("bounds");
   gpu::ComputeRecorder rec(frame.device, frame.cmd);
-  // Finish's end barrier made its counts and next simulate's arguments (this list's size)
-  // visible to indirect reads and compute.
+  // Finish's end barrier made its counts and the bounds' arguments (this list's size) visible
+  // to indirect reads and compute.
   rec.bind(accumulate_)
       .buffers({{shader::kFrameBindingParams, &b.params},
                 {shader::kFrameBindingCounters, &b.counters},
@@ -24,7 +24,7 @@ void BoundsPass::record(const FrameRecording& frame) const {
                 {shader::kFrameBindingAliveOut, &frame.alive_out},
                 {shader::kFrameBindingPool, &b.pool},
                 {shader::kFrameBindingBoundsAccumulators, &b.bounds_accumulators}})
-      .dispatch_indirect(b.counters, shader::kFrameSimulateArgsOffset);
+      .dispatch_indirect(b.counters, shader::kFrameBoundsArgsOffset);
   gpu::compute_to_compute(frame.cmd);
   if (frame.rows > 0) {
     rec.bind(publish_)

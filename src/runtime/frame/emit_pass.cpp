@@ -1,5 +1,6 @@
 #include "runtime/frame/emit_pass.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "gpu/commands.hpp"
@@ -27,15 +28,20 @@ Status EmitPass::ensure(gpu::Device& device, const Program& program, uint32_t re
   return ok_status();
 }
 
-void EmitPass::record(const FrameRecording& frame, std::span<const ProgramDispatch> dispatches) const {
+void EmitPass::record(const FrameRecording& frame, std::span<const ProgramDispatch> dispatches,
+                      uint32_t program_ids) const {
   const FrameBuffers& b = frame.buffers;
   frame.begin_pass("emit_args");
+  const uint32_t ranges = uint32_t(b.spawn_ranges.size() / sizeof(shader::FrameSpawnRange));
+  const uint32_t programs = std::min(program_ids, ranges);
   gpu::ComputeRecorder(frame.device, frame.cmd)
       .bind(args_)
       .buffers({{shader::kFrameBindingParams, &b.params},
                 {shader::kFrameBindingCounters, &b.counters},
-                {shader::kFrameBindingSpawnSums, &b.spawn_sums}})
-      .dispatch(1);
+                {shader::kFrameBindingSpawnSums, &b.spawn_sums},
+                {shader::kFrameBindingSpawnRanges, &b.spawn_ranges}})
+      .push(shader::FrameBucketPush{programs, 0u, 0u, 0u})
+      .dispatch_threads(std::max(programs, 1u));
   gpu::compute_to_indirect(frame.cmd);
   frame.end_pass();
   frame.begin_pass("emit");
@@ -47,7 +53,8 @@ void EmitPass::record(const FrameRecording& frame, std::span<const ProgramDispat
         {shader::kFrameBindingEmitters, &b.emitters},      {shader::kFrameBindingStates, &b.states},
         {shader::kFrameBindingSpawnSums, &b.spawn_sums},   {shader::kFrameBindingFreeList, &b.free_list},
         {shader::kFrameBindingAliveOut, &frame.alive_out}, {shader::kFrameBindingPool, &b.pool},
-        {shader::kFrameBindingProgram, &frame.program},    {shader::kFrameBindingTransformChannels, &frame.channels}};
+        {shader::kFrameBindingProgram, &frame.program},    {shader::kFrameBindingTransformChannels, &frame.channels},
+        {shader::kFrameBindingSpawnRows, &b.spawn_rows},   {shader::kFrameBindingSpawnRanges, &b.spawn_ranges}};
     if (wide) bindings.push_back({shader::kFrameBindingWideRegisters, &b.wide_registers});
     gpu::ComputeRecorder rec(frame.device, frame.cmd);
     rec.bind(wide                  ? wide_
@@ -60,8 +67,8 @@ void EmitPass::record(const FrameRecording& frame, std::span<const ProgramDispat
       rec.dispatch(wide_groups);
       // Wide dispatches share one register file: each waits for the one before.
       gpu::compute_to_compute(frame.cmd);
-    } else {
-      rec.dispatch_indirect(b.counters, shader::kFrameEmitArgsOffset);
+    } else if (d.program < programs) {
+      rec.dispatch_indirect(b.spawn_ranges, VkDeviceSize(d.program) * sizeof(shader::FrameSpawnRange));
     }
   }
   // Emit takes slots off the free list; compact pushes the freed ones back.

@@ -25,7 +25,9 @@ class EmitPass {
   Status ensure(gpu::Device& device, const Program& program, uint32_t record_words);
   // Records "emit_args" and "emit" (ending with a compute-to-compute barrier: emit took slots off
   // the free list that compact pushes back to).
-  void record(const FrameRecording& frame, std::span<const ProgramDispatch> dispatches) const;
+  // `program_ids`: the heap's id capacity (every id's FrameSpawnRange is written; each dispatch
+  // walks its program's run).
+  void record(const FrameRecording& frame, std::span<const ProgramDispatch> dispatches, uint32_t program_ids) const;
 
  private:
   gpu::ComputePipeline args_;

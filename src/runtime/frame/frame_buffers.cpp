@@ -40,6 +40,12 @@ Result<FrameBuffers> FrameBuffers::create(gpu::Device& device, const ParticleSys
                                               kFrameStorageUsage, "mote.frame.bursts"));
   MOTE_TRY_ASSIGN(b.spawn_counts, make_frame_buffer(device, rows * 4, kFrameStorageUsage, "mote.frame.spawn_counts"));
   MOTE_TRY_ASSIGN(b.spawn_sums, make_frame_buffer(device, rows * 4, kFrameStorageUsage, "mote.frame.spawn_sums"));
+  MOTE_TRY_ASSIGN(b.spawn_places, make_frame_buffer(device, rows * 4, kFrameStorageUsage, "mote.frame.spawn_places"));
+  MOTE_TRY_ASSIGN(b.spawn_rows, make_frame_buffer(device, rows * 4, kFrameStorageUsage, "mote.frame.spawn_rows"));
+  // One per program id: the ids never pass max_emitters + 1 (as the buckets', BucketPass).
+  MOTE_TRY_ASSIGN(b.spawn_ranges, make_frame_buffer(device, (rows + 1) * sizeof(shader::FrameSpawnRange),
+                                                    kFrameStorageUsage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                                                    "mote.frame.spawn_ranges"));
   MOTE_TRY_ASSIGN(b.commands,
                   make_frame_buffer(device, shader::kFrameMaxCommands * 8, kFrameStorageUsage, "mote.frame.commands"));
   MOTE_TRY_ASSIGN(b.params, make_frame_buffer(device, sizeof(FrameParams),
@@ -59,7 +65,8 @@ Result<FrameBuffers> FrameBuffers::create(gpu::Device& device, const ParticleSys
                                                       kFrameStorageUsage, "mote.frame.emitter_bounds"));
   MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) {
     for (const gpu::Buffer* zeroed :
-         {&b.pool, &b.states, &b.emitters, &b.bursts, &b.no_transforms, &b.bounds_accumulators, &b.emitter_bounds})
+         {&b.pool, &b.states, &b.emitters, &b.bursts, &b.no_transforms, &b.bounds_accumulators, &b.emitter_bounds,
+          &b.spawn_places, &b.spawn_rows, &b.spawn_ranges})
       vkCmdFillBuffer(cmd, zeroed->handle(), 0, VK_WHOLE_SIZE, 0);
   }));
   return b;

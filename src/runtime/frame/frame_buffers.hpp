@@ -47,6 +47,9 @@ struct FrameBuffers {
   gpu::Buffer bursts;    // shader::FrameBurst, kFrameMaxBursts per row (host-written with the rows)
   gpu::Buffer spawn_counts;
   gpu::Buffer spawn_sums;
+  gpu::Buffer spawn_places;  // per row: its place in the spawn order (host-written, SpawnOrder)
+  gpu::Buffer spawn_rows;    // per place: its row (host-written)
+  gpu::Buffer spawn_ranges;  // shader::FrameSpawnRange per program id (places host-, runs GPU-written)
   gpu::Buffer commands;
   gpu::Buffer params;
   gpu::Buffer keep;                 // survivor counts and masks per tile of last frame's list

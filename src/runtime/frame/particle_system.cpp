@@ -233,6 +233,16 @@ Status ParticleSystem::set_emitter_field(uint32_t row, std::string_view name, st
   return emitters_->set_emitter_field(row, name, values);
 }
 
+void ParticleSystem::add_spawn_order_uploads() {
+  const std::span<const uint32_t> places = spawn_order_.places(), rows = spawn_order_.rows();
+  const std::span<const shader::FrameSpawnRange> ranges = spawn_order_.ranges();
+  const VkDeviceSize range_bytes = std::min<VkDeviceSize>(ranges.size_bytes(), buffers_.spawn_ranges.size());
+  uploads_.add(buffers_.spawn_places, 0, places.data(), places.size_bytes());
+  uploads_.add(buffers_.spawn_rows, 0, rows.data(), rows.size_bytes());
+  if (range_bytes > 0) uploads_.add(buffers_.spawn_ranges, 0, ranges.data(), range_bytes);
+  uploads_stats_.table_bytes += places.size_bytes() + rows.size_bytes() + range_bytes;
+}
+
 Result<ParticleSystem::FramePlan> ParticleSystem::prepare_frame(float dt, bool host_submits) {
   if (!(dt > 0.0f)) return make_error(ErrorCode::kInvalidArgument, "dt must be a positive number of seconds");
   gpu::Device& device = *device_;
@@ -274,6 +284,9 @@ Result<ParticleSystem::FramePlan> ParticleSystem::prepare_frame(float dt, bool h
       uploads_.add(buffers_.bursts, VkDeviceSize(first) * shader::kFrameMaxBursts * sizeof(shader::FrameBurst),
                    bursts.data() + size_t(first) * shader::kFrameMaxBursts, burst_bytes);
     uploads_stats_.table_bytes += n * sizeof(shader::EmitterRecord) + burst_bytes;
+  }
+  if (!emitters_->dirty_rows().empty() || plan.program_ids != spawn_order_.ranges().size()) {
+    if (spawn_order_.rebuild(table, plan.rows, plan.program_ids)) add_spawn_order_uploads();
   }
   MOTE_TRY(bindings_.prepare(device, *emitters_, uploads_, uploads_stats_, retired_, frame_));
   MOTE_TRY(uploads_.stage(device, host_submits));
@@ -336,10 +349,11 @@ Status ParticleSystem::record_frame(VkCommandBuffer cmd, const FramePlan& plan) 
   frame.end_pass();
   Status status = ok_status();
   if (plan.warmup)
-    status = warmup_.record(frame, *plan.warmup, plan.params, plan.dispatches, reset_, emit_, compact_, finish_);
+    status = warmup_.record(frame, *plan.warmup, plan.params, plan.dispatches, plan.program_ids, reset_, emit_,
+                            compact_, finish_);
   if (plan.rows > 0) {
     status = tick_.record(frame);
-    emit_.record(frame, plan.dispatches);
+    emit_.record(frame, plan.dispatches, plan.program_ids);
   }
   if (Status simulated = simulate_.record(frame, plan.dispatches, buckets_, plan.bucketed, plan.program_ids);
       !simulated.ok() && status.ok())

@@ -46,6 +46,7 @@
 #include "runtime/frame/program_buffer.hpp"
 #include "runtime/frame/reset_pass.hpp"
 #include "runtime/frame/simulate_pass.hpp"
+#include "runtime/frame/spawn_order.hpp"
 #include "runtime/frame/tick_pass.hpp"
 #include "runtime/frame/warmup_pass.hpp"
 #include "runtime/transforms/transform_table.hpp"
@@ -273,6 +274,8 @@ class ParticleSystem {
   Status check_transform_references();
   // The host's half of a frame: flushes the emitters, plans the dispatches, gathers the uploads.
   Result<FramePlan> prepare_frame(float dt, bool host_submits);
+  // The spawn order's three arrays into this frame's uploads (after it changed).
+  void add_spawn_order_uploads();
   // The frame's passes, in the order they run.
   Status record_frame(VkCommandBuffer cmd, const FramePlan& plan);
   // After the frame was recorded (and submitted as `serial`; 0 when the host submits).
@@ -292,6 +295,7 @@ class ParticleSystem {
   TickPass tick_;
   EmitPass emit_;
   BucketPass buckets_;
+  SpawnOrder spawn_order_;  // the rows by program, for emit (uploaded when it changes)
   SimulatePass simulate_;
   CompactPass compact_;
   FinishPass finish_;

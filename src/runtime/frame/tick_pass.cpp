@@ -20,6 +20,7 @@ Status TickPass::record(const FrameRecording& frame) const {
                 {shader::kFrameBindingEmitters, &b.emitters},
                 {shader::kFrameBindingStates, &b.states},
                 {shader::kFrameBindingSpawnCounts, &b.spawn_counts},
+                {shader::kFrameBindingSpawnPlaces, &b.spawn_places},
                 {shader::kFrameBindingBursts, &b.bursts},
                 {shader::kFrameBindingEmitterBounds, &b.emitter_bounds}})
       .dispatch_threads(frame.rows);

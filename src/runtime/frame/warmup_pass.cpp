@@ -114,8 +114,8 @@ void WarmupPass::record_advance(const FrameRecording& frame, std::span<const Pro
 
 Status WarmupPass::record(const FrameRecording& main, const WarmupPopulation& population,
                           const shader::FrameParams& params, std::span<const ProgramDispatch> dispatches,
-                          const ResetPass& reset, const EmitPass& emit, const CompactPass& compact,
-                          const FinishPass& finish) const {
+                          uint32_t program_ids, const ResetPass& reset, const EmitPass& emit,
+                          const CompactPass& compact, const FinishPass& finish) const {
   const FrameBuffers& m = main.buffers;
   const FrameBuffers& w = population.buffers;
   const VkCommandBuffer cmd = main.cmd;
@@ -135,6 +135,12 @@ Status WarmupPass::record(const FrameRecording& main, const WarmupPopulation& po
   vkCmdCopyBuffer(cmd, m.emitters.handle(), w.emitters.handle(), 1, &table);
   vkCmdCopyBuffer(cmd, m.states.handle(), w.states.handle(), 1, &states);
   vkCmdCopyBuffer(cmd, m.bursts.handle(), w.bursts.handle(), 1, &bursts);
+  // The spawn order: its places, rows and the programs' places (the runs are the warm-up's own).
+  const VkBufferCopy order{0, 0, VkDeviceSize(rows) * 4};
+  const VkBufferCopy ranges{0, 0, std::min(m.spawn_ranges.size(), w.spawn_ranges.size())};
+  vkCmdCopyBuffer(cmd, m.spawn_places.handle(), w.spawn_places.handle(), 1, &order);
+  vkCmdCopyBuffer(cmd, m.spawn_rows.handle(), w.spawn_rows.handle(), 1, &order);
+  vkCmdCopyBuffer(cmd, m.spawn_ranges.handle(), w.spawn_ranges.handle(), 1, &ranges);
   vkCmdFillBuffer(cmd, w.spawn_counts.handle(), 0, VkDeviceSize(rows) * 4, 0u);
   shader::FrameParams warm = params;
   warm.dt = population.tick_seconds;
@@ -171,6 +177,7 @@ Status WarmupPass::record(const FrameRecording& main, const WarmupPopulation& po
                   {shader::kFrameBindingEmitters, &w.emitters},
                   {shader::kFrameBindingStates, &w.states},
                   {shader::kFrameBindingSpawnCounts, &w.spawn_counts},
+                  {shader::kFrameBindingSpawnPlaces, &w.spawn_places},
                   {shader::kFrameBindingBursts, &w.bursts},
                   {shader::kFrameBindingEmitterBounds, &w.emitter_bounds},
                   {shader::kFrameBindingWarmupQueue, &population.queue}})
@@ -180,7 +187,7 @@ Status WarmupPass::record(const FrameRecording& main, const WarmupPopulation& po
     status = w.spawn_scan.record(cmd, w.spawn_counts, w.spawn_sums, gpu::ScanCount::host(rows),
                                  gpu::ScanKind::kInclusive);
     gpu::compute_to_compute(cmd);
-    emit.record(frame, queued);
+    emit.record(frame, queued, program_ids);
     record_advance(frame, queued, t);
     if (Status compacted = compact.record(frame); !compacted.ok() && status.ok()) status = compacted;
     finish.record(frame);

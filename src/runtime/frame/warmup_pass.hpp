@@ -64,10 +64,10 @@ class WarmupPass {
                                                            VkDeviceSize wide_register_bytes);
   // Records the warm-up into main.cmd after the main reset and before the tick: `params` is the
   // main frame's (the warm-up's are the same but for dt and the capacity), `dispatches` the
-  // frame's, of which those of the queued programs run.
+  // frame's, of which those of the queued programs run; `program_ids` the heap's id capacity.
   Status record(const FrameRecording& main, const WarmupPopulation& population, const shader::FrameParams& params,
-                std::span<const ProgramDispatch> dispatches, const ResetPass& reset, const EmitPass& emit,
-                const CompactPass& compact, const FinishPass& finish) const;
+                std::span<const ProgramDispatch> dispatches, uint32_t program_ids, const ResetPass& reset,
+                const EmitPass& emit, const CompactPass& compact, const FinishPass& finish) const;
 
  private:
   // One tick's advance: the keep flags, then each queued program's UPDATE with jittered dt.
