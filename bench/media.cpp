@@ -5,7 +5,9 @@
 //   uniform   --volumes boxes at noise_strength 0 (the taps branched around)
 //   noisy     the same boxes at noise_strength 0.8 with the warp (two taps each)
 //   one_tap   the same at noise_warp 0 (one tap)
-// The noise's share of the injection pass is (noisy - uniform) / noisy. Four point lights and a
+// The noise's share of the injection pass is (noisy - uniform) / noisy. Then, per grid, the froxel
+// irradiance volume lit particles read (src/media/irradiance_volume.hpp: pass "irradiance", no
+// medium, the same sun and lights; scene "lights"). Four point lights and a
 // sun (its shadow tap taken, from a 1 x 1 stand-in map) light the medium. The same-run copy
 // roofline (bench/lib/copy_roofline.hpp) is printed first; of_roofline is each pass's compulsory
 // bytes (the froxel volumes it reads and writes once, RGBA16F; the colour and depth per pixel for
@@ -26,6 +28,7 @@
 #include "gpu/image.hpp"
 #include "gpu/profiler.hpp"
 #include "media/froxel_fog.hpp"
+#include "media/irradiance_volume.hpp"
 #include "media/noise_bake.hpp"
 #include "media/tile_atlas.hpp"
 #include "media/volume_table.hpp"
@@ -193,6 +196,34 @@ std::map<std::string, double> pass_bytes(glm::uvec3 g, uint32_t width, uint32_t 
           {"fog_composite", 20.0 * pixels}};
 }
 
+// The irradiance pass at `grid`: median of the repeats, and its compulsory bytes (two RGBA16F
+// volumes written once).
+Status bench_irradiance(gpu::Device& device, glm::uvec3 grid, const shader::RenderView& view,
+                        std::span<const shader::PointLightGpu> lights, uint32_t repeats, double roofline_gbps) {
+  MOTE_TRY_ASSIGN(media::IrradianceVolume volume,
+                  media::IrradianceVolume::create(device, {.grid = grid, .far_distance = 200.0f}));
+  MOTE_TRY_ASSIGN(gpu::GpuProfiler profiler, gpu::GpuProfiler::create(device, repeats + 1));
+  volume.set_profiler(&profiler);
+  MOTE_TRY(bench::warm_gpu(device, 200.0));
+  Status recorded = ok_status();
+  MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) {
+    profiler.reset(cmd);
+    for (uint32_t r = 0; r <= repeats && recorded.ok(); ++r) recorded = volume.record(cmd, view, lights, {});
+  }));
+  MOTE_TRY(recorded);
+  MOTE_TRY_ASSIGN(std::vector<gpu::PassTime> times, profiler.resolve());
+  std::vector<double> ms;
+  for (size_t i = 1; i < times.size(); ++i) ms.push_back(times[i].ms);  // the first is the warm-up
+  if (ms.empty()) return ok_status();
+  std::sort(ms.begin(), ms.end());
+  const double median = ms[ms.size() / 2];
+  const double gbps = 16.0 * double(grid.x) * grid.y * grid.z / (median * 1e-3) / 1e9;
+  fmt::print("{{\"grid\":\"{}x{}x{}\",\"scene\":\"lights\",\"pass\":\"irradiance\",\"median_ms\":{:.4f},"
+             "\"gbps\":{:.1f},\"of_roofline\":{:.4f}}}\n",
+             grid.x, grid.y, grid.z, median, gbps, gbps / roofline_gbps);
+  return ok_status();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -271,6 +302,8 @@ int main(int argc, char** argv) {
     if (inject_ms["noisy"] > 0.0)
       fmt::print("{{\"grid\":\"{}x{}x{}\",\"noise_share_of_inject\":{:.3f}}}\n", grid.x, grid.y, grid.z,
                  (inject_ms["noisy"] - inject_ms["uniform"]) / inject_ms["noisy"]);
+    if (Status irradiance = bench_irradiance(device, grid, view, lights, opt.repeats, roofline->gbps); !irradiance.ok())
+      return fail(irradiance.error());
   }
   return 0;
 }

@@ -7,7 +7,7 @@
 //
 //   bench_render [--width W] [--height H] [--counts N,N,...] [--smoke N] [--repeats R] [--warmup W]
 //                [--record-words K] [--roofline-mib M] [--paths raster_oit,raster_sorted,compute]
-//                [--seed S] [--device SEL]
+//                [--seed S] [--lit] [--device SEL]
 //   (the cases on the H200 are the defaults; on lavapipe:
 //    --width 320 --height 180 --counts 10000 --smoke 2000 --repeats 2 --roofline-mib 64)
 //
@@ -19,7 +19,12 @@
 //     Gaussian clusters (sigma 0.35 m across, 0.5 m in depth) 4–7 m away: they overlap heavily —
 //     the fill-rate case.
 //   Every sprite is a camera-facing billboard textured with the built-in soft disc
-//   (assets::make_soft_disc), no soft fade, no lighting; the depth target is cleared to far.
+//   (assets::make_soft_disc), no soft fade; the depth target is cleared to far. With --lit the
+//   alpha-blended sprites are lit (kDrawFlagLit: per pixel from a froxel irradiance volume of a
+//   froxel per 16 x 16 pixels and 64 slices, built once before the timed frames from a sun, the
+//   hemisphere ambient and four point lights; docs/design/render.md, "Lighting"): a run with and
+//   one without gives each path's lit minus unlit draw cost. The volume's own pass is
+//   bench_media's "irradiance".
 //
 // Figures per (case, path), one JSON object per line, then a table:
 //   median_ms / min_ms   the particle pass (timestamps around ParticleRasterPath::record or
@@ -69,7 +74,7 @@ namespace {
   fmt::print(stderr,
              "usage: bench_render [--width W] [--height H] [--counts N,N,...] [--smoke N] [--repeats R] [--warmup W]\n"
              "                    [--record-words K] [--roofline-mib M] [--paths raster_oit,raster_sorted,compute]\n"
-             "                    [--seed S] [--device SEL]\n");
+             "                    [--seed S] [--lit] [--device SEL]\n");
   std::exit(2);
 }
 
@@ -120,6 +125,7 @@ Options parse(int argc, char** argv, std::string& device) {
         if (!known) usage();
       }
     } else if (a == "--seed") o.seed = parse_u32(next(), 0, UINT32_MAX);
+    else if (a == "--lit") o.lit = true;
     else if (a == "--device") device = next();
     else usage();
   }
@@ -164,9 +170,9 @@ int main(int argc, char** argv) {
     return 1;
   }
   fmt::print("{{\"bench\":\"render\",\"device\":\"{}\",\"driver\":\"{}\",\"width\":{},\"height\":{},\"repeats\":{},"
-             "\"warmup\":{},\"record_words\":{},\"fov_y_degrees\":{},\"seed\":{},\"validation\":{}}}\n",
+             "\"warmup\":{},\"record_words\":{},\"fov_y_degrees\":{},\"seed\":{},\"lit\":{},\"validation\":{}}}\n",
              device.description().name, device.description().driver_info, opt.width, opt.height, opt.repeats,
-             opt.warmup, opt.record_words, kFovYDegrees, opt.seed, device.validation_enabled());
+             opt.warmup, opt.record_words, kFovYDegrees, opt.seed, opt.lit, device.validation_enabled());
 
   uint64_t roofline_bytes = std::min<uint64_t>(opt.roofline_mib << 20, device.description().device_local_bytes / 4);
   roofline_bytes = std::max<uint64_t>(roofline_bytes / 16 * 16, 1u << 20);

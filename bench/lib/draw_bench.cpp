@@ -26,6 +26,7 @@
 #include "gpu/transfer.hpp"
 #include "render/opaque_pass.hpp"
 #include "render/particle_compute_path.hpp"
+#include "media/irradiance_volume.hpp"
 #include "render/particle_inputs.hpp"
 #include "render/particle_raster_path.hpp"
 #include "render/particle_targets.hpp"
@@ -163,12 +164,13 @@ Footprint footprint(const std::vector<Sprite>& sprites, const shader::RenderView
   return f;
 }
 
-shader::ParticleDrawRecord draw_record(bool additive) {
+shader::ParticleDrawRecord draw_record(bool additive, bool lit) {
   shader::ParticleDrawRecord r{};
   r.position_word = kPositionWord;
   r.size_word = kSizeWord;
   r.color_word = kColorWord;
-  r.flags = shader::kDrawFlagLive | shader::kProjectionBillboard | (additive ? shader::kDrawFlagAdditive : 0u);
+  r.flags = shader::kDrawFlagLive | shader::kProjectionBillboard | (additive ? shader::kDrawFlagAdditive : 0u) |
+            (lit ? shader::kDrawFlagLit : 0u);
   r.generation = kGeneration;
   r.flipbook_columns = 1;
   r.flipbook_rows = 1;
@@ -230,6 +232,7 @@ struct Bench {
   Sampler nearest;
   Buffer view_buffer;
   Buffer lights;
+  media::IrradianceVolume irradiance;  // what lit sprites read (built once)
   Buffer records;
   Buffer draw_args;
   Buffer draw_args_params;
@@ -277,7 +280,22 @@ Status create_shared(Bench& b) {
                                                     .usage = kStorage,
                                                     .name = "bench.render.point_lights"}));
   MOTE_TRY(upload_span(device, b.lights, std::span<const shader::PointLightGpu>(no_lights)));
-  const shader::ParticleDrawRecord rows[2] = {draw_record(false), draw_record(true)};
+  // The irradiance volume lit sprites read, built once: a sun, the ambient and four point lights.
+  MOTE_TRY_ASSIGN(b.irradiance, media::IrradianceVolume::create(
+                                    device, {.grid = media::irradiance_grid_for(b.opt.width, b.opt.height)}));
+  shader::RenderView lit_view = b.view;
+  lit_view.sun_direction = glm::vec4(glm::normalize(glm::vec3(0.3f, -1.0f, -0.4f)), 1.0f);
+  lit_view.sun_radiance = glm::vec4(2.0f, 1.9f, 1.7f, 0.0f);
+  lit_view.sky_ambient = glm::vec4(0.3f, 0.35f, 0.45f, 0.0f);
+  lit_view.ground_ambient = glm::vec4(0.1f, 0.08f, 0.06f, 0.0f);
+  std::vector<shader::PointLightGpu> lights;
+  for (int i = 0; i < 4; ++i)
+    lights.push_back({glm::vec4(-2.0f + 1.3f * float(i), 0.5f, -4.0f - float(i), 6.0f), glm::vec4(6.0f)});
+  lit_view.point_light_count = uint32_t(lights.size());
+  Status built = ok_status();
+  MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) { built = b.irradiance.record(cmd, lit_view, lights, {}); }));
+  MOTE_TRY(built);
+  const shader::ParticleDrawRecord rows[2] = {draw_record(false, b.opt.lit), draw_record(true, false)};
   MOTE_TRY_ASSIGN(b.records,
                   Buffer::create(device,
                                  {.size = sizeof(rows), .usage = kStorage, .name = "bench.render.draw_records"}));
@@ -337,6 +355,8 @@ Status create_case(Bench& b, const Case& c, const Footprint& fp, CaseGpu& g) {
   g.inputs.point_lights = &b.lights;
   g.inputs.atlas = b.atlas.view();
   g.inputs.atlas_sampler = b.linear.handle();
+  g.inputs.lighting = {b.irradiance.luma_view(), b.irradiance.chroma_view(), b.irradiance.sampler(),
+                       &b.irradiance.sampling_buffer()};
 
   const bool want_oit = std::count(b.opt.paths.begin(), b.opt.paths.end(), PathKind::kRasterOit) > 0;
   const bool want_sorted = std::count(b.opt.paths.begin(), b.opt.paths.end(), PathKind::kRasterSorted) > 0;

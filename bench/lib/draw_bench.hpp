@@ -33,6 +33,7 @@ struct DrawBenchOptions {
   uint64_t roofline_mib = 1024;
   std::vector<PathKind> paths{std::begin(kAllPaths), std::end(kAllPaths)};
   uint32_t seed = 1;
+  bool lit = false;  // the alpha-blended sprites lit from a froxel irradiance volume (kDrawFlagLit)
 };
 
 // One (case, path) figure; `json` is its line as bench/render prints it.

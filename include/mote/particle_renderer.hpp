@@ -54,6 +54,12 @@ struct ParticleRendererDesc {
   uint32_t height = 0;
   DrawPath path = DrawPath::kRaster;
   Transparency transparency = Transparency::kOit;  // the raster path's
+  // The froxel grid lit sprites are lit from (x and y across the viewport, z slices of view depth
+  // between lighting_near and lighting_far, logarithmic); a zero in it: a froxel per 16 x 16
+  // pixels and 64 slices.
+  std::array<uint32_t, 3> lighting_grid{0, 0, 0};
+  float lighting_near = 0.5f;  // metres
+  float lighting_far = 200.0f;
   // The effects' textures and glTF meshes resolve against the folder of the effect document
   // (CompiledEffect::source_path; the current directory for an effect compiled from text) and
   // must stay inside this folder: absolute paths and paths that leave it are refused
@@ -143,8 +149,12 @@ class ParticleRenderer {
   // `shadow_map` when given) and lights. Before the sprites.
   Status record_opaque(VkCommandBuffer cmd, const ParticleTargets& targets,
                        const ParticleShadowMap* shadow_map = nullptr);
-  // The sprites on the renderer's path, composited over the colour, depth-tested read-only.
-  Status record_transparent(VkCommandBuffer cmd, const ParticleTargets& targets);
+  // The sprites on the renderer's path, composited over the colour, depth-tested read-only. Lit
+  // emitters (an effect's render "lit") are lit per pixel from a froxel irradiance volume this
+  // call rebuilds first from the view's ambient, sun and point lights, the sun shadowed by
+  // `shadow_map` when given (in SHADER_READ_ONLY_OPTIMAL or DEPTH_STENCIL_READ_ONLY_OPTIMAL).
+  Status record_transparent(VkCommandBuffer cmd, const ParticleTargets& targets,
+                            const ParticleShadowMap* shadow_map = nullptr);
 
   // The fog the sprites are seen through from the next record_transparent on: `fog`'s froxel
   // volume, which fog->record writes earlier in the same command buffer (mote/volumes.hpp); null:

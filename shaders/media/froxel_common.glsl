@@ -27,4 +27,15 @@ float scene_view_depth(vec2 ndc, float depth) {
   vec4 p = frame.inverse_view_projection * vec4(ndc, depth, 1.0);
   return dot(p.xyz / p.w - frame.camera_position.xyz, frame.camera_forward.xyz);
 }
+// The sun's visibility at p through its shadow map (frame.sun_view_projection; texel size in
+// frame.sun_radiance.w, 0: unshadowed): one compare tap (the jitter, and the fog's accumulation,
+// filter it). Outside the map: lit.
+float media_sun_visibility(sampler2DShadow shadow_map, vec3 p) {
+  if (frame.sun_radiance.w <= 0.0) return 1.0;
+  vec4 clip = frame.sun_view_projection * vec4(p, 1.0);
+  vec3 ndc = clip.xyz / clip.w;
+  vec2 uv = ndc.xy * 0.5 + 0.5;
+  if (any(lessThan(uv, vec2(0.0))) || any(greaterThan(uv, vec2(1.0))) || ndc.z > 1.0) return 1.0;
+  return texture(shadow_map, vec3(uv, ndc.z - 0.002));
+}
 #endif

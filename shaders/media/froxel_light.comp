@@ -17,23 +17,14 @@ layout(binding = 3) uniform sampler3D history;
 layout(binding = 4, rgba16f) uniform writeonly image3D lit;
 layout(binding = 5) uniform sampler2DShadow shadow_map;
 
-// The sun's visibility at p: one compare tap (the jitter and the accumulation filter it).
-float sun_visibility(vec3 p) {
-  if (frame.sun_radiance.w <= 0.0) return 1.0;
-  vec4 clip = frame.sun_view_projection * vec4(p, 1.0);
-  vec3 ndc = clip.xyz / clip.w;
-  vec2 uv = ndc.xy * 0.5 + 0.5;
-  if (any(lessThan(uv, vec2(0.0))) || any(greaterThan(uv, vec2(1.0))) || ndc.z > 1.0) return 1.0;
-  return texture(shadow_map, vec3(uv, ndc.z - 0.002));
-}
-
 // Radiance scattered towards the eye per unit scattering coefficient, at p.
 vec3 in_scattering(vec3 p) {
   vec3 to_eye = normalize(frame.camera_position.xyz - p);
   float g = frame.grid_size.w;
   vec3 light = frame.ambient.rgb;
   if (frame.sun_direction.w > 0.0)
-    light += frame.sun_radiance.rgb * sun_visibility(p) * media_hg_phase(dot(frame.sun_direction.xyz, to_eye), g);
+    light += frame.sun_radiance.rgb * media_sun_visibility(shadow_map, p) *
+             media_hg_phase(dot(frame.sun_direction.xyz, to_eye), g);
   for (uint i = 0u; i < min(frame.counts.y, kMaxPointLights); i++) {
     vec3 from_light = p - point_lights[i].position_range.xyz;
     float d = length(from_light);

@@ -5,3 +5,4 @@ mote_shader(NAME media/froxel_inject_counted SOURCE media/froxel_inject.comp DEF
 mote_shader(NAME media/froxel_light SOURCE media/froxel_light.comp)
 mote_shader(NAME media/froxel_integrate SOURCE media/froxel_integrate.comp)
 mote_shader(NAME media/froxel_composite SOURCE media/froxel_composite.comp)
+mote_shader(NAME media/froxel_irradiance SOURCE media/froxel_irradiance.comp)

@@ -1,9 +1,10 @@
-// The scene's light model, shared by the opaque surfaces, the mesh particles and lit sprites:
+// The scene's light model, shared by the opaque surfaces and the mesh particles (lit sprites are
+// lit from the froxel irradiance volume: render/particle_lighting.glsl):
 // hemisphere ambient (sky above, ground below), one directional light with a PCF-filtered
 // shadow map, and point lights with inverse-square falloff windowed to their range (the
 // Karis 2013 "Real Shading in UE4" window). Specular is GGX with Schlick Fresnel and the
-// Smith-GGX correlated visibility (Heitz 2014), enough for the opaque set; sprites take the
-// diffuse term only. The includer declares `view` (RenderView) and `point_lights[]`.
+// Smith-GGX correlated visibility (Heitz 2014), enough for the opaque set. The includer declares
+// `view` (RenderView) and `point_lights[]`.
 #ifndef MOTE_SHADERS_RENDER_LIGHTING_GLSL
 #define MOTE_SHADERS_RENDER_LIGHTING_GLSL
 
@@ -49,24 +50,6 @@ vec3 brdf(vec3 n, vec3 v, vec3 l, vec3 base_color, float roughness, float metall
   vec3 specular = ggx_distribution(n_dot_h, alpha) * smith_visibility(n_dot_v, n_dot_l, alpha) * fresnel;
   vec3 diffuse = (1.0f - fresnel) * (1.0f - metallic) * base_color / kPi;
   return (diffuse + specular) * n_dot_l;
-}
-
-// Diffuse irradiance at a sprite (no shadows, no specular): wrapped so a card lit from behind is
-// not black, a cheap stand-in for light passing through a thin medium (docs/design/render.md,
-// "Lighting").
-vec3 sprite_irradiance(vec3 position, vec3 normal) {
-  vec3 e = hemisphere_ambient(normal);
-  if (view.sun_direction.w > 0.0f) {
-    float wrap = 0.5f * dot(normal, -view.sun_direction.xyz) + 0.5f;
-    e += view.sun_radiance.rgb * wrap;
-  }
-  for (uint i = 0u; i < min(view.point_light_count, kMaxPointLights); ++i) {
-    vec3 to_light = point_lights[i].position_range.xyz - position;
-    float d = length(to_light);
-    float wrap = 0.5f * dot(normal, to_light / max(d, 1e-4f)) + 0.5f;
-    e += point_lights[i].radiance.rgb * point_light_falloff(d, point_lights[i].position_range.w) * wrap;
-  }
-  return e;
 }
 
 #endif

@@ -6,15 +6,21 @@
 //                       target 2 the emission of additive particles (alpha 0: weights would
 //                       vanish, and light adds in any order; docs/design/render.md, "Raster path");
 //   RASTER_SORTED=1   — the draw list is sorted back to front: premultiplied over, one target.
-// Each fragment is seen through the froxel fog in front of it (media/fog_apply.glsl; no fog: the
-// renderer binds a volume of none and the read is skipped).
+// A lit sprite's colour is an albedo lit per pixel from the froxel irradiance volume at its bent
+// normal, with back-face transmission (render/particle_lighting.glsl). Each fragment is seen
+// through the froxel fog in front of it (media/fog_apply.glsl; no fog: the renderer binds a volume
+// of none and the read is skipped).
 #include "particle_draw_common.glsl"
 #include "media/fog_apply.glsl"
+#include "render/particle_lighting.glsl"
 
 layout(binding = 5) uniform sampler2D atlas;
 layout(binding = 6) uniform sampler2D scene_depth;  // reversed-Z, read-only this pass
 layout(binding = 7) uniform sampler3D fog_integrated;
 layout(std140, binding = 8) uniform FogSampling { MediaFogSampling fog_sampling; };
+layout(binding = 9) uniform sampler3D irradiance_luma;
+layout(binding = 10) uniform sampler3D irradiance_chroma;
+layout(std140, binding = 11) uniform IrradianceSampling { MediaFogSampling irradiance_sampling; };
 
 layout(location = 0) in vec2 v_uv;
 layout(location = 1) in float v_view_depth;
@@ -23,6 +29,9 @@ layout(location = 3) flat in vec4 v_uv_rect;
 layout(location = 4) flat in vec4 v_atlas_rect;
 layout(location = 5) flat in vec4 v_flipbook;
 layout(location = 6) flat in uint v_flags;
+layout(location = 7) flat in vec3 v_face;
+layout(location = 8) flat in vec3 v_right;
+layout(location = 9) flat in vec3 v_up;
 
 #if RASTER_SORTED
 layout(location = 0) out vec4 o_color;
@@ -52,9 +61,16 @@ void main() {
     fade = particle_soft_fade(particle_view_depth(scene, view.clip.x), v_view_depth, v_flipbook.w);
   }
   bool additive = (v_flags & kDrawFlagAdditive) != 0u;
-  vec4 c = particle_premultiply(v_color, texel, additive, fade);
-  c = media_fog_premultiplied(c, media_fog_at(fog_integrated, fog_sampling, gl_FragCoord.xy * view.viewport.zw,
-                                              v_view_depth));
+  vec2 screen_uv = gl_FragCoord.xy * view.viewport.zw;
+  vec4 color = v_color;
+  if ((v_flags & kDrawFlagLit) != 0u) {
+    vec2 corner = vec2(v_uv.x - 0.5, 0.5 - v_uv.y);  // particle_corner_uv inverted
+    vec3 normal = particle_lit_normal(v_face, v_right, v_up, corner);
+    color = particle_lit_fragment(irradiance_luma, irradiance_chroma, irradiance_sampling, screen_uv, v_view_depth,
+                                  normal, color, texel.a, fade);
+  }
+  vec4 c = particle_premultiply(color, texel, additive, fade);
+  c = media_fog_premultiplied(c, media_fog_at(fog_integrated, fog_sampling, screen_uv, v_view_depth));
 #if RASTER_SORTED
   o_color = c;
 #else

@@ -5,15 +5,18 @@
 // particles (stale, mesh mode, unbound rows) collapse to a point outside the clip volume, which the
 // rasterizer drops.
 #include "particle_draw_common.glsl"
-#include "lighting.glsl"
+#include "shared/particle_lighting.h"
 
 layout(location = 0) out vec2 v_uv;             // image UV (before flipbook, palette, atlas)
 layout(location = 1) out float v_view_depth;    // metres along the view axis
-layout(location = 2) flat out vec4 v_color;     // straight alpha, lit when the emitter is lit
+layout(location = 2) flat out vec4 v_color;     // straight alpha (an albedo when the emitter is lit)
 layout(location = 3) flat out vec4 v_uv_rect;
 layout(location = 4) flat out vec4 v_atlas_rect;
 layout(location = 5) flat out vec4 v_flipbook;  // frame, columns, rows, soft distance
 layout(location = 6) flat out uint v_flags;
+layout(location = 7) flat out vec3 v_face;   // lit: the plane's normal turned to the eye
+layout(location = 8) flat out vec3 v_right;  // lit: the unit in-plane axes the normal bends along
+layout(location = 9) flat out vec3 v_up;
 
 const vec2 kCorners[4] = vec2[](vec2(-0.5, -0.5), vec2(0.5, -0.5), vec2(0.5, 0.5), vec2(-0.5, 0.5));
 
@@ -29,6 +32,9 @@ void main() {
     v_atlas_rect = vec4(0.0);
     v_flipbook = vec4(0.0);
     v_flags = 0u;
+    v_face = vec3(0.0);
+    v_right = vec3(0.0);
+    v_up = vec3(0.0);
     return;
   }
   vec2 corner = kCorners[gl_VertexIndex & 3];
@@ -36,14 +42,12 @@ void main() {
   gl_Position = view.view_projection * vec4(world, 1.0);
   v_uv = particle_corner_uv(corner);
   v_view_depth = dot(world - view.camera_position.xyz, view.camera_forward.xyz);
-  vec4 color = s.color;
-  if ((s.flags & kDrawFlagLit) != 0u) {
-    // Lit simply: diffuse irradiance at the centre on the sprite's shown side (a froxel
-    // irradiance volume is left for the volumetrics work; docs/design/render.md, "Lighting").
-    vec3 normal = normalize(cross(s.axis_x, s.axis_y));
-    color.rgb *= sprite_irradiance(s.center, normal) / kPi;
-  }
-  v_color = color;
+  v_color = s.color;
+  // Lit sprites are lit per pixel in the fragment stage (docs/design/render.md, "Lighting").
+  bool lit = (s.flags & kDrawFlagLit) != 0u;
+  v_face = lit ? particle_lit_face(s.axis_x, s.axis_y, view.camera_position.xyz - s.center) : vec3(0.0);
+  v_right = lit ? normalize(s.axis_x) : vec3(0.0);
+  v_up = lit ? normalize(s.axis_y) : vec3(0.0);
   v_uv_rect = s.uv_rect;
   v_atlas_rect = s.atlas_rect;
   v_flipbook = vec4(s.frame, float(s.flipbook_columns), float(s.flipbook_rows), s.soft_distance);

@@ -7,8 +7,9 @@
 // hit's quad coordinates c (in the dual basis of axis_x / axis_y) decide coverage (|c| <= 0.5),
 // UV = particle_corner_uv(c), the texel and premultiplied colour come from particle_common.glsl,
 // and the hit must lie between the near plane and the scene (view distance <= the depth
-// texel's). Lit sprites (kDrawFlagLit) are lit as the raster path lights them (lighting.glsl's
-// sprite_irradiance at the centre, once per sprite when staged). Front to back:
+// texel's). Lit sprites (kDrawFlagLit) are lit per pixel as the raster path lights them
+// (render/particle_lighting.glsl: the irradiance volume at the hit, the normal bent at c, back-face
+// transmission). Front to back:
 // C += (1 - A) c, A += (1 - A) a (additive: a = 0). A pixel stops once A > kOpaque; the
 // workgroup stops when every pixel has. Last, colour = C + (1 - A) colour_in.
 // The order is each particle's quantised centre depth, as a sorted raster path's: exact per
@@ -31,12 +32,14 @@ layout(std430, binding = 5) readonly buffer Ranges { uvec2 ranges[]; };
 layout(binding = 6) uniform sampler2D atlas;
 layout(binding = 7) uniform sampler2D scene_depth;
 layout(binding = 8, rgba16f) uniform image2D color;
-layout(std430, binding = 9) readonly buffer PointLights { PointLightGpu point_lights[]; };
+layout(binding = 9) uniform sampler3D irradiance_luma;
 layout(binding = 10) uniform sampler3D fog_integrated;
 layout(std140, binding = 11) uniform FogSampling { MediaFogSampling fog_sampling; };
+layout(binding = 12) uniform sampler3D irradiance_chroma;
+layout(std140, binding = 13) uniform IrradianceSampling { MediaFogSampling irradiance_sampling; };
 
 #include "render/particle_common.glsl"
-#include "render/lighting.glsl"
+#include "render/particle_lighting.glsl"
 
 // Accumulated alpha past which a pixel takes no more particles (the remainder shows at most
 // 0.4 % of what lies behind).
@@ -51,6 +54,9 @@ shared uvec2 s_bits[kTileBlendBatch];     // flags, flipbook columns | rows << 1
 shared vec4 s_color[kTileBlendBatch];     // straight alpha, tinted
 shared vec4 s_uv_rect[kTileBlendBatch];
 shared vec4 s_atlas_rect[kTileBlendBatch];
+shared vec3 s_face[kTileBlendBatch];   // lit: the plane's normal turned to the eye
+shared vec3 s_right[kTileBlendBatch];  // lit: the unit in-plane axes the normal bends along
+shared vec3 s_up[kTileBlendBatch];
 shared uint s_active;  // 1 while some pixel of the tile still takes particles
 
 void stage_sprite(uint k, uint alive_index) {
@@ -68,13 +74,11 @@ void stage_sprite(uint k, uint alive_index) {
   s_dual_x[k] = (bb * s.axis_x - ab * s.axis_y) * inv;
   s_dual_y[k] = (aa * s.axis_y - ab * s.axis_x) * inv;
   s_bits[k] = uvec2(s.flags, min(s.flipbook_columns, 0xFFFFu) | (min(s.flipbook_rows, 0xFFFFu) << 16));
-  vec4 color = s.color;
-  if ((s.flags & kDrawFlagLit) != 0u && drawn) {
-    // As the raster path lights a sprite (particle_quad.vert): diffuse irradiance at the centre
-    // on the shown side, once per sprite.
-    color.rgb *= sprite_irradiance(s.center, normalize(n)) / kPi;
-  }
-  s_color[k] = color;
+  s_color[k] = s.color;
+  const bool lit = (s.flags & kDrawFlagLit) != 0u && drawn;
+  s_face[k] = lit ? particle_lit_face(s.axis_x, s.axis_y, view.camera_position.xyz - s.center) : vec3(0.0);
+  s_right[k] = lit ? normalize(s.axis_x) : vec3(0.0);
+  s_up[k] = lit ? normalize(s.axis_y) : vec3(0.0);
   s_uv_rect[k] = s.uv_rect;
   s_atlas_rect[k] = s.atlas_rect;
 }
@@ -133,9 +137,16 @@ void main() {
         const vec4 texel = particle_sample(atlas, particle_corner_uv(c), s_normal[k].w, flipbook & 0xFFFFu,
                                            flipbook >> 16, flags, s_uv_rect[k], s_atlas_rect[k]);
         const float fade = particle_soft_fade(scene_distance, hit_distance, s_center[k].w);
-        const vec4 premultiplied = media_fog_premultiplied(
-            particle_premultiply(s_color[k], texel, (flags & kDrawFlagAdditive) != 0u, fade),
-            media_fog_at(fog_integrated, fog_sampling, (ndc + 1.0) * 0.5, hit_distance));
+        const vec2 screen_uv = (ndc + 1.0) * 0.5;
+        vec4 color = s_color[k];
+        if ((flags & kDrawFlagLit) != 0u) {
+          const vec3 normal = particle_lit_normal(s_face[k], s_right[k], s_up[k], c);
+          color = particle_lit_fragment(irradiance_luma, irradiance_chroma, irradiance_sampling, screen_uv,
+                                        hit_distance, normal, color, texel.a, fade);
+        }
+        const vec4 premultiplied =
+            media_fog_premultiplied(particle_premultiply(color, texel, (flags & kDrawFlagAdditive) != 0u, fade),
+                                    media_fog_at(fog_integrated, fog_sampling, screen_uv, hit_distance));
         accum += (1.0 - alpha) * premultiplied.rgb;
         alpha += (1.0 - alpha) * premultiplied.a;
         if (alpha > kOpaque) {

@@ -55,6 +55,18 @@ MOTE_CONSTANT(uint, kMediaInjectDecorrelationX, 53u);
 MOTE_CONSTANT(uint, kMediaInjectDecorrelationY, 97u);
 MOTE_CONSTANT(uint, kMediaLightDecorrelationX, 37u);
 MOTE_CONSTANT(uint, kMediaLightDecorrelationY, 71u);
+MOTE_CONSTANT(uint, kMediaIrradianceDecorrelationX, 29u);
+MOTE_CONSTANT(uint, kMediaIrradianceDecorrelationY, 113u);
+
+// The irradiance pass (froxel_irradiance.comp, beside the MediaFrame block it shares with the
+// fog): the hemisphere ambient's two ends, which the fog's frame block keeps only the mean of.
+struct IrradiancePush {
+  vec4 sky_ambient;     // rgb: irradiance on a surface facing up
+  vec4 ground_ambient;  // rgb: facing down
+};
+MOTE_ASSERT_SIZE(IrradiancePush, 32);
+MOTE_ASSERT_OFFSET(IrradiancePush, sky_ambient, 0);
+MOTE_ASSERT_OFFSET(IrradiancePush, ground_ambient, 16);
 
 // How a draw reads the integrated fog (the composite, and particles on both draw paths,
 // shaders/media/fog_apply.glsl): the grid's depth range. w = 0: no fog, the read is skipped.

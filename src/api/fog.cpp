@@ -8,6 +8,7 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "api/api_access.hpp"
+#include "core/alloc_guard.hpp"
 #include "api/fog_state.hpp"
 #include "api/host_frame.hpp"
 #include "shared/media_density.h"
@@ -162,24 +163,27 @@ Status Fog::remove_noise_texture(uint32_t slot) {
 
 Status Fog::record(VkCommandBuffer cmd, const ParticleView& view, const ParticleTargets& targets,
                    const ParticleShadowMap* shadow_map) {
-  State& s = *state_;
-  if (cmd == VK_NULL_HANDLE) return make_error(ErrorCode::kInvalidArgument, "Fog::record needs a command buffer");
-  MOTE_TRY(detail::check_view(view));
-  const std::vector<shader::PointLightGpu> lights = detail::point_lights(view);
-  const shader::RenderView block = detail::render_view(view, s.desc.width, s.desc.height, uint32_t(lights.size()));
-  detail::BorrowedTargets b;
-  MOTE_TRY(detail::borrow(targets, s.desc.width, s.desc.height, b));
-  media::FogShadowMap shadow;
-  if (shadow_map) {
-    if (shadow_map->view == VK_NULL_HANDLE || (shadow_map->layout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL &&
-                                               shadow_map->layout != VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL))
-      return make_error(ErrorCode::kInvalidArgument,
-                        "the shadow map needs its view, in SHADER_READ_ONLY_OPTIMAL or DEPTH_STENCIL_READ_ONLY_OPTIMAL",
-                        "Fog::record");
-    shadow = {shadow_map->view, shadow_map->layout};
-  }
-  const std::vector<shader::MediaVolume> rows = s.table.rows();
-  return s.froxels.record(cmd, block, lights, rows, s.atlas, b.targets, shadow);
+  return core::guard_allocation("Fog::record", [&]() -> Status {
+    State& s = *state_;
+    if (cmd == VK_NULL_HANDLE) return make_error(ErrorCode::kInvalidArgument, "Fog::record needs a command buffer");
+    MOTE_TRY(detail::check_view(view));
+    const std::vector<shader::PointLightGpu> lights = detail::point_lights(view);
+    const shader::RenderView block = detail::render_view(view, s.desc.width, s.desc.height, uint32_t(lights.size()));
+    detail::BorrowedTargets b;
+    MOTE_TRY(detail::borrow(targets, s.desc.width, s.desc.height, b));
+    media::FogShadowMap shadow;
+    if (shadow_map) {
+      if (shadow_map->view == VK_NULL_HANDLE || (shadow_map->layout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL &&
+                                                 shadow_map->layout != VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL))
+        return make_error(
+            ErrorCode::kInvalidArgument,
+            "the shadow map needs its view, in SHADER_READ_ONLY_OPTIMAL or DEPTH_STENCIL_READ_ONLY_OPTIMAL",
+            "Fog::record");
+      shadow = {shadow_map->view, shadow_map->layout};
+    }
+    const std::vector<shader::MediaVolume> rows = s.table.rows();
+    return s.froxels.record(cmd, block, lights, rows, s.atlas, b.targets, shadow);
+  });
 }
 
 void Fog::reset_history() { state_->froxels.reset_history(); }

@@ -12,6 +12,7 @@
 #include <map>
 
 #include "api/api_access.hpp"
+#include "core/alloc_guard.hpp"
 #include "api/fog_state.hpp"
 #include "api/host_frame.hpp"
 #include "assets/mesh.hpp"
@@ -130,31 +131,35 @@ ParticleRenderer::~ParticleRenderer() = default;
 
 Result<std::unique_ptr<ParticleRenderer>> ParticleRenderer::create(ParticleSystem& system,
                                                                    const ParticleRendererDesc& desc) {
-  if (desc.width == 0 || desc.height == 0 || desc.width > 8192 || desc.height > 8192)
-    return make_error(ErrorCode::kInvalidArgument,
-                      fmt::format("a particle renderer of {}x{}: the size must be 1 .. 8192 each way", desc.width,
-                                  desc.height));
-  std::unique_ptr<ParticleRenderer> r(new ParticleRenderer());
-  State& s = *r->state_;
-  detail::ParticleSystemState& state = ApiAccess::state(system);
-  s.system = &system;
-  s.device = &ApiAccess::device(*state.context);
-  s.desc = desc;
-  MOTE_TRY_ASSIGN(s.asset_root, core::canonical_asset_root(desc.asset_root));
-  if (!s.device->description().queue_has_graphics && desc.path == DrawPath::kRaster)
-    return make_error(ErrorCode::kUnsupported, "the raster path needs a queue that draws (no graphics queue)");
-  const render::ParticleRendererOptions options{.width = desc.width,
-                                                .height = desc.height,
-                                                .path = desc.path == DrawPath::kCompute ? render::DrawPath::kCompute
-                                                                                        : render::DrawPath::kRaster,
-                                                .transparency = desc.transparency == Transparency::kSorted
-                                                                    ? render::Transparency::kSorted
-                                                                    : render::Transparency::kOit,
-                                                .capacity = system.capacity(),
-                                                .max_emitters = system.max_emitters(),
-                                                .frames_in_flight = state.system.frames_in_flight()};
-  MOTE_TRY_ASSIGN(s.renderer, render::ParticleRenderer::create(*s.device, options));
-  return r;
+  return core::guard_allocation("ParticleRenderer::create", [&]() -> Result<std::unique_ptr<ParticleRenderer>> {
+    if (desc.width == 0 || desc.height == 0 || desc.width > 8192 || desc.height > 8192)
+      return make_error(ErrorCode::kInvalidArgument,
+                        fmt::format("a particle renderer of {}x{}: the size must be 1 .. 8192 each way", desc.width,
+                                    desc.height));
+    std::unique_ptr<ParticleRenderer> r(new ParticleRenderer());
+    State& s = *r->state_;
+    detail::ParticleSystemState& state = ApiAccess::state(system);
+    s.system = &system;
+    s.device = &ApiAccess::device(*state.context);
+    s.desc = desc;
+    MOTE_TRY_ASSIGN(s.asset_root, core::canonical_asset_root(desc.asset_root));
+    if (!s.device->description().queue_has_graphics && desc.path == DrawPath::kRaster)
+      return make_error(ErrorCode::kUnsupported, "the raster path needs a queue that draws (no graphics queue)");
+    const render::ParticleRendererOptions options{
+        .width = desc.width,
+        .height = desc.height,
+        .path = desc.path == DrawPath::kCompute ? render::DrawPath::kCompute : render::DrawPath::kRaster,
+        .transparency = desc.transparency == Transparency::kSorted ? render::Transparency::kSorted
+                                                                   : render::Transparency::kOit,
+        .capacity = system.capacity(),
+        .max_emitters = system.max_emitters(),
+        .frames_in_flight = state.system.frames_in_flight(),
+        .lighting_grid = {desc.lighting_grid[0], desc.lighting_grid[1], desc.lighting_grid[2]},
+        .lighting_near = desc.lighting_near,
+        .lighting_far = desc.lighting_far};
+    MOTE_TRY_ASSIGN(s.renderer, render::ParticleRenderer::create(*s.device, options));
+    return r;
+  });
 }
 
 Status ParticleRenderer::preload(const CompiledEffect& effect) { return preload_effect(*state_, effect); }
@@ -169,19 +174,23 @@ void ParticleRenderer::set_fog(const Fog* fog) {
 }
 
 Status ParticleRenderer::record(VkCommandBuffer cmd, const ParticleView& view, const ParticleTargets& targets) {
-  MOTE_TRY(record_prepare(cmd, view));
-  MOTE_TRY(record_opaque(cmd, targets));
-  return record_transparent(cmd, targets);
+  return core::guard_allocation("ParticleRenderer::record", [&]() -> Status {
+    MOTE_TRY(record_prepare(cmd, view));
+    MOTE_TRY(record_opaque(cmd, targets));
+    return record_transparent(cmd, targets);
+  });
 }
 
 Status ParticleRenderer::record_prepare(VkCommandBuffer cmd, const ParticleView& view) {
-  State& s = *state_;
-  if (cmd == VK_NULL_HANDLE) return make_error(ErrorCode::kInvalidArgument, "record_prepare needs a command buffer");
-  MOTE_TRY(check_view(view));
-  MOTE_TRY(sync_rows(s));
-  const std::vector<shader::PointLightGpu> lights = point_lights(view);
-  const shader::RenderView block = render_view(view, s.desc.width, s.desc.height, uint32_t(lights.size()));
-  return s.renderer.record_prepare(cmd, render::particle_buffers(ApiAccess::state(*s.system).system), block, lights);
+  return core::guard_allocation("ParticleRenderer::record_prepare", [&]() -> Status {
+    State& s = *state_;
+    if (cmd == VK_NULL_HANDLE) return make_error(ErrorCode::kInvalidArgument, "record_prepare needs a command buffer");
+    MOTE_TRY(check_view(view));
+    MOTE_TRY(sync_rows(s));
+    const std::vector<shader::PointLightGpu> lights = point_lights(view);
+    const shader::RenderView block = render_view(view, s.desc.width, s.desc.height, uint32_t(lights.size()));
+    return s.renderer.record_prepare(cmd, render::particle_buffers(ApiAccess::state(*s.system).system), block, lights);
+  });
 }
 
 Status ParticleRenderer::record_shadow_casters(VkCommandBuffer cmd, const ParticleShadowMap& shadow_map) {
@@ -194,22 +203,32 @@ Status ParticleRenderer::record_shadow_casters(VkCommandBuffer cmd, const Partic
 
 Status ParticleRenderer::record_opaque(VkCommandBuffer cmd, const ParticleTargets& targets,
                                        const ParticleShadowMap* shadow_map) {
-  State& s = *state_;
-  BorrowedTargets b;
-  MOTE_TRY(borrow(targets, s.desc.width, s.desc.height, b));
-  if (shadow_map == nullptr) return s.renderer.record_opaque(cmd, b.targets);
-  if (shadow_map->image == VK_NULL_HANDLE || shadow_map->view == VK_NULL_HANDLE || shadow_map->size == 0)
-    return make_error(ErrorCode::kInvalidArgument, "the shadow map needs its image, its view and its size");
-  const gpu::Image shadow = gpu::Image::borrow(shadow_map->image, shadow_map->view, render::kDepthFormat,
-                                               shadow_map->size, shadow_map->size, VK_IMAGE_ASPECT_DEPTH_BIT);
-  return s.renderer.record_opaque(cmd, b.targets, {&shadow, shadow_map->layout});
+  return core::guard_allocation("ParticleRenderer::record_opaque", [&]() -> Status {
+    State& s = *state_;
+    BorrowedTargets b;
+    MOTE_TRY(borrow(targets, s.desc.width, s.desc.height, b));
+    if (shadow_map == nullptr) return s.renderer.record_opaque(cmd, b.targets);
+    if (shadow_map->image == VK_NULL_HANDLE || shadow_map->view == VK_NULL_HANDLE || shadow_map->size == 0)
+      return make_error(ErrorCode::kInvalidArgument, "the shadow map needs its image, its view and its size");
+    const gpu::Image shadow = gpu::Image::borrow(shadow_map->image, shadow_map->view, render::kDepthFormat,
+                                                 shadow_map->size, shadow_map->size, VK_IMAGE_ASPECT_DEPTH_BIT);
+    return s.renderer.record_opaque(cmd, b.targets, {&shadow, shadow_map->layout});
+  });
 }
 
-Status ParticleRenderer::record_transparent(VkCommandBuffer cmd, const ParticleTargets& targets) {
-  State& s = *state_;
-  BorrowedTargets b;
-  MOTE_TRY(borrow(targets, s.desc.width, s.desc.height, b));
-  return s.renderer.record_transparent(cmd, b.targets);
+Status ParticleRenderer::record_transparent(VkCommandBuffer cmd, const ParticleTargets& targets,
+                                            const ParticleShadowMap* shadow_map) {
+  return core::guard_allocation("ParticleRenderer::record_transparent", [&]() -> Status {
+    State& s = *state_;
+    BorrowedTargets b;
+    MOTE_TRY(borrow(targets, s.desc.width, s.desc.height, b));
+    if (shadow_map == nullptr) return s.renderer.record_transparent(cmd, b.targets);
+    if (shadow_map->image == VK_NULL_HANDLE || shadow_map->view == VK_NULL_HANDLE || shadow_map->size == 0)
+      return make_error(ErrorCode::kInvalidArgument, "the shadow map needs its image, its view and its size");
+    const gpu::Image shadow = gpu::Image::borrow(shadow_map->image, shadow_map->view, render::kDepthFormat,
+                                                 shadow_map->size, shadow_map->size, VK_IMAGE_ASPECT_DEPTH_BIT);
+    return s.renderer.record_transparent(cmd, b.targets, {&shadow, shadow_map->layout});
+  });
 }
 
 const std::vector<std::string>& ParticleRenderer::warnings() const { return state_->renderer.warnings(); }

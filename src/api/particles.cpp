@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "api/api_access.hpp"
+#include "core/alloc_guard.hpp"
 #include "mote/vulkan_interop.hpp"
 
 namespace mote {
@@ -92,28 +93,30 @@ Status check_desc(const gpu::Device& device, const ParticleSystemDesc& desc) {
 }  // namespace
 
 Result<std::unique_ptr<ParticleSystem>> ParticleSystem::create(Context& context, const ParticleSystemDesc& desc) {
-  std::unique_ptr<ParticleSystem> s(new ParticleSystem());
-  gpu::Device& device = ApiAccess::device(context);
-  MOTE_TRY(check_desc(device, desc));
-  s->state_->context = &context;
-  MOTE_TRY_ASSIGN(s->state_->system,
-                  runtime::ParticleSystem::create(device, {.capacity = desc.capacity,
-                                                           .record_words = desc.record_words,
-                                                           .max_emitters = desc.max_emitters,
-                                                           .serial_word = desc.serial_word,
-                                                           .compiled_simulate = desc.compiled_simulate,
-                                                           .compile_in_background = desc.compile_in_background,
-                                                           .frames_in_flight = desc.frames_in_flight}));
-  if (desc.max_transforms > 0) {
-    MOTE_TRY_ASSIGN(s->state_->transforms, runtime::TransformTable::create(device, desc.max_transforms));
-    s->state_->has_transforms = true;
-    MOTE_TRY(s->state_->system.set_transforms(&s->state_->transforms));
-  }
-  if (desc.profile) {
-    MOTE_TRY_ASSIGN(s->state_->profiler, gpu::GpuProfiler::create(device, 16));
-    s->state_->system.set_profiler(&s->state_->profiler);
-  }
-  return s;
+  return core::guard_allocation("ParticleSystem::create", [&]() -> Result<std::unique_ptr<ParticleSystem>> {
+    std::unique_ptr<ParticleSystem> s(new ParticleSystem());
+    gpu::Device& device = ApiAccess::device(context);
+    MOTE_TRY(check_desc(device, desc));
+    s->state_->context = &context;
+    MOTE_TRY_ASSIGN(s->state_->system,
+                    runtime::ParticleSystem::create(device, {.capacity = desc.capacity,
+                                                             .record_words = desc.record_words,
+                                                             .max_emitters = desc.max_emitters,
+                                                             .serial_word = desc.serial_word,
+                                                             .compiled_simulate = desc.compiled_simulate,
+                                                             .compile_in_background = desc.compile_in_background,
+                                                             .frames_in_flight = desc.frames_in_flight}));
+    if (desc.max_transforms > 0) {
+      MOTE_TRY_ASSIGN(s->state_->transforms, runtime::TransformTable::create(device, desc.max_transforms));
+      s->state_->has_transforms = true;
+      MOTE_TRY(s->state_->system.set_transforms(&s->state_->transforms));
+    }
+    if (desc.profile) {
+      MOTE_TRY_ASSIGN(s->state_->profiler, gpu::GpuProfiler::create(device, 16));
+      s->state_->system.set_profiler(&s->state_->profiler);
+    }
+    return s;
+  });
 }
 
 namespace {
@@ -128,12 +131,14 @@ Status check_id(runtime::ParticleSystem& system, EmitterId id) {
 }  // namespace
 
 Result<EmitterId> ParticleSystem::add_emitter(const CompiledEffect& effect, const EmitterDesc& desc) {
-  runtime::ParticleSystem& system = state_->system;
-  if (desc.transform.valid() && (!state_->has_transforms || !state_->transforms.is_live(desc.transform.row)))
-    return make_error(ErrorCode::kInvalidArgument, "the emitter's transform is not a live row");
-  MOTE_TRY_ASSIGN(uint32_t row, system.add_emitter(effect, desc));
-  state_->row_changed(row, &effect);
-  return EmitterId{row, system.generation(row)};
+  return core::guard_allocation("ParticleSystem::add_emitter", [&]() -> Result<EmitterId> {
+    runtime::ParticleSystem& system = state_->system;
+    if (desc.transform.valid() && (!state_->has_transforms || !state_->transforms.is_live(desc.transform.row)))
+      return make_error(ErrorCode::kInvalidArgument, "the emitter's transform is not a live row");
+    MOTE_TRY_ASSIGN(uint32_t row, system.add_emitter(effect, desc));
+    state_->row_changed(row, &effect);
+    return EmitterId{row, system.generation(row)};
+  });
 }
 
 Status ParticleSystem::remove_emitter(EmitterId id) {
@@ -144,10 +149,12 @@ Status ParticleSystem::remove_emitter(EmitterId id) {
 }
 
 Result<EmitterId> ParticleSystem::swap_effect(EmitterId id, const CompiledEffect& effect) {
-  MOTE_TRY(check_id(state_->system, id));
-  MOTE_TRY(state_->system.swap_effect(id.row, effect));
-  state_->row_changed(id.row, &effect);
-  return EmitterId{id.row, state_->system.generation(id.row)};
+  return core::guard_allocation("ParticleSystem::swap_effect", [&]() -> Result<EmitterId> {
+    MOTE_TRY(check_id(state_->system, id));
+    MOTE_TRY(state_->system.swap_effect(id.row, effect));
+    state_->row_changed(id.row, &effect);
+    return EmitterId{id.row, state_->system.generation(id.row)};
+  });
 }
 
 Status ParticleSystem::burst(EmitterId id, uint32_t count) {
@@ -203,22 +210,26 @@ void ParticleSystem::set_camera(const std::array<float, 16>& view_projection) {
 void ParticleSystem::clear_camera() { state_->system.set_cull_camera(std::nullopt); }
 
 Status ParticleSystem::execute(float dt) {
-  gpu::Device& device = ApiAccess::device(*state_->context);
-  if (state_->has_transforms) {
-    // The table's staging memory is single-buffered: the previous frame must have read it.
-    MOTE_TRY(device.wait(device.last_submitted_serial()));
-    MOTE_TRY(state_->transforms.upload());
-  }
-  MOTE_TRY(state_->system.execute(dt));
-  state_->profiled_frame = state_->profiler.valid();
-  return ok_status();
+  return core::guard_allocation("ParticleSystem::execute", [&]() -> Status {
+    gpu::Device& device = ApiAccess::device(*state_->context);
+    if (state_->has_transforms) {
+      // The table's staging memory is single-buffered: the previous frame must have read it.
+      MOTE_TRY(device.wait(device.last_submitted_serial()));
+      MOTE_TRY(state_->transforms.upload());
+    }
+    MOTE_TRY(state_->system.execute(dt));
+    state_->profiled_frame = state_->profiler.valid();
+    return ok_status();
+  });
 }
 
 Status ParticleSystem::record(VkCommandBuffer_T* command_buffer, float dt) {
-  // The transforms' poses go into the command buffer with the frame (no staging to wait for).
-  MOTE_TRY(state_->system.record(command_buffer, dt));
-  state_->profiled_frame = state_->profiler.valid();
-  return ok_status();
+  return core::guard_allocation("ParticleSystem::record", [&]() -> Status {
+    // The transforms' poses go into the command buffer with the frame (no staging to wait for).
+    MOTE_TRY(state_->system.record(command_buffer, dt));
+    state_->profiled_frame = state_->profiler.valid();
+    return ok_status();
+  });
 }
 
 Result<std::vector<PassTime>> ParticleSystem::read_pass_times() {
@@ -247,50 +258,56 @@ EmitterBounds public_bounds(const shader::FrameEmitterBounds& b) {
 }  // namespace
 
 Result<ParticleStats> ParticleSystem::read_stats() {
-  runtime::ParticleSystem& system = state_->system;
-  MOTE_TRY_ASSIGN(runtime::FrameStats s, system.read_stats());
-  ParticleStats stats{s.alive, s.free_count, s.newborns, s.dropped, s.killed, s.orphaned, s.frames, s.prewarmed, {}};
-  MOTE_TRY_ASSIGN(const std::vector<shader::FrameEmitterBounds> bounds, system.read_emitter_bounds());
-  for (uint32_t row = 0; row < bounds.size(); ++row) {
-    // Published for the row's current tenant only (an emitter added since the last frame has none yet).
-    if (!system.is_live(row) || bounds[row].generation != system.generation(row)) continue;
-    stats.emitters.push_back({EmitterId{row, system.generation(row)}, public_bounds(bounds[row])});
-  }
-  return stats;
+  return core::guard_allocation("ParticleSystem::read_stats", [&]() -> Result<ParticleStats> {
+    runtime::ParticleSystem& system = state_->system;
+    MOTE_TRY_ASSIGN(runtime::FrameStats s, system.read_stats());
+    ParticleStats stats{s.alive, s.free_count, s.newborns, s.dropped, s.killed, s.orphaned, s.frames, s.prewarmed, {}};
+    MOTE_TRY_ASSIGN(const std::vector<shader::FrameEmitterBounds> bounds, system.read_emitter_bounds());
+    for (uint32_t row = 0; row < bounds.size(); ++row) {
+      // Published for the row's current tenant only (an emitter added since the last frame has none yet).
+      if (!system.is_live(row) || bounds[row].generation != system.generation(row)) continue;
+      stats.emitters.push_back({EmitterId{row, system.generation(row)}, public_bounds(bounds[row])});
+    }
+    return stats;
+  });
 }
 
 Result<AliveRecords> ParticleSystem::read_alive_records() {
-  runtime::ParticleSystem& system = state_->system;
-  AliveRecords out;
-  out.record_words = system.record_words();
-  MOTE_TRY_ASSIGN(out.slots, system.read_alive_slots());
-  MOTE_TRY_ASSIGN(const std::vector<uint32_t> pool, system.read_pool());
-  out.records.resize(out.slots.size() * out.record_words);
-  for (size_t i = 0; i < out.slots.size(); ++i) {
-    // The slots come from the GPU: one outside the pool would be a runtime bug, reported, not read.
-    if (out.slots[i] >= system.capacity())
-      return make_error(ErrorCode::kInternal, fmt::format("alive list entry {} is slot {}, past the pool's {}", i,
-                                                          out.slots[i], system.capacity()));
-    std::copy_n(pool.begin() + ptrdiff_t(size_t(out.slots[i]) * out.record_words), out.record_words,
-                out.records.begin() + ptrdiff_t(i * out.record_words));
-  }
-  return out;
+  return core::guard_allocation("ParticleSystem::read_alive_records", [&]() -> Result<AliveRecords> {
+    runtime::ParticleSystem& system = state_->system;
+    AliveRecords out;
+    out.record_words = system.record_words();
+    MOTE_TRY_ASSIGN(out.slots, system.read_alive_slots());
+    MOTE_TRY_ASSIGN(const std::vector<uint32_t> pool, system.read_pool());
+    out.records.resize(out.slots.size() * out.record_words);
+    for (size_t i = 0; i < out.slots.size(); ++i) {
+      // The slots come from the GPU: one outside the pool would be a runtime bug, reported, not read.
+      if (out.slots[i] >= system.capacity())
+        return make_error(ErrorCode::kInternal, fmt::format("alive list entry {} is slot {}, past the pool's {}", i,
+                                                            out.slots[i], system.capacity()));
+      std::copy_n(pool.begin() + ptrdiff_t(size_t(out.slots[i]) * out.record_words), out.record_words,
+                  out.records.begin() + ptrdiff_t(i * out.record_words));
+    }
+    return out;
+  });
 }
 
 Result<EmitterState> ParticleSystem::read_emitter_state(EmitterId id) {
-  MOTE_TRY(check_id(state_->system, id));
-  MOTE_TRY_ASSIGN(const std::vector<shader::FrameEmitterState> states, state_->system.read_emitter_states());
-  if (id.row >= states.size())
-    return make_error(ErrorCode::kInternal, fmt::format("emitter row {} was not read back", id.row));
-  const shader::FrameEmitterState& s = states[id.row];
-  // The tick adopts a row's new generation on the emitter's first frame: until then the state
-  // still belongs to the row's previous tenant, and this emitter has not started.
-  if (s.generation != id.generation) return EmitterState{};
-  EmitterState state{s.age, s.spawned, s.spawn_count, {}};
-  MOTE_TRY_ASSIGN(const std::vector<shader::FrameEmitterBounds> bounds, state_->system.read_emitter_bounds());
-  if (id.row < bounds.size() && bounds[id.row].generation == id.generation)
-    state.bounds = public_bounds(bounds[id.row]);
-  return state;
+  return core::guard_allocation("ParticleSystem::read_emitter_state", [&]() -> Result<EmitterState> {
+    MOTE_TRY(check_id(state_->system, id));
+    MOTE_TRY_ASSIGN(const std::vector<shader::FrameEmitterState> states, state_->system.read_emitter_states());
+    if (id.row >= states.size())
+      return make_error(ErrorCode::kInternal, fmt::format("emitter row {} was not read back", id.row));
+    const shader::FrameEmitterState& s = states[id.row];
+    // The tick adopts a row's new generation on the emitter's first frame: until then the state
+    // still belongs to the row's previous tenant, and this emitter has not started.
+    if (s.generation != id.generation) return EmitterState{};
+    EmitterState state{s.age, s.spawned, s.spawn_count, {}};
+    MOTE_TRY_ASSIGN(const std::vector<shader::FrameEmitterBounds> bounds, state_->system.read_emitter_bounds());
+    if (id.row < bounds.size() && bounds[id.row].generation == id.generation)
+      state.bounds = public_bounds(bounds[id.row]);
+    return state;
+  });
 }
 
 uint32_t ParticleSystem::capacity() const { return state_->system.capacity(); }

@@ -27,6 +27,7 @@
 #include "gpu/profiler.hpp"
 #include "gpu/sampler.hpp"
 #include "media/image3d.hpp"
+#include "media/irradiance_volume.hpp"
 #include "media/tile_atlas.hpp"
 #include "mote/result.hpp"
 #include "render/particle_targets.hpp"
@@ -48,13 +49,8 @@ struct FroxelFogDesc {
   bool count_noise_taps = false;  // the injection's counting variant (tests: read_noise_taps)
 };
 
-// The sun's shadow map the light pass reads (D32, 1 = far, drawn with the view's
-// sun_view_projection) in `layout` (SHADER_READ_ONLY_OPTIMAL or DEPTH_STENCIL_READ_ONLY_OPTIMAL);
-// none: the sun is unshadowed.
-struct FogShadowMap {
-  VkImageView view = VK_NULL_HANDLE;
-  VkImageLayout layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-};
+// The sun's shadow map the light pass reads (media/irradiance_volume.hpp's; none: unshadowed).
+using FogShadowMap = SunShadowMap;
 
 class FroxelFog {
  public:

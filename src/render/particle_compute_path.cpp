@@ -34,8 +34,8 @@
 //      the axis_x / axis_y basis (inside when |c.x|, |c.y| <= 0.5), and draws it when its view
 //      distance lies in [near, scene distance] (the depth texel through particle_view_depth):
 //      texel = particle_sample(particle_corner_uv(c)), colour = particle_premultiply with the
-//      soft fade (particle_soft_fade) -- lit sprites lit as the raster path does. Front to back,
-//      C += (1 - A) c, A += (1 - A) a; a pixel stops at A > 0.996 and the tile stops when all of
+//      soft fade (particle_soft_fade) -- lit sprites lit per pixel as the raster path lights them.
+//      Front to back, C += (1 - A) c, A += (1 - A) a; a pixel stops at A > 0.996 and the tile stops when all of
 //      its pixels have; colour = C + (1 - A) colour_in (alpha likewise).
 //
 // The order is per particle (its quantised centre depth, ties by alive-list order), exact as a
@@ -122,12 +122,6 @@ Result<ParticleComputePath> ParticleComputePath::create(gpu::Device& device, con
   MOTE_TRY_ASSIGN(path.offsets_, gpu::Buffer::create(device, {.size = uint64_t(options.max_particles) * 4,
                                                               .usage = storage,
                                                               .name = "compute_path.offsets"}));
-  MOTE_TRY_ASSIGN(path.no_lights_,
-                  gpu::Buffer::create(device, {.size = sizeof(shader::PointLightGpu) * shader::kMaxPointLights,
-                                               .usage = storage,
-                                               .name = "compute_path.no_lights"}));
-  const std::vector<uint8_t> zeros(path.no_lights_.size(), 0);
-  MOTE_TRY(gpu::upload(device, path.no_lights_, zeros));
   // Until the first frame, the stats read zero pairs.
   const std::vector<uint8_t> no_counts(sizeof(shader::TileCounters), 0);
   MOTE_TRY(gpu::upload(device, path.counters_, no_counts));
@@ -155,6 +149,8 @@ void check_record_inputs(const ParticleInputs& inputs, const ParticleTargets& ta
                  depth_sampler != VK_NULL_HANDLE,
              "compute path inputs lack the atlas or a sampler");
   MOTE_CHECK(inputs.capacity > 0 && inputs.record_words > 0, "compute path inputs: empty pool");
+  MOTE_CHECK(inputs.lighting.luma && inputs.lighting.chroma && inputs.lighting.sampler && inputs.lighting.sampling,
+             "compute path inputs lack the irradiance volume");
   MOTE_CHECK(color.width() == options.width && color.height() == options.height && depth.width() == options.width &&
                  depth.height() == options.height,
              "compute path targets differ from the size it was created for");
@@ -180,7 +176,6 @@ void ParticleComputePath::record(VkCommandBuffer cmd, const ParticleInputs& inpu
   params.record_count = inputs.record_count;
   params.alive_count_word = inputs.alive_count_word;
   params.max_pairs = max_tile_pairs_;
-  const gpu::Buffer& lights = inputs.point_lights ? *inputs.point_lights : no_lights_;
   const VkDeviceSize bins_bytes = VkDeviceSize(options_.max_particles) * sizeof(shader::TileParticleBin);
   const VkDeviceSize offsets_bytes = VkDeviceSize(options_.max_particles) * 4;
 
@@ -266,12 +261,14 @@ void ParticleComputePath::record(VkCommandBuffer cmd, const ParticleInputs& inpu
                        {3, inputs.alive},
                        {4, &values_},
                        {5, &tile_ranges_},
-                       {9, &lights},
-                       {11, fog.sampling}},
+                       {11, fog.sampling},
+                       {13, inputs.lighting.sampling}},
                       {{6, inputs.atlas, inputs.atlas_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
                        {7, depth.view(), depth_sampler, depth_layout},
                        {8, color.view(), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL},
-                       {10, fog.integrated, fog.sampler, VK_IMAGE_LAYOUT_GENERAL}})
+                       {9, inputs.lighting.luma, inputs.lighting.sampler, VK_IMAGE_LAYOUT_GENERAL},
+                       {10, fog.integrated, fog.sampler, VK_IMAGE_LAYOUT_GENERAL},
+                       {12, inputs.lighting.chroma, inputs.lighting.sampler, VK_IMAGE_LAYOUT_GENERAL}})
       .push(params)
       .dispatch(tiles_x_, tiles_y_);
   release_target(cmd, color, VK_IMAGE_LAYOUT_GENERAL, targets.color_layout, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,

@@ -82,7 +82,6 @@ class ParticleComputePath {
   gpu::Buffer counters_;         // shader::TileCounters: indirect args and the pair counts
   gpu::Buffer bins_;             // shader::TileParticleBin per alive-list entry
   gpu::Buffer offsets_;          // per alive-list entry: its tile count, scanned into its first pair
-  gpu::Buffer no_lights_;        // zeroed PointLightGpu[kMaxPointLights], bound when inputs have none
   NoFog no_fog_;                 // bound when the inputs bring no fog
   gpu::PrefixScan scan_;         // offsets_, exclusive, in place
   gpu::RadixSort sort_;

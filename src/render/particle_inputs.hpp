@@ -27,6 +27,17 @@ struct ParticleBuffers {
   uint32_t alive_count_word = 0;
 };
 
+// The froxel irradiance volume lit sprites read (media/irradiance_volume.hpp): its luma and chroma
+// volumes (3-D, RGBA16F, GENERAL) with a linear clamp sampler, and the grid's depth range
+// (MediaFogSampling, uniform). The renderer always binds one; it is written only in frames that
+// draw a lit emitter.
+struct LightingInput {
+  VkImageView luma = VK_NULL_HANDLE;
+  VkImageView chroma = VK_NULL_HANDLE;
+  VkSampler sampler = VK_NULL_HANDLE;
+  const gpu::Buffer* sampling = nullptr;
+};
+
 struct ParticleInputs {
   const gpu::Buffer* pool = nullptr;  // capacity * record_words u32
   uint32_t record_words = 0;
@@ -41,6 +52,7 @@ struct ParticleInputs {
   VkImageView atlas = VK_NULL_HANDLE;         // RGBA8 sRGB, SHADER_READ_ONLY_OPTIMAL
   VkSampler atlas_sampler = VK_NULL_HANDLE;   // linear, clamp to edge
   FogInput fog;                               // the froxel fog in front of the particles (none: unfogged)
+  LightingInput lighting;                     // what lit sprites are lit from
 };
 
 }  // namespace mote::render

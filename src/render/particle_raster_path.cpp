@@ -82,6 +82,9 @@ Status ParticleRasterPath::record(VkCommandBuffer cmd, const ParticleInputs& in,
   if (in.capacity > options_.capacity)
     return make_error(ErrorCode::kInvalidArgument, "the pool holds more particles than the raster path was made for",
                       "raster path inputs");
+  if (!in.lighting.luma || !in.lighting.chroma || !in.lighting.sampler || !in.lighting.sampling)
+    return make_error(ErrorCode::kInvalidArgument, "the raster path needs an irradiance volume to bind",
+                      "raster path inputs");
   gpu::Device& device = *device_;
   const gpu::Image& color = *t.color;
   const gpu::Image& depth = *t.depth;
@@ -114,12 +117,20 @@ Status ParticleRasterPath::record(VkCommandBuffer cmd, const ParticleInputs& in,
   const gpu::ImageBinding depth_binding{6, depth.view(), depth_sampler, kDepthLayout};
   const FogInput fog = no_fog_.or_none(in.fog);
   const gpu::ImageBinding fog_binding{7, fog.integrated, fog.sampler, VK_IMAGE_LAYOUT_GENERAL};
+  const LightingInput& lighting = in.lighting;
+  const gpu::ImageBinding luma_binding{9, lighting.luma, lighting.sampler, VK_IMAGE_LAYOUT_GENERAL};
+  const gpu::ImageBinding chroma_binding{10, lighting.chroma, lighting.sampler, VK_IMAGE_LAYOUT_GENERAL};
   auto draw = [&](const gpu::GraphicsPipeline& pipeline) {
     gpu::GraphicsRecorder(device, cmd)
         .bind(pipeline, width, height)
-        .resources(
-            {{0, in.view}, {1, in.point_lights}, {2, in.pool}, {3, in.records}, {4, draw_list}, {8, fog.sampling}},
-            {atlas, depth_binding, fog_binding})
+        .resources({{0, in.view},
+                    {1, in.point_lights},
+                    {2, in.pool},
+                    {3, in.records},
+                    {4, draw_list},
+                    {8, fog.sampling},
+                    {11, lighting.sampling}},
+                   {atlas, depth_binding, fog_binding, luma_binding, chroma_binding})
         .push(push)
         .index_buffer(quad_indices_)
         .draw_indexed_indirect(draw_args, shader::kDrawArgsQuadOffset);

@@ -93,6 +93,12 @@ Result<ParticleRenderer> ParticleRenderer::create(gpu::Device& device, const Par
                                                                     .name = "mote.render.draw_args_params"}));
   MOTE_TRY_ASSIGN(r.draw_args_pipeline_, gpu::ComputePipeline::create(device, "render/draw_args"));
   MOTE_TRY_ASSIGN(r.mesh_pass_, MeshParticlePass::create(device));
+  const glm::uvec3 grid = options.lighting_grid.x && options.lighting_grid.y && options.lighting_grid.z
+                              ? options.lighting_grid
+                              : media::irradiance_grid_for(options.width, options.height);
+  MOTE_TRY_ASSIGN(r.irradiance_, media::IrradianceVolume::create(device, {.grid = grid,
+                                                                          .near_distance = options.lighting_near,
+                                                                          .far_distance = options.lighting_far}));
   if (options.path == DrawPath::kCompute) {
     MOTE_TRY_ASSIGN(r.compute_, ParticleComputePath::create(device, {.max_particles = options.capacity,
                                                                      .width = options.width,
@@ -181,6 +187,8 @@ ParticleInputs ParticleRenderer::inputs() const {
   in.atlas = atlas_.view();
   in.atlas_sampler = atlas_.sampler();
   in.fog = fog_;
+  in.lighting = {irradiance_.luma_view(), irradiance_.chroma_view(), irradiance_.sampler(),
+                 &irradiance_.sampling_buffer()};
   return in;
 }
 
@@ -229,6 +237,9 @@ Status ParticleRenderer::record_prepare(VkCommandBuffer cmd, const ParticleBuffe
   gpu::memory_barrier(cmd, kFrameStages, VK_ACCESS_2_MEMORY_WRITE_BIT, kFrameStages,
                       VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
   record_uploads(cmd, view, lights);
+  view_ = view;
+  lights_.assign(lights.begin(), lights.begin() + std::min<size_t>(lights.size(), shader::kMaxPointLights));
+  view_.point_light_count = std::min(view.point_light_count, uint32_t(lights_.size()));
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
                           VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
@@ -275,9 +286,27 @@ Status ParticleRenderer::record_opaque(VkCommandBuffer cmd, const ParticleTarget
   return ok_status();
 }
 
-Status ParticleRenderer::record_transparent(VkCommandBuffer cmd, const ParticleTargets& targets) {
+bool ParticleRenderer::has_lit_rows() const {
+  return std::any_of(records_.begin(), records_.end(), [](const shader::ParticleDrawRecord& r) {
+    return (r.flags & shader::kDrawFlagLive) && (r.flags & shader::kDrawFlagLit);
+  });
+}
+
+Status ParticleRenderer::record_transparent(VkCommandBuffer cmd, const ParticleTargets& targets,
+                                            const ShadowMapTarget& shadow_map) {
   MOTE_TRY(check_prepared(cmd, "record_transparent"));
   MOTE_TRY(check_targets(targets, options_.width, options_.height, "record_transparent"));
+  if (shadow_map.image && (!shadow_map.image->valid() || shadow_map.image->format() != kDepthFormat ||
+                           (shadow_map.layout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL &&
+                            shadow_map.layout != VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL)))
+    return make_error(ErrorCode::kInvalidArgument,
+                      "the shadow map must be D32_SFLOAT in SHADER_READ_ONLY_OPTIMAL or "
+                      "DEPTH_STENCIL_READ_ONLY_OPTIMAL",
+                      "record_transparent");
+  if (has_lit_rows()) {
+    const media::SunShadowMap sun{shadow_map.image ? shadow_map.image->view() : VK_NULL_HANDLE, shadow_map.layout};
+    MOTE_TRY(irradiance_.record(cmd, view_, lights_, sun));
+  }
   if (options_.path == DrawPath::kCompute) {
     compute_.record(cmd, inputs(), targets, depth_sampler_.handle());
     return ok_status();

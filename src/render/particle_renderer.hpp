@@ -33,6 +33,7 @@
 #include "gpu/compute_pipeline.hpp"
 #include "gpu/device.hpp"
 #include "gpu/sampler.hpp"
+#include "media/irradiance_volume.hpp"
 #include "mote/effect.hpp"
 #include "mote/result.hpp"
 #include "render/gpu_mesh.hpp"
@@ -61,6 +62,11 @@ struct ParticleRendererOptions {
   // Frames a host may have recorded and not yet seen complete: a replaced atlas image outlives
   // that many record_prepare calls.
   uint32_t frames_in_flight = 3;
+  // The froxel irradiance volume lit sprites read (docs/design/render.md, "Lighting"): a zero grid
+  // takes media::irradiance_grid_for(width, height) (a froxel per 16 x 16 pixels, 64 slices).
+  glm::uvec3 lighting_grid{0, 0, 0};
+  float lighting_near = 0.5f;  // metres of view depth the grid's slices span
+  float lighting_far = 200.0f;
 };
 
 // The runtime frame's buffers as ParticleBuffers (this frame's alive list).
@@ -111,7 +117,11 @@ class ParticleRenderer {
   Status record_opaque(VkCommandBuffer cmd, const ParticleTargets& targets, const ShadowMapTarget& shadow_map = {});
   // The sprites on the renderer's path, composited over `targets.color` against `targets.depth`
   // (soft particles sample it; never written); the layout contract of render/particle_targets.hpp.
-  Status record_transparent(VkCommandBuffer cmd, const ParticleTargets& targets);
+  // When a live row is lit, the froxel irradiance volume is rebuilt first from the view and
+  // lights record_prepare took, the sun shadowed by `shadow_map` (none: unshadowed; layouts as
+  // record_opaque takes it).
+  Status record_transparent(VkCommandBuffer cmd, const ParticleTargets& targets,
+                            const ShadowMapTarget& shadow_map = {});
 
   // The froxel fog the sprites are seen through from the next record_transparent on (its
   // integrated volume recorded earlier in the same command buffer); an invalid FogInput: none.
@@ -122,6 +132,9 @@ class ParticleRenderer {
   const gpu::Buffer& view_buffer() const { return view_buffer_; }
   const gpu::Buffer& point_lights_buffer() const { return lights_buffer_; }
   bool has_mesh_particles() const { return !mesh_draws_.empty(); }
+  // Whether a live row draws lit sprites (the irradiance volume is rebuilt for them).
+  bool has_lit_rows() const;
+  const media::IrradianceVolume& irradiance() const { return irradiance_; }
   const ParticleRendererOptions& options() const { return options_; }
 
  private:
@@ -157,6 +170,9 @@ class ParticleRenderer {
   MeshParticlePass mesh_pass_;
   ParticleRasterPath raster_;
   ParticleComputePath compute_;
+  media::IrradianceVolume irradiance_;
+  shader::RenderView view_{};                      // the last record_prepare's, for the irradiance pass
+  std::vector<shader::PointLightGpu> lights_;      // likewise
   FogInput fog_;                                   // none until set_fog
   ParticleBuffers frame_;                          // the last record_prepare's
   VkCommandBuffer prepared_cmd_ = VK_NULL_HANDLE;  // and its command buffer

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/check.hpp"
+#include "render/reference_lighting.hpp"
 #include "shared/frame.h"
 
 namespace mote::render {
@@ -53,9 +54,6 @@ Status check_record(const ParticleDrawRecord& r, uint32_t record_words, size_t r
   if ((r.flags & shader::kDrawProjectionMask) > shader::kProjectionMesh)
     return make_error(ErrorCode::kInvalidArgument,
                       "undefined projection mode " + std::to_string(r.flags & shader::kDrawProjectionMask), where);
-  if ((r.flags & shader::kDrawFlagLit) != 0)
-    return make_error(ErrorCode::kUnsupported, "lit particles (kDrawFlagLit) are not part of the reference renderer",
-                      where);
   if (r.rotation_word != shader::kDrawUnbound && r.rotation_width != 1u && r.rotation_width != 4u)
     return make_error(ErrorCode::kInvalidArgument,
                       "rotation width " + std::to_string(r.rotation_width) + " (a bound rotation is 1 or 4 words)",
@@ -140,6 +138,10 @@ struct Particle {
   glm::vec4 uv_rect{0.0f, 0.0f, 1.0f, 1.0f};
   bool flipbook = false;
   float cell0 = 0.0f, cell1 = 0.0f, blend = 0.0f;  // flipbook cells and the weight of cell1
+  // Lit sprites (kDrawFlagLit): the quad's centre and axes, and the normal's frame.
+  bool lit = false;
+  glm::vec3 center{0.0f}, axis_x{0.0f}, axis_y{0.0f};
+  glm::vec3 face{0.0f}, right{0.0f}, up{0.0f};
 };
 
 // A clip-space vertex with the attributes interpolated across the quad.
@@ -270,8 +272,9 @@ struct Fragment {
   glm::vec4 color;  // premultiplied
 };
 
-glm::vec4 shade(const Particle& p, const LinearTexture& atlas, glm::vec2 uv, float view_depth, float scene_depth,
-                float near_plane) {
+glm::vec4 shade(const ReferenceInputs& in, const Particle& p, const LinearTexture& atlas, glm::vec2 uv,
+                float view_depth, float scene_depth) {
+  const float near_plane = in.view.clip.x;
   const ParticleDrawRecord& r = *p.record;
   auto texel_of = [&](float cell) {
     glm::vec2 cell_uv = p.flipbook ? shader::particle_flipbook_uv(uv, cell, r.flipbook_columns, r.flipbook_rows) : uv;
@@ -283,7 +286,17 @@ glm::vec4 shade(const Particle& p, const LinearTexture& atlas, glm::vec2 uv, flo
   if ((r.flags & shader::kDrawFlagSoft) != 0)
     fade = shader::particle_soft_fade(shader::particle_view_depth(scene_depth, near_plane), view_depth,
                                       r.soft_distance);
-  return shader::particle_premultiply(p.color, texel, (r.flags & shader::kDrawFlagAdditive) != 0, fade);
+  glm::vec4 color = p.color;
+  if (p.lit) {
+    // The lights exactly at the fragment's point on the quad (render/reference_lighting.hpp).
+    const glm::vec2 corner(uv.x - 0.5f, 0.5f - uv.y);  // particle_corner_uv inverted
+    const shader::IrradianceSh sh = reference_irradiance(in.view, in.point_lights,
+                                                         p.center + corner.x * p.axis_x + corner.y * p.axis_y);
+    const glm::vec3 normal = shader::particle_lit_normal(p.face, p.right, p.up, corner);
+    color = shader::particle_lit_color(color, texel.w, fade, shader::irradiance_sh_evaluate(sh.luma, sh.chroma, normal),
+                                       shader::irradiance_sh_evaluate(sh.luma, sh.chroma, -normal));
+  }
+  return shader::particle_premultiply(color, texel, (r.flags & shader::kDrawFlagAdditive) != 0, fade);
 }
 
 // --- The steps of render_particles_reference ----------------------------------------------------
@@ -334,6 +347,7 @@ Particle describe_particle(const ParticleDrawRecord& r, std::span<const uint32_t
   p.record = &r;
   const glm::vec4 color = bound(r.color_word) ? word_vec4(rec, r.color_word) : glm::vec4(1.0f);
   p.color = color * r.tint;
+  p.lit = (r.flags & shader::kDrawFlagLit) != 0;
   if (bound(r.uv_rect_word)) p.uv_rect = word_vec4(rec, r.uv_rect_word);
   if (uint64_t(r.flipbook_columns) * r.flipbook_rows > 1) {
     const float frame = shader::particle_flipbook_frame(bound(r.frame_word),
@@ -354,7 +368,7 @@ Particle describe_particle(const ParticleDrawRecord& r, std::span<const uint32_t
 
 // The particle's quad corners in clip space, placed exactly as the vertex shader places them.
 std::array<ClipVertex, 4> project_corners(const ParticleDrawRecord& r, std::span<const uint32_t> rec,
-                                          const shader::RenderView& view) {
+                                          const shader::RenderView& view, Particle& particle) {
   const uint32_t mode = r.flags & shader::kDrawProjectionMask;
   const glm::vec3 position = bound(r.position_word) ? word_vec3(rec, r.position_word) : glm::vec3(0.0f);
   const float size = (bound(r.size_word) ? word_f32(rec, r.size_word) : 1.0f) * r.size_scale;
@@ -372,6 +386,15 @@ std::array<ClipVertex, 4> project_corners(const ParticleDrawRecord& r, std::span
                                                  cam_forward);
   const float stretch = shader::particle_stretch(mode, velocity, cam_forward);
   const glm::vec4 orientation = shader::particle_orientation(rotation_width, rotation);
+  if (particle.lit) {
+    // As particle_fetch builds the axes and particle_quad.vert the normal's frame.
+    particle.center = position;
+    particle.axis_x = shader::particle_corner_offset(frame, orientation, glm::vec2(1.0f, 0.0f), size, stretch);
+    particle.axis_y = shader::particle_corner_offset(frame, orientation, glm::vec2(0.0f, 1.0f), size, stretch);
+    particle.face = shader::particle_lit_face(particle.axis_x, particle.axis_y, cam_position - position);
+    particle.right = glm::normalize(particle.axis_x);
+    particle.up = glm::normalize(particle.axis_y);
+  }
   std::array<ClipVertex, 4> corners;
   for (size_t c = 0; c < 4; ++c) {
     const glm::vec4 world(position + shader::particle_corner_offset(frame, orientation, kCorners[c], size, stretch),
@@ -398,9 +421,10 @@ void build_quads(const ReferenceInputs& in, uint32_t width, uint32_t height, std
     // The record's generation is compared through the header's mask, as the GPU fetch does
     // (shaders/render/particle_common.glsl).
     if (!is_quad_row(r) || generation != (r.generation & shader::kFrameHeaderGenerationMask)) continue;
-    const std::array<ClipVertex, 4> corners = project_corners(r, rec, in.view);
+    Particle particle = describe_particle(r, rec, uint32_t(i));
+    const std::array<ClipVertex, 4> corners = project_corners(r, rec, in.view, particle);
     const uint32_t index = uint32_t(particles.size());
-    particles.push_back(describe_particle(r, rec, uint32_t(i)));
+    particles.push_back(particle);
     for (const auto& tri : kTriangles)
       setup_triangle({corners[size_t(tri[0])], corners[size_t(tri[1])], corners[size_t(tri[2])]}, index, width, height,
                      triangles);
@@ -438,7 +462,6 @@ void rasterize_tile(const ReferenceInputs& in, const Tile& tile, const std::vect
                     const std::vector<Triangle>& triangles, const std::vector<Particle>& particles,
                     const LinearTexture& atlas, std::vector<Fragment>& fragments) {
   const uint32_t width = uint32_t(in.view.viewport.x);
-  const float near_plane = in.view.clip.x;
   for (uint32_t t : bin) {
     const Triangle& tri = triangles[t];
     const Particle& particle = particles[tri.particle];
@@ -465,7 +488,7 @@ void rasterize_tile(const ReferenceInputs& in, const Tile& tile, const std::vect
         const glm::dvec2 uv = (la * a.uv_w + lb * b.uv_w + lc * c.uv_w) / inv_w;
         const float view_depth = float((la * a.view_depth_w + lb * b.view_depth_w + lc * c.view_depth_w) / inv_w);
         if (!std::isfinite(view_depth)) continue;  // keeps the sort's ordering strict
-        const glm::vec4 color = shade(particle, atlas, glm::vec2(uv), view_depth, scene_depth, near_plane);
+        const glm::vec4 color = shade(in, particle, atlas, glm::vec2(uv), view_depth, scene_depth);
         fragments.push_back({uint32_t((y - tile.y0) * int(kTileSize) + (x - tile.x0)), view_depth, particle.order,
                              color});
       }

@@ -39,8 +39,11 @@
 //     position in the alive list (earlier first), and composited front to back,
 //     C += (1 - A) c, A += (1 - A) a; the pixel is (C, A) + (1 - A) · background. An additive
 //     fragment has a = 0: it adds its colour, attenuated only by what lies in front of it.
-//   * Lighting (kDrawFlagLit) is not part of the reference: a live, lit quad record is refused
-//     with kUnsupported.
+//   * Lighting (kDrawFlagLit): the colour is a diffuse albedo lit by the frame's lights evaluated
+//     exactly at the fragment's point on the quad (render/reference_lighting.hpp: the ambient,
+//     the sun unshadowed — the reference has no shadow map — and point_lights), projected to the
+//     irradiance volume's model, at the bent normal and for the back-face transmission, by
+//     shared/particle_lighting.h's functions (docs/design/render.md, "Lighting").
 #pragma once
 
 #include <cstdint>
@@ -94,6 +97,8 @@ struct ReferenceInputs {
   // The opaque scene's HDR colour under the particles (linear, its alpha carried through).
   // nullptr: black with alpha 1.
   const ReferenceImage* background = nullptr;
+  // The point lights lit sprites see (the first view.point_light_count of them).
+  std::span<const shader::PointLightGpu> point_lights;
 };
 
 // Largest image side the reference accepts (4096² pixels of vec4 = 256 MiB).
@@ -104,8 +109,7 @@ inline constexpr uint32_t kReferenceMaxSide = 4096;
 // Errors: kInvalidArgument for a viewport that is not a whole number of pixels in
 // [1, kReferenceMaxSide], a pool that is not a whole number of records, an alive slot past the
 // pool, a scene depth or background of the wrong size, a malformed atlas, or a live quad record
-// with an undefined projection, a field word past the record or a rotation width not 1 or 4;
-// kUnsupported for a live quad record with kDrawFlagLit.
+// with an undefined projection, a field word past the record or a rotation width not 1 or 4.
 Result<ReferenceImage> render_particles_reference(const ReferenceInputs& in);
 
 // The error of image b against image a, over RGB clamped to [0, 1] per channel (alpha ignored,

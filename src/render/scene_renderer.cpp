@@ -214,13 +214,13 @@ Status SceneRenderer::make_particles(uint32_t width, uint32_t height) {
     MOTE_TRY_ASSIGN(const TransformId row, particles_->add_transform(parent));
     (void)row;
   }
-  const mote::ParticleRendererDesc desc{.width = width,
-                                        .height = height,
-                                        .path = options_.path == DrawPath::kCompute ? mote::DrawPath::kCompute
-                                                                                    : mote::DrawPath::kRaster,
-                                        .transparency = options_.transparency == Transparency::kSorted
-                                                            ? mote::Transparency::kSorted
-                                                            : mote::Transparency::kOit};
+  const mote::ParticleRendererDesc desc{
+      .width = width,
+      .height = height,
+      .path = options_.path == DrawPath::kCompute ? mote::DrawPath::kCompute : mote::DrawPath::kRaster,
+      .transparency = options_.transparency == Transparency::kSorted ? mote::Transparency::kSorted
+                                                                     : mote::Transparency::kOit,
+      .lighting_grid = {options_.lighting_grid.x, options_.lighting_grid.y, options_.lighting_grid.z}};
   MOTE_TRY_ASSIGN(renderer_, mote::ParticleRenderer::create(*particles_, desc));
   // The effects' textures and meshes stay inside the scene's asset root (none: not confined).
   detail::ApiAccess::set_asset_root(*renderer_, scene_.asset_root);
@@ -493,7 +493,7 @@ Status SceneRenderer::record_frame(VkCommandBuffer cmd, const ParticleView& view
   const mote::ParticleTargets sprite_targets{targets_.hdr.handle(),   targets_.hdr.view(),
                                              VK_IMAGE_LAYOUT_GENERAL, targets_.depth.handle(),
                                              targets_.depth.view(),   VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL};
-  MOTE_TRY(renderer_->record_transparent(cmd, sprite_targets));
+  MOTE_TRY(renderer_->record_transparent(cmd, sprite_targets, shadows ? &shadow_map : nullptr));
   gpu::memory_barrier(cmd, kTargetStages, VK_ACCESS_2_MEMORY_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
                       VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_TRANSFER_READ_BIT);
@@ -542,6 +542,7 @@ Result<assets::ImageRgba8> SceneRenderer::render(FrameReport* report, FrameCaptu
     MOTE_TRY(capture_depth_.invalidate());
     MOTE_TRY(capture_composited_.invalidate());
     capture->view = view;
+    capture->point_lights = lights;
     capture->record_words = particles_->record_words();
     // The pool as the draw read it: every live record at its slot (the rest zero, as free slots are).
     MOTE_TRY_ASSIGN(const AliveRecords alive, particles_->read_alive_records());

@@ -41,6 +41,9 @@ struct SceneRenderOptions {
   Transparency transparency = Transparency::kOit;  // raster path only
   uint32_t min_capacity = 4096;                    // the pool holds at least this many particles
   bool profile = true;                             // per-pass GPU timestamps in each FrameReport
+  // The froxel grid lit sprites are lit from (mote::ParticleRendererDesc::lighting_grid; a zero:
+  // a froxel per 16 x 16 pixels, 64 slices).
+  glm::uvec3 lighting_grid{0, 0, 0};
 };
 
 struct FrameReport {
@@ -56,6 +59,7 @@ struct FrameReport {
 // (tests at small sizes; capture_next). HDR values are linear, premultiplied, rows top to bottom.
 struct FrameCapture {
   shader::RenderView view{};
+  std::vector<shader::PointLightGpu> point_lights;  // the view's point_light_count of them
   uint32_t record_words = 0;
   std::vector<uint32_t> pool;
   std::vector<uint32_t> alive;  // the slots drawn, in alive-list order

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/alloc_guard.hpp"
 #include "vm/executor_common.hpp"
 
 namespace mote {
@@ -42,7 +43,14 @@ class BatchExecutor final : public Executor {
     MOTE_TRY(run_into(input, out));
     return out;
   }
-  Status run_into(const RunInput& input, RunOutput& out) override;
+  // A failed allocation (a run sized within every limit can still exceed the machine) is
+  // kOutOfMemory, not an exception (docs/design/reliability.md, "Memory").
+  Status run_into(const RunInput& input, RunOutput& out) override {
+    return core::guard_allocation("the batch executor's run", [&] { return run_unguarded(input, out); });
+  }
+
+ private:
+  Status run_unguarded(const RunInput& input, RunOutput& out);
 };
 
 // Lane-wise kernels over one row per component. `__restrict` plus counted loops of a constant
@@ -233,7 +241,7 @@ bool run_instruction(const Block& x) {
   }
 }
 
-Status BatchExecutor::run_into(const RunInput& input, RunOutput& out) {
+Status BatchExecutor::run_unguarded(const RunInput& input, RunOutput& out) {
   MOTE_TRY_ASSIGN(const uint32_t record_words, validate_run_input(input));
   const Program& program = *input.program;
   const auto& code = program.code(input.section);

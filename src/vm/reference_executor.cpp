@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "core/alloc_guard.hpp"
 #include "isa/evaluate.hpp"
 #include "vm/executor_common.hpp"
 
@@ -25,7 +26,14 @@ class ReferenceExecutor final : public Executor {
     MOTE_TRY(run_into(input, out));
     return out;
   }
-  Status run_into(const RunInput& input, RunOutput& out) override;
+  // A failed allocation (a run sized within every limit can still exceed the machine) is
+  // kOutOfMemory, not an exception (docs/design/reliability.md, "Memory").
+  Status run_into(const RunInput& input, RunOutput& out) override {
+    return core::guard_allocation("the reference executor's run", [&] { return run_unguarded(input, out); });
+  }
+
+ private:
+  Status run_unguarded(const RunInput& input, RunOutput& out);
 };
 
 using Particle = ReferenceParticle;
@@ -135,7 +143,7 @@ bool vm_detail::reference_execute(const RunInput& in, const Instruction& ins, Re
 
 namespace {
 
-Status ReferenceExecutor::run_into(const RunInput& input, RunOutput& out) {
+Status ReferenceExecutor::run_unguarded(const RunInput& input, RunOutput& out) {
   MOTE_TRY_ASSIGN(const uint32_t record_words, validate_run_input(input));
   const auto& code = input.program->code(input.section);
   out.records.assign(input.records.begin(), input.records.end());

@@ -1,3 +1,4 @@
+#include "core/alloc_guard.hpp"
 #include "vm_gpu/gpu_executor.hpp"
 
 #include <algorithm>
@@ -40,7 +41,11 @@ class GpuExecutor final : public TracingGpuExecutor {
 
   Result<RunOutput> run(const RunInput& input) override { return run_traced(input, nullptr); }
   // With `trace`: also every instruction's result per particle (see kVmRunTrace).
-  Result<RunOutput> run_traced(const RunInput& input, std::vector<uint32_t>* trace) override;
+  // A failed host allocation is kOutOfMemory, not an exception (docs/design/reliability.md).
+  Result<RunOutput> run_traced(const RunInput& input, std::vector<uint32_t>* trace) override {
+    return core::guard_allocation("the GPU executor's run", [&] { return run_traced_unguarded(input, trace); });
+  }
+  Result<RunOutput> run_traced_unguarded(const RunInput& input, std::vector<uint32_t>* trace);
   Status run_into(const RunInput& input, RunOutput& out) override {
     MOTE_TRY_ASSIGN(out, run(input));
     return {};
@@ -68,7 +73,7 @@ Result<const gpu::ComputePipeline*> GpuExecutor::pipeline(GpuInterpreter which,
   return &found->second;
 }
 
-Result<RunOutput> GpuExecutor::run_traced(const RunInput& input, std::vector<uint32_t>* trace_out) {
+Result<RunOutput> GpuExecutor::run_traced_unguarded(const RunInput& input, std::vector<uint32_t>* trace_out) {
   uint32_t record_words = effective_record_words(input);
   if (verify_) {
     MOTE_TRY_ASSIGN(record_words, vm_detail::validate_run_input(input));

@@ -18,6 +18,7 @@
 #include "mote/mfx.hpp"
 #include "mote/simulation.hpp"
 #include "mote/verifier.hpp"
+#include "mote/vm.hpp"
 
 namespace {
 
@@ -150,6 +151,27 @@ TEST(AllocationFailure, SimulationCreateAndStep) {
     }
     return std::nullopt;
   });
+}
+
+// The CPU executors' runs (the GPU executors' are guarded the same way; failing allocations
+// inside a Vulkan driver is not something a test can do safely).
+TEST(AllocationFailure, ExecutorRuns) {
+  auto program = mote::assemble(read_text(std::string(MOTE_PROGRAMS_DIR) + "/integrate_gravity.masm"));
+  ASSERT_TRUE(program.ok());
+  mote::RunInput input;
+  input.program = &*program;
+  input.count = 300;
+  input.record_words = program->particle_record_words();
+  input.records.assign(size_t(input.count) * input.record_words, 0u);
+  for (auto make : {&mote::make_reference_executor, &mote::make_batch_executor}) {
+    std::unique_ptr<mote::Executor> executor = make();
+    const std::string what = std::string(executor->name()) + " executor's run";
+    fail_each_allocation(what.c_str(), [&]() -> std::optional<ErrorCode> {
+      auto out = executor->run(input);
+      if (!out.ok()) return out.error().code;
+      return std::nullopt;
+    });
+  }
 }
 
 }  // namespace

@@ -146,5 +146,13 @@ check "scene outside the current directory" 1 "$mote" render "$root/scenes/ok.js
 expect_err "scene outside the current directory" "outside the asset root"
 cd "$work"
 
+# mote inspect tells a scene from an effect before the strict readers: a file nested a million
+# levels deep is refused (the effect compiler's nesting limit, with where), not parsed into a tree.
+python3 -c 'import sys; sys.stdout.write("{\"emitters\": " + "[" * 1000000 + "]" * 1000000 + "}")' > "$work/deep.json"
+check "inspect a scene nested a million levels" 1 "$mote" inspect "$work/deep.json"
+python3 -c 'import sys; sys.stdout.write("[" * 1000000 + "]" * 1000000)' > "$work/deep_array.json"
+check "inspect an array nested a million levels" 1 "$mote" inspect "$work/deep_array.json"
+expect_err "inspect an array nested a million levels" "nest"
+
 echo "cli hostile: $passes passed, $failures failed"
 [ "$failures" -eq 0 ]

@@ -23,9 +23,11 @@
 #include "gpu/image.hpp"
 #include "gpu/sampler.hpp"
 #include "gpu/transfer.hpp"
+#include "media/irradiance_volume.hpp"
 #include "render/particle_compute_path.hpp"
 #include "render/reference_renderer.hpp"
 #include "shared/frame.h"
+#include "shared/particle_lighting.h"
 #include "shared/particle_render.h"
 #include "support/gpu_fixture.hpp"
 #include "support/particle_scene.hpp"
@@ -54,10 +56,11 @@ struct Scene {
   ReferenceTexture atlas{1, 1, {255, 255, 255, 255}};
   std::vector<float> depth;  // reversed-Z per pixel, rows top to bottom; empty: 0 (far)
   glm::vec4 background = kBackground;
-  // Lighting for kDrawFlagLit: the view's sun and ambient, and point lights (empty: the inputs
-  // carry none and the path binds its own empty list).
+  // Lighting for kDrawFlagLit: the view's sun and ambient, and point lights, through an
+  // irradiance volume of `lighting_grid` froxels between 0.1 and 20 m recorded before the path.
   glm::vec4 sun_direction{0.0f}, sun_radiance{0.0f}, sky_ambient{0.0f}, ground_ambient{0.0f};
   std::vector<shader::PointLightGpu> point_lights;
+  glm::uvec3 lighting_grid{8, 8, 16};
 
   // Appends a record to the pool and its slot to the alive list; returns the slot.
   uint32_t add(const TestParticle& p) {
@@ -175,9 +178,16 @@ class ComputePathTest : public test::GpuTest {
     inputs.records = &records_buffer;
     inputs.record_count = uint32_t(scene.records.size());
     inputs.view = &view_buffer;
-    inputs.point_lights = scene.point_lights.empty() ? nullptr : &lights_buffer;
+    inputs.point_lights = &lights_buffer;
     inputs.atlas = atlas.value().view();
     inputs.atlas_sampler = linear.value().handle();
+    auto irradiance = media::IrradianceVolume::create(*device_, {.grid = scene.lighting_grid,
+                                                                 .near_distance = 0.1f,
+                                                                 .far_distance = 20.0f});
+    EXPECT_TRUE(irradiance.ok()) << irradiance.error().to_string();
+    if (!irradiance.ok()) return {};
+    inputs.lighting = {irradiance.value().luma_view(), irradiance.value().chroma_view(), irradiance.value().sampler(),
+                       &irradiance.value().sampling_buffer()};
 
     for (uint32_t f = 0; f < frames; ++f) {
       const Status done = device_->submit_and_wait([&](VkCommandBuffer cmd) {
@@ -204,6 +214,7 @@ class ComputePathTest : public test::GpuTest {
         gpu::image_barrier(cmd, depth.value(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, depth_layout,
                            VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+        EXPECT_TRUE(irradiance.value().record(cmd, view, scene.point_lights, {}).ok());
         path.record(cmd, inputs,
                     {.color = &color.value(),
                      .color_layout = VK_IMAGE_LAYOUT_GENERAL,
@@ -368,28 +379,43 @@ TEST_F(ComputePathTest, AdditiveAddsOverTheBackgroundAndKeepsItsAlpha) {
   EXPECT_EQ(frame.at(scene.camera, 10, 10), scene.background);
 }
 
-// Lit sprites are lit as the raster path lights them (lighting.glsl's sprite_irradiance / pi at
-// the centre, the sprite's shown side as the normal): hemisphere ambient plus a wrapped sun.
-TEST_F(ComputePathTest, LitSpritesTakeTheScenesLight) {
+// Lit sprites are lit per pixel from the irradiance volume (shared/particle_lighting.h): at the
+// sprite's centre its normal faces the eye, so a sun shining from behind the camera gives
+// E (1/4 + 1/2) and nothing through the back; the colour is the albedo / pi times the luma there
+// in the chroma of the mean. Towards an edge the bent normal turns away from the sun and the
+// sprite darkens; a point light in front brightens it; an unlit record ignores all of it.
+TEST_F(ComputePathTest, LitSpritesTakeTheScenesLightPerPixel) {
   Scene scene;
   scene.records[0].flags |= shader::kDrawFlagLit;
   const float pi = glm::pi<float>();
   scene.sky_ambient = glm::vec4(0.25f, 0.5f, 0.0f, 0.0f) * pi;
   scene.ground_ambient = scene.sky_ambient;                  // ambient independent of the normal
-  scene.sun_direction = glm::vec4(0.0f, 0.0f, -1.0f, 1.0f);  // travelling away from the eye: full wrap
+  scene.sun_direction = glm::vec4(0.0f, 0.0f, -1.0f, 1.0f);  // travelling away from the eye
   scene.sun_radiance = glm::vec4(0.5f, 0.0f, 0.25f, 0.0f) * pi;
   scene.add({.position = {0.0f, 0.0f, -2.0f}, .size = 1.0f});
   const Frame lit = render(scene);
   ASSERT_EQ(lit.pixels.size(), scene.pixel_count());
-  EXPECT_TRUE(near_color(lit.at(scene.camera, 32, 32), {0.75f, 0.5f, 0.25f, 1.0f}))
-      << str(lit.at(scene.camera, 32, 32));
-  // A point light in front of the sprite adds to it; an unlit record ignores all of it.
+  const shader::IrradianceSh sh = shader::irradiance_sh_add(
+      shader::irradiance_sh_ambient(glm::vec3(scene.sky_ambient), glm::vec3(scene.ground_ambient)),
+      shader::irradiance_sh_light(glm::vec3(scene.sun_radiance), glm::vec3(0.0f, 0.0f, 1.0f)));
+  const glm::vec3 centre = shader::irradiance_sh_evaluate(sh.luma, sh.chroma, glm::vec3(0.0f, 0.0f, 1.0f)) / pi;
+  // The luma at the centre in closed form: Y(ambient) + (1/4 + 1/2) Y(sun).
+  EXPECT_NEAR(shader::lighting_luma(centre),
+              shader::lighting_luma(glm::vec3(0.25f, 0.5f, 0.0f)) +
+                  0.75f * shader::lighting_luma(glm::vec3(0.5f, 0.0f, 0.25f)),
+              1e-5f);
+  EXPECT_TRUE(near_color(lit.at(scene.camera, 32, 32), glm::vec4(centre, 1.0f))) << str(lit.at(scene.camera, 32, 32));
+  // Towards the right edge the normal leans away from the light: darker, not black.
+  const glm::vec4 edge = lit.at(scene.camera, 32 + 7, 32);  // quad coordinate c.x = 0.47
+  EXPECT_LT(shader::lighting_luma(glm::vec3(edge)), shader::lighting_luma(centre) - 0.015f) << str(edge);
+  EXPECT_GT(shader::lighting_luma(glm::vec3(edge)), 0.1f) << str(edge);
+  // A point light in front of the sprite adds to it.
   scene.point_lights.push_back({glm::vec4(0.0f, 0.0f, -1.0f, 10.0f), glm::vec4(4.0f, 4.0f, 4.0f, 0.0f)});
   const Frame with_point = render(scene);
   ASSERT_EQ(with_point.pixels.size(), scene.pixel_count());
   const glm::vec4 brighter = with_point.at(scene.camera, 32, 32);
-  EXPECT_GT(brighter.r, 0.75f + 0.1f) << str(brighter);
-  EXPECT_GT(brighter.b, 0.25f + 0.1f) << str(brighter);
+  EXPECT_GT(brighter.r, centre.r + 0.1f) << str(brighter);
+  EXPECT_GT(brighter.b, centre.b + 0.1f) << str(brighter);
   scene.records[0].flags &= ~shader::kDrawFlagLit;
   const Frame unlit = render(scene);
   ASSERT_EQ(unlit.pixels.size(), scene.pixel_count());

@@ -110,9 +110,41 @@ void print_text(const json& d) {
               r["soft"].get<bool>() ? ", soft" : "", r["lit"].get<bool>() ? ", lit" : "");
 }
 
+// Tells a scene file (a top-level object with "emitters") from an effect document without building
+// the document: a SAX pass that keeps no values and stops past kMaxNesting levels, so a hostile file
+// costs a scan, never a deep tree. The strict readers that follow check everything else.
+class SceneKeyScan : public nlohmann::json_sax<json> {
+ public:
+  static constexpr int kMaxNesting = 256;
+  bool has_emitters() const { return has_emitters_; }
+
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return ++depth_ <= kMaxNesting; }
+  bool end_object() override { return --depth_ >= 0; }
+  bool start_array(std::size_t) override { return ++depth_ <= kMaxNesting; }
+  bool end_array() override { return --depth_ >= 0; }
+  bool key(string_t& k) override {
+    if (depth_ == 1 && k == "emitters") has_emitters_ = true;
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+ private:
+  int depth_ = 0;
+  bool has_emitters_ = false;
+};
+
 Result<json> describe_json_file(const std::string& path, const std::string& text, const std::string& asset_root) {
-  const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (doc.is_object() && doc.contains("emitters")) {
+  SceneKeyScan scan;
+  // A malformed or too deeply nested text is no scene: the effect compiler reports where it fails.
+  const bool scanned = json::sax_parse(text, &scan, json::input_format_t::json, /*strict=*/true);
+  if (scanned && scan.has_emitters()) {
     MOTE_TRY_ASSIGN(const Scene scene, Scene::load_file(path, {.asset_root = asset_root}));
     const SceneOutput o = scene.output();
     return json{{"kind", "scene file"},

@@ -1,3 +1,4 @@
+#include "core/alloc_guard.hpp"
 #include "vm_gpu/kernels/compiled_executor.hpp"
 
 #include <string>
@@ -15,7 +16,12 @@ class CompiledGpuExecutor final : public TracingGpuExecutor {
 
   std::string_view name() const override { return "gpu-compiled"; }
   Result<RunOutput> run(const RunInput& input) override { return run_traced(input, nullptr); }
-  Result<RunOutput> run_traced(const RunInput& input, std::vector<uint32_t>* trace) override;
+  // A failed host allocation is kOutOfMemory, not an exception (docs/design/reliability.md).
+  Result<RunOutput> run_traced(const RunInput& input, std::vector<uint32_t>* trace) override {
+    return core::guard_allocation("the compiled GPU executor's run",
+                                  [&] { return run_traced_unguarded(input, trace); });
+  }
+  Result<RunOutput> run_traced_unguarded(const RunInput& input, std::vector<uint32_t>* trace);
   const vm_kernels::KernelCache& cache() const { return cache_; }
 
  private:
@@ -25,7 +31,7 @@ class CompiledGpuExecutor final : public TracingGpuExecutor {
   bool verify_ = true;
 };
 
-Result<RunOutput> CompiledGpuExecutor::run_traced(const RunInput& input, std::vector<uint32_t>* trace_out) {
+Result<RunOutput> CompiledGpuExecutor::run_traced_unguarded(const RunInput& input, std::vector<uint32_t>* trace_out) {
   uint32_t record_words = effective_record_words(input);
   if (verify_) {
     MOTE_TRY_ASSIGN(record_words, vm_detail::validate_run_input(input));

@@ -1,0 +1,139 @@
+// Lit particles end to end through the scene renderer (docs/design/render.md, "Lighting") on every
+// draw path: the sun's shadow reaches lit sprites (the scene's shadow map, through the irradiance
+// volume), and a light behind a puff lights its thin edge while its dense core holds it back
+// (back-face transmission).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "render/scene_renderer.hpp"
+#include "scene/scene.hpp"
+#include "support/gpu_fixture.hpp"
+
+namespace mote::render {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kSourceDir = MOTE_SOURCE_DIR;
+const fs::path kScenes = kSourceDir / "tests/render/scenes";
+
+struct PathCase {
+  const char* name;
+  DrawPath path;
+  Transparency transparency;
+};
+constexpr PathCase kPaths[] = {{"raster oit", DrawPath::kRaster, Transparency::kOit},
+                               {"raster sorted", DrawPath::kRaster, Transparency::kSorted},
+                               {"compute", DrawPath::kCompute, Transparency::kOit}};
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// `text` with its first `from` replaced by `to` (which must be there).
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+class LitSceneTest : public test::GpuTest {
+ protected:
+  // The composited HDR picture (before tonemapping) of frame 1 of the scene `text`.
+  FrameCapture render(const std::string& text, const PathCase& p) {
+    FrameCapture capture;
+    auto loaded = scene::load_scene(text, kScenes);
+    EXPECT_TRUE(loaded.ok()) << loaded.error().to_string();
+    if (!loaded.ok()) return capture;
+    SceneRenderOptions options;
+    options.width = 160;
+    options.height = 90;
+    options.path = p.path;
+    options.transparency = p.transparency;
+    options.profile = false;
+    auto created = SceneRenderer::create(device(), loaded.value(), options);
+    EXPECT_TRUE(created.ok()) << created.error().to_string();
+    if (!created.ok()) return capture;
+    EXPECT_TRUE(created.value()->render_next().ok());
+    auto frame = created.value()->capture_next(capture);
+    EXPECT_TRUE(frame.ok()) << frame.error().to_string();
+    return capture;
+  }
+};
+
+// The pixel world point `p` projects to (rows top to bottom).
+glm::ivec2 pixel_of(const FrameCapture& c, glm::vec3 p) {
+  const glm::vec4 clip = c.view.view_projection * glm::vec4(p, 1.0f);
+  const glm::vec2 ndc = glm::vec2(clip) / clip.w;
+  return glm::ivec2((ndc * 0.5f + 0.5f) * glm::vec2(c.view.viewport));
+}
+
+float luma_at(const FrameCapture& c, glm::ivec2 px) {
+  const glm::vec4 v = c.composited[size_t(px.y) * size_t(c.view.viewport.x) + size_t(px.x)];
+  return 0.25f * v.r + 0.5f * v.g + 0.25f * v.b;
+}
+
+// The three puffs of lit_backlit under a roof the sun shines down on, seen against the sky: with
+// the roof's shadow the dense puff takes the ambient only, without it the sun too.
+TEST_F(LitSceneTest, TheSunsShadowReachesLitParticles) {
+  std::string text = read_text(kScenes / "lit_backlit.json");
+  text = replaced(
+      text,
+      R"("sun": {"direction": [0.3, -0.5, -1.0], "color": [0.55, 0.68, 1.0], "intensity": 0.6, "shadows": false})",
+      R"("sun": {"direction": [0, -1, 0], "color": [1, 1, 1], "intensity": 3, "shadows": true, "shadow_map_size": 512})");
+  text = replaced(text, R"("intensity": 3, "range": 6)", R"("intensity": 0, "range": 6)");
+  // No ground in view: a floor far below (inside the shadow map's bounds) and a roof above the view.
+  text = replaced(text, R"("objects": [{"name": "ground", "shape": "plane", "scale": [20, 1, 20],)",
+                  R"("objects": [{"name": "roof", "shape": "box", "position": [0, 3, 0], "scale": [4, 0.2, 2]},
+                                 {"name": "floor", "shape": "plane", "position": [0, -8, 0], "scale": [20, 1, 20],)");
+  text = replaced(text, R"("camera": {"position": [0, 0.8, 4.0], "target": [0, 0.6, 0])",
+                  R"("camera": {"position": [0, 0.6, 4.0], "target": [0, 0.6, 0])");
+  const std::string open_sky = replaced(text, R"("shadows": true)", R"("shadows": false)");
+  for (const PathCase& p : kPaths) {
+    SCOPED_TRACE(p.name);
+    const FrameCapture shadowed = render(text, p);
+    const FrameCapture sunlit = render(open_sky, p);
+    ASSERT_FALSE(shadowed.composited.empty());
+    ASSERT_FALSE(sunlit.composited.empty());
+    const glm::ivec2 dense = pixel_of(shadowed, {1.1f, 0.6f, 0.0f});
+    const float in_shadow = luma_at(shadowed, dense), in_sun = luma_at(sunlit, dense);
+    const float sky = luma_at(shadowed, {2, 2});
+    EXPECT_GT(in_sun, in_shadow + 0.1f) << "the sun lights the puff where the roof does not shade it";
+    EXPECT_LT(in_shadow, 0.1f) << "under the roof: the ambient alone";
+    EXPECT_NEAR(luma_at(sunlit, {2, 2}), sky, 1e-3f) << "the sky behind is the same in both";
+  }
+}
+
+// lit_backlit's point light sits behind the puffs: against the same scene without it, the dense
+// puff (alpha 1 at its core) gains light at its thin edge and next to none at its centre, and the
+// thin puff (alpha 0.25) gains light through its middle.
+TEST_F(LitSceneTest, ALightBehindAPuffLightsItsThinEdgeNotItsDenseCore) {
+  const std::string text = read_text(kScenes / "lit_backlit.json");
+  const std::string dark = replaced(text, R"("intensity": 3, "range": 6)", R"("intensity": 0, "range": 6)");
+  for (const PathCase& p : kPaths) {
+    SCOPED_TRACE(p.name);
+    const FrameCapture lit = render(text, p);
+    const FrameCapture unlit = render(dark, p);
+    ASSERT_FALSE(lit.composited.empty());
+    ASSERT_FALSE(unlit.composited.empty());
+    auto gain = [&](glm::vec3 at) {
+      const glm::ivec2 px = pixel_of(lit, at);
+      return luma_at(lit, px) - luma_at(unlit, px);
+    };
+    const float core = gain({1.1f, 0.6f, 0.0f});
+    float edge = 0.0f;
+    for (float dx = 0.15f; dx <= 0.45f; dx += 0.05f) edge = std::max(edge, gain({1.1f - dx, 0.6f, 0.0f}));
+    EXPECT_GT(edge, 0.02f) << "the dense puff's edge lets the light behind through";
+    EXPECT_GT(edge, 4.0f * core) << "its core holds it back (core gain " << core << ")";
+    EXPECT_GT(gain({-1.1f, 0.6f, 0.0f}), 0.01f) << "the thin puff is lit through its middle";
+  }
+}
+
+}  // namespace
+}  // namespace mote::render
