@@ -158,7 +158,9 @@ Result<json> describe_json_file(const std::string& path, const std::string& text
   }
   MOTE_TRY_ASSIGN(const CompiledEffect effect, compile_effect(text));
   json out = {{"kind", "effect document"}, {"effect", effect_json(effect)}};
-  // A module document (docs/design/modules.md) also lists its stacks; it compiled, so the shape is sound.
+  // A module document (docs/design/modules.md) also lists its stacks; it compiled, so the text is
+  // sound JSON within the compiler's nesting limit and the shape is checked.
+  const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_object() && doc.contains("modules") && doc["modules"].is_object()) {
     json stages = json::object();
     for (const char* stage : {"spawn", "initialize", "update", "render"}) {
