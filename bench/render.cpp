@@ -1,12 +1,14 @@
 // bench/render: the particle draw paths measured alone — no simulation. A pool is filled by hand
 // (as tests/render/compute_path_test.cpp does), the opaque pass clears the HDR and depth targets,
 // and GPU timestamps go around the particle pass only: the raster path with weighted blended OIT
-// (raster_oit), the raster path depth-sorted (raster_sorted: sort keys + radix sort + draw), and
-// the compute path (bin, scan, sort, ranges, per-tile blend). Each repeat is its own submission
-// (a frame), after warm-up frames; the figure is the median.
+// (raster_oit), the raster path depth-sorted (raster_sorted: sort keys + radix sort + draw), the
+// raster path with volume-based OIT (raster_avboit: occupancy from each row's box, splat,
+// integrate, draw, resolve), and the compute path (bin, scan, sort, ranges, per-tile blend). Each repeat is its own
+// submission (a frame), after warm-up frames; the figure is the median.
 //
 //   bench_render [--width W] [--height H] [--counts N,N,...] [--smoke N] [--repeats R] [--warmup W]
-//                [--record-words K] [--roofline-mib M] [--paths raster_oit,raster_sorted,compute]
+//                [--record-words K] [--roofline-mib M]
+//                [--paths raster_oit,raster_sorted,compute,raster_avboit]
 //                [--seed S] [--lit] [--device SEL]
 //   (the cases on the H200 are the defaults; on lavapipe:
 //    --width 320 --height 180 --counts 10000 --smoke 2000 --repeats 2 --roofline-mib 64)
@@ -47,6 +49,10 @@
 //   diff_vs_sorted       mean |RGB| difference of the final HDR image against raster_sorted's
 //                        (both exact back-to-front per particle; OIT is an approximation by
 //                        design); drawn = mean |RGB| of the sorted image against the background.
+//   psnr_vs_sorted_db    the same comparison as PSNR (dB, RGB clamped to [0, 1]): each OIT mode's
+//                        error beside its cost (AVBOIT vs WBOIT vs compute).
+//   raster_avboit reads the rows' boxes as the runtime's bounds pass would publish them (every
+//                        sprite's centre +- half its width), so its occupancy is adaptive as in a frame.
 // The exit status is 1 when a path fails, the compute path drops pairs, or an image is blank.
 #include <fmt/format.h>
 
@@ -73,7 +79,8 @@ namespace {
 [[noreturn]] void usage() {
   fmt::print(stderr,
              "usage: bench_render [--width W] [--height H] [--counts N,N,...] [--smoke N] [--repeats R] [--warmup W]\n"
-             "                    [--record-words K] [--roofline-mib M] [--paths raster_oit,raster_sorted,compute]\n"
+             "                    [--record-words K] [--roofline-mib M] [--paths "
+             "raster_oit,raster_sorted,compute,raster_avboit]\n"
              "                    [--seed S] [--lit] [--device SEL]\n");
   std::exit(2);
 }
@@ -143,17 +150,18 @@ void print_table(const Options& opt, const std::vector<Row>& rows, const mote::b
              opt.width, opt.height, opt.repeats, opt.warmup, opt.record_words * 4);
   fmt::print("Roofline (copy, {} MiB each way): {:.1f} GB/s before, {:.1f} GB/s after\n\n", before.bytes >> 20,
              before.gbps, after.gbps);
-  fmt::print("{:<6} {:>10} {:<14} {:>10} {:>10} {:>13} {:>9} {:>9} {:>8} {:>9} {:>11} {:>8} {:>10}\n", "case",
+  fmt::print("{:<6} {:>10} {:<14} {:>10} {:>10} {:>13} {:>9} {:>9} {:>8} {:>9} {:>11} {:>8} {:>10} {:>9}\n", "case",
              "particles", "path", "median ms", "min ms", "Mfragments", "Gfrag/s", "GB/s", "of roof", "sort ms", "pairs",
-             "dropped", "diff/sort");
+             "dropped", "diff/sort", "dB/sort");
   for (const Row& r : rows) {
-    fmt::print(
-        "{:<6} {:>10} {:<14} {:>10.4f} {:>10.4f} {:>13.3f} {:>9.3f} {:>9.2f} {:>7.2f}% {:>9} {:>11} {:>8} {:>10}\n",
-        r.case_name, r.particles, path_name(r.path), r.median_ms, r.min_ms, r.fragments / 1e6,
-        r.fragments / (r.median_ms * 1e-3) / 1e9, r.gbps, 100.0 * r.of_roofline,
-        r.sort_ms ? fmt::format("{:.4f}", *r.sort_ms) : "-", r.pairs ? fmt::format("{}", *r.pairs) : "-",
-        r.dropped ? fmt::format("{}", *r.dropped) : "-",
-        r.diff_vs_sorted ? fmt::format("{:.5f}", *r.diff_vs_sorted) : "-");
+    fmt::print("{:<6} {:>10} {:<14} {:>10.4f} {:>10.4f} {:>13.3f} {:>9.3f} {:>9.2f} {:>7.2f}% {:>9} {:>11} {:>8} "
+               "{:>10} {:>9}\n",
+               r.case_name, r.particles, path_name(r.path), r.median_ms, r.min_ms, r.fragments / 1e6,
+               r.fragments / (r.median_ms * 1e-3) / 1e9, r.gbps, 100.0 * r.of_roofline,
+               r.sort_ms ? fmt::format("{:.4f}", *r.sort_ms) : "-", r.pairs ? fmt::format("{}", *r.pairs) : "-",
+               r.dropped ? fmt::format("{}", *r.dropped) : "-",
+               r.diff_vs_sorted ? fmt::format("{:.5f}", *r.diff_vs_sorted) : "-",
+               r.psnr_vs_sorted ? fmt::format("{:.2f}", *r.psnr_vs_sorted) : "-");
   }
 }
 

@@ -41,6 +41,10 @@ MASM_EXTRA = {
     "finding1_width_wraps.masm": ".registers 4\n.particle a 4294967295\n.update\n",
     "minimal.masm": ".registers 1\n.particle x 1\n.update\n  STORE_FIELD @x, 1.0\n",
     "words.masm": ".registers 2\n.init\n  .word 0x00000000 0 0 0\n",
+    # EMIT_EVENT's raw event output operand, and the payload builtins a child's INIT reads
+    "events.masm": ".registers 8\n.particle position 3\n.particle life 1\n.init\n"
+                   "  LOAD_BUILTIN r0.xyz, EVENT_POSITION\n  STORE_FIELD @position, r0.xyz\n"
+                   "  EMIT_EVENT 1.0, e[1]\n.update\n  LOAD_FIELD r4.x, @life\n  EMIT_EVENT r4.x, e[3]\n",
 }
 
 
@@ -203,6 +207,26 @@ def gltf():
     (dest / "finding9_escape.gltf").write_text(json.dumps(escape))
 
 
+# ---- vector fields ---------------------------------------------------------------------------
+
+def mvf(size, box_min, box_max, vectors):
+    """A .mvf file (docs/design/vector_field.md): magic, u32 size[3], f32 box, f32 vectors."""
+    return (b"MVF1" + struct.pack("<3I", *size) + struct.pack("<3f", *box_min) + struct.pack("<3f", *box_max) +
+            struct.pack(f"<{len(vectors)}f", *vectors))
+
+
+def vector_fields():
+    dest = target("fuzz_vector_field")
+    corners = [float(v) for i in range(8) for v in (i & 1, (i >> 1) & 1, -(i >> 2))]
+    (dest / "cube_2x2x2.mvf").write_bytes(mvf((2, 2, 2), (-1, -1, -1), (1, 1, 1), corners))
+    swirl = []
+    for z in range(3):
+        for y in range(4):
+            for x in range(2):
+                swirl += [-(y - 1.5), x - 0.5, 0.1 * z]
+    (dest / "swirl_2x4x3.mvf").write_bytes(mvf((2, 4, 3), (0, 0, 0), (2, 6, 1.5), swirl))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--mote", help="the mote tool, for the .mfx seeds")
@@ -211,6 +235,7 @@ def main():
     documents()
     images()
     gltf()
+    vector_fields()
 
 
 if __name__ == "__main__":

@@ -64,11 +64,12 @@ def main():
     builtins = (ROOT / "include/mote/isa/builtins.inc").read_text()
     masm = re.findall(r"^MOTE_OP\((\w+),", isa, re.M) + re.findall(r"^MOTE_BUILTIN\((\w+),", builtins, re.M)
     masm += [".registers", ".particle", ".emitter", ".global", ".const", ".init", ".update", ".word",
-             "r0", "r255", ".x", ".xyz", ".xyzw", ".wzyx", "c[0]", "@", ", ", "; ", "\n", "0x", "-0.0", "nan", "inf"]
+             "r0", "r255", ".x", ".xyz", ".xyzw", ".wzyx", "c[0]", "e[0]", "e[3]", "@", ", ", "; ", "\n", "0x", "-0.0", "nan", "inf"]
     write("masm.dict", "Mote assembly (.masm): mnemonics, builtins, directives, operands.", masm)
 
     effect = json_words(sorted((ROOT / "effects").glob("*.json")))
     effect |= quoted_words(ROOT / "src/graph/document_loader.cpp")
+    effect |= quoted_words(ROOT / "src/graph/node_library.cpp")  # every node type and port name
     write("effect.dict", "Effect documents: the presets' keys and values, the loader's words.", effect | set(JSON_SYNTAX))
 
     scene = json_words(sorted((ROOT / "scenes").glob("*.json")))

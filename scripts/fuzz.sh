@@ -31,7 +31,7 @@ command -v ccache > /dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
   -DMOTE_FUZZ=ON -DMOTE_SANITIZE=address,undefined -DMOTE_BUILD_TESTS=OFF -DMOTE_BUILD_BENCH=OFF \
   -DMOTE_BUILD_EXAMPLES=OFF ${MOTE_FUZZ_RUNS:+-DMOTE_FUZZ_RUNS=$MOTE_FUZZ_RUNS} "${launcher[@]}" > /dev/null
-targets=(fuzz_mfx fuzz_masm fuzz_effect fuzz_scene fuzz_image fuzz_gltf fuzz_cooked)
+targets=(fuzz_mfx fuzz_masm fuzz_effect fuzz_scene fuzz_image fuzz_gltf fuzz_cooked fuzz_vector_field)
 
 # A leak or a report from the sanitizers fails the input; UBSan stops at its first report.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"

@@ -216,6 +216,17 @@ double mean_abs_rgb(const std::vector<glm::vec4>& a, const std::vector<glm::vec4
   return a.empty() ? 0.0 : sum / double(a.size());
 }
 
+// PSNR of `a` against `b` over RGB clamped to [0, 1] (as the tests' compare_images), in dB.
+double psnr_rgb(const std::vector<glm::vec4>& a, const std::vector<glm::vec4>& b) {
+  double sum = 0.0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    const glm::vec3 d = glm::clamp(glm::vec3(a[i]), 0.0f, 1.0f) - glm::clamp(glm::vec3(b[i]), 0.0f, 1.0f);
+    sum += double(d.x) * d.x + double(d.y) * d.y + double(d.z) * d.z;
+  }
+  const double mse = a.empty() ? 0.0 : sum / (3.0 * double(a.size()));
+  return mse > 0.0 ? 10.0 * std::log10(1.0 / mse) : INFINITY;
+}
+
 // One (case, path) result.
 // Everything shared by the cases: the device objects that do not depend on the particle count.
 struct Bench {
@@ -281,8 +292,9 @@ Status create_shared(Bench& b) {
                                                     .name = "bench.render.point_lights"}));
   MOTE_TRY(upload_span(device, b.lights, std::span<const shader::PointLightGpu>(no_lights)));
   // The irradiance volume lit sprites read, built once: a sun, the ambient and four point lights.
-  MOTE_TRY_ASSIGN(b.irradiance, media::IrradianceVolume::create(
-                                    device, {.grid = media::irradiance_grid_for(b.opt.width, b.opt.height)}));
+  MOTE_TRY_ASSIGN(b.irradiance,
+                  media::IrradianceVolume::create(device,
+                                                  {.grid = media::irradiance_grid_for(b.opt.width, b.opt.height)}));
   shader::RenderView lit_view = b.view;
   lit_view.sun_direction = glm::vec4(glm::normalize(glm::vec3(0.3f, -1.0f, -0.4f)), 1.0f);
   lit_view.sun_radiance = glm::vec4(2.0f, 1.9f, 1.7f, 0.0f);
@@ -293,7 +305,9 @@ Status create_shared(Bench& b) {
     lights.push_back({glm::vec4(-2.0f + 1.3f * float(i), 0.5f, -4.0f - float(i), 6.0f), glm::vec4(6.0f)});
   lit_view.point_light_count = uint32_t(lights.size());
   Status built = ok_status();
-  MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) { built = b.irradiance.record(cmd, lit_view, lights, {}); }));
+  MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) {
+    built = b.irradiance.record(cmd, lit_view, lights, {});
+  }));
   MOTE_TRY(built);
   const shader::ParticleDrawRecord rows[2] = {draw_record(false, b.opt.lit), draw_record(true, false)};
   MOTE_TRY_ASSIGN(b.records,
@@ -311,7 +325,7 @@ Status create_shared(Bench& b) {
 
 // The per-case buffers and path objects.
 struct CaseGpu {
-  Buffer pool, alive, counters;
+  Buffer pool, alive, counters, bounds;
   render::ParticleInputs inputs;
   render::ParticleRasterPath raster;
   std::optional<render::ParticleComputePath> compute;
@@ -355,10 +369,32 @@ Status create_case(Bench& b, const Case& c, const Footprint& fp, CaseGpu& g) {
   g.inputs.point_lights = &b.lights;
   g.inputs.atlas = b.atlas.view();
   g.inputs.atlas_sampler = b.linear.handle();
+  // The rows' boxes as the runtime's bounds pass measures them (every sprite's centre +- its half
+  // width along each axis, the most a billboard's quad reaches), for AVBOIT's occupancy.
+  {
+    std::array<shader::FrameEmitterBounds, 2> bounds{};
+    for (shader::FrameEmitterBounds& row : bounds) {
+      row.bounds_min = glm::vec4(INFINITY);
+      row.bounds_max = glm::vec4(-INFINITY);
+      row.generation = kGeneration;
+    }
+    for (const Sprite& s : c.sprites) {
+      shader::FrameEmitterBounds& row = bounds[s.additive ? kRowAdditive : kRowAlpha];
+      const glm::vec4 reach(s.size * 0.5f);
+      row.bounds_min = glm::min(row.bounds_min, glm::vec4(s.position, 0.0f) - reach);
+      row.bounds_max = glm::max(row.bounds_max, glm::vec4(s.position, 0.0f) + reach);
+      ++row.alive;
+    }
+    MOTE_TRY_ASSIGN(g.bounds, Buffer::create(device, {.size = sizeof(bounds), .name = "bench.render.bounds"}));
+    MOTE_TRY(upload_span(device, g.bounds, std::span<const shader::FrameEmitterBounds>(bounds)));
+  }
+  g.inputs.emitter_bounds = &g.bounds;
+  g.inputs.emitter_bounds_rows = 2;
   g.inputs.lighting = {b.irradiance.luma_view(), b.irradiance.chroma_view(), b.irradiance.sampler(),
                        &b.irradiance.sampling_buffer()};
 
-  const bool want_oit = std::count(b.opt.paths.begin(), b.opt.paths.end(), PathKind::kRasterOit) > 0;
+  const bool want_oit = std::count(b.opt.paths.begin(), b.opt.paths.end(), PathKind::kRasterOit) > 0 ||
+                        std::count(b.opt.paths.begin(), b.opt.paths.end(), PathKind::kRasterAvboit) > 0;
   const bool want_sorted = std::count(b.opt.paths.begin(), b.opt.paths.end(), PathKind::kRasterSorted) > 0;
   const bool want_compute = std::count(b.opt.paths.begin(), b.opt.paths.end(), PathKind::kCompute) > 0;
   if (want_oit || want_sorted) {
@@ -418,10 +454,10 @@ Status record_frame(Bench& b, CaseGpu& g, PathKind path) {
     if (path == PathKind::kCompute) {
       g.compute->record(cmd, g.inputs, targets, b.nearest.handle());
     } else {
-      recorded = g.raster.record(cmd, g.inputs, targets,
-                                 path == PathKind::kRasterSorted ? render::Transparency::kSorted
-                                                                 : render::Transparency::kOit,
-                                 b.draw_args, b.nearest.handle());
+      const render::Transparency mode = path == PathKind::kRasterSorted   ? render::Transparency::kSorted
+                                        : path == PathKind::kRasterAvboit ? render::Transparency::kAvboit
+                                                                          : render::Transparency::kOit;
+      recorded = g.raster.record(cmd, g.inputs, targets, mode, b.draw_args, b.nearest.handle());
     }
     b.profiler.end(cmd);
     memory_barrier(cmd, render::kTargetStages, VK_ACCESS_2_MEMORY_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
@@ -535,12 +571,14 @@ Status run_case(Bench& b, const Case& c) {
       b.failed = true;
     }
     if (sorted) row.diff_vs_sorted = mean_abs_rgb(images[i], *sorted);
+    if (sorted && row.path != PathKind::kRasterSorted) row.psnr_vs_sorted = psnr_rgb(images[i], *sorted);
     std::string extra;
     if (row.sort_ms) extra += fmt::format(",\"sort_ms\":{:.4f}", *row.sort_ms);
     if (row.pairs)
       extra += fmt::format(",\"pairs\":{},\"dropped_pairs\":{},\"pairs_estimated\":{}", *row.pairs, *row.dropped,
                            fp.tile_pairs);
     if (row.diff_vs_sorted) extra += fmt::format(",\"diff_vs_sorted\":{:.6f}", *row.diff_vs_sorted);
+    if (row.psnr_vs_sorted) extra += fmt::format(",\"psnr_vs_sorted_db\":{:.2f}", *row.psnr_vs_sorted);
     row.json = fmt::format(
         "{{\"bench\":\"render\",\"case\":\"{}\",\"particles\":{},\"on_screen\":{},\"path\":\"{}\",\"width\":{},"
         "\"height\":{},\"median_ms\":{:.4f},\"min_ms\":{:.4f},\"fragments\":{:.0f},\"gfrag_s\":{:.3f},"
@@ -560,6 +598,7 @@ const char* path_name(PathKind p) {
     case PathKind::kRasterOit: return "raster_oit";
     case PathKind::kRasterSorted: return "raster_sorted";
     case PathKind::kCompute: return "compute";
+    case PathKind::kRasterAvboit: return "raster_avboit";
   }
   return "?";
 }

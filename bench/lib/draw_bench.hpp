@@ -1,5 +1,5 @@
 // The particle draw paths measured alone (bench/render and `mote bench`): a hand-filled pool drawn
-// by the raster path with weighted blended OIT, the raster path depth-sorted and the compute path,
+// by the raster path with weighted blended OIT, depth-sorted and with AVBOIT, and the compute path,
 // GPU timestamps around the particle pass only. What each figure means: bench/render.cpp's
 // header comment.
 #pragma once
@@ -16,8 +16,9 @@
 
 namespace mote::bench {
 
-enum class PathKind { kRasterOit, kRasterSorted, kCompute };
-inline constexpr PathKind kAllPaths[] = {PathKind::kRasterOit, PathKind::kRasterSorted, PathKind::kCompute};
+enum class PathKind { kRasterOit, kRasterSorted, kCompute, kRasterAvboit };
+inline constexpr PathKind kAllPaths[] = {PathKind::kRasterOit, PathKind::kRasterSorted, PathKind::kCompute,
+                                         PathKind::kRasterAvboit};
 inline constexpr float kFovYDegrees = 60.0f;
 inline constexpr uint32_t kMinRecordWords = 14;  // position, size, colour, velocity, age, lifetime
 const char* path_name(PathKind p);
@@ -47,6 +48,7 @@ struct Row {
   std::optional<double> sort_ms;
   std::optional<uint32_t> pairs, dropped;
   std::optional<double> diff_vs_sorted;
+  std::optional<double> psnr_vs_sorted;  // dB, clamped linear RGB
   double drawn = 0.0;
   std::string json;
 };

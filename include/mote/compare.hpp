@@ -35,6 +35,8 @@ struct GpuSimulationOptions {
   // Run the effect's emission.prewarm_seconds on the GPU before the first step (the particle
   // system's pre-warm). ReferenceComparison needs it off.
   bool prewarm = true;
+  // The system's wind (ParticleSystem::set_wind); ReferenceComparison gives the reference the same.
+  Wind wind;
 };
 
 // One emitter of `effect` at `position`, on a system sized for it (capacity, a stride of the

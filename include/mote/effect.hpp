@@ -74,6 +74,10 @@ struct CompiledEffect {
   std::vector<GlobalPreview> globals;      // preview values, one per program.global_imports entry
   EmissionSettings emission;
   RenderSettings render;
+  // The names of the effect's event outputs (the document's "event_outputs"), output i's at
+  // index i: what scenes and the API bind (docs/design/events.md). Empty for an effect with
+  // none, and for a cooked effect (cooked files keep no names: bind its outputs by index).
+  std::vector<std::string> event_outputs;
   // The document's file when it was compiled from one (compile_effect_file; empty otherwise): the
   // render settings' relative texture and mesh paths resolve against its directory (against the
   // working directory when it is empty).

@@ -33,6 +33,7 @@ enum class SrcRule : uint8_t {
   kBuiltin,  // raw: builtin id (space | index)
   kDraw,     // raw: random draw index
   kCmp,      // raw: compare code
+  kEvent,    // raw: event output index, < shader::kVmEventOutputs
 };
 // How the executors run a row (isa_table.inc's header says what each form promises).
 enum class OpForm : uint8_t {

@@ -60,6 +60,10 @@ struct ParticleRendererDesc {
   std::array<uint32_t, 3> lighting_grid{0, 0, 0};
   float lighting_near = 0.5f;  // metres
   float lighting_far = 200.0f;
+  // Transparency::kAvboit's extinction volume: columns across and down the viewport and slices of
+  // view depth, which its occupancy places where the emitters' boxes are; a zero in it: a column
+  // per 16 x 16 pixels and 64 slices. At most 4096 columns a side and 256 slices.
+  std::array<uint32_t, 3> avboit_grid{0, 0, 0};
   // The effects' textures and glTF meshes resolve against the folder of the effect document
   // (CompiledEffect::source_path; the current directory for an effect compiled from text) and
   // must stay inside this folder: absolute paths and paths that leave it are refused
@@ -71,6 +75,18 @@ struct PointLight {
   std::array<float, 3> position{0.0f, 0.0f, 0.0f};  // world
   float range = 10.0f;                              // metres; no light beyond
   std::array<float, 3> radiance{1.0f, 1.0f, 1.0f};  // colour × intensity
+};
+
+// A point light whose light leaves in a cone: full within inner_degrees of `direction`, none past
+// outer_degrees (half-angles), ((cos - cos outer) / (cos inner - cos outer))² between (the
+// Frostbite ramp). It lights what a point light lights: lit sprites, mesh particles, the fog.
+struct SpotLight {
+  std::array<float, 3> position{0.0f, 0.0f, 0.0f};    // world
+  float range = 10.0f;                                // metres; no light beyond
+  std::array<float, 3> radiance{1.0f, 1.0f, 1.0f};    // colour × intensity along the axis
+  std::array<float, 3> direction{0.0f, -1.0f, 0.0f};  // world, the way it points; not zero
+  float inner_degrees = 20.0f;                        // 0 .. outer_degrees
+  float outer_degrees = 30.0f;                        // above 0, at most 90
 };
 
 // The camera and the lights of a frame, in Mote's conventions: a right-handed world, a view
@@ -94,6 +110,7 @@ struct ParticleView {
   std::array<float, 3> sky_ambient{0.0f, 0.0f, 0.0f};
   std::array<float, 3> ground_ambient{0.0f, 0.0f, 0.0f};
   std::vector<PointLight> point_lights;  // the first 16 are used
+  std::vector<SpotLight> spot_lights;    // after the point lights, up to 16 lights in all
 };
 
 // The host's images for one call (see the image contract above); the views are 2-D, one level,

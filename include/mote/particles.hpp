@@ -21,6 +21,7 @@
 #include "mote/effect.hpp"
 #include "mote/emitter.hpp"
 #include "mote/result.hpp"
+#include "mote/wind.hpp"
 
 namespace mote {
 
@@ -189,6 +190,10 @@ class ParticleSystem {
   // particles keep simulating. clear_camera(): no camera, nothing is culled (the default).
   void set_camera(const std::array<float, 16>& view_projection);
   void clear_camera();
+  // The wind SAMPLE_WIND (the `wind` node) reads from the next frame on: a uniform wind with
+  // gusts and curl turbulence, evaluated each frame at its time (mote/wind.hpp,
+  // docs/design/wind.md). Still air by default; kInvalidArgument when check_wind refuses it.
+  Status set_wind(const Wind& wind);
 
   // One frame of `dt` seconds: uploads the transforms (waiting for the previous frame first),
   // records the frame and submits it. Does not wait for it.

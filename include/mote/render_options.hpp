@@ -10,8 +10,15 @@ enum class DrawPath {
   kCompute,  // screen tiles, each tile's particles sorted front to back and blended in a compute pass
 };
 
-// The raster path's compositing: weighted blended order-independent transparency (one pass, no
-// sort), or a GPU depth sort then premultiplied "over" back to front.
-enum class Transparency { kOit, kSorted };
+// The raster path's compositing.
+enum class Transparency {
+  kOit,     // weighted blended order-independent transparency (WBOIT): one pass, no sort, the cheapest
+  kSorted,  // a GPU depth sort of the sprites, then premultiplied "over" back to front
+  // volume-based order-independent transparency (AVBOIT): each emitter's measured box marks the
+  // depth it occupies, the sprites' extinction is splatted into a volume at the froxel resolution
+  // there, and the draw weights every fragment (and attenuates every additive one) by the
+  // transmittance in front of it; no sort
+  kAvboit,
+};
 
 }  // namespace mote

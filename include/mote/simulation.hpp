@@ -5,6 +5,7 @@
 // docs/design/simulation.md specifies the loop, the RNG formula and the pre-warm schedule.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -16,6 +17,7 @@
 #include "mote/effect.hpp"
 #include "mote/emitter.hpp"
 #include "mote/result.hpp"
+#include "mote/wind.hpp"
 
 namespace mote {
 
@@ -67,6 +69,24 @@ struct SimulationOptions {
   bool prewarm = true;  // run emission.prewarm_seconds before the first frame
   uint32_t emitter_row = 0;
   uint32_t emitter_generation = 1;
+  // What SAMPLE_WIND reads (mote/wind.hpp), evaluated at the time the TIME builtin gives each
+  // run; refused by create when check_wind refuses it. Still air by default.
+  Wind wind;
+  // The events (not children) this emitter accepts for one frame through queue_events; the
+  // rest are dropped and counted (FrameReport::events_dropped). At least 1.
+  uint32_t event_queue_capacity = 65536;
+};
+
+// One event a particle sent (EMIT_EVENT, docs/design/events.md): `count` children for each
+// emitter bound to `output`, whose INIT reads `payload` through EVENT_POSITION, EVENT_VELOCITY
+// and EVENT_COLOR: the sender's render position, velocity and colour fields
+// (RenderSettings::position_field, velocity_field, color_field) after the run that sent it, as
+// position xyz0, velocity xyz0, colour rgba (0 where the sender has no such field; a narrower
+// field fills its first components).
+struct ParticleEvent {
+  uint32_t output = 0;  // < 4 (shader::kVmEventOutputs)
+  uint32_t count = 0;   // 1..65535
+  std::array<float, 12> payload{};
 };
 
 struct FrameReport {
@@ -79,6 +99,16 @@ struct FrameReport {
   bool has_bounds = false;  // false when nothing is alive or there is no 3-wide position field
   float bounds_min[3] = {0.0f, 0.0f, 0.0f};
   float bounds_max[3] = {0.0f, 0.0f, 0.0f};
+  // Events (docs/design/events.md). Sent: the events this emitter's INIT and UPDATE sent this
+  // frame (sent_events). Received: the events queued for this frame (queue_events before the
+  // step); dropped: those past event_queue_capacity. Event spawns: their children that got a
+  // slot (before the rate and burst spawns, which take what is left); event_spawns_dropped:
+  // the children the free slots could not hold.
+  uint32_t events_sent = 0;
+  uint32_t events_received = 0;
+  uint32_t events_dropped = 0;
+  uint32_t event_spawns = 0;
+  uint32_t event_spawns_dropped = 0;
 };
 
 // The bounds a FrameReport carries measure the effect's position field (render.position_field,
@@ -106,8 +136,18 @@ class Simulation {
   Simulation& operator=(Simulation&&) noexcept;
   ~Simulation();
 
-  // One frame tick at options.dt.
+  // One frame tick at options.dt. The events queued since the last step spawn first.
   Result<FrameReport> step();
+
+  // The events the last step's INIT and UPDATE sent (a KILLed particle's included: an on-death
+  // event), INIT's newborns in spawn order, then UPDATE's particles in slot order. The pre-warm
+  // sends none.
+  const std::vector<ParticleEvent>& sent_events() const;
+  // Queues events for the next step's spawns, in order, up to event_queue_capacity per step;
+  // the rest are dropped and counted in that step's report. An event whose count is 0 is
+  // ignored; one whose output or count is out of range is refused (kInvalidArgument) and
+  // nothing of the call is queued.
+  Status queue_events(std::span<const ParticleEvent> events);
 
   uint32_t capacity() const;
   uint32_t record_words() const;

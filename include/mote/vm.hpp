@@ -53,11 +53,19 @@ struct RunInput {
   // PARTICLE_INDEX of particle i = first_particle_index + i; SPAWN_INDEX = i;
   // SPAWN_COUNT = count; SPAWN_FRACTION = (i + 0.5) / count.
   uint32_t first_particle_index = 0;
+  // The event payload each particle's EVENT_POSITION / EVENT_VELOCITY / EVENT_COLOR read: empty
+  // (they read 0), or kVmEventPayloadWords (12) f32s per particle: position xyz0, velocity xyz0,
+  // colour rgba. The CPU executors read it; the GPU run harnesses refuse a run that has one (the
+  // GPU frame's emit reads its own event queue).
+  std::vector<float> event_payloads;
 };
 
 struct RunOutput {
   std::vector<uint32_t> records;  // the input records after the run
   std::vector<uint8_t> killed;    // 1 per particle: 1 when a KILL fired
+  // kVmEventOutputs (4) per particle, particle-major: the events EMIT_EVENT sent to each output
+  // in this run (shaders/shared/vm_semantics.h, vm_event_add).
+  std::vector<uint32_t> events;
   // Particle-instruction executions per opcode number (the same on every executor for the
   // same input): lets a test prove which opcodes a run exercised.
   std::array<uint64_t, 256> op_executions{};

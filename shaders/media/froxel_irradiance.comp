@@ -28,7 +28,8 @@ IrradianceSh irradiance_at(vec3 p) {
     vec3 to_light = point_lights[i].position_range.xyz - p;
     float d = length(to_light);
     if (d <= 1e-4) continue;  // at the light: no direction to take it from
-    vec3 e = point_lights[i].radiance.rgb * media_point_falloff(d, point_lights[i].position_range.w);
+    vec3 e = point_lights[i].radiance.rgb * media_point_falloff(d, point_lights[i].position_range.w) *
+             light_cone_factor(point_lights[i].radiance, point_lights[i].spot, -to_light / d);
     sh = irradiance_sh_add(sh, irradiance_sh_light(e, to_light / d));
   }
   return sh;

@@ -29,7 +29,8 @@ vec3 in_scattering(vec3 p) {
     vec3 from_light = p - point_lights[i].position_range.xyz;
     float d = length(from_light);
     float cos_theta = d > 1e-4 ? dot(from_light / d, to_eye) : 1.0;
-    light += point_lights[i].radiance.rgb * media_point_falloff(d, point_lights[i].position_range.w) *
+    float cone = d > 1e-4 ? light_cone_factor(point_lights[i].radiance, point_lights[i].spot, from_light / d) : 1.0;
+    light += point_lights[i].radiance.rgb * media_point_falloff(d, point_lights[i].position_range.w) * cone *
              media_hg_phase(cos_theta, g);
   }
   return light;

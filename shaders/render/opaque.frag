@@ -47,7 +47,8 @@ void main() {
     float d = length(to_light);
     vec3 l = to_light / max(d, 1e-4);
     color += brdf(n, v, l, base, roughness, metallic) * point_lights[i].radiance.rgb *
-             point_light_falloff(d, point_lights[i].position_range.w);
+             point_light_falloff(d, point_lights[i].position_range.w) *
+             light_cone_factor(point_lights[i].radiance, point_lights[i].spot, -l);
   }
   o_color = vec4(color, 1.0);
 }

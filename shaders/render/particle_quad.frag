@@ -1,15 +1,25 @@
 #version 460
 // Particle fragments: atlas texel × colour, soft-depth fade against the scene depth, premultiplied
-// (additive → alpha 0). Built twice (shaders/render/shaders.cmake) — the compositing:
+// (additive → alpha 0). Built three times (shaders/render/shaders.cmake) — the compositing:
 //   default           — weighted blended OIT (McGuire & Bavoil, JCGT 2013): target 0 accumulates
 //                       premultiplied colour and alpha × w(z, a), target 1 the revealage product,
 //                       target 2 the emission of additive particles (alpha 0: weights would
 //                       vanish, and light adds in any order; docs/design/render.md, "Raster path");
-//   RASTER_SORTED=1   — the draw list is sorted back to front: premultiplied over, one target.
+//   RASTER_SORTED=1   — the draw list is sorted back to front: premultiplied over, one target;
+//   RASTER_AVBOIT=1   — volume-based OIT (shaders/shared/avboit.h): the same three targets as
+//                       the default, every fragment weighted by the transmittance in front of it
+//                       (the optical depth the splat and integrate passes left in the volume) in
+//                       place of the depth weight, and the emission attenuated by it too.
 // A lit sprite's colour is an albedo lit per pixel from the froxel irradiance volume at its bent
 // normal, with back-face transmission (render/particle_lighting.glsl). Each fragment is seen
 // through the froxel fog in front of it (media/fog_apply.glsl; no fog: the renderer binds a volume
 // of none and the read is skipped).
+#ifndef RASTER_SORTED
+#define RASTER_SORTED 0
+#endif
+#ifndef RASTER_AVBOIT
+#define RASTER_AVBOIT 0
+#endif
 #include "particle_draw_common.glsl"
 #include "media/fog_apply.glsl"
 #include "render/particle_lighting.glsl"
@@ -21,6 +31,13 @@ layout(std140, binding = 8) uniform FogSampling { MediaFogSampling fog_sampling;
 layout(binding = 9) uniform sampler3D irradiance_luma;
 layout(binding = 10) uniform sampler3D irradiance_chroma;
 layout(std140, binding = 11) uniform IrradianceSampling { MediaFogSampling irradiance_sampling; };
+#if RASTER_AVBOIT
+#include "shared/avboit.h"
+layout(std430, binding = 12) readonly buffer AvboitSlicesBlock { AvboitSlices avboit; };
+layout(std430, binding = 13) readonly buffer AvboitDepth { float avboit_depth[]; };
+#define AVBOIT_READS_DEPTH 1
+#include "render/avboit_common.glsl"
+#endif
 
 layout(location = 0) in vec2 v_uv;
 layout(location = 1) in float v_view_depth;
@@ -41,9 +58,6 @@ layout(location = 1) out vec4 o_revealage;  // a (blended as dst *= 1 - a)
 layout(location = 2) out vec4 o_emission;   // additive light
 #endif
 
-#ifndef RASTER_SORTED
-#define RASTER_SORTED 0
-#endif
 
 // McGuire & Bavoil's weight, their equation (9) on view distance z in metres.
 float wboit_weight(float z, float a) {
@@ -74,9 +88,16 @@ void main() {
 #if RASTER_SORTED
   o_color = c;
 #else
+#if RASTER_AVBOIT
+  float w = exp(-avboit_optical_depth(screen_uv, avboit_slice_at(v_view_depth)));
+  o_accum = additive ? vec4(0.0) : vec4(c.rgb * w, c.a * w);
+  o_revealage = vec4(additive ? 0.0 : c.a);
+  o_emission = additive ? vec4(c.rgb * w, 0.0) : vec4(0.0);
+#else
   float w = wboit_weight(v_view_depth, c.a);
   o_accum = additive ? vec4(0.0) : vec4(c.rgb * w, c.a * w);
   o_revealage = vec4(additive ? 0.0 : c.a);
   o_emission = additive ? vec4(c.rgb, 0.0) : vec4(0.0);
+#endif
 #endif
 }

@@ -1,4 +1,4 @@
-# The renderer's shaders (src/render/): the opaque set and its shadow map, particle quads (two
+# The renderer's shaders (src/render/): the opaque set and its shadow map, particle quads (three
 # compositing variants), mesh particles, the draw-argument and sort-key passes, the OIT resolve
 # and the tonemapper.
 mote_shader(NAME render/opaque.vert SOURCE render/opaque.vert)
@@ -7,11 +7,16 @@ mote_shader(NAME render/shadow.vert SOURCE render/shadow.vert)
 mote_shader(NAME render/particle_quad.vert SOURCE render/particle_quad.vert)
 mote_shader(NAME render/particle_quad_wboit.frag SOURCE render/particle_quad.frag)
 mote_shader(NAME render/particle_quad_sorted.frag SOURCE render/particle_quad.frag DEFINES RASTER_SORTED=1)
+mote_shader(NAME render/particle_quad_avboit.frag SOURCE render/particle_quad.frag DEFINES RASTER_AVBOIT=1)
 mote_shader(NAME render/mesh_particle.vert SOURCE render/mesh_particle.vert)
 mote_shader(NAME render/mesh_particle_shadow.vert SOURCE render/mesh_particle_shadow.vert)
 mote_shader(NAME render/draw_args SOURCE render/draw_args.comp)
 mote_shader(NAME render/sort_keys SOURCE render/sort_keys.comp)
 mote_shader(NAME render/wboit_resolve SOURCE render/wboit_resolve.comp)
+# AVBOIT, the raster path's volume-based OIT (src/render/avboit_volume.cpp).
+mote_shader(NAME render/avboit_occupancy SOURCE render/avboit_occupancy.comp)
+mote_shader(NAME render/avboit_splat SOURCE render/avboit_splat.comp)
+mote_shader(NAME render/avboit_integrate SOURCE render/avboit_integrate.comp)
 mote_shader(NAME render/tonemap SOURCE render/tonemap.comp)
 # The compute draw path (src/render/particle_compute_path.cpp): bin, tile ranges, per-tile blend.
 mote_shader(NAME render/tile_setup SOURCE render/tile_setup.comp)

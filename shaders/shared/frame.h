@@ -30,8 +30,12 @@ struct FrameParams {
   // The camera's frustum as six planes (xyz normal pointing in, w offset: inside when
   // dot(xyz, p) + w >= 0), from its view-projection (Gribb and Hartmann, 2001).
   vec4 cull_planes[6];
+  // What SAMPLE_WIND reads this frame (VmWindField's two vec4s: the uniform wind with its gust,
+  // the turbulence with the time), from mote::wind_field_at at `time` (docs/design/wind.md).
+  vec4 wind_base;
+  vec4 wind_turbulence;
 };
-MOTE_ASSERT_SIZE(FrameParams, 144);
+MOTE_ASSERT_SIZE(FrameParams, 176);
 MOTE_ASSERT_OFFSET(FrameParams, dt, 0);
 MOTE_ASSERT_OFFSET(FrameParams, row_count, 4);
 MOTE_ASSERT_OFFSET(FrameParams, command_count, 8);
@@ -45,6 +49,8 @@ MOTE_ASSERT_OFFSET(FrameParams, time, 36);
 MOTE_ASSERT_OFFSET(FrameParams, cull_view, 40);
 MOTE_ASSERT_OFFSET(FrameParams, pad2, 44);
 MOTE_ASSERT_OFFSET(FrameParams, cull_planes, 48);
+MOTE_ASSERT_OFFSET(FrameParams, wind_base, 144);
+MOTE_ASSERT_OFFSET(FrameParams, wind_turbulence, 160);
 
 // The frame's atomics and the indirect arguments derived from them. Lives in one GPU buffer for
 // the system's lifetime: nothing here is sized from a CPU readback.

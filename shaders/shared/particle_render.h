@@ -155,16 +155,31 @@ MOTE_ASSERT_OFFSET(RenderView, pad0, 500);
 MOTE_ASSERT_OFFSET(RenderView, pad1, 504);
 MOTE_ASSERT_OFFSET(RenderView, pad2, 508);
 
+// Point and spot lights share one list: a spot light is a point light with a cone
+// (light_cone_factor below); a zero `spot` (the list zero-filled) is a point light.
 MOTE_CONSTANT(uint, kMaxPointLights, 16u);
 struct PointLightGpu {
   vec4 position_range;  // xyz, range (metres; zero beyond)
-  vec4 radiance;        // rgb: colour × intensity
+  vec4 radiance;        // rgb: colour × intensity; w: a spot light's cone scale, 1 / (cos inner - cos outer)
+  vec4 spot;            // xyz: the way a spot light points (unit; zero: a point light, all round);
+                        // w: its cone offset, -cos outer × the scale
 };
-MOTE_ASSERT_SIZE(PointLightGpu, 32);
+MOTE_ASSERT_SIZE(PointLightGpu, 48);
 MOTE_ASSERT_OFFSET(PointLightGpu, position_range, 0);
 MOTE_ASSERT_OFFSET(PointLightGpu, radiance, 16);
+MOTE_ASSERT_OFFSET(PointLightGpu, spot, 32);
 
 // ---- Pure functions (C++ and GLSL) ----
+
+// The share of a light's radiance that leaves it along unit direction `from_light` (light →
+// point): 1 for a point light; for a spot light ((cos - cos outer) / (cos inner - cos outer))
+// clamped to [0, 1] and squared — full inside the inner cone, none outside the outer, the
+// angle-to-cosine ramp between squared (Lagarde & de Rousiers, "Moving Frostbite to PBR", 2014).
+RENDER_INLINE float light_cone_factor(vec4 radiance, vec4 spot, vec3 from_light) {
+  if (spot.x == 0.0f && spot.y == 0.0f && spot.z == 0.0f) return 1.0f;
+  float t = clamp(dot(from_light, vec3(spot.x, spot.y, spot.z)) * radiance.w + spot.w, 0.0f, 1.0f);
+  return t * t;
+}
 
 // Rotates v by the unit quaternion q (x, y, z, w).
 RENDER_INLINE vec3 particle_quat_rotate(vec4 q, vec3 v) {

@@ -84,6 +84,9 @@ MOTE_CONSTANT(uint, kVmRunTrace, 2u);
 
 // Workgroup size of the interpreter passes.
 MOTE_CONSTANT(uint, kVmWorkgroupSize, 64u);
+// The run harnesses' outcome buffer (binding 2): per particle, the kill flag (0/1), then
+// EMIT_EVENT's count of each of the kVmEventOutputs outputs.
+MOTE_CONSTANT(uint, kVmRunOutcomeWords, 5u);
 // The wide interpreter's launch: a fixed number of lanes, each walking the work with a grid
 // stride, so its register file is kVmWideLaunchLanes * kVmMaxRegisters * 4 bytes = 64 MiB
 // whatever the particle count (docs/design/vm.md, "The GPU interpreters").

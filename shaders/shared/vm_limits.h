@@ -23,6 +23,13 @@ MOTE_CONSTANT(uint, kVmMaxWindowChunks, 8u);
 // Emitter field block and global field section limits, in words.
 MOTE_CONSTANT(uint, kVmMaxEmitterFieldWords, 1024u);
 MOTE_CONSTANT(uint, kVmMaxGlobalFieldWords, 1024u);
+// A program's event outputs (EMIT_EVENT's raw src1 is an output index below this), and the most
+// events one particle sends to one output in one run (EMIT_EVENT's counts saturate there).
+MOTE_CONSTANT(uint, kVmEventOutputs, 4u);
+MOTE_CONSTANT(uint, kVmMaxEventCount, 65535u);
+// An event's payload, as a child's INIT reads it (EVENT_POSITION, EVENT_VELOCITY, EVENT_COLOR):
+// three vec4s, position xyz0, velocity xyz0, colour rgba.
+MOTE_CONSTANT(uint, kVmEventPayloadWords, 12u);
 
 MOTE_SHARED_END
 #endif

@@ -23,11 +23,13 @@
 #ifndef MOTE_SHADERS_SHARED_VM_SEMANTICS_H
 #define MOTE_SHADERS_SHARED_VM_SEMANTICS_H
 #include "shared/interop.h"
+#include "shared/vm_limits.h"
 
 #ifdef __cplusplus
 #include <glm/geometric.hpp>
 namespace mote::shader {
 using uvec3 = glm::uvec3;
+using uvec4 = glm::uvec4;
 using ivec3 = glm::ivec3;
 using glm::abs;
 using glm::acos;
@@ -144,6 +146,24 @@ VM_INLINE float vm_smoothstep(float e0, float e1, float x) {
   float span = e1 - e0;
   float t = vm_clamp((x - e0) / (span == 0.0f ? 1.0f : span), 0.0f, 1.0f);
   return e0 == e1 ? vm_step(e0, x) : t * t * (3.0f - 2.0f * t);
+}
+// EMIT_EVENT: the events a count `a` asks for, floor(a) clamped to 0..kVmMaxEventCount (NaN and
+// anything below 1 send none), added to the `total` this particle already sent to that output in
+// this run, saturating at kVmMaxEventCount. In u32 arithmetic on every executor.
+VM_INLINE uint vm_event_count(float a) {
+  return a >= 1.0f ? (a < float(kVmMaxEventCount) ? uint(a) : kVmMaxEventCount) : 0u;
+}
+VM_INLINE uint vm_event_add(uint total, float a) {
+  uint n = vm_event_count(a);
+  return total < kVmMaxEventCount - n ? total + n : kVmMaxEventCount;
+}
+// The four outputs' counts at once (the GPU interpreters keep them in one uvec4, so no dynamic
+// component index): output `target` gets vm_event_add, the others stay; an index past the last
+// changes nothing.
+VM_INLINE uvec4 vm_event_add4(uvec4 counts, uint target, float a) {
+  return uvec4(target == 0u ? vm_event_add(counts.x, a) : counts.x, target == 1u ? vm_event_add(counts.y, a) : counts.y,
+               target == 2u ? vm_event_add(counts.z, a) : counts.z,
+               target == 3u ? vm_event_add(counts.w, a) : counts.w);
 }
 VM_INLINE float vm_cmp(float a, float b, uint code) {
   bool r = false;

@@ -11,7 +11,8 @@
 //   void  vm_count_op(uint op)          -- per-opcode execution counting (may do nothing)
 //   void  vm_trace(uint pc, vec4 result) -- per-instruction result tracing (may do nothing)
 //   uint  vm_op_shape(uint op)          -- mote::isa::op_shape of a known opcode
-// and the globals vm_seed (the particle's RNG seed) and vm_record_words.
+// and the globals vm_seed (the particle's RNG seed) and vm_record_words. After vm_run,
+// vm_event_counts holds the events EMIT_EVENT sent to each of the kVmEventOutputs outputs.
 // An includer that defines VM_FAST_OPERANDS hands over code in the fast operand form
 // (shared/vm_fast_operands.h: swizzles, widths and immediates resolved by the host into slot
 // bytes), reads any slot of its kVmFastFileSlots-slot file through vm_reg_read and its constant
@@ -37,6 +38,7 @@
 
 uint vm_seed;
 uint vm_record_words;
+uvec4 vm_event_counts;  // EMIT_EVENT's counts of the particle vm_run ran last, per output
 
 // Whether the build runs opcode `op` (a constant): an includer that knows which opcodes its
 // programs use defines this over specialisation constants, and the driver drops the others'
@@ -137,6 +139,9 @@ vec4 vm_read_operand(uint w0, uint word, uint s) {
 #else
 #define VM_SPECIAL_KILL() killed = killed || a.x != 0.0f
 #endif
+// The output index is src1's raw word (< kVmEventOutputs: check_form); vm_event_add4 ignores any
+// other, so a corrupt word changes nothing.
+#define VM_SPECIAL_EMIT_EVENT() vm_event_counts = vm_event_add4(vm_event_counts, s1, a.x)
 
 uint vm_shape_width(uint code, uint lanes) { return code == VM_SHAPE_WIDTH_LANES ? lanes : code; }
 
@@ -145,6 +150,7 @@ uint vm_record_word(uint word) { return min(word, vm_record_words - 1u); }
 // Runs the section's first `length` instructions; returns true when a KILL fired.
 bool vm_run(uint length) {
   bool killed = false;
+  vm_event_counts = uvec4(0u);
   uint n = min(length, kVmMaxSectionInstructions);
   for (uint pc = 0u; pc < n; ++pc) {
     // Every invocation of a wave runs the same program (one program per dispatch here; one per

@@ -35,6 +35,7 @@ layout(constant_id = 0) const bool kTrace = false;
 layout(std430, binding = 0) readonly buffer ProgramWords { uint program_words[]; };
 layout(std430, binding = 1) buffer Records { uint records[]; };
 layout(std430, binding = 1) buffer RecordChunks { uvec4 record_chunks[]; };
+// kVmRunOutcomeWords per particle: the kill flag, then the event counts.
 layout(std430, binding = 2) buffer Killed { uint killed[]; };
 layout(std430, binding = 3) buffer OpCounts { uint op_counts[]; };
 // A uniform buffer, as in run_program.comp (read-only by definition: loads may stay in registers).
@@ -91,6 +92,11 @@ void main() {
       dead = vm_compiled_run();
     }
     if (kWindowChunks > 0u) vm_window_store_group(present, kWindowDirtyMask);
-    if (present) killed[min(i, uint(killed.length()) - 1u)] = dead ? 1u : 0u;
+    if (present) {
+      uint outcome = i * kVmRunOutcomeWords;
+      killed[min(outcome, uint(killed.length()) - 1u)] = dead ? 1u : 0u;
+      for (uint e = 0u; e < kVmEventOutputs; ++e)
+        killed[min(outcome + 1u + e, uint(killed.length()) - 1u)] = vm_event_counts[e];
+    }
   }
 }

@@ -43,6 +43,7 @@ layout(std430, binding = 0) readonly buffer ProgramWords { uint program_words[];
 layout(std430, binding = 1) buffer Records { uint records[]; };
 // The same records as 16-byte chunks (the window's loads and stores; record_words % 4 == 0).
 layout(std430, binding = 1) buffer RecordChunks { uvec4 record_chunks[]; };
+// kVmRunOutcomeWords per particle: the kill flag, then the event counts.
 layout(std430, binding = 2) buffer Killed { uint killed[]; };
 layout(std430, binding = 3) buffer OpCounts { uint op_counts[]; };
 // A uniform buffer: read-only by definition, so the compiler may keep what it loaded in
@@ -275,7 +276,10 @@ void main() {
 #ifdef VM_REGISTERS_FAST
       if (kWindowChunks > 0u) vm_window_from_file();
 #endif
-      killed[min(i, uint(killed.length()) - 1u)] = dead ? 1u : 0u;
+      uint outcome = i * kVmRunOutcomeWords;
+      killed[min(outcome, uint(killed.length()) - 1u)] = dead ? 1u : 0u;
+      for (uint e = 0u; e < kVmEventOutputs; ++e)
+        killed[min(outcome + 1u + e, uint(killed.length()) - 1u)] = vm_event_counts[e];
     }
     if (kWindowChunks > 0u) vm_window_store_block(first, count);
   }

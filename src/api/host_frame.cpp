@@ -4,6 +4,8 @@
 #include <cmath>
 #include <glm/gtc/type_ptr.hpp>
 
+#include "render/render_view.hpp"
+
 namespace mote::detail {
 
 namespace {
@@ -49,6 +51,18 @@ Status check_view(const ParticleView& v) {
     return make_error(ErrorCode::kInvalidArgument, "the view needs 0 < near_plane < far_plane, both finite");
   if (std::abs(glm::determinant(glm::make_mat4(v.view.data()))) < 1e-12f)
     return make_error(ErrorCode::kInvalidArgument, "the view matrix is not invertible");
+  for (size_t i = 0; i < v.spot_lights.size(); ++i) {
+    const SpotLight& s = v.spot_lights[i];
+    const std::string where = "spot_lights[" + std::to_string(i) + "]";
+    if (!finite(s.position) || !finite(s.radiance) || !finite(s.direction) || !std::isfinite(s.range))
+      return make_error(ErrorCode::kInvalidArgument, "a spot light's values must be finite", where);
+    if (glm::length(vec3_of(s.direction)) < 1e-6f)
+      return make_error(ErrorCode::kInvalidArgument, "a spot light's direction must not be zero", where);
+    if (!(s.outer_degrees > 0.0f && s.outer_degrees <= 90.0f) ||
+        !(s.inner_degrees >= 0.0f && s.inner_degrees <= s.outer_degrees))
+      return make_error(ErrorCode::kInvalidArgument,
+                        "a spot light needs 0 <= inner_degrees <= outer_degrees <= 90 and outer_degrees > 0", where);
+  }
   return ok_status();
 }
 
@@ -57,6 +71,11 @@ std::vector<shader::PointLightGpu> point_lights(const ParticleView& v) {
   for (const PointLight& light : v.point_lights) {
     if (out.size() == shader::kMaxPointLights) break;
     out.push_back({glm::vec4(vec3_of(light.position), light.range), glm::vec4(vec3_of(light.radiance), 0.0f)});
+  }
+  for (const SpotLight& light : v.spot_lights) {
+    if (out.size() == shader::kMaxPointLights) break;
+    out.push_back(render::spot_light_gpu(vec3_of(light.position), light.range, vec3_of(light.radiance),
+                                         vec3_of(light.direction), light.inner_degrees, light.outer_degrees));
   }
   return out;
 }

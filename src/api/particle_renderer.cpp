@@ -149,14 +149,16 @@ Result<std::unique_ptr<ParticleRenderer>> ParticleRenderer::create(ParticleSyste
         .width = desc.width,
         .height = desc.height,
         .path = desc.path == DrawPath::kCompute ? render::DrawPath::kCompute : render::DrawPath::kRaster,
-        .transparency = desc.transparency == Transparency::kSorted ? render::Transparency::kSorted
-                                                                   : render::Transparency::kOit,
+        .transparency = desc.transparency == Transparency::kSorted   ? render::Transparency::kSorted
+                        : desc.transparency == Transparency::kAvboit ? render::Transparency::kAvboit
+                                                                     : render::Transparency::kOit,
         .capacity = system.capacity(),
         .max_emitters = system.max_emitters(),
         .frames_in_flight = state.system.frames_in_flight(),
         .lighting_grid = {desc.lighting_grid[0], desc.lighting_grid[1], desc.lighting_grid[2]},
         .lighting_near = desc.lighting_near,
-        .lighting_far = desc.lighting_far};
+        .lighting_far = desc.lighting_far,
+        .avboit_grid = {desc.avboit_grid[0], desc.avboit_grid[1], desc.avboit_grid[2]}};
     MOTE_TRY_ASSIGN(s.renderer, render::ParticleRenderer::create(*s.device, options));
     return r;
   });

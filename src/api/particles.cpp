@@ -209,6 +209,8 @@ void ParticleSystem::set_camera(const std::array<float, 16>& view_projection) {
 
 void ParticleSystem::clear_camera() { state_->system.set_cull_camera(std::nullopt); }
 
+Status ParticleSystem::set_wind(const Wind& wind) { return state_->system.set_wind(wind); }
+
 Status ParticleSystem::execute(float dt) {
   return core::guard_allocation("ParticleSystem::execute", [&]() -> Status {
     gpu::Device& device = ApiAccess::device(*state_->context);

@@ -82,8 +82,9 @@ Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& context, c
   internal.width = options.width;
   internal.height = options.height;
   internal.path = options.path == DrawPath::kCompute ? render::DrawPath::kCompute : render::DrawPath::kRaster;
-  internal.transparency = options.transparency == Transparency::kSorted ? render::Transparency::kSorted
-                                                                        : render::Transparency::kOit;
+  internal.transparency = options.transparency == Transparency::kSorted   ? render::Transparency::kSorted
+                          : options.transparency == Transparency::kAvboit ? render::Transparency::kAvboit
+                                                                          : render::Transparency::kOit;
   internal.profile = options.profile;
   std::unique_ptr<SceneRenderer> made(new SceneRenderer());
   MOTE_TRY_ASSIGN(made->state_->renderer, render::SceneRenderer::create(detail::ApiAccess::device(context),

@@ -16,6 +16,7 @@ bool is_shareable(isa::Op op) {
   switch (op) {
     case isa::Op::RAND:
     case isa::Op::KILL:
+    case isa::Op::EMIT_EVENT:
     case isa::Op::STORE_FIELD:
     case isa::Op::NOP: return false;
     default: return true;

@@ -12,7 +12,7 @@ uint32_t eliminate_dead_code(IrFunction& fn) {
   std::vector<uint8_t> keep(fn.code.size(), 0);
   for (size_t i = fn.code.size(); i-- > 0;) {
     const IrInst& ins = fn.code[i];
-    const bool sink = ins.op == isa::Op::STORE_FIELD || ins.op == isa::Op::KILL;
+    const bool sink = ins.op == isa::Op::STORE_FIELD || ins.op == isa::Op::KILL || ins.op == isa::Op::EMIT_EVENT;
     if (!sink && (ins.dst == kNoValue || !needed_value[ins.dst])) continue;
     keep[i] = 1;
     for (const IrOperand& o : ins.src)

@@ -49,6 +49,7 @@ struct EffectDocument {
   std::vector<DocField> global_fields;
   EmissionSettings emission;
   RenderSettings render;
+  std::vector<std::string> event_outputs;  // EMIT_EVENT's outputs by index
   DocGraph init;
   DocGraph update;
 };

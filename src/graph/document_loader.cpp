@@ -1,12 +1,14 @@
 // The strict effect-document reader: every key known and given once, every number finite and in
 // range, every name an identifier and unique. The first problem stops loading with a JSON pointer
 // to it. The reading helpers are the ones the scene loader uses too (src/core/json_reader.hpp).
+#include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "core/json_reader.hpp"
 #include "document.hpp"
+#include "shared/vm_limits.h"
 
 namespace mote::graph {
 
@@ -196,6 +198,22 @@ Result<DocGraph> read_graph(const json& j, const std::string& where) {
   return g;
 }
 
+// "event_outputs": the names EMIT_EVENT's outputs go by (docs/design/events.md), in index
+// order: identifiers, unique, at most kVmEventOutputs of them.
+Result<std::vector<std::string>> read_event_outputs(const json& j, const std::string& where) {
+  MOTE_TRY(read_array(j, where));
+  if (j.size() > shader::kVmEventOutputs)
+    return json_parse_error(where, fmt::format("at most {} event outputs", shader::kVmEventOutputs));
+  std::vector<std::string> names;
+  for (size_t i = 0; i < j.size(); ++i) {
+    MOTE_TRY_ASSIGN(std::string name, read_identifier(j[i], json_child(where, i)));
+    if (std::find(names.begin(), names.end(), name) != names.end())
+      return json_parse_error(json_child(where, i), fmt::format("duplicate event output '{}'", name));
+    names.push_back(std::move(name));
+  }
+  return names;
+}
+
 }  // namespace
 
 Result<EffectDocument> load_effect_document(std::string_view json_text) {
@@ -207,7 +225,7 @@ Result<EffectDocument> load_effect_document(const json& j) {
   const std::string root;
   MOTE_TRY(check_object(j, root,
                         {"$schema", "version", "name", "particle_fields", "emitter_fields", "global_fields", "emission",
-                         "render", "init", "update"}));
+                         "render", "event_outputs", "init", "update"}));
   // "$schema" names the schema an editor checks the document against (docs/effect.schema.json):
   // a string, otherwise unread.
   if (j.contains("$schema")) MOTE_TRY(read_string(j["$schema"], "/$schema"));
@@ -225,6 +243,9 @@ Result<EffectDocument> load_effect_document(const json& j) {
     MOTE_TRY_ASSIGN(doc.global_fields, read_fields(j["global_fields"], "/global_fields", 2, 1024));
   }
   if (j.contains("emission")) MOTE_TRY(read_emission(j["emission"], "/emission", doc.emission));
+  if (j.contains("event_outputs")) {
+    MOTE_TRY_ASSIGN(doc.event_outputs, read_event_outputs(j["event_outputs"], "/event_outputs"));
+  }
   if (j.contains("render")) MOTE_TRY(read_render(j["render"], "/render", doc.render, doc.particle_fields));
   MOTE_TRY_ASSIGN(doc.init, read_graph(j["init"], "/init"));
   MOTE_TRY_ASSIGN(doc.update, read_graph(j["update"], "/update"));

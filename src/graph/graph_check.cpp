@@ -42,6 +42,17 @@ Result<std::vector<float>> param_vector(const json& j, const std::string& where,
   return out;
 }
 
+// The index of the declared event output (the document's "event_outputs") that `j` names.
+Result<uint32_t> param_event_output(const json& j, const EffectDocument& doc, const std::string& where) {
+  if (!j.is_string()) return err(where, fmt::format("expected an event output name, got {}", j.type_name()));
+  const auto& names = doc.event_outputs;
+  const auto found = std::find(names.begin(), names.end(), j.get<std::string>());
+  if (found == names.end())
+    return err(where, fmt::format("'{}' is not a declared event output (the document's \"event_outputs\")",
+                                  j.get<std::string>()));
+  return uint32_t(found - names.begin());
+}
+
 Status read_params(TypedNode& n, Section section, const EffectDocument& doc, const std::string& w) {
   const json& params = n.doc->params;
   const std::string pw = w + "/params";
@@ -83,6 +94,10 @@ Status read_params(TypedNode& n, Section section, const EffectDocument& doc, con
           offset += list[i].width;
         }
         if (!found) return err(vw, fmt::format("'{}' is not a declared {} field", v.get<std::string>(), what));
+        break;
+      }
+      case ParamKind::kEventOutput: {
+        MOTE_TRY_ASSIGN(n.event_output, param_event_output(v, doc, vw));
         break;
       }
       case ParamKind::kBuiltinName: {
@@ -328,6 +343,26 @@ Status check_one_store_per_field(const TypedGraph& g, const std::string& where) 
   return {};
 }
 
+// A collider whose size is a constant must have one: a radius or every half extent finite and
+// above 0 (issue 27's bad input; a size computed by the graph is the author's to keep positive).
+Status check_collider_sizes(const TypedGraph& g, const std::string& where) {
+  for (const TypedNode& n : g.nodes) {
+    const std::string_view type = n.spec->type;
+    const char* port = type == "collide_box"                                     ? "extent"
+                       : (type == "collide_sphere" || type == "collide_capsule") ? "radius"
+                                                                                 : nullptr;
+    if (port == nullptr) continue;
+    const int p = port_index(n.spec->inputs, port);
+    const TypedInput& t = n.inputs[size_t(p)];
+    if (t.kind != TypedInput::Kind::kConst) continue;
+    for (uint8_t k = 0; k < t.width; ++k)
+      if (!(t.value[k] > 0.0f) || !std::isfinite(t.value[k]))
+        return err(node_pointer(where, n.index) + "/inputs/" + port,
+                   std::string("a collider's ") + port + " must be above 0, not " + std::to_string(t.value[k]));
+  }
+  return {};
+}
+
 // The nodes of `topo` that reach a sink, in that order.
 std::vector<uint32_t> nodes_reaching_a_sink(const TypedGraph& g, const std::vector<uint32_t>& topo) {
   std::vector<uint8_t> reach(g.nodes.size(), 0);
@@ -358,6 +393,7 @@ Result<TypedGraph> check_graph(const DocGraph& graph, Section section, const Eff
   MOTE_TRY_ASSIGN(const std::vector<uint32_t> topo, topological_order(g, where));
   for (uint32_t v : topo) MOTE_TRY(infer_widths(g, v, node_pointer(where, v)));
   MOTE_TRY(check_one_store_per_field(g, where));
+  MOTE_TRY(check_collider_sizes(g, where));
   g.order = nodes_reaching_a_sink(g, topo);
   return g;
 }

@@ -133,6 +133,11 @@ struct Sinks {
   };
   std::vector<Store> stores;
   std::vector<ValueRef> kills;
+  struct Event {
+    uint32_t output;
+    ValueRef count;
+  };
+  std::vector<Event> events;
 };
 
 using Outputs = std::optional<std::vector<ValueRef>>;  // empty: the node is not of this family
@@ -189,6 +194,10 @@ Outputs lower_data_node(Lowerer& L, const NodeLowering& node, Sinks& sinks) {
   }
   if (type == "kill_if") {
     sinks.kills.push_back(in[0]);
+    return std::vector<ValueRef>{};
+  }
+  if (type == "send_event") {
+    sinks.events.push_back({n.event_output, in[0]});
     return std::vector<ValueRef>{};
   }
   return std::nullopt;
@@ -337,6 +346,101 @@ Outputs lower_motion_node(Lowerer& L, const NodeLowering& node) {
   return std::nullopt;
 }
 
+// The force fields: point_force (attracts for strength > 0, repels below; a radius > 0 fades it
+// linearly to nothing there), vortex (about an axis through center), orbit (turns the position
+// itself about the axis) and turbulence (curl noise as an acceleration).
+Outputs lower_field_node(Lowerer& L, const NodeLowering& node) {
+  const std::vector<ValueRef>& in = node.in;
+  const std::string_view type = node.type;
+  if (type == "point_force") {
+    ValueRef to = L.op(Op::SUB, 3, {in[2], in[0]});
+    ValueRef ramp = L.op(Op::SUB, 1, {L.k(1.0f), L.op(Op::DIV, 1, {L.op(Op::LENGTH, 3, {to}), in[4]})});
+    ValueRef faded = L.op(Op::CLAMP, 1, {ramp, L.k(0.0f), L.k(1.0f)});
+    ValueRef falloff = L.op(Op::SELECT, 1,
+                            {L.op(Op::CMP, 1, {in[4], L.k(0.0f), Src::raw(shader::kVmCmpGt)}), faded, L.k(1.0f)});
+    ValueRef gain = L.op(Op::MUL, 1, {L.op(Op::MUL, 1, {in[3], falloff}), in[5]});
+    return std::vector{L.op(Op::FMA, 3, {L.op(Op::NORMALIZE, 3, {to}), gain, in[1]})};
+  }
+  if (type == "vortex") {
+    ValueRef axis = L.op(Op::NORMALIZE, 3, {in[3]});
+    ValueRef around = L.op(Op::NORMALIZE, 3, {L.op(Op::CROSS, 3, {axis, L.op(Op::SUB, 3, {in[0], in[2]})})});
+    return std::vector{L.op(Op::FMA, 3, {around, L.op(Op::MUL, 1, {in[4], in[5]}), in[1]})};
+  }
+  if (type == "orbit") {
+    ValueRef turn = L.op(Op::QFROM_AXIS_ANGLE, 4, {L.op(Op::NORMALIZE, 3, {in[2]}), L.op(Op::MUL, 1, {in[3], in[4]})});
+    return std::vector{L.op(Op::ADD, 3, {in[1], L.op(Op::QROTATE, 3, {turn, L.op(Op::SUB, 3, {in[0], in[1]})})})};
+  }
+  if (type == "turbulence") {
+    ValueRef curl = L.op(Op::CURL3, 3, {L.op(Op::MUL, 3, {in[0], in[2]})});
+    return std::vector{L.op(Op::FMA, 3, {curl, L.op(Op::MUL, 1, {in[3], in[4]}), in[1]})};
+  }
+  return std::nullopt;
+}
+
+// A collider's response: `n` the unit outward normal at the nearest surface point, `depth` how
+// far inside the particle is (> 0 inside). Inside, the particle moves out along n by depth; if it
+// also moves into the surface, its normal velocity is reflected scaled by restitution and its
+// tangential velocity scaled by 1 - friction (restitution 0 and friction 1 stick).
+std::vector<ValueRef> collide_response(Lowerer& L, const std::vector<ValueRef>& in, ValueRef n, ValueRef depth,
+                                       ValueRef restitution, ValueRef friction) {
+  const ValueRef p = in[0], v = in[1];
+  ValueRef hit = L.op(Op::CMP, 1, {depth, L.k(0.0f), Src::raw(shader::kVmCmpGt)});
+  ValueRef vn = L.op(Op::DOT, 3, {v, n});
+  ValueRef tangent = L.op(Op::SUB, 3, {v, L.op(Op::MUL, 3, {n, vn})});
+  ValueRef kept = L.op(Op::MUL, 3, {tangent, L.op(Op::SUB, 1, {L.k(1.0f), friction})});
+  ValueRef bounced = L.op(Op::SUB, 3, {kept, L.op(Op::MUL, 3, {n, L.op(Op::MUL, 1, {vn, restitution})})});
+  ValueRef into = L.op(Op::AND, 1, {hit, L.op(Op::CMP, 1, {vn, L.k(0.0f), Src::raw(shader::kVmCmpLt)})});
+  return {L.op(Op::SELECT, 3, {hit, L.op(Op::FMA, 3, {n, depth, p}), p}), L.op(Op::SELECT, 3, {into, bounced, v}), hit};
+}
+
+// Outside a ball around `center` (a particle at the very center leaves along +Y).
+std::vector<ValueRef> collide_ball(Lowerer& L, const std::vector<ValueRef>& in, ValueRef center, ValueRef radius,
+                                   ValueRef restitution, ValueRef friction) {
+  ValueRef away = L.op(Op::SUB, 3, {in[0], center});
+  ValueRef dist = L.op(Op::LENGTH, 3, {away});
+  ValueRef at_center = L.op(Op::CMP, 1, {dist, L.k(0.0f), Src::raw(shader::kVmCmpEq)});
+  ValueRef n = L.op(Op::SELECT, 3, {at_center, L.k3(0, 1, 0), L.op(Op::NORMALIZE, 3, {away})});
+  return collide_response(L, in, n, L.op(Op::SUB, 1, {radius, dist}), restitution, friction);
+}
+
+// Outside an axis-aligned box: out through the face nearest the particle (x before y before z
+// on a tie).
+std::vector<ValueRef> collide_box(Lowerer& L, const std::vector<ValueRef>& in) {
+  ValueRef d = L.op(Op::SUB, 3, {in[0], in[2]});
+  ValueRef pen = L.op(Op::SUB, 3, {in[3], L.op(Op::ABS, 3, {d})});
+  ValueRef depth = L.op(Op::MIN, 1, {L.c(pen, 0), L.op(Op::MIN, 1, {L.c(pen, 1), L.c(pen, 2)})});
+  ValueRef is_x = L.op(Op::CMP, 1, {L.c(pen, 0), depth, Src::raw(shader::kVmCmpLe)});
+  ValueRef is_y = L.op(Op::AND, 1,
+                       {L.op(Op::NOT, 1, {is_x}), L.op(Op::CMP, 1, {L.c(pen, 1), depth, Src::raw(shader::kVmCmpLe)})});
+  ValueRef is_z = L.op(Op::NOT, 1, {L.op(Op::OR, 1, {is_x, is_y})});
+  ValueRef side = L.op(Op::SELECT, 3,
+                       {L.op(Op::CMP, 3, {d, L.k(0.0f), Src::raw(shader::kVmCmpGe)}), L.k(1.0f), L.k(-1.0f)});
+  ValueRef n = L.combine({L.op(Op::MUL, 1, {L.c(side, 0), is_x}), L.op(Op::MUL, 1, {L.c(side, 1), is_y}),
+                          L.op(Op::MUL, 1, {L.c(side, 2), is_z})});
+  return collide_response(L, in, n, depth, in[4], in[5]);
+}
+
+Outputs lower_collider_node(Lowerer& L, const NodeLowering& node) {
+  const std::vector<ValueRef>& in = node.in;
+  const std::string_view type = node.type;
+  if (type == "collide_plane") {
+    ValueRef n = L.op(Op::NORMALIZE, 3, {in[3]});
+    ValueRef height = L.op(Op::DOT, 3, {L.op(Op::SUB, 3, {in[0], in[2]}), n});
+    return collide_response(L, in, n, L.op(Op::SUB, 1, {L.k(0.0f), height}), in[4], in[5]);
+  }
+  if (type == "collide_sphere") return collide_ball(L, in, in[2], in[3], in[4], in[5]);
+  if (type == "collide_box") return collide_box(L, in);
+  if (type == "collide_capsule") {
+    // The nearest point of the segment a-b, then a ball there (a == b: a sphere at a).
+    ValueRef ab = L.op(Op::SUB, 3, {in[3], in[2]});
+    ValueRef len2 = L.op(Op::MAX, 1, {L.op(Op::DOT, 3, {ab, ab}), L.k(1e-30f)});
+    ValueRef t = L.op(Op::DIV, 1, {L.op(Op::DOT, 3, {L.op(Op::SUB, 3, {in[0], in[2]}), ab}), len2});
+    ValueRef nearest = L.op(Op::FMA, 3, {ab, L.op(Op::CLAMP, 1, {t, L.k(0.0f), L.k(1.0f)}), in[2]});
+    return collide_ball(L, in, nearest, in[4], in[5], in[6]);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Status lower_graph(const TypedGraph& graph, IrBuilder& builder, const std::string& where) {
@@ -362,6 +466,8 @@ Status lower_graph(const TypedGraph& graph, IrBuilder& builder, const std::strin
     if (!out) out = lower_random_node(L, node);
     if (!out) out = lower_emit_node(L, node);
     if (!out) out = lower_motion_node(L, node);
+    if (!out) out = lower_field_node(L, node);
+    if (!out) out = lower_collider_node(L, node);
     if (!out)
       return make_error(ErrorCode::kInternal, fmt::format("node type '{}' has no lowering", node.type),
                         where + "/nodes/" + std::to_string(n.index) + "/type");
@@ -371,6 +477,7 @@ Status lower_graph(const TypedGraph& graph, IrBuilder& builder, const std::strin
   }
   for (const Sinks::Store& s : sinks.stores) builder.sink(Op::STORE_FIELD, s.width, {Src::raw(s.offset), s.value});
   for (const ValueRef& k : sinks.kills) builder.sink(Op::KILL, 1, {k});
+  for (const Sinks::Event& e : sinks.events) builder.sink(Op::EMIT_EVENT, 1, {e.count, Src::raw(e.output)});
   if (!builder.error().empty()) return make_error(ErrorCode::kInternal, builder.error(), where);
   return {};
 }

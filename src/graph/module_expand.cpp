@@ -46,6 +46,30 @@ Status check_param_value(const ModuleParam& p, const json& v, const std::string&
   }
 }
 
+// "expose": false keeps every parameter a constant written into the nodes (no emitter field a
+// scene could override); an object renames one parameter's emitter field ("count":
+// "splash_count") or keeps that one a constant ("restitution": false).
+Status read_expose(Instance& in, const json& v, const std::string& where) {
+  if (v.is_boolean()) {
+    if (!v.get<bool>())
+      for (auto& [name, field] : in.fields) field.clear();
+    return {};
+  }
+  MOTE_TRY(expect_object(v, where));
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    const std::string w = json_child(where, it.key());
+    const ModuleParam* p = in.def->find_param(it.key());
+    if (p == nullptr || p->field.empty())
+      return json_parse_error(w, fmt::format("module '{}' exposes no parameter '{}'", in.def->name, it.key()));
+    if (it.value().is_boolean()) {
+      if (!it.value().get<bool>()) in.fields[p->name].clear();
+      continue;
+    }
+    MOTE_TRY_ASSIGN(in.fields[p->name], read_identifier(it.value(), w));
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<Instance> read_instance(const json& j, const std::string& stage, const std::string& where, size_t index) {
@@ -61,9 +85,16 @@ Result<Instance> read_instance(const json& j, const std::string& stage, const st
   in.stage = stage;
   in.where = where;
   in.prefix = fmt::format("{}{}_", stage[0], index);
-  for (const ModuleParam& p : in.def->params) in.values[p.name] = p.default_value;
+  for (const ModuleParam& p : in.def->params) {
+    in.values[p.name] = p.default_value;
+    in.fields[p.name] = p.field;
+  }
   for (auto it = j.begin(); it != j.end(); ++it) {
     if (it.key() == "module") continue;
+    if (it.key() == "expose") {
+      MOTE_TRY(read_expose(in, it.value(), json_child(where, "expose")));
+      continue;
+    }
     const std::string w = json_child(where, it.key());
     const ModuleParam* p = in.def->find_param(it.key());
     if (p == nullptr) {
@@ -106,15 +137,16 @@ Status declare_emitter_field(Expander& x, const Instance& in, const ModuleParam&
   // No JSON temporaries here: nlohmann's destructor allocates for a non-empty array, and an
   // allocation failing inside a destructor ends the program (docs/design/reliability.md, "Memory").
   const json& value = in.values.at(p.name);
+  const std::string& field = in.fields.at(p.name);
   const std::string origin = param_origin(in, p.name);
   for (const FieldDecl& f : x.emitter_fields) {
-    if (f.name != p.field) continue;
+    if (f.name != field) continue;
     const bool same = value.is_array() ? f.defaults == value : f.defaults.size() == 1 && f.defaults[0] == value;
     if (f.width == width_of(p.type) && same) return {};
-    return json_parse_error(origin, fmt::format("emitter field '{}' is given another value in {}", p.field, f.origin));
+    return json_parse_error(origin, fmt::format("emitter field '{}' is given another value in {}", field, f.origin));
   }
   x.origins.add(fmt::format("/emitter_fields/{}", x.emitter_fields.size()), origin);
-  x.emitter_fields.push_back({p.field, width_of(p.type), value.is_array() ? value : json::array({value}), origin});
+  x.emitter_fields.push_back({field, width_of(p.type), value.is_array() ? value : json::array({value}), origin});
   return {};
 }
 
@@ -125,14 +157,15 @@ Result<json> substitute_param(Expander& x, Section* s, const Instance& in, const
   const ModuleParam* p = in.def->find_param(ref.substr(1));
   if (p == nullptr)
     return make_error(ErrorCode::kInternal, fmt::format("module '{}' uses undeclared '{}'", in.def->name, ref), where);
-  if (!as_input || p->field.empty() || s == nullptr) return in.values.at(p->name);
+  const std::string& field = in.fields.at(p->name);
+  if (!as_input || field.empty() || s == nullptr) return in.values.at(p->name);
   MOTE_TRY(declare_emitter_field(x, in, *p));
   const std::string id = in.prefix + "ef_" + p->name;
   bool present = false;
   for (const json& n : s->nodes) present = present || n["id"] == id;
   if (!present) {
     x.origins.add(x.next_node(*s), param_origin(in, p->name));
-    s->nodes.push_back({{"id", id}, {"type", "emitter_field"}, {"params", {{"field", p->field}}}});
+    s->nodes.push_back({{"id", id}, {"type", "emitter_field"}, {"params", {{"field", field}}}});
   }
   return json(id);
 }
@@ -234,6 +267,23 @@ void note_store(Section& s, const std::string& field, const std::string& origin)
   s.stores.emplace_back(field, origin);
 }
 
+// "adds" / "ors": each value combined (`op`: add, or) with the current one when there is one,
+// else set.
+Status combine_into(Expander& x, Section& s, const Instance& in, const json& values, const char* op) {
+  for (auto it = values.begin(); it != values.end(); ++it) {
+    MOTE_TRY_ASSIGN(json v, resolve_value(x, s, in, it.value(), in.where));
+    if (auto cur = s.current.find(it.key()); cur != s.current.end()) {
+      const std::string id = in.prefix + op + "_" + it.key();
+      x.origins.add(x.next_node(s), in.where);
+      s.nodes.push_back({{"id", id}, {"type", op}, {"inputs", {{"a", cur->second}, {"b", v}}}});
+      v = id;
+    }
+    s.current[it.key()] = std::move(v);
+    if (x.is_particle_field(it.key())) note_store(s, it.key(), in.where);
+  }
+  return {};
+}
+
 }  // namespace
 
 namespace {
@@ -241,7 +291,7 @@ namespace {
 // the runtime): scenes override it by name.
 Status declare_emitter_fields(Expander& x, const Instance& in) {
   for (const ModuleParam& p : in.def->params)
-    if (!p.field.empty()) MOTE_TRY(declare_emitter_field(x, in, p));
+    if (!in.fields.at(p.name).empty()) MOTE_TRY(declare_emitter_field(x, in, p));
   return {};
 }
 }  // namespace
@@ -254,17 +304,8 @@ Status expand_graph_instance(Expander& x, Section& s, const Instance& in) {
     s.current[it.key()] = std::move(v);
     if (x.is_particle_field(it.key())) note_store(s, it.key(), in.where);
   }
-  for (auto it = in.def->adds.begin(); it != in.def->adds.end(); ++it) {
-    MOTE_TRY_ASSIGN(json v, resolve_value(x, s, in, it.value(), in.where));
-    if (auto cur = s.current.find(it.key()); cur != s.current.end()) {
-      const std::string id = in.prefix + "add_" + it.key();
-      x.origins.add(x.next_node(s), in.where);
-      s.nodes.push_back({{"id", id}, {"type", "add"}, {"inputs", {{"a", cur->second}, {"b", v}}}});
-      v = id;
-    }
-    s.current[it.key()] = std::move(v);
-    if (x.is_particle_field(it.key())) note_store(s, it.key(), in.where);
-  }
+  MOTE_TRY(combine_into(x, s, in, in.def->adds, "add"));
+  MOTE_TRY(combine_into(x, s, in, in.def->ors, "or"));
   for (const json& k : in.def->kills) {
     MOTE_TRY_ASSIGN(json v, resolve_value(x, s, in, k, in.where));
     s.kills.emplace_back(std::move(v), in.where);

@@ -24,6 +24,9 @@ struct Instance {
   std::string prefix;                  // "i2_"
   std::map<std::string, json> values;  // every parameter: the instance's or the default
   std::set<std::string> given;         // the parameters the instance names
+  // Each parameter's emitter field: the definition's, renamed or made a constant ("") by the
+  // instance's "expose".
+  std::map<std::string, std::string> fields;
 };
 
 struct FieldDecl {

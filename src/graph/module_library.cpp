@@ -63,8 +63,8 @@ Result<ModuleParam> read_param(const std::string& name, const json& j, const std
 
 Result<ModuleDef> read_module(const json& j) {
   MOTE_TRY(check_object(j, "",
-                        {"module", "stage", "doc", "params", "particle_fields", "nodes", "writes", "adds", "kills",
-                         "emission", "bursts", "render"}));
+                        {"module", "stage", "doc", "params", "particle_fields", "nodes", "writes", "adds", "ors",
+                         "kills", "emission", "bursts", "render"}));
   for (const char* key : {"module", "stage", "doc", "params"}) MOTE_TRY(require(j, "", key));
   ModuleDef m;
   MOTE_TRY_ASSIGN(m.name, read_identifier(j["module"], "/module"));
@@ -86,13 +86,14 @@ Result<ModuleDef> read_module(const json& j) {
     }
   }
   const bool graph_stage = m.stage == "initialize" || m.stage == "update";
-  for (const char* key : {"nodes", "writes", "adds", "kills"})
+  for (const char* key : {"nodes", "writes", "adds", "ors", "kills"})
     if (j.contains(key) && !graph_stage)
       return json_parse_error(json_child("", key), fmt::format("a {} module has no '{}'", m.stage, key));
   if (j.contains("kills") && m.stage != "update") return json_parse_error("/kills", "only update modules kill");
   if (j.contains("nodes")) m.nodes = j["nodes"];
   if (j.contains("writes")) m.writes = j["writes"];
   if (j.contains("adds")) m.adds = j["adds"];
+  if (j.contains("ors")) m.ors = j["ors"];
   if (j.contains("kills")) m.kills = j["kills"];
   for (const char* key : {"emission", "bursts"})
     if (j.contains(key) && m.stage != "spawn")
@@ -101,9 +102,9 @@ Result<ModuleDef> read_module(const json& j) {
   if (j.contains("emission")) m.emission = j["emission"];
   if (j.contains("bursts")) m.bursts = j["bursts"];
   if (j.contains("render")) m.render = j["render"];
-  if (!m.nodes.is_array() || !m.writes.is_object() || !m.adds.is_object() || !m.kills.is_array() ||
-      !m.emission.is_object() || !m.bursts.is_array() || !m.render.is_object())
-    return json_parse_error("", "nodes, kills and bursts are arrays; writes, adds, emission and render objects");
+  if (!m.nodes.is_array() || !m.writes.is_object() || !m.adds.is_object() || !m.ors.is_object() ||
+      !m.kills.is_array() || !m.emission.is_object() || !m.bursts.is_array() || !m.render.is_object())
+    return json_parse_error("", "nodes, kills and bursts are arrays; writes, adds, ors, emission and render objects");
   return m;
 }
 

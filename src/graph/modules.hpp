@@ -36,6 +36,7 @@ struct ModuleDef {
   nlohmann::json nodes = nlohmann::json::array();    // node templates (local ids, "$param", "@value")
   nlohmann::json writes = nlohmann::json::object();  // value name -> what it becomes
   nlohmann::json adds = nlohmann::json::object();    // value name -> what is added to it
+  nlohmann::json ors = nlohmann::json::object();     // value name -> what is or-ed into it (hit flags)
   nlohmann::json kills = nlohmann::json::array();    // local refs: kill the particle when true
   nlohmann::json emission = nlohmann::json::object();
   nlohmann::json bursts = nlohmann::json::array();

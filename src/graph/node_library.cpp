@@ -189,6 +189,65 @@ void add_random_curve_and_force_nodes(std::vector<NodeSpec>& t) {
                {}});
 }
 
+// The force fields and the analytic colliders (docs/design/nodes.md, "Forces and collisions"):
+// arithmetic on the existing instructions, so every executor runs them.
+void add_field_and_collider_nodes(std::vector<NodeSpec>& t) {
+  const std::array<float, 4> up{0, 1, 0, 0};
+  const std::array<float, 4> origin{0, 0, 0, 0};
+  t.push_back({"point_force",
+               kInit | kUpdate,
+               {req("position", 3), req("velocity", 3), vec("center", 3, origin, 3), val("strength", 1, 1.0f),
+                val("radius", 1, 0.0f), dt_port()},
+               {out(3)},
+               {}});
+  t.push_back({"vortex",
+               kInit | kUpdate,
+               {req("position", 3), req("velocity", 3), vec("center", 3, origin, 3), vec("axis", 3, up, 3),
+                val("strength", 1, 1.0f), dt_port()},
+               {out(3)},
+               {}});
+  t.push_back({"orbit",
+               kInit | kUpdate,
+               {req("position", 3), vec("center", 3, origin, 3), vec("axis", 3, up, 3), val("angular_speed", 1, 1.0f),
+                dt_port()},
+               {out(3)},
+               {}});
+  t.push_back({"turbulence",
+               kInit | kUpdate,
+               {req("position", 3), req("velocity", 3), val("frequency", 1, 1.0f), val("strength", 1, 1.0f), dt_port()},
+               {out(3)},
+               {}});
+  // Colliders keep a particle outside the shape: pushed back to its surface, the velocity into it
+  // reflected by restitution and its tangential part cut by friction; hit = 1 on contact.
+  const std::vector<OutSpec> collide_out{{"position", 3}, {"velocity", 3}, {"hit", 1}};
+  const PortSpec restitution = val("restitution", 1, 0.5f);
+  const PortSpec friction = val("friction", 1, 0.0f);
+  t.push_back({"collide_plane",
+               kUpdate,
+               {req("position", 3), req("velocity", 3), vec("point", 3, origin, 3), vec("normal", 3, up, 3),
+                restitution, friction},
+               collide_out,
+               {}});
+  t.push_back({"collide_sphere",
+               kUpdate,
+               {req("position", 3), req("velocity", 3), vec("center", 3, origin, 3), val("radius", 1, 1.0f),
+                restitution, friction},
+               collide_out,
+               {}});
+  t.push_back({"collide_box",
+               kUpdate,
+               {req("position", 3), req("velocity", 3), vec("center", 3, origin, 3), vec("extent", 3, {1, 1, 1, 0}, 3),
+                restitution, friction},
+               collide_out,
+               {}});
+  t.push_back({"collide_capsule",
+               kUpdate,
+               {req("position", 3), req("velocity", 3), vec("a", 3, origin, 3), vec("b", 3, up, 3),
+                val("radius", 1, 0.5f), restitution, friction},
+               collide_out,
+               {}});
+}
+
 // Emit shapes, velocity patterns, age and the quaternions beyond the ISA's own.
 void add_shape_and_motion_nodes(std::vector<NodeSpec>& t) {
   const std::array<float, 4> up{0, 1, 0, 0};
@@ -276,8 +335,13 @@ std::vector<NodeSpec> build_table() {
       {"combine", kInit | kUpdate, {req("x", 1), req("y", 1), opt("z", 1), opt("w", 1)}, {out(kFromParams)}, {}});
   // Control.
   t.push_back({"kill_if", kUpdate, {req("condition", 1)}, {}, {}, true});
+  // Events (docs/design/events.md): `count` events (floored; below 1 sends none) to the declared
+  // event output; each child's INIT reads this particle's position, velocity and colour after
+  // the run through the event_position, event_velocity and event_color builtins.
+  t.push_back({"send_event", kInit | kUpdate, {req("count", 1)}, {}, {{"output", ParamKind::kEventOutput}}, true});
   add_random_curve_and_force_nodes(t);
   add_shape_and_motion_nodes(t);
+  add_field_and_collider_nodes(t);
   return t;
 }
 

@@ -40,6 +40,7 @@ enum class ParamKind : uint8_t {
   kCompare,        // "lt" | "le" | "eq" | "ne" | "ge" | "gt"
   kNumber,         // one finite number
   kVector,         // an array of numbers (width checked by the node)
+  kEventOutput,    // string: a declared event output (the document's "event_outputs")
 };
 
 struct ParamSpec {

@@ -393,6 +393,14 @@ class Assembler {
           }
         return error("expected a comparison LT, LE, EQ, NE, GE or GT", t);
       }
+      case SrcRule::kEvent: {
+        auto v = s.size() > 3 && s.substr(0, 2) == "e[" && s.back() == ']' ? isa::parse_u32(s.substr(2, s.size() - 3))
+                                                                           : std::nullopt;
+        if (!v || *v >= sh::kVmEventOutputs)
+          return error("expected an event output e[N], N < " + std::to_string(sh::kVmEventOutputs), t);
+        word = *v;
+        return ok_status();
+      }
       case SrcRule::kBuiltin: return builtin(t, word);
       default: return error("internal: unexpected operand rule", t);
     }

@@ -39,6 +39,11 @@ std::optional<FormError> check_form(const Instruction& inst) {
       case SrcRule::kCmp:
         if (word >= kCmpCodeCount) return FormError{s, false, "compare code " + std::to_string(word) + " > 5"};
         break;
+      case SrcRule::kEvent:
+        if (word >= shader::kVmEventOutputs)
+          return FormError{s, false,
+                           "event output " + std::to_string(word) + " >= " + std::to_string(shader::kVmEventOutputs)};
+        break;
       case SrcRule::kBuiltin:
         if ((word >> 18) != 0) return FormError{s, false, "builtin word bits 18..31 are not zero"};
         if (builtin_space(word) == shader::kVmSpaceEngine && builtin_info(builtin_index(word)) == nullptr)

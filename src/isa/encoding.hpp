@@ -10,6 +10,7 @@
 #include "mote/isa.hpp"
 #include "mote/program.hpp"
 #include "shared/isa_encoding.h"
+#include "shared/vm_limits.h"
 
 namespace mote::isa {
 

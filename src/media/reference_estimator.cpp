@@ -18,7 +18,9 @@ glm::vec3 reference_in_scattering(const ReferenceScene& s, const glm::vec3& p, c
     const glm::vec3 from_light = p - glm::vec3(s.lights[i].position_range);
     const float d = glm::length(from_light);
     const float cos_theta = d > 1e-4f ? glm::dot(from_light / d, to_eye) : 1.0f;
-    light += glm::vec3(s.lights[i].radiance) * shader::media_point_falloff(d, s.lights[i].position_range.w) *
+    const float cone = d > 1e-4f ? shader::light_cone_factor(s.lights[i].radiance, s.lights[i].spot, from_light / d)
+                                 : 1.0f;
+    light += glm::vec3(s.lights[i].radiance) * shader::media_point_falloff(d, s.lights[i].position_range.w) * cone *
              shader::media_hg_phase(cos_theta, g);
   }
   return light;

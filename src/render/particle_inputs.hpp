@@ -25,6 +25,11 @@ struct ParticleBuffers {
   const gpu::Buffer* alive = nullptr;     // u32 slots, `capacity` of them
   const gpu::Buffer* counters = nullptr;  // the alive count is u32 word `alive_count_word`
   uint32_t alive_count_word = 0;
+  // The emitter rows' measured bounds the frame published (shader::FrameEmitterBounds per row,
+  // runtime::ParticleSystem::emitter_bounds()), which AVBOIT's occupancy reads; none: every
+  // depth bin is taken as occupied.
+  const gpu::Buffer* emitter_bounds = nullptr;
+  uint32_t emitter_bounds_rows = 0;
 };
 
 // The froxel irradiance volume lit sprites read (media/irradiance_volume.hpp): its luma and chroma
@@ -45,14 +50,16 @@ struct ParticleInputs {
   const gpu::Buffer* alive = nullptr;     // u32 slots, `capacity` of them
   const gpu::Buffer* counters = nullptr;  // the alive count is u32 word `alive_count_word`
   uint32_t alive_count_word = 0;
-  const gpu::Buffer* records = nullptr;       // ParticleDrawRecord per emitter row
-  uint32_t record_count = 0;                  // rows in `records`
-  const gpu::Buffer* view = nullptr;          // RenderView (uniform)
-  const gpu::Buffer* point_lights = nullptr;  // PointLightGpu[kMaxPointLights] (storage)
-  VkImageView atlas = VK_NULL_HANDLE;         // RGBA8 sRGB, SHADER_READ_ONLY_OPTIMAL
-  VkSampler atlas_sampler = VK_NULL_HANDLE;   // linear, clamp to edge
-  FogInput fog;                               // the froxel fog in front of the particles (none: unfogged)
-  LightingInput lighting;                     // what lit sprites are lit from
+  const gpu::Buffer* records = nullptr;         // ParticleDrawRecord per emitter row
+  uint32_t record_count = 0;                    // rows in `records`
+  const gpu::Buffer* view = nullptr;            // RenderView (uniform)
+  const gpu::Buffer* point_lights = nullptr;    // PointLightGpu[kMaxPointLights] (storage)
+  VkImageView atlas = VK_NULL_HANDLE;           // RGBA8 sRGB, SHADER_READ_ONLY_OPTIMAL
+  VkSampler atlas_sampler = VK_NULL_HANDLE;     // linear, clamp to edge
+  FogInput fog;                                 // the froxel fog in front of the particles (none: unfogged)
+  LightingInput lighting;                       // what lit sprites are lit from
+  const gpu::Buffer* emitter_bounds = nullptr;  // FrameEmitterBounds per row (ParticleBuffers'); may be null
+  uint32_t emitter_bounds_rows = 0;
 };
 
 }  // namespace mote::render

@@ -45,6 +45,18 @@ Result<ParticleRasterPath> ParticleRasterPath::create(gpu::Device& device, const
                                                          .depth_format = kDepthFormat,
                                                          .depth_write = false,
                                                          .cull = VK_CULL_MODE_NONE}));
+  MOTE_TRY_ASSIGN(p.avboit_,
+                  gpu::GraphicsPipeline::create(device, {.name = "mote.render.particles_avboit",
+                                                         .vertex_shader = "render/particle_quad.vert",
+                                                         .fragment_shader = "render/particle_quad_avboit.frag",
+                                                         .color_formats = {kHdrFormat, kRevealageFormat, kHdrFormat},
+                                                         .blend = {additive, gpu::blend_revealage(), additive},
+                                                         .depth_format = kDepthFormat,
+                                                         .depth_write = false,
+                                                         .cull = VK_CULL_MODE_NONE}));
+  MOTE_TRY_ASSIGN(p.avboit_volume_, AvboitVolume::create(device, {.grid = options.avboit_grid,
+                                                                  .width = options.width,
+                                                                  .height = options.height}));
   MOTE_TRY_ASSIGN(p.resolve_, gpu::ComputePipeline::create(device, "render/wboit_resolve"));
   MOTE_TRY_ASSIGN(p.no_fog_, NoFog::create(device));
   MOTE_TRY_ASSIGN(p.sort_keys_, gpu::ComputePipeline::create(device, "render/sort_keys"));
@@ -112,7 +124,8 @@ Status ParticleRasterPath::record(VkCommandBuffer cmd, const ParticleInputs& in,
   }
 
   constexpr VkImageLayout kDepthLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL;
-  acquire_target(cmd, depth, t.depth_layout, kDepthLayout, kDepthReadStages, kDepthReadAccess);
+  acquire_target(cmd, depth, t.depth_layout, kDepthLayout, kDepthReadStages | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                 kDepthReadAccess);
   const gpu::ImageBinding atlas{5, in.atlas, in.atlas_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
   const gpu::ImageBinding depth_binding{6, depth.view(), depth_sampler, kDepthLayout};
   const FogInput fog = no_fog_.or_none(in.fog);
@@ -121,19 +134,32 @@ Status ParticleRasterPath::record(VkCommandBuffer cmd, const ParticleInputs& in,
   const gpu::ImageBinding luma_binding{9, lighting.luma, lighting.sampler, VK_IMAGE_LAYOUT_GENERAL};
   const gpu::ImageBinding chroma_binding{10, lighting.chroma, lighting.sampler, VK_IMAGE_LAYOUT_GENERAL};
   auto draw = [&](const gpu::GraphicsPipeline& pipeline) {
-    gpu::GraphicsRecorder(device, cmd)
-        .bind(pipeline, width, height)
-        .resources({{0, in.view},
-                    {1, in.point_lights},
-                    {2, in.pool},
-                    {3, in.records},
-                    {4, draw_list},
-                    {8, fog.sampling},
-                    {11, lighting.sampling}},
-                   {atlas, depth_binding, fog_binding, luma_binding, chroma_binding})
-        .push(push)
-        .index_buffer(quad_indices_)
-        .draw_indexed_indirect(draw_args, shader::kDrawArgsQuadOffset);
+    gpu::GraphicsRecorder recorder(device, cmd);
+    recorder.bind(pipeline, width, height);
+    const std::initializer_list<gpu::ImageBinding> images = {atlas, depth_binding, fog_binding, luma_binding,
+                                                             chroma_binding};
+    if (mode == Transparency::kAvboit) {
+      recorder.resources({{0, in.view},
+                          {1, in.point_lights},
+                          {2, in.pool},
+                          {3, in.records},
+                          {4, draw_list},
+                          {8, fog.sampling},
+                          {11, lighting.sampling},
+                          {12, &avboit_volume_.slices()},
+                          {13, &avboit_volume_.optical_depth()}},
+                         images);
+    } else {
+      recorder.resources({{0, in.view},
+                          {1, in.point_lights},
+                          {2, in.pool},
+                          {3, in.records},
+                          {4, draw_list},
+                          {8, fog.sampling},
+                          {11, lighting.sampling}},
+                         images);
+    }
+    recorder.push(push).index_buffer(quad_indices_).draw_indexed_indirect(draw_args, shader::kDrawArgsQuadOffset);
   };
   // Read-only: the host's depth is left as it is (store op NONE).
   const gpu::DepthTarget depth_target{.image = &depth, .clear = false, .store = false};
@@ -150,6 +176,7 @@ Status ParticleRasterPath::record(VkCommandBuffer cmd, const ParticleInputs& in,
     return ok_status();
   }
 
+  if (mode == Transparency::kAvboit) avboit_volume_.record(cmd, in, depth.view(), kDepthLayout, depth_sampler);
   const gpu::Image* accumulators[3] = {&oit_accum_, &oit_revealage_, &oit_emission_};
   for (const gpu::Image* image : accumulators)
     gpu::image_barrier(cmd, *image, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
@@ -161,27 +188,34 @@ Status ParticleRasterPath::record(VkCommandBuffer cmd, const ParticleInputs& in,
                         {.image = &oit_revealage_, .clear = true, .clear_value = {{1, 0, 0, 0}}},
                         {.image = &oit_emission_, .clear = true, .clear_value = {{0, 0, 0, 0}}}},
                        depth_target, kDepthLayout);
-  draw(oit_);
+  draw(mode == Transparency::kAvboit ? avboit_ : oit_);
   vkCmdEndRendering(cmd);
-  release_target(cmd, depth, kDepthLayout, t.depth_layout, kDepthReadStages, VK_ACCESS_2_NONE);
+  release_target(cmd, depth, kDepthLayout, t.depth_layout, kDepthReadStages | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                 VK_ACCESS_2_NONE);
   for (const gpu::Image* image : accumulators)
     gpu::image_barrier(cmd, *image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                        VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+  record_resolve(cmd, t, depth_sampler);
+  return ok_status();
+}
+
+void ParticleRasterPath::record_resolve(VkCommandBuffer cmd, const ParticleTargets& t, VkSampler sampler) {
+  const gpu::Image& color = *t.color;
+  const uint32_t width = options_.width, height = options_.height;
   acquire_target(cmd, color, t.color_layout, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                  VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
   const shader::TonemapPush size{width, height, 0, 1.0f};
-  gpu::ComputeRecorder(device, cmd)
+  gpu::ComputeRecorder(*device_, cmd)
       .bind(resolve_)
-      .bind_resources({}, {{0, oit_accum_.view(), depth_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
-                           {1, oit_revealage_.view(), depth_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
-                           {2, oit_emission_.view(), depth_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+      .bind_resources({}, {{0, oit_accum_.view(), sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+                           {1, oit_revealage_.view(), sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+                           {2, oit_emission_.view(), sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
                            {3, color.view(), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL}})
       .push(size)
       .dispatch((width + 7) / 8, (height + 7) / 8);
   release_target(cmd, color, VK_IMAGE_LAYOUT_GENERAL, t.color_layout, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                  VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-  return ok_status();
 }
 
 }  // namespace mote::render

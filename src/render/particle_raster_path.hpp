@@ -3,7 +3,10 @@
 // (shaders/render/particle_quad.vert), depth-tested read-only against the scene, depth writes
 // off, composited either order-independently — weighted blended OIT (McGuire & Bavoil, JCGT
 // 2013) with a separate emission accumulator for additive particles — or exactly back to front
-// (`kSorted`: a GPU radix sort of the alive list by view distance, then premultiplied over).
+// (`kSorted`: a GPU radix sort of the alive list by view distance, then premultiplied over), or
+// volume-based (`kAvboit`: the same accumulators, each fragment weighted by the transmittance in
+// front of it from an extinction volume the particles are splatted into first,
+// render/avboit_volume.hpp).
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -16,6 +19,7 @@
 #include "gpu/graphics_pipeline.hpp"
 #include "gpu/image.hpp"
 #include "mote/result.hpp"
+#include "render/avboit_volume.hpp"
 #include "render/particle_fog.hpp"
 #include "render/particle_inputs.hpp"
 #include "render/particle_targets.hpp"
@@ -23,7 +27,7 @@
 
 namespace mote::render {
 
-enum class Transparency { kOit, kSorted };
+enum class Transparency { kOit, kSorted, kAvboit };
 
 inline constexpr VkFormat kRevealageFormat = VK_FORMAT_R16_SFLOAT;
 
@@ -31,12 +35,14 @@ struct RasterPathOptions {
   uint32_t capacity = 0;  // the pool's: the sort's size
   uint32_t width = 0;     // the targets' size: the OIT accumulators are made at it
   uint32_t height = 0;
+  glm::uvec3 avboit_grid{0, 0, 0};  // AVBOIT's volume (a zero in it: avboit_grid_for the size)
 };
 
 class ParticleRasterPath {
  public:
   // The pipelines, the sort and its buffers (8 bytes a particle plus the sort's), and the OIT
-  // accumulators (18 bytes a pixel: RGBA16F accumulation and emission, R16F revealage).
+  // accumulators (18 bytes a pixel: RGBA16F accumulation and emission, R16F revealage), which
+  // AVBOIT shares, and AVBOIT's volume (8 bytes a voxel).
   // Errors: kUnsupported without independentBlend; kInvalidArgument for a zero size or capacity.
   static Result<ParticleRasterPath> create(gpu::Device& device, const RasterPathOptions& options);
   ParticleRasterPath() = default;
@@ -49,17 +55,26 @@ class ParticleRasterPath {
   // `targets` follow render/particle_targets.hpp's contract: the colour holds the opaque scene
   // and the particles are composited over it — drawn into it as a colour attachment (kSorted,
   // COLOR_ATTACHMENT_OPTIMAL) or resolved into it from the accumulators as a storage image (kOit,
-  // GENERAL); the depth is tested read-only and sampled by soft particles in
+  // GENERAL; kAvboit likewise, its volume's passes recorded first); the depth is tested
+  // read-only and sampled by soft particles (and AVBOIT's splat) in
   // DEPTH_STENCIL_READ_ONLY_OPTIMAL, never written (its store op is NONE). After: both back in
   // the layouts they came in. Errors: kInvalidArgument for targets that break the contract.
   Status record(VkCommandBuffer cmd, const ParticleInputs& inputs, const ParticleTargets& targets, Transparency mode,
                 const gpu::Buffer& draw_args, VkSampler depth_sampler);
 
+  // AVBOIT's volume (benchmarks time it; tests read it).
+  AvboitVolume& avboit_volume() { return avboit_volume_; }
+
  private:
+  // The OIT accumulators (sampled) resolved onto the colour (WBOIT and AVBOIT alike).
+  void record_resolve(VkCommandBuffer cmd, const ParticleTargets& targets, VkSampler sampler);
+
   gpu::Device* device_ = nullptr;
   RasterPathOptions options_;
   gpu::GraphicsPipeline oit_;
   gpu::GraphicsPipeline sorted_;
+  gpu::GraphicsPipeline avboit_;
+  AvboitVolume avboit_volume_;
   gpu::ComputePipeline resolve_;
   gpu::ComputePipeline sort_keys_;
   gpu::RadixSort sort_;

@@ -7,6 +7,7 @@
 
 #include "gpu/commands.hpp"
 #include "render/draw_records.hpp"
+#include "shared/frame.h"
 
 namespace mote::render {
 
@@ -42,6 +43,10 @@ Status check_buffers(const ParticleBuffers& p, uint32_t capacity) {
   if (p.pool->size() < VkDeviceSize(p.capacity) * p.record_words * 4 ||
       p.alive->size() < VkDeviceSize(p.capacity) * 4 || p.counters->size() < (VkDeviceSize(p.alive_count_word) + 1) * 4)
     return make_error(ErrorCode::kInvalidArgument, "a particle buffer is smaller than the pool it describes", where);
+  if (p.emitter_bounds &&
+      (!p.emitter_bounds->valid() ||
+       p.emitter_bounds->size() < VkDeviceSize(p.emitter_bounds_rows) * sizeof(shader::FrameEmitterBounds)))
+    return make_error(ErrorCode::kInvalidArgument, "the emitter bounds buffer is smaller than its rows", where);
   return ok_status();
 }
 
@@ -53,7 +58,9 @@ ParticleBuffers particle_buffers(const runtime::ParticleSystem& particles) {
           .capacity = particles.capacity(),
           .alive = &particles.drawn_alive_list(),
           .counters = &particles.counters(),
-          .alive_count_word = runtime::ParticleSystem::kAliveCountWord};
+          .alive_count_word = runtime::ParticleSystem::kAliveCountWord,
+          .emitter_bounds = &particles.emitter_bounds(),
+          .emitter_bounds_rows = particles.row_capacity()};
 }
 
 Result<ParticleRenderer> ParticleRenderer::create(gpu::Device& device, const ParticleRendererOptions& options) {
@@ -106,7 +113,8 @@ Result<ParticleRenderer> ParticleRenderer::create(gpu::Device& device, const Par
   } else {
     MOTE_TRY_ASSIGN(r.raster_, ParticleRasterPath::create(device, {.capacity = options.capacity,
                                                                    .width = options.width,
-                                                                   .height = options.height}));
+                                                                   .height = options.height,
+                                                                   .avboit_grid = options.avboit_grid}));
   }
   return r;
 }
@@ -187,6 +195,8 @@ ParticleInputs ParticleRenderer::inputs() const {
   in.atlas = atlas_.view();
   in.atlas_sampler = atlas_.sampler();
   in.fog = fog_;
+  in.emitter_bounds = frame_.emitter_bounds;
+  in.emitter_bounds_rows = frame_.emitter_bounds ? frame_.emitter_bounds_rows : 0;
   in.lighting = {irradiance_.luma_view(), irradiance_.chroma_view(), irradiance_.sampler(),
                  &irradiance_.sampling_buffer()};
   return in;
@@ -270,17 +280,27 @@ Status ParticleRenderer::record_shadow_casters(VkCommandBuffer cmd, const Shadow
   return ok_status();
 }
 
-Status ParticleRenderer::record_opaque(VkCommandBuffer cmd, const ParticleTargets& targets,
-                                       const ShadowMapTarget& shadow_map) {
-  MOTE_TRY(check_prepared(cmd, "record_opaque"));
-  MOTE_TRY(check_targets(targets, options_.width, options_.height, "record_opaque"));
+namespace {
+
+// A shadow map the passes can sample, or none (`where`: the call that was given it).
+Status check_shadow_map(const ShadowMapTarget& shadow_map, const char* where) {
   if (shadow_map.image && (!shadow_map.image->valid() || shadow_map.image->format() != kDepthFormat ||
                            (shadow_map.layout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL &&
                             shadow_map.layout != VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL)))
     return make_error(ErrorCode::kInvalidArgument,
                       "the shadow map must be D32_SFLOAT in SHADER_READ_ONLY_OPTIMAL or "
                       "DEPTH_STENCIL_READ_ONLY_OPTIMAL",
-                      "record_opaque");
+                      where);
+  return ok_status();
+}
+
+}  // namespace
+
+Status ParticleRenderer::record_opaque(VkCommandBuffer cmd, const ParticleTargets& targets,
+                                       const ShadowMapTarget& shadow_map) {
+  MOTE_TRY(check_prepared(cmd, "record_opaque"));
+  MOTE_TRY(check_targets(targets, options_.width, options_.height, "record_opaque"));
+  MOTE_TRY(check_shadow_map(shadow_map, "record_opaque"));
   if (mesh_draws_.empty()) return ok_status();
   mesh_pass_.record_opaque(cmd, targets, shadow_map, mesh_draws_, inputs(), draw_args_);
   return ok_status();
@@ -296,13 +316,7 @@ Status ParticleRenderer::record_transparent(VkCommandBuffer cmd, const ParticleT
                                             const ShadowMapTarget& shadow_map) {
   MOTE_TRY(check_prepared(cmd, "record_transparent"));
   MOTE_TRY(check_targets(targets, options_.width, options_.height, "record_transparent"));
-  if (shadow_map.image && (!shadow_map.image->valid() || shadow_map.image->format() != kDepthFormat ||
-                           (shadow_map.layout != VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL &&
-                            shadow_map.layout != VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL)))
-    return make_error(ErrorCode::kInvalidArgument,
-                      "the shadow map must be D32_SFLOAT in SHADER_READ_ONLY_OPTIMAL or "
-                      "DEPTH_STENCIL_READ_ONLY_OPTIMAL",
-                      "record_transparent");
+  MOTE_TRY(check_shadow_map(shadow_map, "record_transparent"));
   if (has_lit_rows()) {
     const media::SunShadowMap sun{shadow_map.image ? shadow_map.image->view() : VK_NULL_HANDLE, shadow_map.layout};
     MOTE_TRY(irradiance_.record(cmd, view_, lights_, sun));

@@ -67,6 +67,7 @@ struct ParticleRendererOptions {
   glm::uvec3 lighting_grid{0, 0, 0};
   float lighting_near = 0.5f;  // metres of view depth the grid's slices span
   float lighting_far = 200.0f;
+  glm::uvec3 avboit_grid{0, 0, 0};  // Transparency::kAvboit's volume (a zero in it: avboit_grid_for the size)
 };
 
 // The runtime frame's buffers as ParticleBuffers (this frame's alive list).

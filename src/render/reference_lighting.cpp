@@ -17,7 +17,9 @@ shader::IrradianceSh reference_irradiance(const shader::RenderView& view, std::s
     const glm::vec3 to_light = glm::vec3(lights[i].position_range) - p;
     const float d = glm::length(to_light);
     if (d <= 1e-4f) continue;
-    const glm::vec3 e = glm::vec3(lights[i].radiance) * shader::media_point_falloff(d, lights[i].position_range.w);
+    const glm::vec3 e = glm::vec3(lights[i].radiance) *
+                        shader::light_cone_factor(lights[i].radiance, lights[i].spot, -to_light / d) *
+                        shader::media_point_falloff(d, lights[i].position_range.w);
     sh = shader::irradiance_sh_add(sh, shader::irradiance_sh_light(e, to_light / d));
   }
   return sh;

@@ -1,8 +1,11 @@
 #include "render/render_view.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <glm/gtc/matrix_transform.hpp>
+
+#include "mote/particle_renderer.hpp"
 
 namespace mote::render {
 
@@ -53,6 +56,48 @@ shader::PointLightGpu make_point_light(const scene::PointLight& light, const glm
   p.position_range = glm::vec4(world_position, light.range);
   p.radiance = glm::vec4(light.color * light.intensity, 0.0f);
   return p;
+}
+
+shader::PointLightGpu spot_light_gpu(const glm::vec3& position, float range, const glm::vec3& radiance,
+                                     const glm::vec3& direction, float inner_degrees, float outer_degrees) {
+  const float length = glm::length(direction);
+  const glm::vec3 axis = length > 1e-6f ? direction / length : glm::vec3(0.0f, -1.0f, 0.0f);
+  const float outer = glm::clamp(outer_degrees, 1e-3f, 90.0f);
+  const float inner = glm::clamp(inner_degrees, 0.0f, outer);
+  const float cos_outer = std::cos(glm::radians(outer));
+  const float cos_inner = std::cos(glm::radians(inner));
+  // inner == outer: a hard edge, the ramp as steep as a float keeps it.
+  const float scale = 1.0f / std::max(cos_inner - cos_outer, 1e-4f);
+  shader::PointLightGpu p{};
+  p.position_range = glm::vec4(position, range);
+  p.radiance = glm::vec4(radiance, scale);
+  p.spot = glm::vec4(axis, -cos_outer * scale);
+  return p;
+}
+
+shader::PointLightGpu make_spot_light(const scene::SpotLight& light, const glm::vec3& world_position) {
+  return spot_light_gpu(world_position, light.range, light.color * light.intensity, light.direction,
+                        light.inner_degrees, light.outer_degrees);
+}
+
+void public_lights(std::span<const shader::PointLightGpu> lights, mote::ParticleView& view) {
+  for (const shader::PointLightGpu& light : lights) {
+    const std::array<float, 3> position{light.position_range.x, light.position_range.y, light.position_range.z};
+    const std::array<float, 3> radiance{light.radiance.x, light.radiance.y, light.radiance.z};
+    if (light.spot == glm::vec4(0.0f)) {
+      view.point_lights.push_back({position, light.position_range.w, radiance});
+      continue;
+    }
+    // The cone back from its scale and offset (render_view.cpp, spot_light_gpu).
+    const float cos_outer = -light.spot.w / light.radiance.w;
+    const float cos_inner = std::min(cos_outer + 1.0f / light.radiance.w, 1.0f);
+    view.spot_lights.push_back({.position = position,
+                                .range = light.position_range.w,
+                                .radiance = radiance,
+                                .direction = {light.spot.x, light.spot.y, light.spot.z},
+                                .inner_degrees = glm::degrees(std::acos(cos_inner)),
+                                .outer_degrees = glm::degrees(std::acos(cos_outer))});
+  }
 }
 
 }  // namespace mote::render

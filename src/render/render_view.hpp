@@ -13,6 +13,10 @@
 #include "scene/scene.hpp"
 #include "shared/particle_render.h"
 
+namespace mote {
+struct ParticleView;  // mote/particle_renderer.hpp
+}  // namespace mote
+
 namespace mote::render {
 
 struct ViewSetup {
@@ -33,5 +37,15 @@ shader::RenderView make_render_view(const ViewSetup& setup);
 
 // The point lights as the shaders read them (at most kMaxPointLights; world positions given).
 shader::PointLightGpu make_point_light(const scene::PointLight& light, const glm::vec3& world_position);
+// A spot light as the shaders read it (shared/particle_render.h, light_cone_factor): pointing
+// along `direction` (normalised here; zero: straight down), its cone's half-angles in degrees,
+// outer clamped to (0, 90] and inner to [0, outer].
+shader::PointLightGpu spot_light_gpu(const glm::vec3& position, float range, const glm::vec3& radiance,
+                                     const glm::vec3& direction, float inner_degrees, float outer_degrees);
+shader::PointLightGpu make_spot_light(const scene::SpotLight& light, const glm::vec3& world_position);
+// The lights as the public renderer takes them (mote::ParticleView's point_lights and
+// spot_lights, appended in that order: a list of point lights then spot lights comes back as it
+// was; a spot's cone recovered from its scale and offset).
+void public_lights(std::span<const shader::PointLightGpu> lights, mote::ParticleView& view);
 
 }  // namespace mote::render

@@ -206,6 +206,7 @@ Status SceneRenderer::make_particles(uint32_t width, uint32_t height) {
                                                 .compiled_simulate = true,
                                                 .compile_in_background = false,
                                                 .profile = options_.profile}));
+  MOTE_TRY(particles_->set_wind(scene_.wind));  // SAMPLE_WIND in every effect of the scene
   // The scene's transforms as the system's hierarchy: rows are handed out in order on a fresh
   // table, parents before children, so row == the transform's index.
   for (const scene::Transform& t : scene_.transforms) {
@@ -218,9 +219,11 @@ Status SceneRenderer::make_particles(uint32_t width, uint32_t height) {
       .width = width,
       .height = height,
       .path = options_.path == DrawPath::kCompute ? mote::DrawPath::kCompute : mote::DrawPath::kRaster,
-      .transparency = options_.transparency == Transparency::kSorted ? mote::Transparency::kSorted
-                                                                     : mote::Transparency::kOit,
-      .lighting_grid = {options_.lighting_grid.x, options_.lighting_grid.y, options_.lighting_grid.z}};
+      .transparency = options_.transparency == Transparency::kSorted   ? mote::Transparency::kSorted
+                      : options_.transparency == Transparency::kAvboit ? mote::Transparency::kAvboit
+                                                                       : mote::Transparency::kOit,
+      .lighting_grid = {options_.lighting_grid.x, options_.lighting_grid.y, options_.lighting_grid.z},
+      .avboit_grid = {options_.avboit_grid.x, options_.avboit_grid.y, options_.avboit_grid.z}};
   MOTE_TRY_ASSIGN(renderer_, mote::ParticleRenderer::create(*particles_, desc));
   // The effects' textures and meshes stay inside the scene's asset root (none: not confined).
   detail::ApiAccess::set_asset_root(*renderer_, scene_.asset_root);
@@ -387,6 +390,12 @@ shader::RenderView SceneRenderer::frame_view(float frame_time, const std::vector
     if (!light.transform.empty()) p = worlds[*scene_.find_transform(light.transform)] * p;
     lights.push_back(make_point_light(light, glm::vec3(p)));
   }
+  for (const scene::SpotLight& light : scene_.spot_lights) {
+    if (lights.size() == shader::kMaxPointLights) break;
+    glm::vec4 p(light.position, 1.0f);
+    if (!light.transform.empty()) p = worlds[*scene_.find_transform(light.transform)] * p;
+    lights.push_back(make_spot_light(light, glm::vec3(p)));
+  }
   setup.point_light_count = uint32_t(lights.size());
   return make_render_view(setup);
 }
@@ -425,10 +434,7 @@ ParticleView SceneRenderer::particle_view(const shader::RenderView& view,
   v.shadow_map_size = view.sun_radiance.w > 0.0f ? targets_.shadow_size : 0;
   v.sky_ambient = {view.sky_ambient.x, view.sky_ambient.y, view.sky_ambient.z};
   v.ground_ambient = {view.ground_ambient.x, view.ground_ambient.y, view.ground_ambient.z};
-  for (const shader::PointLightGpu& light : lights)
-    v.point_lights.push_back({{light.position_range.x, light.position_range.y, light.position_range.z},
-                              light.position_range.w,
-                              {light.radiance.x, light.radiance.y, light.radiance.z}});
+  public_lights(lights, v);
   return v;
 }
 

@@ -44,6 +44,9 @@ struct SceneRenderOptions {
   // The froxel grid lit sprites are lit from (mote::ParticleRendererDesc::lighting_grid; a zero:
   // a froxel per 16 x 16 pixels, 64 slices).
   glm::uvec3 lighting_grid{0, 0, 0};
+  // AVBOIT's volume (mote::ParticleRendererDesc::avboit_grid; a zero: a column per 16 x 16 pixels
+  // and 64 slices).
+  glm::uvec3 avboit_grid{0, 0, 0};
 };
 
 struct FrameReport {

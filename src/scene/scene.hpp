@@ -91,6 +91,20 @@ struct PointLight {
   float range = 10.0f;      // metres; the light is zero beyond it
 };
 
+// A point light whose light leaves in a cone about `direction` (world space, unit; not turned by
+// the transform): full within inner_degrees of it, none past outer_degrees (half-angles), the
+// ramp between as light_cone_factor (shaders/shared/particle_render.h) gives it.
+struct SpotLight {
+  std::string transform;  // a transform's name it stands at ("" = the world origin + position)
+  glm::vec3 position{0.0f};
+  glm::vec3 direction{0.0f, -1.0f, 0.0f};
+  glm::vec3 color{1.0f};
+  float intensity = 10.0f;
+  float range = 10.0f;
+  float inner_degrees = 20.0f;  // 0 .. outer_degrees
+  float outer_degrees = 30.0f;  // above 0, at most 90
+};
+
 // Hemisphere ambient plus the background the sky shows where nothing is drawn.
 struct Environment {
   glm::vec3 sky_color{0.35f, 0.45f, 0.6f};
@@ -203,12 +217,14 @@ struct Scene {
   Camera camera;
   std::optional<DirectionalLight> sun;
   std::vector<PointLight> point_lights;
+  std::vector<SpotLight> spot_lights;  // drawn after the point lights: 16 of both in all are used
   Environment environment;
   std::vector<Transform> transforms;
   std::vector<Object> objects;
   std::vector<Emitter> emitters;
   std::vector<Volume> volumes;
   FogSettings fog;
+  Wind wind;  // what SAMPLE_WIND reads in every effect (the `wind` object; still air by default)
   Output output;
   std::filesystem::path base_dir;  // where relative paths resolve (the scene file's folder)
   // The folder every file the scene names, and every texture and mesh its effects name, must

@@ -13,6 +13,8 @@
 #include "core/json_reader.hpp"
 #include "mote/emitter.hpp"
 #include "scene/scene.hpp"
+#include "scene/scene_values.hpp"
+#include "scene/scene_wind.hpp"
 
 namespace mote::scene {
 
@@ -33,88 +35,7 @@ namespace {
 using nlohmann::json;
 using namespace core;  // the strict reader: check_object, read_number, ... (src/core/json_reader.hpp)
 
-// Bounds the header leaves open. They keep every value a finite float with room to compute
-// with, and reject what can only be a typo (a camera 10,000 km away).
-constexpr double kMaxCoordinate = 1e6;  // metres, for positions, centres and offsets
-constexpr double kMaxRadiance = 1e6;    // colour components other than the albedo
-constexpr double kMaxIntensity = 1e9;   // light and ambient intensities
-constexpr double kMaxScale = 1e6;       // scale components
-constexpr double kMaxSeconds = 1e6;     // key times, start times
-constexpr double kMaxDegrees = 1e6;     // angles and angular rates in degrees
-constexpr double kZeroLength = 1e-6;    // a direction, axis or quaternion shorter than this is zero
-
-constexpr NumberRange kAny{-kMaxCoordinate, kMaxCoordinate};
-constexpr NumberRange kNonNegative{0.0, kMaxCoordinate};
-constexpr NumberRange kPositive{0.0, kMaxCoordinate, true};
-constexpr NumberRange kUnit{0.0, 1.0};
-constexpr NumberRange kRadiance{0.0, kMaxRadiance};
-constexpr NumberRange kIntensity{0.0, kMaxIntensity};
-
-Result<glm::vec3> read_vec3(const json& j, const std::string& where, NumberRange r) {
-  if (!j.is_array() || j.size() != 3) return json_parse_error(where, "expected an array of 3 numbers");
-  glm::vec3 v(0.0f);
-  for (int k = 0; k < 3; ++k) {
-    MOTE_TRY_ASSIGN(v[k], read_number(j[size_t(k)], json_child(where, size_t(k)), r));
-  }
-  return v;
-}
-
-// The optional member `key` as read_vec3 reads it, into `out` when present.
-Status read_optional_vec3(const json& j, const std::string& where, std::string_view key, NumberRange r,
-                          glm::vec3& out) {
-  const auto it = j.find(key);
-  if (it == j.end()) return {};
-  MOTE_TRY_ASSIGN(out, read_vec3(*it, json_child(where, key), r));
-  return {};
-}
-
-// A 3-vector that must not be zero, returned normalised.
-Result<glm::vec3> read_direction(const json& j, const std::string& where) {
-  MOTE_TRY_ASSIGN(glm::vec3 v, read_vec3(j, where, kAny));
-  const float len = glm::length(v);
-  if (!(len >= float(kZeroLength))) return json_parse_error(where, "the direction must not be zero");
-  return v / len;
-}
-
-// "rotation": [x, y, z, w] (normalised here) or "euler_degrees": [x, y, z] (applied X first,
-// then Y, then Z, about the parent's fixed axes), exclusive. Absent: identity.
-Status read_rotation(const json& j, const std::string& where, glm::quat& out) {
-  MOTE_TRY(exclusive(j, where, "rotation", "euler_degrees"));
-  if (j.contains("rotation")) {
-    const std::string w = json_child(where, "rotation");
-    const json& r = j["rotation"];
-    if (!r.is_array() || r.size() != 4) return json_parse_error(w, "expected a quaternion [x, y, z, w] of 4 numbers");
-    float c[4];
-    for (size_t k = 0; k < 4; ++k) {
-      MOTE_TRY_ASSIGN(c[k], read_number(r[k], json_child(w, k), {-kMaxScale, kMaxScale}));
-    }
-    const double len = std::sqrt(double(c[0]) * c[0] + double(c[1]) * c[1] + double(c[2]) * c[2] + double(c[3]) * c[3]);
-    if (!(len >= kZeroLength)) return json_parse_error(w, "the quaternion must not be zero");
-    out.x = float(c[0] / len);
-    out.y = float(c[1] / len);
-    out.z = float(c[2] / len);
-    out.w = float(c[3] / len);
-  } else if (j.contains("euler_degrees")) {
-    MOTE_TRY_ASSIGN(glm::vec3 e,
-                    read_vec3(j["euler_degrees"], json_child(where, "euler_degrees"), {-kMaxDegrees, kMaxDegrees}));
-    const glm::vec3 rad = glm::radians(e);
-    out = glm::normalize(glm::angleAxis(rad.z, glm::vec3(0, 0, 1)) * glm::angleAxis(rad.y, glm::vec3(0, 1, 0)) *
-                         glm::angleAxis(rad.x, glm::vec3(1, 0, 0)));
-  }
-  return {};
-}
-
-// "scale": a number (uniform) or [x, y, z], every component > 0.
-Result<glm::vec3> read_scale(const json& j, const std::string& where) {
-  constexpr NumberRange kScaleRange{0.0, kMaxScale, true};
-  if (j.is_number()) {
-    MOTE_TRY_ASSIGN(float s, read_number(j, where, kScaleRange));
-    return glm::vec3(s);
-  }
-  if (!j.is_array())
-    return json_parse_error(where, fmt::format("expected a number or an array of 3 numbers, got {}", j.type_name()));
-  return read_vec3(j, where, kScaleRange);
-}
+using namespace detail;  // the numbers, vectors, rotations and scales (scene/scene_values.hpp)
 
 // Where the files a scene names resolve: the scene's folder, inside the asset root (if any).
 struct PathBase {
@@ -259,6 +180,27 @@ Status read_point_light(const json& j, const std::string& where, const std::set<
   MOTE_TRY(read_optional_vec3(j, where, "color", kRadiance, l.color));
   MOTE_TRY(read_optional_number(j, where, "intensity", kIntensity, l.intensity));
   MOTE_TRY(read_optional_number(j, where, "range", kPositive, l.range));
+  return {};
+}
+
+Status read_spot_light(const json& j, const std::string& where, const std::set<std::string>& transforms, SpotLight& l) {
+  MOTE_TRY(check_object(j, where,
+                        {"transform", "position", "direction", "color", "intensity", "range", "inner_degrees",
+                         "outer_degrees"}));
+  MOTE_TRY(read_transform_ref(j, where, transforms, l.transform));
+  MOTE_TRY(read_optional_vec3(j, where, "position", kAny, l.position));
+  if (j.contains("direction")) {
+    MOTE_TRY_ASSIGN(l.direction, read_direction(j["direction"], json_child(where, "direction")));
+  }
+  MOTE_TRY(read_optional_vec3(j, where, "color", kRadiance, l.color));
+  MOTE_TRY(read_optional_number(j, where, "intensity", kIntensity, l.intensity));
+  MOTE_TRY(read_optional_number(j, where, "range", kPositive, l.range));
+  MOTE_TRY(read_optional_number(j, where, "outer_degrees", NumberRange{0.0, 90.0, true}, l.outer_degrees));
+  MOTE_TRY(read_optional_number(j, where, "inner_degrees", NumberRange{0.0, 90.0}, l.inner_degrees));
+  if (l.inner_degrees > l.outer_degrees)
+    return json_parse_error(json_child(where, "inner_degrees"),
+                            fmt::format("inner_degrees ({}) must be at most outer_degrees ({})", l.inner_degrees,
+                                        l.outer_degrees));
   return {};
 }
 
@@ -481,9 +423,10 @@ Status read_output(const json& j, const std::string& where, Output& o) {
 
 // The lists' limits, enforced while the text is read: a file of 2^20 + 1 emitters is refused at
 // the first one past the limit, before any DOM holds them.
-constexpr JsonArrayLimit kListLimits[] = {{"/transforms", kMaxTransforms},  {"/objects", kMaxObjects},
-                                          {"/emitters", kMaxEmitters},      {"/point_lights", kMaxPointLights},
-                                          {"/camera/keys", kMaxCameraKeys}, {"/volumes", kMaxVolumes}};
+constexpr JsonArrayLimit kListLimits[] = {{"/transforms", kMaxTransforms},   {"/objects", kMaxObjects},
+                                          {"/emitters", kMaxEmitters},       {"/point_lights", kMaxPointLights},
+                                          {"/spot_lights", kMaxPointLights}, {"/camera/keys", kMaxCameraKeys},
+                                          {"/volumes", kMaxVolumes}};
 
 // The transforms, parents first; each at most kMaxTransformLevels deep (mote/emitter.hpp), the
 // level its parent's + 1, refused at its "parent".
@@ -510,14 +453,29 @@ Status read_transforms(const json& j, Scene& scene, std::set<std::string>& names
 
 }  // namespace
 
+// Each element of the optional array `key` (at most `limit` of them), read by `read` (element, its
+// pointer, the item) and appended to `out`.
+template <typename T, typename Read>
+Status read_list(const json& j, const char* key, size_t limit, std::vector<T>& out, Read read) {
+  if (!j.contains(key)) return {};
+  const std::string where = std::string("/") + key;
+  MOTE_TRY_ASSIGN(const json* arr, read_array(j[key], where, limit));
+  for (size_t i = 0; i < arr->size(); ++i) {
+    T item;
+    MOTE_TRY(read((*arr)[i], json_child(where, i), item));
+    out.push_back(std::move(item));
+  }
+  return {};
+}
+
 Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path& base_dir,
                          const std::filesystem::path& asset_root) {
   const PathBase paths{base_dir, asset_root};
   MOTE_TRY_ASSIGN(const json j, parse_json(json_text, kListLimits));
   const std::string root;
   MOTE_TRY(check_object(j, root,
-                        {"$schema", "version", "name", "camera", "sun", "point_lights", "environment", "transforms",
-                         "objects", "emitters", "volumes", "fog", "output"}));
+                        {"$schema", "version", "name", "camera", "sun", "point_lights", "spot_lights", "environment",
+                         "transforms", "objects", "emitters", "volumes", "fog", "wind", "output"}));
   // "$schema" names the schema an editor checks the file against (docs/scene.schema.json): a
   // string, otherwise unread.
   if (j.contains("$schema")) MOTE_TRY(read_string(j["$schema"], "/$schema"));
@@ -540,43 +498,27 @@ Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path
     MOTE_TRY(read_sun(j["sun"], "/sun", sun));
     scene.sun = sun;
   }
-  if (j.contains("point_lights")) {
-    MOTE_TRY_ASSIGN(const json* arr, read_array(j["point_lights"], "/point_lights", kMaxPointLights));
-    for (size_t i = 0; i < arr->size(); ++i) {
-      PointLight l;
-      MOTE_TRY(read_point_light((*arr)[i], json_child("/point_lights", i), transform_names, l));
-      scene.point_lights.push_back(std::move(l));
-    }
-  }
+  MOTE_TRY(read_list(j, "point_lights", kMaxPointLights, scene.point_lights,
+                     [&](const json& e, const std::string& w, PointLight& l) {
+                       return read_point_light(e, w, transform_names, l);
+                     }));
+  MOTE_TRY(read_list(j, "spot_lights", kMaxPointLights, scene.spot_lights,
+                     [&](const json& e, const std::string& w, SpotLight& l) {
+                       return read_spot_light(e, w, transform_names, l);
+                     }));
   if (j.contains("environment")) MOTE_TRY(read_environment(j["environment"], "/environment", scene.environment));
-  if (j.contains("objects")) {
-    MOTE_TRY_ASSIGN(const json* arr, read_array(j["objects"], "/objects", kMaxObjects));
-    std::set<std::string> names;
-    for (size_t i = 0; i < arr->size(); ++i) {
-      Object o;
-      MOTE_TRY(read_object((*arr)[i], json_child("/objects", i), transform_names, names, paths, o));
-      scene.objects.push_back(std::move(o));
-    }
-  }
-  if (j.contains("emitters")) {
-    MOTE_TRY_ASSIGN(const json* arr, read_array(j["emitters"], "/emitters", kMaxEmitters));
-    std::set<std::string> names;
-    for (size_t i = 0; i < arr->size(); ++i) {
-      Emitter e;
-      MOTE_TRY(read_emitter((*arr)[i], json_child("/emitters", i), transform_names, names, paths, e));
-      scene.emitters.push_back(std::move(e));
-    }
-  }
-  if (j.contains("volumes")) {
-    MOTE_TRY_ASSIGN(const json* arr, read_array(j["volumes"], "/volumes", kMaxVolumes));
-    std::set<std::string> names;
-    for (size_t i = 0; i < arr->size(); ++i) {
-      Volume v;
-      MOTE_TRY(read_volume((*arr)[i], json_child("/volumes", i), transform_names, names, v));
-      scene.volumes.push_back(std::move(v));
-    }
-  }
+  std::set<std::string> object_names, emitter_names, volume_names;
+  MOTE_TRY(read_list(j, "objects", kMaxObjects, scene.objects, [&](const json& e, const std::string& w, Object& o) {
+    return read_object(e, w, transform_names, object_names, paths, o);
+  }));
+  MOTE_TRY(read_list(j, "emitters", kMaxEmitters, scene.emitters, [&](const json& e, const std::string& w, Emitter& m) {
+    return read_emitter(e, w, transform_names, emitter_names, paths, m);
+  }));
+  MOTE_TRY(read_list(j, "volumes", kMaxVolumes, scene.volumes, [&](const json& e, const std::string& w, Volume& v) {
+    return read_volume(e, w, transform_names, volume_names, v);
+  }));
   if (j.contains("fog")) MOTE_TRY(read_fog(j["fog"], "/fog", scene.fog));
+  if (j.contains("wind")) MOTE_TRY(read_wind(j["wind"], "/wind", scene.wind));
   if (j.contains("output")) MOTE_TRY(read_output(j["output"], "/output", scene.output));
   return scene;
 }

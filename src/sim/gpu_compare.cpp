@@ -44,6 +44,7 @@ Result<std::unique_ptr<GpuSimulation>> GpuSimulation::create(Context& context, c
                                                              .serial_word = s.serial_word}));
   CompiledEffect added = effect;
   if (!options.prewarm) added.emission.prewarm_seconds = 0.0f;
+  MOTE_TRY(s.system->set_wind(options.wind));
   MOTE_TRY_ASSIGN(s.emitter, s.system->add_emitter(added, options.emitter));
   s.bounds_offset = bounds_field_offset(effect);
   return made;
@@ -120,6 +121,7 @@ Result<std::unique_ptr<ReferenceComparison>> ReferenceComparison::create(std::un
   so.record_words = gpu->record_words();
   so.executor = executor;
   so.prewarm = false;  // neither side pre-warms (checked above)
+  so.wind = o.wind;
   so.emitter_row = gpu->emitter().row;
   so.emitter_generation = gpu->emitter().generation;
   MOTE_TRY_ASSIGN(Simulation reference, Simulation::create(gpu->effect(), so));

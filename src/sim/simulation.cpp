@@ -17,6 +17,8 @@
 #include "mote/link.hpp"
 #include "mote/vm.hpp"
 #include "sim/emission.hpp"
+#include "sim/event_payload.hpp"
+#include "shared/vm_limits.h"
 
 namespace mote {
 
@@ -65,6 +67,20 @@ struct Simulation::State {
   FrameReport warmup_report;
   RunInput in;
   RunOutput out;
+  sim::EventPayloadLayout payload_layout;
+  std::vector<ParticleEvent> sent;     // what the last frame tick sent
+  std::vector<ParticleEvent> pending;  // queued for the next frame tick
+  uint32_t pending_dropped = 0;
+
+  // The events run particle `local` of the last run sent (out.events), its record in out.
+  void collect_events(uint32_t local) {
+    for (uint32_t o = 0; o < shader::kVmEventOutputs; ++o) {
+      const uint32_t count = out.events[size_t(local) * shader::kVmEventOutputs + o];
+      if (count == 0) continue;
+      sent.push_back(ParticleEvent{o, count,
+                                   sim::event_payload(payload_layout, out.records.data() + size_t(local) * stride)});
+    }
+  }
 
   VmEmitterContext context(float dt) const {
     VmEmitterContext c;
@@ -93,6 +109,7 @@ struct Simulation::State {
     in.section = section;
     in.record_words = stride;
     in.emitter = context(dt);
+    in.wind = wind_field_at(options.wind, age);
     in.rng_base = rng_base;
     if (in.emitter_fields.size() != emitter_fields.size()) in.emitter_fields = emitter_fields;
     if (in.global_fields.size() != global_fields.size()) in.global_fields = global_fields;
@@ -100,8 +117,10 @@ struct Simulation::State {
 
   // Emit: pops up to `requested` slots, runs INIT over them as one batch. Returns
   // {spawned, killed in INIT} and appends the survivors to `next_alive`.
-  Result<std::pair<uint32_t, uint32_t>> emit(uint64_t requested, float dt, uint32_t rng_base,
-                                             std::vector<uint32_t>& next_alive) {
+  // The first `event_children` newborns are the pending events' children, in queue order, each
+  // with its event's payload; the rest are rate and burst spawns (payload 0).
+  Result<std::pair<uint32_t, uint32_t>> emit(uint64_t requested, uint32_t event_children, float dt, uint32_t rng_base,
+                                             std::vector<uint32_t>& next_alive, bool warm) {
     const uint32_t n = uint32_t(std::min<uint64_t>(requested, free_stack.size()));
     if (n == 0) return std::pair<uint32_t, uint32_t>{0, 0};
     std::vector<uint32_t> slots(n);
@@ -118,8 +137,12 @@ struct Simulation::State {
     in.records.assign(size_t(n) * stride, 0);
     for (uint32_t i = 0; i < n; ++i) in.records[size_t(i) * stride] = header;
     in.first_particle_index = uint32_t(born);
+    fill_event_payloads(std::min(event_children, n));
     MOTE_TRY(executor->run_into(in, out));
+    in.event_payloads.clear();
     born += n;
+    if (!warm)
+      for (uint32_t i = 0; i < n; ++i) collect_events(i);
     uint32_t killed = 0;
     for (uint32_t i = 0; i < n; ++i) {
       uint32_t* rec = pool.data() + size_t(slots[i]) * stride;
@@ -135,9 +158,22 @@ struct Simulation::State {
     return std::pair<uint32_t, uint32_t>{n, killed};
   }
 
+  // The payloads of a run whose first `children` newborns are the pending events' children.
+  void fill_event_payloads(uint32_t children) {
+    in.event_payloads.clear();
+    if (children == 0) return;
+    in.event_payloads.assign(size_t(in.count) * shader::kVmEventPayloadWords, 0.0f);
+    uint32_t i = 0;
+    for (const ParticleEvent& e : pending)
+      for (uint32_t k = 0; k < e.count && i < children; ++k, ++i)
+        std::copy(e.payload.begin(), e.payload.end(),
+                  in.event_payloads.begin() + ptrdiff_t(size_t(i) * shader::kVmEventPayloadWords));
+  }
+
   // Runs UPDATE over `slots` (sorted ascending) with PARTICLE_INDEX = slot; marks kills in
   // `dead` (indexed by slot). Contiguous runs of the pool, gaps up to kMaxRunGap bridged.
-  Status update_slots(const std::vector<uint32_t>& slots, float dt, uint32_t rng_base, std::vector<uint8_t>& dead) {
+  Status update_slots(const std::vector<uint32_t>& slots, float dt, uint32_t rng_base, std::vector<uint8_t>& dead,
+                      bool warm) {
     size_t i = 0;
     while (i < slots.size()) {
       size_t j = i + 1;
@@ -154,6 +190,7 @@ struct Simulation::State {
         const uint32_t local = slots[k] - first;
         std::copy_n(out.records.data() + size_t(local) * stride, stride, pool.data() + size_t(slots[k]) * stride);
         if (out.killed[local]) dead[slots[k]] = 1;
+        if (!warm) collect_events(local);  // the bridged gaps' records are not particles
       }
       i = j;
     }
@@ -168,27 +205,41 @@ struct Simulation::State {
     const uint64_t bursts = sim::bursts_due(effect.emission.bursts, age_before, age);
     const uint64_t rate_spawns = sim::take_rate_spawns(accumulator, rate(), dt);
     const uint64_t requested = bursts > UINT64_MAX - rate_spawns ? UINT64_MAX : bursts + rate_spawns;
+    // The queued events' children come first, then the rate and bursts take what is left.
+    uint64_t children = 0;
+    for (const ParticleEvent& e : pending) children += e.count;
+    const uint32_t free_now = uint32_t(free_stack.size());
+    const uint32_t event_spawns = uint32_t(std::min<uint64_t>(children, free_now));
+    const uint64_t rate_granted = std::min<uint64_t>(requested, free_now - event_spawns);
+    r.events_received = uint32_t(pending.size());
+    r.events_dropped = pending_dropped;
+    r.event_spawns = event_spawns;
+    r.event_spawns_dropped = uint32_t(std::min<uint64_t>(children - event_spawns, 0xFFFFFFFFu));
+    sent.clear();
     const std::vector<uint32_t> previous = std::move(alive);
     alive.clear();
     alive.reserve(previous.size() + 64);
     MOTE_TRY_ASSIGN(auto born_now,
-                    emit(requested, dt, simulation_rng_base(options.emitter.seed, tick_index, warm ? 2 : 0), alive));
+                    emit(event_spawns + rate_granted, event_spawns, dt,
+                         simulation_rng_base(options.emitter.seed, tick_index, warm ? 2 : 0), alive, warm));
+    pending.clear();
+    pending_dropped = 0;
     r.spawned = born_now.first;
     r.killed = born_now.second;
-    r.dropped = uint32_t(std::min<uint64_t>(requested - r.spawned, 0xFFFFFFFFu));
+    r.dropped = uint32_t(std::min<uint64_t>(requested - rate_granted, 0xFFFFFFFFu));
 
     std::vector<uint8_t> dead(capacity, 0);
     const uint32_t update_base = simulation_rng_base(options.emitter.seed, tick_index, warm ? 3 : 1);
     std::vector<uint32_t> sorted = previous;
     std::sort(sorted.begin(), sorted.end());
     if (!warm) {
-      MOTE_TRY(update_slots(sorted, dt, update_base, dead));
+      MOTE_TRY(update_slots(sorted, dt, update_base, dead, warm));
     } else {
       std::vector<uint32_t> bucket_slots[kWarmupDtBuckets];
       for (uint32_t s : sorted) bucket_slots[warmup_dt_bucket(s, tick_index)].push_back(s);
       for (uint32_t b = 0; b < kWarmupDtBuckets; ++b)
         if (!bucket_slots[b].empty())
-          MOTE_TRY(update_slots(bucket_slots[b], warmup_particle_dt(dt, b), update_base, dead));
+          MOTE_TRY(update_slots(bucket_slots[b], warmup_particle_dt(dt, b), update_base, dead, warm));
     }
     for (uint32_t s : previous) {
       if (dead[s]) {
@@ -201,6 +252,7 @@ struct Simulation::State {
     }
     r.alive = uint32_t(alive.size());
     r.emitter_age = age;
+    r.events_sent = uint32_t(sent.size());
     if (position_offset) MOTE_TRY(measure_bounds(pool, stride, alive, *position_offset, r));
     return r;
   }
@@ -219,6 +271,7 @@ Result<Simulation> Simulation::create(const CompiledEffect& effect, const Simula
     const Program& program = effect.program;
     if (!(options.dt > 0.0f) || !std::isfinite(options.dt))
       return make_error(ErrorCode::kInvalidArgument, "dt must be a positive number of seconds");
+    MOTE_TRY(check_wind(options.wind));
     s->capacity = options.capacity ? options.capacity : effect.emission.capacity_hint;
     if (s->capacity == 0) return make_error(ErrorCode::kInvalidArgument, "capacity must be at least 1");
     if (s->capacity > (1u << 24))
@@ -259,6 +312,9 @@ Result<Simulation> Simulation::create(const CompiledEffect& effect, const Simula
     for (uint32_t i = 0; i < s->capacity; ++i) s->free_stack[i] = s->capacity - 1 - i;
 
     s->position_offset = bounds_field_offset(effect);
+    s->payload_layout = sim::event_payload_layout(effect);
+    if (options.event_queue_capacity == 0)
+      return make_error(ErrorCode::kInvalidArgument, "event_queue_capacity must be at least 1", "event_queue_capacity");
 
     if (options.prewarm) {
       s->warmup = warmup_schedule(effect.emission.prewarm_seconds);
@@ -291,6 +347,24 @@ Result<FrameReport> Simulation::step() {
     r.frame = s_->frame++;
     return r;
   });
+}
+
+const std::vector<ParticleEvent>& Simulation::sent_events() const { return s_->sent; }
+
+Status Simulation::queue_events(std::span<const ParticleEvent> events) {
+  for (size_t i = 0; i < events.size(); ++i)
+    if (events[i].output >= shader::kVmEventOutputs || events[i].count > shader::kVmMaxEventCount)
+      return make_error(ErrorCode::kInvalidArgument,
+                        "event " + std::to_string(i) + ": output must be below " +
+                            std::to_string(shader::kVmEventOutputs) + " and count at most " +
+                            std::to_string(shader::kVmMaxEventCount),
+                        "events[" + std::to_string(i) + "]");
+  for (const ParticleEvent& e : events) {
+    if (e.count == 0) continue;
+    if (s_->pending.size() < s_->options.event_queue_capacity) s_->pending.push_back(e);
+    else ++s_->pending_dropped;
+  }
+  return ok_status();
 }
 
 uint32_t Simulation::capacity() const { return s_->capacity; }

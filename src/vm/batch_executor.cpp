@@ -117,6 +117,7 @@ struct Block {
   uint32_t* records;  // the block's first record
   const uint32_t* seeds;
   uint8_t* killed;
+  uint32_t* events;  // the block's first particle's kVmEventOutputs counts in the output
 };
 
 // A vector row of the table (form kVector): per particle, gather, call `f`, scatter the written
@@ -198,6 +199,13 @@ void special_SAMPLE_WIND(const Block& x) {
 void special_KILL(const Block& x) {
   for (uint32_t i = 0; i < x.n; ++i) x.killed[i] |= x.a[0][i] != 0.0f ? 1 : 0;
 }
+void special_EMIT_EVENT(const Block& x) {
+  const uint32_t output = x.d.raw[1];  // < kVmEventOutputs: the verifier's check_form
+  for (uint32_t i = 0; i < x.n; ++i) {
+    uint32_t& total = x.events[size_t(i) * s::kVmEventOutputs + output];
+    total = s::vm_event_add(total, x.a[0][i]);
+  }
+}
 
 // Every row of the table, by its form: lane-wise rows over the row loops, vector rows through
 // run_vector, special rows through their handlers. False for an opcode outside the table.
@@ -247,6 +255,7 @@ Status BatchExecutor::run_unguarded(const RunInput& input, RunOutput& out) {
   const auto& code = program.code(input.section);
   out.records.assign(input.records.begin(), input.records.end());
   out.killed.assign(input.count, 0);
+  out.events.assign(size_t(input.count) * s::kVmEventOutputs, 0);
   out.op_executions.fill(0);
 
   // Constant rows: row 0 is all zeros (padding components, unused sources); each immediate
@@ -304,8 +313,19 @@ Status BatchExecutor::run_unguarded(const RunInput& input, RunOutput& out) {
           const int32_t r = d.row[q][c];
           src[q][c] = r >= 0 ? regs[uint32_t(r)].v : const_rows[uint32_t(-1 - r)].v;
         }
-      const Block block{input, d,     src[0],       src[1],  src[2],       result.data(),
-                        n,     first, record_words, records, seeds.data(), killed.data()};
+      const Block block{input,
+                        d,
+                        src[0],
+                        src[1],
+                        src[2],
+                        result.data(),
+                        n,
+                        first,
+                        record_words,
+                        records,
+                        seeds.data(),
+                        killed.data(),
+                        out.events.data() + size_t(first) * s::kVmEventOutputs};
       if (!run_instruction(block))
         return make_error(ErrorCode::kInternal, "batch executor has no case for opcode " + std::to_string(d.op));
       const Row* o = result.data();

@@ -58,6 +58,12 @@ Result<uint32_t> validate_run_input(const RunInput& input) {
     return make_error(ErrorCode::kInvalidArgument, "records holds " + std::to_string(input.records.size()) +
                                                        " words, expected count * record_words = " +
                                                        std::to_string(size_t(input.count) * record_words));
+  if (!input.event_payloads.empty() &&
+      input.event_payloads.size() != size_t(input.count) * shader::kVmEventPayloadWords)
+    return make_error(ErrorCode::kInvalidArgument,
+                      "event_payloads holds " + std::to_string(input.event_payloads.size()) + " floats; a run of " +
+                          std::to_string(input.count) + " particles needs none or " +
+                          std::to_string(size_t(input.count) * shader::kVmEventPayloadWords));
   if (input.emitter_fields.size() < vm_emitter_field_words(program))
     return make_error(ErrorCode::kInvalidArgument, "emitter_fields is smaller than the program's emitter field block");
 
@@ -126,6 +132,15 @@ vec4 load_builtin(const RunInput& input, uint32_t id, uint32_t lanes, uint32_t i
     case isa::Builtin::SPAWN_FRACTION: v.x = (float(i) + 0.5f) / float(input.count); break;
     case isa::Builtin::SPAWN_COUNT: v.x = float(input.count); break;
     case isa::Builtin::EMITTER_SEED: v.x = float(e.seed & 0xFFFFFFu); break;
+    case isa::Builtin::EVENT_POSITION:
+    case isa::Builtin::EVENT_VELOCITY:
+    case isa::Builtin::EVENT_COLOR:
+      if (!input.event_payloads.empty()) {
+        const float* p = input.event_payloads.data() + size_t(i) * shader::kVmEventPayloadWords +
+                         4u * (index - uint32_t(isa::Builtin::EVENT_POSITION));
+        v = vec4(p[0], p[1], p[2], p[3]);
+      }
+      break;
   }
   for (uint32_t c = lanes; c < 4; ++c) v[int(c)] = 0.0f;
   return v;

@@ -46,10 +46,12 @@ struct ReferenceParticle {
   uint32_t index = 0;  // in the run (SPAWN_INDEX)
   uint32_t seed = 0;
   bool killed = false;
+  std::array<uint32_t, shader::kVmEventOutputs> events{};  // EMIT_EVENT's count per output
 };
 
 // The reference semantics of one instruction: reads p's registers and record, writes its
-// destination registers (and record, for STORE_FIELD), sets p.killed on KILL, and stores the
+// destination registers (and record, for STORE_FIELD), sets p.killed on KILL,
+// adds to p.events on EMIT_EVENT, and stores the
 // result vec4 before the write-back in *result when given (what the GPU trace records). False
 // for an opcode the reference does not know. Used by the reference executor and by the
 // trace-replay parity check of the GPU interpreters.

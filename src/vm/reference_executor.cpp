@@ -1,6 +1,7 @@
 // The reference executor: one particle at a time, one instruction at a time. It is written to
 // be read, not to be fast: it *is* the VM's semantics (with vm_semantics.h and the ISA table's
 // evaluation of its pure rows, isa/evaluate.hpp), and every other executor is tested against it.
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <string>
@@ -83,6 +84,10 @@ void special_RAND(Site& s) {
 }
 void special_SAMPLE_WIND(Site& s) { s.r = vec4(shader::vm_sample_wind(s.in.wind, vec3(s.a)), 0.0f); }
 void special_KILL(Site& s) { s.p.killed = s.p.killed || s.a.x != 0.0f; }
+void special_EMIT_EVENT(Site& s) {
+  uint32_t& total = s.p.events[s.ins.words[2]];  // < kVmEventOutputs: the verifier's check_form
+  total = shader::vm_event_add(total, s.a.x);
+}
 
 // The special row `op`'s handler; false for a row that is not special.
 bool run_special(isa::Op op, Site& site) {
@@ -148,6 +153,7 @@ Status ReferenceExecutor::run_unguarded(const RunInput& input, RunOutput& out) {
   const auto& code = input.program->code(input.section);
   out.records.assign(input.records.begin(), input.records.end());
   out.killed.assign(input.count, 0);
+  out.events.assign(size_t(input.count) * shader::kVmEventOutputs, 0);
   out.op_executions.fill(0);
   Particle p;
   for (uint32_t i = 0; i < input.count; ++i) {
@@ -156,6 +162,7 @@ Status ReferenceExecutor::run_unguarded(const RunInput& input, RunOutput& out) {
     p.index = i;
     p.seed = shader::vm_particle_seed(input.rng_base, input.first_particle_index + i);
     p.killed = false;
+    p.events.fill(0);
     for (size_t k = 0; k < code.size(); ++k) {
       if (!reference_execute(input, code[k], p, nullptr))
         return make_error(ErrorCode::kInternal,
@@ -164,6 +171,7 @@ Status ReferenceExecutor::run_unguarded(const RunInput& input, RunOutput& out) {
       ++out.op_executions[vm_op(code[k].words[0])];
     }
     out.killed[i] = p.killed ? 1 : 0;
+    std::copy(p.events.begin(), p.events.end(), out.events.begin() + size_t(i) * shader::kVmEventOutputs);
   }
   return ok_status();
 }

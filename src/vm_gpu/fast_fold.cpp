@@ -30,6 +30,7 @@ constexpr uint32_t kStoreField = uint32_t(isa::Op::STORE_FIELD);
 constexpr uint32_t kLoadConst = uint32_t(isa::Op::LOAD_CONST);
 constexpr uint32_t kLoadBuiltin = uint32_t(isa::Op::LOAD_BUILTIN);
 constexpr uint32_t kKill = uint32_t(isa::Op::KILL);
+constexpr uint32_t kEmitEvent = uint32_t(isa::Op::EMIT_EVENT);
 constexpr uint32_t kMov = uint32_t(isa::Op::MOV);
 
 // Every row the table calls gpu_exact is one the host can evaluate.
@@ -285,14 +286,14 @@ class Folder {
     for (uint32_t c = 0; c < u.written; ++c) location_[u.base + c] = u.base + c;
   }
 
-  // Drops every instruction without an effect (a field store, a kill, a write to the window)
+  // Drops every instruction without an effect (a field store, a kill, an event, a write to the window)
   // whose registers are not read before being written again (registers end with the section).
   std::vector<FastInstruction> without_dead_code() const {
     std::vector<bool> keep(emitted_.size(), false);
     std::bitset<64> live;
     for (size_t j = emitted_.size(); j-- > 0;) {
       const FastInstruction& u = emitted_[j];
-      bool needed = u.op == kStoreField || u.op == kKill;
+      bool needed = u.op == kStoreField || u.op == kKill || u.op == kEmitEvent;
       for (uint32_t c = 0; c < u.written; ++c)
         needed = needed || u.base + c >= kVmFastRegisterSlots || live[u.base + c];
       if (!needed) continue;

@@ -133,7 +133,12 @@ Result<RunOutput> run_gpu_harness(gpu::Device& device, const RunInput& input, Gp
                                   std::vector<uint32_t>* trace_out,
                                   const std::function<void(gpu::ComputeRecorder&, const GpuRunBuffers&)>& dispatch) {
   RunOutput out;
+  if (!input.event_payloads.empty())
+    return make_error(ErrorCode::kUnsupported,
+                      "the GPU run harnesses read no event payloads (the GPU frame's emit reads its event queue)",
+                      "RunInput.event_payloads");
   out.killed.assign(input.count, 0);
+  out.events.assign(size_t(input.count) * shader::kVmEventOutputs, 0);
   if (input.count == 0) {
     out.records = input.records;
     return out;
@@ -150,7 +155,9 @@ Result<RunOutput> run_gpu_harness(gpu::Device& device, const RunInput& input, Gp
                                                           .usage = kProgramBufferUsage,
                                                           .name = "vm.program"}));
   MOTE_TRY_ASSIGN(b.records, gpu::Buffer::create(device, {.size = record_bytes, .name = "vm.records"}));
-  MOTE_TRY_ASSIGN(b.killed, gpu::Buffer::create(device, {.size = VkDeviceSize(input.count) * 4, .name = "vm.killed"}));
+  MOTE_TRY_ASSIGN(b.killed,
+                  gpu::Buffer::create(device, {.size = VkDeviceSize(input.count) * shader::kVmRunOutcomeWords * 4,
+                                               .name = "vm.killed"}));
   MOTE_TRY_ASSIGN(b.op_counts, gpu::Buffer::create(device, {.size = 256 * 4, .name = "vm.op_counts"}));
   MOTE_TRY_ASSIGN(b.trace, gpu::Buffer::create(device, {.size = trace_words * 4, .name = "vm.trace"}));
   MOTE_TRY_ASSIGN(b.params,
@@ -170,12 +177,18 @@ Result<RunOutput> run_gpu_harness(gpu::Device& device, const RunInput& input, Gp
   }));
 
   MOTE_TRY_ASSIGN(out.records, gpu::readback_as<uint32_t>(device, b.records, input.records.size()));
-  MOTE_TRY_ASSIGN(std::vector<uint32_t> flags, gpu::readback_as<uint32_t>(device, b.killed, input.count));
+  MOTE_TRY_ASSIGN(std::vector<uint32_t> outcomes,
+                  gpu::readback_as<uint32_t>(device, b.killed, size_t(input.count) * shader::kVmRunOutcomeWords));
   MOTE_TRY_ASSIGN(std::vector<uint32_t> counts, gpu::readback_as<uint32_t>(device, b.op_counts, 256));
+  static_assert(shader::kVmRunOutcomeWords == 1 + shader::kVmEventOutputs);
+  out.events.assign(size_t(input.count) * shader::kVmEventOutputs, 0);
   for (uint32_t i = 0; i < input.count; ++i) {
-    if (flags[i] > 1)
+    const uint32_t* outcome = outcomes.data() + size_t(i) * shader::kVmRunOutcomeWords;
+    if (outcome[0] > 1)
       return make_error(ErrorCode::kInternal, "GPU executor left particle " + std::to_string(i) + " unprocessed");
-    out.killed[i] = uint8_t(flags[i]);
+    out.killed[i] = uint8_t(outcome[0]);
+    std::copy(outcome + 1, outcome + shader::kVmRunOutcomeWords,
+              out.events.begin() + size_t(i) * shader::kVmEventOutputs);
   }
   for (size_t op = 0; op < 256; ++op) out.op_executions[op] = counts[op];
   if (trace_out) {
@@ -264,7 +277,10 @@ std::optional<std::array<uint32_t, 4>> run_uniform_builtin(const RunInput& input
     case isa::Builtin::EMITTER_SEED: v[0] = bits(float(e.seed & 0xFFFFFFu)); break;
     case isa::Builtin::PARTICLE_INDEX:
     case isa::Builtin::SPAWN_INDEX:
-    case isa::Builtin::SPAWN_FRACTION: return std::nullopt;
+    case isa::Builtin::SPAWN_FRACTION:
+    case isa::Builtin::EVENT_POSITION:
+    case isa::Builtin::EVENT_VELOCITY:
+    case isa::Builtin::EVENT_COLOR: return std::nullopt;
     default: break;  // an unknown engine builtin reads 0
   }
   return v;

@@ -76,6 +76,89 @@ TEST_F(ApiTest, TheComparisonMatchesEveryParticleOfThePresets) {
   }
 }
 
+// The wind (ParticleSystem::set_wind, docs/design/wind.md) reaches the GPU frame's SAMPLE_WIND as
+// it reaches the reference's: particles that follow a gusty, turbulent wind match particle by
+// particle, and they did move with it.
+TEST_F(ApiTest, TheWindMovesGpuParticlesAsItMovesTheReference) {
+  auto effect = compile_effect(R"({"name": "w",
+    "particle_fields": [{"name": "position", "width": 3}, {"name": "velocity", "width": 3}],
+    "emission": {"rate": 120, "capacity": 256},
+    "init": {"nodes": [{"id": "e", "type": "emit_sphere", "inputs": {"radius": 0.5}},
+      {"id": "s", "type": "set_field", "params": {"field": "position"}, "inputs": {"value": "e.position"}}]},
+    "update": {"nodes": [
+      {"id": "p", "type": "get_field", "params": {"field": "position"}},
+      {"id": "w", "type": "wind", "inputs": {"position": "p"}},
+      {"id": "m", "type": "integrate", "inputs": {"position": "p", "velocity": "w"}},
+      {"id": "sp", "type": "set_field", "params": {"field": "position"}, "inputs": {"value": "m.position"}},
+      {"id": "sv", "type": "set_field", "params": {"field": "velocity"}, "inputs": {"value": "m.velocity"}}]}})");
+  ASSERT_TRUE(effect.ok()) << effect.error().to_string();
+  const Wind wind{.velocity = {3.0f, 0.0f, 1.0f},
+                  .gust_strength = 0.5f,
+                  .gust_period = 0.25f,
+                  .turbulence_amplitude = 1.5f,
+                  .turbulence_frequency = 2.0f,
+                  .turbulence_scroll = 0.5f};
+  auto gpu = GpuSimulation::create(context(), *effect, {.birth_serials = true, .keep_records = true, .wind = wind});
+  ASSERT_TRUE(gpu.ok()) << gpu.error().to_string();
+  auto comparison = ReferenceComparison::create(std::move(gpu).value());
+  ASSERT_TRUE(comparison.ok()) << comparison.error().to_string();
+  FrameReport last;
+  for (uint32_t f = 0; f < 30; ++f) {
+    auto c = comparison.value()->step();
+    ASSERT_TRUE(c.ok()) << c.error().to_string();
+    EXPECT_FALSE(c.value().differences.any()) << "frame " << f;
+    last = c.value().gpu;
+  }
+  const ComparisonSummary& s = comparison.value()->summary();
+  EXPECT_TRUE(s.agrees());
+  EXPECT_GT(s.records_compared, 0u);
+  for (const FieldDeviation& d : s.max_deviation) EXPECT_LT(d.relative, 1e-3) << d.field;
+  // Half a second of a 3 m/s wind along +X carried the oldest particles well past the sphere.
+  ASSERT_TRUE(last.has_bounds);
+  EXPECT_GT(last.bounds_max[0], 1.0f);
+  // A bad wind is refused by name before anything runs.
+  auto bad = GpuSimulation::create(context(), *effect, {.wind = {.gust_strength = 2.0f}});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("gust_strength"), std::string::npos) << bad.error().message;
+}
+
+// The GPU frame runs programs that send events (docs/design/events.md) as the reference runs
+// them: ParticleSystem has no event bindings yet, so every output is unbound, hence inert on
+// both sides, and the particles agree one for one while the reference counts what was sent.
+TEST_F(ApiTest, AnEffectThatSendsEventsRunsOnTheGpuAsTheReferenceRunsIt) {
+  auto effect = compile_effect(R"({"name": "sender", "event_outputs": ["born", "died"],
+    "particle_fields": [{"name": "position", "width": 3}, {"name": "age", "width": 1}],
+    "emission": {"rate": 240, "capacity": 512},
+    "init": {"nodes": [{"id": "e", "type": "emit_sphere", "inputs": {"radius": 0.5}},
+      {"id": "s", "type": "set_field", "params": {"field": "position"}, "inputs": {"value": "e.position"}},
+      {"id": "b", "type": "send_event", "params": {"output": "born"}, "inputs": {"count": 2}}]},
+    "update": {"nodes": [
+      {"id": "a", "type": "get_field", "params": {"field": "age"}},
+      {"id": "o", "type": "age_step", "inputs": {"age": "a"}},
+      {"id": "d", "type": "compare", "params": {"op": "ge"}, "inputs": {"a": "o", "b": 0.1}},
+      {"id": "n", "type": "mul", "inputs": {"a": "d", "b": 3}},
+      {"id": "sa", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": "o"}},
+      {"id": "k", "type": "kill_if", "inputs": {"condition": "d"}},
+      {"id": "x", "type": "send_event", "params": {"output": "died"}, "inputs": {"count": "n"}}]}})");
+  ASSERT_TRUE(effect.ok()) << effect.error().to_string();
+  ASSERT_EQ(effect->event_outputs.size(), 2u);
+  auto gpu = GpuSimulation::create(context(), *effect, {.birth_serials = true, .keep_records = true});
+  ASSERT_TRUE(gpu.ok()) << gpu.error().to_string();
+  auto comparison = ReferenceComparison::create(std::move(gpu).value());
+  ASSERT_TRUE(comparison.ok()) << comparison.error().to_string();
+  uint32_t sent = 0, killed = 0;
+  for (uint32_t f = 0; f < 20; ++f) {
+    auto c = comparison.value()->step();
+    ASSERT_TRUE(c.ok()) << c.error().to_string();
+    EXPECT_FALSE(c.value().differences.any()) << "frame " << f;
+    sent += c.value().reference.events_sent;
+    killed += c.value().gpu.killed;
+  }
+  EXPECT_TRUE(comparison.value()->summary().agrees());
+  EXPECT_GT(killed, 0u);
+  EXPECT_GT(sent, killed);  // a "born" event per newborn, a "died" one per death
+}
+
 TEST_F(ApiTest, TheComparisonNeedsBirthSerialsRecordsAndAFreshStart) {
   const CompiledEffect fire = load_effect("fire.json");
   auto plain = GpuSimulation::create(context(), fire, {.keep_records = true});

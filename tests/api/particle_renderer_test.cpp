@@ -161,7 +161,7 @@ TEST_F(ParticleRendererTest, EveryPathDrawsTheFrameRecordedBeforeItAndThePathsAg
   std::vector<std::vector<glm::vec3>> pictures;
   for (auto [path, transparency] :
        {std::pair{DrawPath::kRaster, Transparency::kSorted}, std::pair{DrawPath::kCompute, Transparency::kOit},
-        std::pair{DrawPath::kRaster, Transparency::kOit}}) {
+        std::pair{DrawPath::kRaster, Transparency::kOit}, std::pair{DrawPath::kRaster, Transparency::kAvboit}}) {
     ParticleSystem& system = make_system({.capacity = 4096, .max_emitters = 4, .compile_in_background = false});
     auto renderer = ParticleRenderer::create(
         system,
@@ -176,9 +176,12 @@ TEST_F(ParticleRendererTest, EveryPathDrawsTheFrameRecordedBeforeItAndThePathsAg
     pictures.push_back(std::move(last));
     renderer->reset();
   }
-  // Exact order (sorted raster, compute tiles) agrees closely; weighted OIT approximates it.
+  // Exact order (sorted raster, compute tiles) agrees closely; weighted OIT approximates it; the
+  // additive fire writes no extinction, so AVBOIT adds its light unattenuated, exactly.
+  ASSERT_EQ(pictures.size(), 4u);
   EXPECT_LT(mean_abs(pictures[0], pictures[1]), 0.01);
   EXPECT_LT(mean_abs(pictures[0], pictures[2]), 0.05);
+  EXPECT_LT(mean_abs(pictures[0], pictures[3]), 0.01);
 }
 
 TEST_F(ParticleRendererTest, TheHostsDepthHidesWhatIsBehindIt) {

@@ -14,6 +14,7 @@
 #include "graph_test_util.hpp"
 #include "modules.hpp"
 #include "mote/effect.hpp"
+#include "mote/simulation.hpp"
 
 namespace {
 
@@ -21,6 +22,18 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 std::string stage_list(const mote::graph::ModuleDef& m) { return m.stage; }
+
+// The modules that read a value another module sets come after it (event_on_hit reads a
+// collider's `hit`, velocity_upward an initial velocity); every event module's output is one
+// of the document's event outputs.
+json stage_with(const mote::graph::ModuleDef& m) {
+  json list = json::array();
+  if (m.name == "event_on_hit") list.push_back({{"module", "collide_plane"}});
+  if (m.name == "velocity_upward") list.push_back({{"module", "velocity_sphere"}});
+  list.push_back({{"module", m.name}});
+  return list;
+}
+const json kEventOutputs = {"hit", "death"};
 
 TEST(ModuleLibrary, EveryDefinitionLoadsAndIsDocumented) {
   auto lib = mote::graph::module_library();
@@ -46,7 +59,8 @@ TEST(ModuleGolden, EveryModuleExpandsAsItsGolden) {
   const fs::path dir = fs::path(MOTE_GRAPH_GOLDEN_DIR) / "modules";
   std::set<std::string> expected;
   for (const mote::graph::ModuleDef& m : **lib) {
-    const json doc = {{"version", 1}, {"name", m.name}, {"modules", {{stage_list(m), {{{"module", m.name}}}}}}};
+    json doc = {{"version", 1}, {"name", m.name}, {"modules", {{stage_list(m), stage_with(m)}}}};
+    if (m.name.rfind("event_", 0) == 0) doc["event_outputs"] = kEventOutputs;
     auto expanded = mote::graph::expand_module_document(doc);
     ASSERT_TRUE(expanded.ok()) << m.name << ": " << expanded.error().to_string();
     const std::string text = expanded->document.dump(2) + "\n";
@@ -106,8 +120,8 @@ TEST(ModuleDocument, EveryModuleCompilesInAStack) {
     bool present = false;
     for (const json& in : stack[m.stage]) present = present || in["module"] == m.name;
     if (present) continue;  // it is in the stack already (and compiles there)
-    stack[m.stage].push_back({{"module", m.name}});
-    auto r = mote::compile_effect(module_doc(stack.dump()));
+    for (const json& in : stage_with(m)) stack[m.stage].push_back(in);
+    auto r = mote::compile_effect(module_doc(stack.dump(), R"("event_outputs": ["hit", "death"],)"));
     EXPECT_TRUE(r.ok()) << m.name << ": " << r.error().to_string();
   }
 }
@@ -199,6 +213,78 @@ TEST(RandomDraws, ANodeThatDrawsNothingChangesNoDraws) {
   auto c = mote::compile_effect(effect_with(with_random, ""));
   ASSERT_TRUE(c.ok());
   EXPECT_NE(a->program, c->program);
+}
+
+// "expose": false writes every parameter into the nodes as a constant (no emitter field); an
+// object renames one parameter's field or keeps that one constant.
+TEST(ModuleDocument, ExposeRenamesOrHidesTheEmitterFields) {
+  auto names = [](const mote::CompiledEffect& e) {
+    std::set<std::string> out;
+    for (const auto& f : e.program.emitter_fields) out.insert(f.name);
+    return out;
+  };
+  const std::string base = R"({"spawn": [{"module": "rate", "rate": 5}], "initialize": [{"module": "shape_point"},
+      {"module": "lifetime", "life_min": 2, "life_max": 3)";
+  const std::string tail = R"(}], "update": [{"module": "age"}]})";
+  auto shown = mote::compile_effect(module_doc(base + tail));
+  auto hidden = mote::compile_effect(module_doc(base + R"(, "expose": false)" + tail));
+  auto renamed = mote::compile_effect(module_doc(base + R"(, "expose": {"life_min": "short", "life_max": false})" +
+                                                 tail));
+  ASSERT_TRUE(shown.ok() && hidden.ok() && renamed.ok()) << module_doc(base + tail);
+  EXPECT_EQ(names(*shown), (std::set<std::string>{"rate", "life_min", "life_max"}));
+  EXPECT_EQ(names(*hidden), (std::set<std::string>{"rate"}));
+  EXPECT_EQ(names(*renamed), (std::set<std::string>{"rate", "short"}));
+  // The particles are the same: a constant or a field of the same value.
+  mote::SimulationOptions options;
+  auto a = mote::Simulation::create(*shown, options);
+  auto b = mote::Simulation::create(*hidden, options);
+  ASSERT_TRUE(a.ok() && b.ok());
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(a->step().ok() && b->step().ok());
+  EXPECT_EQ(*a->field("lifetime"), *b->field("lifetime"));
+  EXPECT_NE(shown->program, hidden->program) << "the constant is in the program, not read from a field";
+  // A parameter that is no emitter field cannot be exposed; a name must be an identifier.
+  EXPECT_EQ(failure(module_doc(R"({"spawn": [{"module": "rate", "expose": {"capacity": "c"}}]})")).first,
+            "/modules/spawn/0/expose/capacity");
+  EXPECT_EQ(failure(module_doc(R"({"spawn": [{"module": "rate", "expose": {"rate": "1x"}}]})")).first,
+            "/modules/spawn/0/expose/rate");
+  EXPECT_EQ(failure(module_doc(R"({"spawn": [{"module": "rate", "expose": 3}]})")).first, "/modules/spawn/0/expose");
+}
+
+// Colliders or their hits together; event_on_hit sends events for a hit and kills the particle.
+TEST(ModuleDocument, CollidersOrTheirHitsForTheEventModule) {
+  const std::string doc = module_doc(R"({"spawn": [{"module": "rate", "rate": 50}],
+      "initialize": [{"module": "shape_point"}, {"module": "position_offset", "offset": [0, 2, 0]},
+                     {"module": "velocity_box", "velocity_min": [0, -4, 0], "velocity_max": [0, -4, 0]},
+                     {"module": "lifetime", "life_min": 10, "life_max": 10}],
+      "update": [{"module": "gravity"}, {"module": "integrate"}, {"module": "collide_box"},
+                 {"module": "collide_plane"}, {"module": "event_on_hit", "output": "hit", "count": 3},
+                 {"module": "age"}]})",
+                                     R"("event_outputs": ["hit"],)");
+  auto expanded = mote::expand_effect_document(doc);
+  ASSERT_TRUE(expanded.ok()) << expanded.error().to_string();
+  const json plain = json::parse(*expanded);
+  bool or_node = false;
+  for (const json& n : plain["update"]["nodes"])
+    or_node = or_node || (n["type"] == "or" && n["inputs"]["a"] == "u2_box.hit" && n["inputs"]["b"] == "u3_plane.hit");
+  EXPECT_TRUE(or_node) << plain["update"].dump();
+  auto r = mote::compile_effect(doc);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  mote::SimulationOptions options;
+  auto sim = mote::Simulation::create(*r, options);
+  ASSERT_TRUE(sim.ok());
+  // Falling from 2 m at 4 m/s onto the box (top at 1 m): every particle hits within a second
+  // and dies there, so none lives long and none is ever below the box top.
+  for (int i = 0; i < 120; ++i) {
+    ASSERT_TRUE(sim->step().ok());
+    auto pos = sim->field("position");
+    ASSERT_TRUE(pos.ok());
+    for (size_t p = 1; p < pos->size(); p += 3) EXPECT_GE((*pos)[p], 0.999f) << "frame " << i;
+  }
+  EXPECT_LT(sim->alive_count(), 40u) << "particles that hit were not killed";
+  EXPECT_GT(sim->alive_count(), 0u);
+  // Without a collider there is no hit to read.
+  EXPECT_EQ(failure(module_doc(R"({"update": [{"module": "event_on_hit"}]})", R"("event_outputs": ["hit"],)")).first,
+            "/modules/update/0");
 }
 
 }  // namespace

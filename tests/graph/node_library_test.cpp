@@ -64,6 +64,14 @@ constexpr const char* kExpected[] = {
     "builtin s3 in() out(out:P) param name:3",
     "ceil s3 in(a:N) out(out:N)",
     "clamp s3 in(x:N lo:N=(0) hi:N=(1)) out(out:N)",
+    "collide_box s2 in(position:3 velocity:3 center:3=(0,0,0) extent:3=(1,1,1) restitution:1=(0.5) friction:1=(0)) "
+    "out(position:3 velocity:3 hit:1)",
+    "collide_capsule s2 in(position:3 velocity:3 a:3=(0,0,0) b:3=(0,1,0) radius:1=(0.5) restitution:1=(0.5) "
+    "friction:1=(0)) out(position:3 velocity:3 hit:1)",
+    "collide_plane s2 in(position:3 velocity:3 point:3=(0,0,0) normal:3=(0,1,0) restitution:1=(0.5) friction:1=(0)) "
+    "out(position:3 velocity:3 hit:1)",
+    "collide_sphere s2 in(position:3 velocity:3 center:3=(0,0,0) radius:1=(1) restitution:1=(0.5) friction:1=(0)) "
+    "out(position:3 velocity:3 hit:1)",
     "color s3 in() out(out:4) param value:8",
     "combine s3 in(x:1 y:1 z:1? w:1?) out(out:P)",
     "compare s3 in(a:N b:N) out(out:N) param op:6",
@@ -110,6 +118,8 @@ constexpr const char* kExpected[] = {
     "not s3 in(a:N) out(out:N)",
     "one_minus s3 in(a:N) out(out:N)",
     "or s3 in(a:N b:N) out(out:N)",
+    "orbit s3 in(position:3 center:3=(0,0,0) axis:3=(0,1,0) angular_speed:1=(1) dt:1=@DT) out(out:3)",
+    "point_force s3 in(position:3 velocity:3 center:3=(0,0,0) strength:1=(1) radius:1=(0) dt:1=@DT) out(out:3)",
     "pow s3 in(a:N b:N) out(out:N)",
     "quat_from_axis_angle s3 in(axis:3 angle:1) out(out:4)",
     "quat_integrate s3 in(q:4 angular_velocity:3 dt:1=@DT) out(out:4)",
@@ -127,6 +137,7 @@ constexpr const char* kExpected[] = {
     "random_range s3 in(min:N=(0) max:N=(1)) out(out:N) random",
     "rsqrt s3 in(a:N) out(out:N)",
     "select s3 in(mask:N a:N b:N) out(out:N)",
+    "send_event s3 in(count:1) out() param output:9 sink",
     "set_field s3 in(value:P) out() param field:0 sink",
     "sign s3 in(a:N) out(out:N)",
     "sin s3 in(a:N) out(out:N)",
@@ -136,6 +147,7 @@ constexpr const char* kExpected[] = {
     "step s3 in(edge:N x:N) out(out:N)",
     "sub s3 in(a:N b:N) out(out:N)",
     "tan s3 in(a:N) out(out:N)",
+    "turbulence s3 in(position:3 velocity:3 frequency:1=(1) strength:1=(1) dt:1=@DT) out(out:3)",
     "vec2 s3 in() out(out:2) param value:8",
     "vec3 s3 in() out(out:3) param value:8",
     "vec4 s3 in() out(out:4) param value:8",
@@ -143,6 +155,7 @@ constexpr const char* kExpected[] = {
     "velocity_cone s3 in(direction:3=(0,1,0) angle:1=(0.5) speed_min:1=(1) speed_max:1=(1)) out(out:3) random",
     "velocity_fixed s3 in(direction:3=(0,1,0) speed:1=(1)) out(out:3)",
     "velocity_sphere s3 in(speed_min:1=(1) speed_max:1=(1)) out(out:3) random",
+    "vortex s3 in(position:3 velocity:3 center:3=(0,0,0) axis:3=(0,1,0) strength:1=(1) dt:1=@DT) out(out:3)",
     "wind s3 in(position:3) out(out:3)",
 };
 

@@ -30,7 +30,8 @@ ordered_json param_schema(ParamKind kind) {
   switch (kind) {
     case ParamKind::kParticleField:
     case ParamKind::kEmitterField:
-    case ParamKind::kGlobalField: return {{"$ref", "#/$defs/identifier"}};
+    case ParamKind::kGlobalField:
+    case ParamKind::kEventOutput: return {{"$ref", "#/$defs/identifier"}};
     case ParamKind::kBuiltinName: {
       ordered_json names = ordered_json::array();
       for (const isa::BuiltinInfo& b : isa::all_builtins()) names.push_back(lower(b.name));
@@ -133,7 +134,19 @@ void put_modules(ordered_json& schema) {
       if (m.stage != stage) continue;
       names.push_back(m.name);
       ordered_json props = {{"module", {{"const", m.name}}}};
-      for (const ModuleParam& p : m.params) props[p.name] = module_param_schema(p);
+      ordered_json exposed = ordered_json::object();
+      for (const ModuleParam& p : m.params) {
+        props[p.name] = module_param_schema(p);
+        if (!p.field.empty())
+          exposed[p.name] = {{"description", "emitter field '" + p.field + "'"},
+                             {"anyOf", {{{"const", false}}, {{"$ref", "#/$defs/identifier"}}}}};
+      }
+      if (!exposed.empty())
+        props["expose"] = {
+            {"description", "false: every parameter a constant, no emitter field; an object renames a parameter's "
+                            "emitter field or keeps that one a constant (false)"},
+            {"anyOf",
+             {{{"type", "boolean"}}, {{"type", "object"}, {"additionalProperties", false}, {"properties", exposed}}}}};
       defs["module_" + m.name] = {{"description", m.doc},
                                   {"type", "object"},
                                   {"additionalProperties", false},

@@ -74,6 +74,26 @@ TEST(Assembler, DirectivesCommentsAndInstructions) {
   expect_round_trip(p);
 }
 
+TEST(Assembler, EmitEventNamesItsOutput) {
+  const Program p = must_assemble(R"(
+.registers 4
+.particle n 1
+.update
+  LOAD_FIELD r0.x, @n
+  EMIT_EVENT r0.x, e[3]
+  EMIT_EVENT 2.0, e[0]
+)");
+  ASSERT_EQ(p.update.size(), 3u);
+  EXPECT_EQ(p.update[1], inst(Op::EMIT_EVENT, 1, 0, reg(0, "x"), raw(3)));
+  EXPECT_EQ(p.update[2], inst(Op::EMIT_EVENT, 1, 0, imm(2.0f), raw(0)));
+  EXPECT_TRUE(verify_program(p).ok()) << verify_program(p).error().to_string();
+  expect_round_trip(p);
+  const Error past = parse_error(".registers 4\n.update\n  EMIT_EVENT 1.0, e[4]\n");
+  EXPECT_NE(past.message.find("event output"), std::string::npos) << past.message;
+  const Error bare = parse_error(".registers 4\n.update\n  EMIT_EVENT 1.0, 2\n");
+  EXPECT_NE(bare.message.find("e[N]"), std::string::npos) << bare.message;
+}
+
 TEST(Assembler, LaneCountRules) {
   const Program p = must_assemble(R"(
 .registers 8

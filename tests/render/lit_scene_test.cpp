@@ -9,6 +9,10 @@
 #include <iterator>
 #include <string>
 
+#include <glm/gtc/constants.hpp>
+
+#include "render/reference_lighting.hpp"
+#include "render/render_view.hpp"
 #include "render/scene_renderer.hpp"
 #include "scene/scene.hpp"
 #include "support/gpu_fixture.hpp"
@@ -28,6 +32,7 @@ struct PathCase {
 };
 constexpr PathCase kPaths[] = {{"raster oit", DrawPath::kRaster, Transparency::kOit},
                                {"raster sorted", DrawPath::kRaster, Transparency::kSorted},
+                               {"raster avboit", DrawPath::kRaster, Transparency::kAvboit},
                                {"compute", DrawPath::kCompute, Transparency::kOit}};
 
 std::string read_text(const fs::path& path) {
@@ -132,6 +137,84 @@ TEST_F(LitSceneTest, ALightBehindAPuffLightsItsThinEdgeNotItsDenseCore) {
     EXPECT_GT(edge, 0.02f) << "the dense puff's edge lets the light behind through";
     EXPECT_GT(edge, 4.0f * core) << "its core holds it back (core gain " << core << ")";
     EXPECT_GT(gain({-1.1f, 0.6f, 0.0f}), 0.01f) << "the thin puff is lit through its middle";
+  }
+}
+
+// A spot light's cone in closed form (render_view.hpp's spot_light_gpu, light_cone_factor, the
+// CPU reference's irradiance): against the same light without a cone, the irradiance at a point
+// seen from the light at angle t off its axis is scaled by 1 inside the inner cone, 0 outside the
+// outer, and ((cos t - cos outer) / (cos inner - cos outer))^2 between.
+TEST(SpotLightCone, ItsIrradianceIsThePointLightsScaledByTheClosedFormRamp) {
+  shader::RenderView view{};
+  view.point_light_count = 1;
+  const glm::vec3 at(0.5f, 4.0f, -1.0f);
+  const glm::vec3 axis = glm::normalize(glm::vec3(0.2f, -1.0f, 0.1f));
+  const float inner = 20.0f, outer = 30.0f;
+  const shader::PointLightGpu spot = spot_light_gpu(at, 50.0f, {2.0f, 1.5f, 1.0f}, axis * 3.0f, inner, outer);
+  shader::PointLightGpu point = spot;
+  point.radiance.w = 0.0f;
+  point.spot = glm::vec4(0.0f);
+  EXPECT_NEAR(glm::length(glm::vec3(spot.spot)), 1.0f, 1e-6f) << "the axis is normalised";
+  // A direction `degrees` off the axis (turned about a unit vector across it).
+  const glm::vec3 across = glm::normalize(glm::cross(axis, glm::vec3(1.0f, 0.0f, 0.0f)));
+  auto off_axis = [&](float degrees) {
+    const float t = glm::radians(degrees);
+    return std::cos(t) * axis + std::sin(t) * across;
+  };
+  const float cos_inner = std::cos(glm::radians(inner)), cos_outer = std::cos(glm::radians(outer));
+  for (float degrees : {0.0f, 10.0f, 19.0f, 21.0f, 25.0f, 29.0f, 31.0f, 60.0f, 120.0f}) {
+    SCOPED_TRACE(degrees);
+    const glm::vec3 p = at + 2.5f * off_axis(degrees);
+    const float t = std::clamp((std::cos(glm::radians(degrees)) - cos_outer) / (cos_inner - cos_outer), 0.0f, 1.0f);
+    const float want = t * t;
+    const shader::IrradianceSh lit = reference_irradiance(view, std::span(&spot, 1), p);
+    const shader::IrradianceSh all_round = reference_irradiance(view, std::span(&point, 1), p);
+    ASSERT_GT(all_round.luma[0], 0.0f);
+    EXPECT_NEAR(lit.luma[0] / all_round.luma[0], want, 1e-4f);
+    for (int c = 1; c < 4; ++c) EXPECT_NEAR(lit.luma[c], all_round.luma[c] * want, 1e-5f);
+    if (degrees < inner) {
+      EXPECT_FLOAT_EQ(want, 1.0f);
+    }
+    if (degrees > outer) {
+      EXPECT_FLOAT_EQ(want, 0.0f);
+    }
+  }
+}
+
+// lit_backlit with its point light replaced by a narrow spot light above the dense puff: the
+// dense puff is lit and the thin one, 42 degrees off the axis, takes nothing from it; turned
+// towards the thin puff, the other way round — through the scene format, the public renderer and
+// the irradiance pass, on every path.
+TEST_F(LitSceneTest, ASpotLightLightsWhatIsInItsConeAlone) {
+  const std::string base = read_text(kScenes / "lit_backlit.json");
+  const std::string point =
+      R"("point_lights": [{"position": [0.0, 0.6, -0.8], "color": [1.0, 0.6, 0.25], "intensity": 3, "range": 6}],)";
+  auto with_spot = [&](const char* direction, const char* intensity) {
+    return replaced(base, point,
+                    std::string(R"("spot_lights": [{"position": [1.1, 3.0, 0.0], "direction": )") + direction +
+                        R"(, "color": [1, 1, 1], "intensity": )" + intensity +
+                        R"(, "range": 10, "inner_degrees": 12, "outer_degrees": 20}],)");
+  };
+  const std::string down = with_spot("[0, -1, 0]", "6");
+  const std::string towards_thin = with_spot("[-2.2, -2.4, 0]", "6");
+  const std::string dark = with_spot("[0, -1, 0]", "0");
+  for (const PathCase& p : kPaths) {
+    SCOPED_TRACE(p.name);
+    const FrameCapture unlit = render(dark, p);
+    const FrameCapture on_dense = render(down, p);
+    const FrameCapture on_thin = render(towards_thin, p);
+    ASSERT_FALSE(unlit.composited.empty());
+    ASSERT_FALSE(on_dense.composited.empty());
+    ASSERT_FALSE(on_thin.composited.empty());
+    auto gain = [&](const FrameCapture& lit, glm::vec3 at) {
+      const glm::ivec2 px = pixel_of(lit, at);
+      return luma_at(lit, px) - luma_at(unlit, px);
+    };
+    const glm::vec3 dense{1.1f, 0.75f, 0.0f}, thin{-1.1f, 0.75f, 0.0f};
+    EXPECT_GT(gain(on_dense, dense), 0.02f) << "the spot lights the puff below it";
+    EXPECT_LT(std::abs(gain(on_dense, thin)), 1e-3f) << "and nothing outside its cone";
+    EXPECT_GT(gain(on_thin, thin), 0.01f) << "turned, it lights the thin puff";
+    EXPECT_LT(std::abs(gain(on_thin, dense)), 1e-3f) << "and not the dense one any more";
   }
 }
 

@@ -340,6 +340,7 @@ TEST_P(ParticleRendererPathTest, RecordChangesReachTheGpuInCommandBufferOrder) {
 INSTANTIATE_TEST_SUITE_P(Paths, ParticleRendererPathTest,
                          ::testing::Values(PathCase{"raster_oit", DrawPath::kRaster, Transparency::kOit},
                                            PathCase{"raster_sorted", DrawPath::kRaster, Transparency::kSorted},
+                                           PathCase{"raster_avboit", DrawPath::kRaster, Transparency::kAvboit},
                                            PathCase{"compute", DrawPath::kCompute, Transparency::kOit}),
                          [](const testing::TestParamInfo<PathCase>& param) { return std::string(param.param.name); });
 

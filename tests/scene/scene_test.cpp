@@ -71,6 +71,8 @@ constexpr const char* kFull = R"({
     {"rotation": [0, 0, 0, 1]}
   ],
   "fog": {"grid": [80, 45, 32], "near": 1, "far": 150, "anisotropy": 0.5, "history_weight": 0.9, "wind": [2, 0, 0]},
+  "wind": {"velocity": [3, 0, -1], "gust_strength": 0.5, "gust_period": 4, "turbulence_amplitude": 1.5,
+           "turbulence_frequency": 0.25, "turbulence_scroll": 2},
   "output": {"width": 480, "height": 270, "frames": 48, "fps": 24, "dt": 0.01, "seed": 9, "warmup_seconds": 2,
              "exposure": 1.5, "tonemap": "agx"}
 })";
@@ -250,6 +252,12 @@ TEST(SceneLoader, FullSceneHasEveryValue) {
   EXPECT_FLOAT_EQ(s.fog.anisotropy, 0.5f);
   EXPECT_FLOAT_EQ(s.fog.history_weight, 0.9f);
   expect_vec3(s.fog.wind, {2, 0, 0});
+  EXPECT_EQ(s.wind.velocity, (std::array<float, 3>{3, 0, -1}));
+  EXPECT_FLOAT_EQ(s.wind.gust_strength, 0.5f);
+  EXPECT_FLOAT_EQ(s.wind.gust_period, 4.0f);
+  EXPECT_FLOAT_EQ(s.wind.turbulence_amplitude, 1.5f);
+  EXPECT_FLOAT_EQ(s.wind.turbulence_frequency, 0.25f);
+  EXPECT_FLOAT_EQ(s.wind.turbulence_scroll, 2.0f);
 }
 
 TEST(SceneLoader, MinimalSceneTakesTheDefaults) {
@@ -288,6 +296,43 @@ TEST(SceneLoader, MayNameItsSchema) {
   auto wrong = load_scene(R"({"$schema": false, "version": 1})", "");
   ASSERT_FALSE(wrong.ok());
   EXPECT_EQ(wrong.error().where, "/$schema");
+}
+
+// Spot lights: every key read, the direction normalised, the defaults, and each rule refused at
+// its pointer (the cone's half-angles 0 <= inner <= outer <= 90, outer above 0).
+TEST(SceneLoader, SpotLightsAreReadAndTheirConesChecked) {
+  auto r = load_scene(R"({"version": 1, "transforms": [{"name": "lamp"}],
+    "spot_lights": [{"transform": "lamp", "position": [1, 3, 0], "direction": [0, -2, 0], "color": [1, 0.9, 0.8],
+                     "intensity": 6, "range": 12, "inner_degrees": 10, "outer_degrees": 25}, {}]})",
+                      "");
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  const Scene& s = r.value();
+  ASSERT_EQ(s.spot_lights.size(), 2u);
+  EXPECT_EQ(s.spot_lights[0].transform, "lamp");
+  expect_vec3(s.spot_lights[0].position, {1, 3, 0});
+  expect_vec3(s.spot_lights[0].direction, {0, -1, 0});
+  expect_vec3(s.spot_lights[0].color, {1, 0.9f, 0.8f});
+  EXPECT_FLOAT_EQ(s.spot_lights[0].intensity, 6.0f);
+  EXPECT_FLOAT_EQ(s.spot_lights[0].range, 12.0f);
+  EXPECT_FLOAT_EQ(s.spot_lights[0].inner_degrees, 10.0f);
+  EXPECT_FLOAT_EQ(s.spot_lights[0].outer_degrees, 25.0f);
+  expect_vec3(s.spot_lights[1].direction, {0, -1, 0});  // defaults
+  EXPECT_FLOAT_EQ(s.spot_lights[1].inner_degrees, 20.0f);
+  EXPECT_FLOAT_EQ(s.spot_lights[1].outer_degrees, 30.0f);
+  EXPECT_TRUE(s.point_lights.empty());
+  const std::pair<const char*, const char*> bad[] = {
+      {R"({"version": 1, "spot_lights": [{"inner_degrees": 40}]})", "/spot_lights/0/inner_degrees"},
+      {R"({"version": 1, "spot_lights": [{"outer_degrees": 0}]})", "/spot_lights/0/outer_degrees"},
+      {R"({"version": 1, "spot_lights": [{"outer_degrees": 91}]})", "/spot_lights/0/outer_degrees"},
+      {R"({"version": 1, "spot_lights": [{"direction": [0, 0, 0]}]})", "/spot_lights/0/direction"},
+      {R"({"version": 1, "spot_lights": [{"transform": "nowhere"}]})", "/spot_lights/0/transform"},
+      {R"({"version": 1, "spot_lights": [{"cone": 3}]})", "/spot_lights/0/cone"}};
+  for (const auto& [text, where] : bad) {
+    auto refused = load_scene(text, "");
+    ASSERT_FALSE(refused.ok()) << text;
+    EXPECT_EQ(refused.error().code, ErrorCode::kParse);
+    EXPECT_EQ(refused.error().where, where) << refused.error().to_string();
+  }
 }
 
 TEST(SceneLoader, SunNullAbsentOrDefaults) {
@@ -542,6 +587,15 @@ const Rejection kRejections[] = {
     {"/fog/history_weight", "1", "/fog/history_weight"},
     {"/fog/wind/2", "null", "/fog/wind/2"},
     {"/fog/colour", "1", "/fog/colour"},
+    {"/wind", "[]", "/wind"},
+    {"/wind/velocity", "[1, 2]", "/wind/velocity"},
+    {"/wind/velocity/1", "1e5", "/wind/velocity/1"},
+    {"/wind/gust_strength", "1.5", "/wind/gust_strength"},
+    {"/wind/gust_period", "-1", "/wind/gust_period"},
+    {"/wind/turbulence_amplitude", "-2", "/wind/turbulence_amplitude"},
+    {"/wind/turbulence_frequency", "0", "/wind/turbulence_frequency"},
+    {"/wind/turbulence_scroll", "\"fast\"", "/wind/turbulence_scroll"},
+    {"/wind/gusts", "1", "/wind/gusts"},
 };
 
 TEST(SceneLoader, EveryRuleRejectsWithItsPointer) {

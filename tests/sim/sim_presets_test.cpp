@@ -118,6 +118,68 @@ TEST(SimPresets, RainFallsInsideItsFootprint) {
   });
 }
 
+// Sparks thrown from 1 m up fall onto the floor (collide_plane at y = 0), never pass through it,
+// and lose their speed there: the sparks older than 2.5 s lie on the floor, nearly still.
+TEST(SimPresets, SparksBounceOnTheFloorAndComeToRest) {
+  const CompiledEffect e = load_preset("sparks_bounce");
+  ASSERT_FALSE(HasFailure());
+  uint32_t resting = 0;
+  run_preset(e, [&](const Simulation& sim, const FrameReport& r) {
+    const std::vector<float> p = field_of(sim, "position");
+    for (size_t i = 1; i < p.size(); i += 3) ASSERT_GE(p[i], 0.0f) << "frame " << r.frame;
+    if (r.frame % 60 != 59) return;
+    const std::vector<float> v = field_of(sim, "velocity");
+    const std::vector<float> age = field_of(sim, "age");
+    for (size_t k = 0; k < age.size(); ++k) {
+      if (age[k] < 2.5f) continue;
+      const float speed = std::sqrt(v[3 * k] * v[3 * k] + v[3 * k + 1] * v[3 * k + 1] + v[3 * k + 2] * v[3 * k + 2]);
+      EXPECT_LT(p[3 * k + 1], 0.01f) << "frame " << r.frame;
+      EXPECT_LT(speed, 0.2f) << "frame " << r.frame;
+      ++resting;
+    }
+  });
+  EXPECT_GT(resting, 100u);
+}
+
+// Leaves feel the scene's wind (the wind node) through drag relative to the air: in still air
+// the airborne ones drift down with no sideways speed left; in a uniform 2 m/s wind along +X they
+// move with it (after 3 s the 1.5/s drag has taken all but 1% of any other sideways speed); on
+// the ground they stick.
+TEST(SimPresets, LeavesMoveWithTheWind) {
+  const CompiledEffect e = load_preset("leaves");
+  ASSERT_FALSE(HasFailure());
+  for (const float wind_x : {0.0f, 2.0f}) {
+    SimulationOptions o;
+    o.emitter.seed = 77;
+    o.wind.velocity = {wind_x, 0.0f, 0.0f};
+    Result<Simulation> created = Simulation::create(e, o);
+    ASSERT_TRUE(created.ok()) << created.error().to_string();
+    uint32_t airborne = 0, grounded = 0;
+    for (uint32_t f = 0; f < 420; ++f) {
+      ASSERT_TRUE(created->step().ok());
+      if (f % 60 != 59) continue;
+      const std::vector<float> p = field_of(*created, "position");
+      const std::vector<float> v = field_of(*created, "velocity");
+      const std::vector<float> age = field_of(*created, "age");
+      for (size_t k = 0; k < age.size(); ++k) {
+        ASSERT_GE(p[3 * k + 1], 0.0f);
+        if (age[k] < 3.0f) continue;
+        if (p[3 * k + 1] > 0.05f) {
+          EXPECT_NEAR(v[3 * k], wind_x, 0.05f) << "wind " << wind_x;
+          EXPECT_NEAR(v[3 * k + 2], 0.0f, 0.05f);
+          EXPECT_LT(v[3 * k + 1], -0.5f);  // falling at about gravity / drag = 1 m/s
+          ++airborne;
+        } else if (p[3 * k + 1] < 1e-6f) {
+          EXPECT_EQ(v[3 * k], 0.0f);  // on the ground: stuck (restitution 0, friction 1)
+          ++grounded;
+        }
+      }
+    }
+    EXPECT_GT(airborne, 20u) << "wind " << wind_x;
+    EXPECT_GT(grounded, 20u) << "wind " << wind_x;
+  }
+}
+
 TEST(SimPresets, FireRisesAndShrinksSmokeRisesAndGrows) {
   for (const char* name : {"fire", "bonfire_flame"}) {
     const CompiledEffect e = load_preset(name);

@@ -9,6 +9,7 @@
 #include "mote/isa.hpp"
 #include "shared/isa_encoding.h"
 #include "shared/vm_semantics.h"
+#include "shared/vm_limits.h"
 
 namespace mote {
 namespace {
@@ -79,19 +80,40 @@ struct Layout {
 
 class SectionBuilder {
  public:
-  SectionBuilder(Rng& rng, const GeneratorOptions& o, Program& p, const Layout& layout, Section section)
-      : rng_(rng), o_(o), p_(p), layout_(layout), section_(section), code_(p.code(section)) {}
+  SectionBuilder(Rng& rng, Rng& event_rng, const GeneratorOptions& o, Program& p, const Layout& layout, Section section)
+      : rng_(rng), event_rng_(event_rng), o_(o), p_(p), layout_(layout), section_(section), code_(p.code(section)) {}
 
   void build() {
     const uint32_t n = rng_.range(o_.min_instructions, o_.max_instructions);
     std::vector<Op> ops;
     for (const isa::OpInfo& info : isa::all_ops())
-      if (info.op != Op::KILL || section_ == Section::kUpdate) ops.push_back(info.op);
+      if ((info.op != Op::KILL || section_ == Section::kUpdate) && info.op != Op::EMIT_EVENT) ops.push_back(info.op);
     for (uint32_t k = 0; k < n; ++k) {
       emit_random(ops[rng_.range(0, uint32_t(ops.size() - 1))]);
       if (rng_.chance(0.15f)) emit_store();
     }
     for (uint32_t k = 0; k < 4; ++k) emit_store();
+    emit_events();
+  }
+
+  // EMIT_EVENT writes no register and no record word, so it comes last, from its own random
+  // stream: the rest of every program is what it was before the opcode existed (the suites'
+  // programs, and what the GPU tests found in them, stay the same).
+  void emit_events() {
+    const uint32_t events = event_rng_.range(0, 3);
+    std::vector<uint32_t> written;
+    for (uint32_t s = 0; s < p_.register_count; ++s)
+      if (written_.test(s)) written.push_back(s);
+    for (uint32_t e = 0; e < events; ++e) {
+      uint32_t kinds[3] = {sh::kVmKindImm, sh::kVmKindNone, sh::kVmKindNone};
+      uint32_t count = bits(kImmediates[event_rng_.range(0, uint32_t(std::size(kImmediates) - 1))]);
+      if (!written.empty() && event_rng_.chance(0.7f)) {
+        kinds[0] = sh::kVmKindReg;
+        count = written[event_rng_.range(0, uint32_t(written.size() - 1))] | (sh::kVmSwizzleIdentity << 8);
+      }
+      const uint32_t output = event_rng_.range(0, sh::kVmEventOutputs - 1);
+      code_.push_back(Instruction{{word0(uint32_t(Op::EMIT_EVENT), 1, kinds, 0), count, output, 0}});
+    }
   }
 
  private:
@@ -138,6 +160,7 @@ class SectionBuilder {
         case SrcRule::kBuiltin: words[s] = builtin_word(lanes); break;
         case SrcRule::kDraw: words[s] = rng_.range(0, 1000); break;
         case SrcRule::kCmp: words[s] = rng_.range(0, 5); break;
+        case SrcRule::kEvent: words[s] = rng_.range(0, sh::kVmEventOutputs - 1); break;
         default: break;
       }
     }
@@ -202,6 +225,7 @@ class SectionBuilder {
   }
 
   Rng& rng_;
+  Rng& event_rng_;
   const GeneratorOptions& o_;
   Program& p_;
   const Layout& layout_;
@@ -255,8 +279,9 @@ Program generate_random_program(uint64_t seed, const GeneratorOptions& options) 
   const uint32_t vec4s = rng.range(1, 8);
   for (uint32_t i = 0; i < vec4s * 4; ++i) p.constants.push_back(bits(rng.uniform(-20.0f, 20.0f)));
 
-  SectionBuilder(rng, options, p, layout, Section::kInit).build();
-  SectionBuilder(rng, options, p, layout, Section::kUpdate).build();
+  Rng event_rng(seed ^ 0x4556454E54ull);  // "EVENT": EMIT_EVENT's own stream (SectionBuilder::emit_events)
+  SectionBuilder(rng, event_rng, options, p, layout, Section::kInit).build();
+  SectionBuilder(rng, event_rng, options, p, layout, Section::kUpdate).build();
   return p;
 }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "support/program_generator.hpp"
+#include "shared/vm_limits.h"
 #include "test_executors.hpp"
 #include "vm_test_support.hpp"
 
@@ -75,6 +76,7 @@ CoverageCase make_case(const isa::OpInfo& info, uint32_t lanes, uint32_t compare
       case SrcRule::kBuiltin: src[s] = raw(builtin_word(shader::kVmSpaceEmitterField, 0)); break;
       case SrcRule::kDraw: src[s] = raw(7); break;
       case SrcRule::kCmp: src[s] = raw(compare_code); break;
+      case SrcRule::kEvent: src[s] = raw(2); break;  // not output 0: the index must be honoured
       case SrcRule::kUnused: break;
     }
   }
@@ -113,12 +115,14 @@ void row_operands(const isa::OpInfo& info, uint32_t lanes, const RunInput& in, u
       out[s][k] = k < isa::source_width(info.src[s], lanes) ? u2f(in.records[i * kRecordWords + 1 + 4 * s + k]) : 0.0f;
 }
 
-// Whether an executor without the row's case (its result zeros, its record and kill flag left
-// alone) would produce something other than `ref` on some particle.
+// Whether an executor without the row's case (its result zeros, its record, kill flag and event
+// counts left alone) would produce something other than `ref` on some particle.
 bool missing_case_shows(const isa::OpInfo& info, uint32_t lanes, const CoverageCase& cc, const RunInput& in,
                         const RunOutput& ref) {
   for (uint32_t i = 0; i < in.count; ++i) {
     if (ref.killed[i] != 0) return true;
+    for (uint32_t e = 0; e < shader::kVmEventOutputs; ++e)
+      if (ref.events[i * shader::kVmEventOutputs + e] != 0) return true;
     float operands[3][4];
     row_operands(info, lanes, in, i, operands);
     for (uint32_t k = 0; k < 4; ++k) {
@@ -163,6 +167,7 @@ TEST_P(RowCoverage, EveryRowRunsItsOwnCaseInEveryExecutor) {
           ASSERT_EQ(got->op_executions, ref->op_executions) << cc.where;
         }
         ASSERT_EQ(got->killed, ref->killed) << cc.where;
+        ASSERT_EQ(got->events, ref->events) << cc.where;
         for (uint32_t i = 0; i < kParticles; ++i) {
           float operands[3][4];
           row_operands(info, lanes, in, i, operands);

@@ -13,6 +13,7 @@
 
 #include "test_executors.hpp"
 #include "support/program_generator.hpp"
+#include "shared/vm_limits.h"
 #include "vm_test_support.hpp"
 
 namespace mote::test {
@@ -130,6 +131,7 @@ OpCase make_op_case(Op op, uint32_t lanes, Rng& rng, bool allow_imm) {
       }
       case SrcRule::kDraw: src[s] = raw(rng.range(0, 100000)); break;
       case SrcRule::kCmp: src[s] = raw(rng.range(0, 5)); break;
+      case SrcRule::kEvent: src[s] = raw(rng.range(0, shader::kVmEventOutputs - 1)); break;
       default: break;
     }
   }
@@ -185,6 +187,7 @@ TEST_P(OpParity, EveryOpcodeEveryLaneCountWithinTableTolerance) {
         auto got = executor->run(in);
         ASSERT_TRUE(got.ok()) << where << ": " << got.error().to_string();
         ASSERT_EQ(got->killed, ref->killed) << where;
+        ASSERT_EQ(got->events, ref->events) << where;
         const uint32_t rw = 17;
         for (uint32_t i = 0; i < in.count; ++i) {
           for (uint32_t w = 0; w < rw; ++w) {
@@ -248,6 +251,7 @@ TEST_P(ProgramParity, GeneratedProgramsMatchReferenceAndCoverEveryOpcode) {
       auto got = executor->run(in);
       ASSERT_TRUE(got.ok()) << where << ": " << got.error().to_string();
       ASSERT_EQ(got->killed, ref->killed) << where;
+      ASSERT_EQ(got->events, ref->events) << where;
       ASSERT_EQ(got->records.size(), ref->records.size());
       const uint32_t rw = effective_record_words(in);
       for (size_t w = 0; w < ref->records.size(); ++w) {

@@ -256,6 +256,50 @@ TEST(VmReference, KillIsPredicatedAndRecordsStillWritten) {
   EXPECT_EQ(refused.error().code, ErrorCode::kVerify);
 }
 
+// EMIT_EVENT: floor(count) events to the named output, summed over the run's EMIT_EVENTs of
+// that output, none for NaN or a count below 1, saturating at kVmMaxEventCount; allowed in INIT
+// and UPDATE; an output index past the last is refused by the verifier.
+TEST(VmReference, EmitEventCountsPerOutputAndSaturates) {
+  Program p;
+  p.register_count = 4;
+  p.particle_fields = {{"n", 1}};
+  p.update = {make_ins(Op::LOAD_FIELD, 1, 0, raw(1)), make_ins(Op::EMIT_EVENT, 1, 0, reg(0), raw(1)),
+              make_ins(Op::EMIT_EVENT, 1, 0, reg(0), raw(1)), make_ins(Op::EMIT_EVENT, 1, 0, imm(3.0f), raw(3))};
+  const float counts[] = {2.75f, 0.5f, -4.0f, std::nanf(""), 40000.0f, 1e30f};
+  const uint32_t expected[] = {4,
+                               0,
+                               0,
+                               0,  // floor(2.75) twice
+                               s::kVmMaxEventCount,
+                               s::kVmMaxEventCount};
+  RunInput in = blank_input(p, 6);
+  in.records.clear();
+  for (float c : counts) in.records.insert(in.records.end(), {0u, f2u(c)});
+  std::unique_ptr<Executor> executors[] = {make_reference_executor(), make_batch_executor()};
+  for (const auto& executor : executors) {
+    const auto out = executor->run(in);
+    ASSERT_TRUE(out.ok()) << out.error().to_string();
+    ASSERT_EQ(out->events.size(), 6u * s::kVmEventOutputs);
+    for (uint32_t i = 0; i < 6; ++i) {
+      EXPECT_EQ(out->events[i * 4 + 0], 0u) << executor->name() << " particle " << i;
+      EXPECT_EQ(out->events[i * 4 + 1], expected[i]) << executor->name() << " particle " << i;
+      EXPECT_EQ(out->events[i * 4 + 2], 0u) << executor->name() << " particle " << i;
+      EXPECT_EQ(out->events[i * 4 + 3], 3u) << executor->name() << " particle " << i;
+    }
+  }
+  p.init = p.update;  // INIT may send events too (a spawn burst's own trigger)
+  in.section = Section::kInit;
+  const auto from_init = make_reference_executor()->run(in);
+  ASSERT_TRUE(from_init.ok()) << from_init.error().to_string();
+  EXPECT_EQ(from_init->events[1], 4u);
+  p.update[1] = make_ins(Op::EMIT_EVENT, 1, 0, reg(0), raw(s::kVmEventOutputs));
+  in.section = Section::kUpdate;
+  const auto refused = make_reference_executor()->run(in);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, ErrorCode::kVerify);
+  EXPECT_EQ(refused.error().where, "update[1].s1");
+}
+
 TEST(VmReference, BuiltinsAndFieldSpaces) {
   Program p;
   p.register_count = 16;

@@ -72,8 +72,9 @@ int check_usage(const RenderJob& a, SceneRendererOptions& options) {
   if (a.path == "compute") options.path = DrawPath::kCompute;
   else if (a.path != "raster") return usage_error(a.verb, "--path is raster or compute, not '" + a.path + "'");
   if (a.transparency == "sorted") options.transparency = Transparency::kSorted;
+  else if (a.transparency == "avboit") options.transparency = Transparency::kAvboit;
   else if (a.transparency != "oit")
-    return usage_error(a.verb, "--transparency is oit or sorted, not '" + a.transparency + "'");
+    return usage_error(a.verb, "--transparency is oit, sorted or avboit, not '" + a.transparency + "'");
   for (const std::string& v : a.video)
     if (v != "mp4" && v != "webm") return usage_error(a.verb, "--video takes mp4 and webm, not '" + v + "'");
   return kExitOk;
@@ -204,7 +205,7 @@ void add_render_options(CLI::App* cmd, RenderJob& job) {
   // The scene file's own limit on output.frames.
   cmd->add_option("--frames", job.frames, "frames to render (default: the scene's)")->check(CLI::Range(1u, 100000u));
   cmd->add_option("--path", job.path, "raster | compute")->capture_default_str();
-  cmd->add_option("--transparency", job.transparency, "raster path: oit | sorted")->capture_default_str();
+  cmd->add_option("--transparency", job.transparency, "raster path: oit | sorted | avboit")->capture_default_str();
   cmd->add_option("--device", job.device, "device index or name substring (see mote info)");
   cmd->add_option("--asset-root", job.asset_root,
                   "the folder every file the scene and its effects name must stay inside (default: the current "

@@ -287,8 +287,8 @@ float vm_load_constant(uint index) {
   if (length == 0u) return 0.0f;
   return uintBitsToFloat(vm_program_word(params.constants_base + emitters[vm_row].constants_offset + min(index, length - 1u)));
 }
-// Still air: the scene's wind is not bound yet.
-VmWindField vm_wind() { return VmWindField(vec4(0.0f), vec4(0.0f)); }
+// The system's wind this frame (ParticleSystem::set_wind; still air by default).
+VmWindField vm_wind() { return VmWindField(params.wind_base, params.wind_turbulence); }
 void vm_count_op(uint op) {}
 void vm_trace(uint pc, vec4 r) {}
 

@@ -304,6 +304,9 @@ Result<ParticleSystem::FramePlan> ParticleSystem::prepare_frame(float dt, bool h
   params.field_base = shader::kFrameShapeWords + heap.field_base();
   params.time = time_ + dt;  // f32, as the tick sums an emitter's age
   params.cull_view = cull_planes_ ? 1u : 0u;
+  const VmWindField wind = wind_field_at(wind_, params.time);
+  params.wind_base = shader::vec4(wind.base_velocity[0], wind.base_velocity[1], wind.base_velocity[2], 0.0f);
+  params.wind_turbulence = shader::vec4(wind.turbulence[0], wind.turbulence[1], wind.turbulence[2], wind.turbulence[3]);
   if (cull_planes_)
     for (size_t i = 0; i < cull_planes_->size(); ++i) params.cull_planes[i] = (*cull_planes_)[i];
   return plan;
@@ -374,6 +377,12 @@ void ParticleSystem::frame_recorded(const FramePlan& plan, uint64_t serial) {
   ++frame_;
   retired_.release(frame_, options_.frames_in_flight);
   std::erase_if(warmup_retired_, [&](const auto& kept) { return kept.first + options_.frames_in_flight <= frame_; });
+}
+
+Status ParticleSystem::set_wind(const Wind& wind) {
+  MOTE_TRY(check_wind(wind));
+  wind_ = wind;
+  return {};
 }
 
 void ParticleSystem::set_cull_camera(const std::optional<std::array<float, 16>>& view_projection) {

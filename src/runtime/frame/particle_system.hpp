@@ -30,6 +30,7 @@
 #include "gpu/profiler.hpp"
 #include "mote/effect.hpp"
 #include "mote/result.hpp"
+#include "mote/wind.hpp"
 #include "runtime/frame/bounds_pass.hpp"
 #include "runtime/frame/bucket_pass.hpp"
 #include "runtime/frame/compact_pass.hpp"
@@ -156,6 +157,10 @@ class ParticleSystem {
   // lie outside its frustum (docs/design/runtime_frame.md, "Culling").
   void set_cull_camera(const std::optional<std::array<float, 16>>& view_projection);
 
+  // The wind SAMPLE_WIND reads from the next frame on, evaluated each frame at its TIME
+  // (mote/wind.hpp, docs/design/wind.md). kInvalidArgument when check_wind refuses it.
+  Status set_wind(const Wind& wind);
+
   // Records and submits one frame of `dt` seconds on Mote's queue. Does not wait.
   Status execute(float dt);
   // Records one frame of `dt` seconds into the host's command buffer `cmd` (primary, recording,
@@ -187,6 +192,8 @@ class ParticleSystem {
   const gpu::Buffer& counters() const { return buffers_.counters; }
   static constexpr uint32_t kAliveCountWord = offsetof(shader::FrameCounters, alive_out) / 4;
   uint32_t row_capacity() const { return options_.max_emitters; }
+  // shader::FrameEmitterBounds per row (row_capacity() rows), as the frame's bounds pass published them.
+  const gpu::Buffer& emitter_bounds() const { return buffers_.emitter_bounds; }
   // The buffers the frame reads the emitters from (shader::EmitterRecord rows for the whole
   // system's life; the program buffer: kFrameShapeWords of opcode shapes, then the heap's image,
   // valid until the next frame, which replaces it when the heap grew).
@@ -311,6 +318,7 @@ class ParticleSystem {
   float time_ = 0.0f;                     // TIME: the f32 sum of the recorded frames' dts
   gpu::GpuProfiler* profiler_ = nullptr;  // optional per-pass timestamps (set_profiler)
   std::optional<std::array<shader::vec4, 6>> cull_planes_;  // set_cull_camera
+  Wind wind_;                                               // set_wind; still air
 };
 
 }  // namespace mote::runtime

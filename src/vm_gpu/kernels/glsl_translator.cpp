@@ -92,7 +92,10 @@ Result<std::string> translate_section(const Program& program, Section section) {
                 program.hash(), section_name(section), code.size(), slots.size());
   std::string text = title;
   text += "// Translated by mote::vm_kernels::translate_section (src/vm_gpu/kernels/glsl_translator.cpp).\n";
-  text += "bool vm_compiled_run() {\n  bool vm_killed = false;\n";
+  // EMIT_EVENT's counts per output, as the interpreter keeps them (shaders/vm_gpu/interpreter.glsl):
+  // the includer reads them after the run.
+  text += "uvec4 vm_event_counts;\n";
+  text += "bool vm_compiled_run() {\n  bool vm_killed = false;\n  vm_event_counts = uvec4(0u);\n";
   // Registers start at zero for every particle, as in the reference.
   std::string regs;
   for (uint32_t slot : slots) {

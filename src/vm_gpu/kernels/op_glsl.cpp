@@ -79,6 +79,10 @@ std::string op_RAND(const OpSite& s) {
 }
 std::string op_SAMPLE_WIND(const OpSite&) { return "r = vec4(vm_sample_wind(vm_wind(), a.xyz), 0.0f);"; }
 std::string op_KILL(const OpSite&) { return "vm_killed = vm_killed || a.x != 0.0f;"; }
+// The output index is literal (< kVmEventOutputs: check_form); vm_event_add4 ignores any other.
+std::string op_EMIT_EVENT(const OpSite& s) {
+  return "vm_event_counts = vm_event_add4(vm_event_counts, " + u(s.words[2]) + ", a.x);";
+}
 
 // One entry per row, indexed by opcode number (the table lists opcodes densely in number order,
 // isa.hpp asserts it): the special rows' functions above; nullptr for the rows translated from
