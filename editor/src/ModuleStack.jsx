@@ -2,6 +2,8 @@
 // (the schema's defaults shown until set), modules added, moved and removed; a compile error is
 // drawn on the module (and parameter) its pointer names.
 import { useState } from 'react';
+import { CurveEditor, GradientEditor } from './KeysEditor.jsx';
+import { readKeys } from './keys.js';
 import { MODULES, STAGES, STAGE_MODULES } from './schema.js';
 
 function parseNumber(text) {
@@ -47,7 +49,7 @@ function ParamInput({ param, value, testid, onChange }) {
     return <TextField testid={testid} cls={cls} value={String(shown ?? '')} onCommit={(t) => onChange(parseNumber(t))} />;
   if (param.kind === 'string')
     return <TextField testid={testid} cls={cls} value={String(shown ?? '')} onCommit={(t) => onChange(t)} />;
-  return (
+  const text = (
     <TextField
       testid={testid}
       cls={cls + ' json'}
@@ -60,6 +62,17 @@ function ParamInput({ param, value, testid, onChange }) {
         }
       }}
     />
+  );
+  // Curve and gradient keys are drawn (when they are a list of keys; else only the text is
+  // shown, and the compiler says what is wrong); the text stays below for exact values.
+  const keys = param.kind === 'curve' || param.kind === 'gradient' ? readKeys(shown) : null;
+  if (!keys) return text;
+  const Editor = param.kind === 'curve' ? CurveEditor : GradientEditor;
+  return (
+    <span className="keys">
+      <Editor keys={keys} testid={testid} onChange={onChange} />
+      {text}
+    </span>
   );
 }
 

@@ -1,6 +1,7 @@
 // The module library as the page knows it, generated from docs/effect.schema.json (bundled at
 // build time): each stage's modules (the stage's $defs/module_<stage> enum) and each module's
-// parameters with their descriptions, types and defaults ($defs/module_<name>).
+// parameters with their descriptions, types and defaults ($defs/module_<name>); curve and
+// gradient keys get drawn editors (KeysEditor.jsx).
 import schema from '../../docs/effect.schema.json';
 import { STAGES } from './document.js';
 
@@ -17,7 +18,13 @@ function paramKind(p) {
   }
   if (p.type === 'array' && p.items && p.items.type === 'number' && p.minItems && p.minItems === p.maxItems)
     return 'vector';
-  return 'json'; // gradients, curves: edited as JSON text
+  // Keys ([t, v...] lists): drawn as a curve ([t, v]) or a gradient ([t, r, g, b]), by the
+  // width of the default's keys.
+  if (p.type === 'array' && p.items && p.items.type === 'array' && Array.isArray(p.default?.[0])) {
+    if (p.default[0].length === 2) return 'curve';
+    if (p.default[0].length === 4) return 'gradient';
+  }
+  return 'json'; // anything else (the expose map): edited as JSON text
 }
 
 function moduleDef(name) {

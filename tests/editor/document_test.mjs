@@ -41,3 +41,73 @@ test('every preset formats to the same document, one module a line', () => {
     assert.equal(moduleLines.length, count, name);
   }
 });
+
+// The drawn curve and gradient editors' arithmetic (editor/src/keys.js).
+import {
+  colorToHex,
+  curveRange,
+  gradientCss,
+  hexToColor,
+  insertKey,
+  keyToPoint,
+  moveKey,
+  pointToKey,
+  readKeys,
+  removeKey,
+  sampleKeys,
+  setKeyColor,
+} from '../../editor/src/keys.js';
+
+const smokeCurve = [[0.0, 0.0], [0.15, 1.0], [0.6, 0.8], [1.0, 0.0]];
+const fireGradient = [[0.0, 1.0, 0.95, 0.8], [0.25, 1.0, 0.7, 0.25], [0.6, 0.9, 0.3, 0.05], [1.0, 0.35, 0.08, 0.02]];
+
+test('keys are read only when they are lists of numbers', () => {
+  assert.deepEqual(readKeys(smokeCurve), smokeCurve);
+  for (const bad of [[], 'x', [[0]], [[0, 'a']], [3], null]) assert.equal(readKeys(bad), null, JSON.stringify(bad));
+});
+
+test('a key and its point in the drawing are each other\'s', () => {
+  const box = { width: 200, height: 100, ...curveRange(smokeCurve) };
+  assert.deepEqual(box, { width: 200, height: 100, lo: 0, hi: 1 });
+  assert.deepEqual(keyToPoint([0.5, 0.25], box), { x: 100, y: 75 });
+  assert.deepEqual(pointToKey({ x: 100, y: 75 }, box), [0.5, 0.25]);
+  // Dragged past the edges: t and the value stay in the box.
+  assert.deepEqual(pointToKey({ x: -30, y: 140 }, box), [0, 0]);
+  assert.deepEqual(pointToKey({ x: 260, y: -5 }, box), [1, 1]);
+  // A key over 1 widens the range it is drawn over.
+  assert.deepEqual(curveRange([[0, -0.5], [1, 2]]), { lo: -0.5, hi: 2 });
+});
+
+test('an inserted key lies on the line, so the effect is unchanged until it is moved', () => {
+  assert.deepEqual(sampleKeys(smokeCurve, 0.375), [0.9]);
+  const r = insertKey(smokeCurve, 0.375);
+  assert.equal(r.index, 2);
+  assert.deepEqual(r.keys, [[0, 0], [0.15, 1], [0.375, 0.9], [0.6, 0.8], [1, 0]]);
+  const g = insertKey(fireGradient, 0.125);
+  assert.deepEqual(g.keys[1], [0.125, 1, 0.825, 0.525]);
+  assert.deepEqual(smokeCurve[2], [0.6, 0.8], 'the keys given are not changed');
+});
+
+test('a moved key keeps the list in t order', () => {
+  const r = moveKey(smokeCurve, 1, 0.7, 0.5);
+  assert.deepEqual(r.keys, [[0, 0], [0.6, 0.8], [0.7, 0.5], [1, 0]]);
+  assert.equal(r.index, 2);
+  // A gradient key moves along t only: its colour is kept.
+  const g = moveKey(fireGradient, 3, 0.1);
+  assert.deepEqual(g.keys[1], [0.1, 0.35, 0.08, 0.02]);
+  assert.equal(g.index, 1);
+});
+
+test('removing keeps at least one key', () => {
+  assert.deepEqual(removeKey(smokeCurve, 1), [[0, 0], [0.6, 0.8], [1, 0]]);
+  assert.deepEqual(removeKey([[0.5, 1]], 0), [[0.5, 1]]);
+});
+
+test('colours go to the picker and back', () => {
+  assert.equal(colorToHex([1, 0.5, 0]), '#ff8000');
+  assert.equal(colorToHex([2, -1, 0.25]), '#ff0040');
+  assert.deepEqual(hexToColor('#ff8000'), [1, 0.502, 0]);
+  assert.equal(hexToColor('red'), null);
+  assert.deepEqual(setKeyColor(fireGradient, 0, [0, 0, 1])[0], [0, 0, 0, 1]);
+  assert.equal(gradientCss([[1, 0, 0, 1], [0, 1, 0, 0]]), 'linear-gradient(to right, #ff0000 0.0%, #0000ff 100.0%)');
+});
