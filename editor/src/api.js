@@ -16,6 +16,17 @@ export const api = {
   read: (path) => call('GET', `/api/file?path=${encodeURIComponent(path)}`),
   save: (path, text) => call('PUT', `/api/file?path=${encodeURIComponent(path)}`, text),
   compile: (text) => call('POST', '/api/compile', text),
+  // The pushed preview (Preview.jsx): the stream's document and its transport.
+  preview: (session, path, text, version, seq) =>
+    call('POST', `/api/preview?session=${session}&path=${encodeURIComponent(path)}&version=${version}&seq=${seq}`, text),
+  transport: (session, { playing, t, scale, seq }) =>
+    call(
+      'POST',
+      `/api/transport?session=${session}&playing=${playing ? 1 : 0}&scale=${scale}&seq=${seq}` +
+        (t === undefined ? '' : `&t=${t.toFixed(4)}`),
+      '',
+    ),
+  stream: (session, w, h) => new EventSource(`/api/stream?session=${session}&w=${w}&h=${h}`),
   // The preview frame at time t: {ok, image: ImageData, time, alive} or {ok: false, error}.
   async frame(path, text, t, w, h) {
     const url = `/api/frame?path=${encodeURIComponent(path)}&t=${t.toFixed(4)}&w=${w}&h=${h}`;

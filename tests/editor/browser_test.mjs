@@ -1,7 +1,8 @@
 // editor.browser: `mote edit` in a real browser — Debian's chromium, headless, driven by
 // puppeteer-core (editor/node_modules). Over a copy of the presets it opens fire.json, changes a
 // parameter and sees the preview's pixels change, breaks a parameter and sees the error on that
-// module (and its nodes in the graph), fixes it, saves, reloads the page and finds the change.
+// module (and its nodes in the graph), fixes it, edits the fire's gradient and the smoke's alpha
+// curve in their drawn editors, saves, reloads the page and finds the changes.
 //   node browser_test.mjs MOTE SOURCE_DIR [SCREENSHOT.png]
 // Exit 77 (CTest: skipped) when chromium is not installed; any other problem fails (a missing
 // puppeteer-core too: scripts/setup.sh installs it).
@@ -153,6 +154,37 @@ try {
   check('the fix clears the mark', (await page.$$('.module.has-error')).length === 0);
   await currentFrame();
 
+  // The gradient editor: the third key's colour picked (the flame's body, orange to blue), the
+  // second key dragged along the bar. Each is an edit the server compiles; the blue shows in the preview.
+  const gradient = '[data-keys="update/6/gradient"]';
+  await page.waitForSelector(gradient, { timeout: 30000 });
+  const beforeColor = await pixels();
+  await page.click(`${gradient} .gradient-stop[data-key="2"]`);
+  await page.$eval(`${gradient} input[type=color]`, (el) => {
+    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set.call(el, '#0000ff');
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await compiled('ok');
+  await currentFrame();
+  const blue = await pixels();
+  let bluer = 0;
+  for (let i = 0; i < blue.length; i += 4) if (blue[i + 2] - blue[i] > beforeColor[i + 2] - beforeColor[i] + 24) bluer++;
+  check('picking a gradient colour turns the preview blue', bluer > 200, `${bluer} pixels bluer`);
+  const drag = async (selector, dx, dy) => {
+    const element = await page.$(selector);
+    await element.evaluate((e) => e.scrollIntoView({ block: 'center' }));
+    const b = await element.boundingBox();
+    await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(b.x + b.width / 2 + dx, b.y + b.height / 2 + dy, { steps: 6 });
+    await page.mouse.up();
+  };
+  await drag(`${gradient} .gradient-stop[data-key="1"]`, 44, 0);
+  await compiled('ok');
+  check('a dragged gradient key moves along t', /t 0\.4[3-7]/.test(await page.$eval(`${gradient} .gradient-t`, (e) => e.textContent)),
+    await page.$eval(`${gradient} .gradient-t`, (e) => e.textContent));
+  await currentFrame();
+
   // A raw node mixed in through the source view, wired to a port its type does not have: the
   // error is drawn on that node of the graph, and on no module.
   const setSource = (t) =>
@@ -184,6 +216,9 @@ try {
   await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('saved'), { timeout: 10000 });
   const saved = readFileSync(join(work, 'effects', 'fire.json'), 'utf8');
   check('the file holds the change', saved.includes('"size_max": 1.2') && saved.includes('"drag": 0.35'));
+  const savedGradient = JSON.parse(saved).modules.update[6].gradient;
+  check('the file holds the drawn gradient', JSON.stringify(savedGradient[2]) === '[0.6,0,0,1]' &&
+    Math.abs(savedGradient[1][0] - 0.45) < 0.021, JSON.stringify(savedGradient));
   check('the saved file is still one module a line', saved.split('\n').length < 45, `${saved.split('\n').length} lines`);
   await page.reload({ waitUntil: 'load' });
   await page.waitForSelector('[data-param="initialize/3/size_max"]', { timeout: 30000 });
@@ -191,6 +226,36 @@ try {
   check('after a reload the page shows the saved value', value === '1.2', value);
   await compiled('ok');
   await currentFrame();
+
+  // The curve editor, on smoke's alpha over life: a key dragged down (t 0.6: alpha 0.8 -> about
+  // 0.3) thins the smoke in the preview; a double-click on the line adds a key, on a key removes it.
+  await page.select('#preset', 'smoke.json');
+  const curve = '[data-keys="update/7/curve"]';
+  await page.waitForSelector(curve, { timeout: 30000 });
+  await compiled('ok');
+  await currentFrame();
+  const thick = await pixels();
+  await drag(`${curve} circle[data-key="2"]`, 0, 35);
+  await compiled('ok');
+  await currentFrame();
+  const thin = await pixels();
+  let thinner = 0;
+  for (let i = 0; i < thin.length; i += 4)
+    if (Math.abs(thin[i] - thick[i]) + Math.abs(thin[i + 1] - thick[i + 1]) + Math.abs(thin[i + 2] - thick[i + 2]) > 6) thinner++;
+  check('dragging a curve key changes the preview', thinner > 100, `${thinner} pixels changed`);
+  const keyCount = () => page.$$eval(`${curve} circle`, (c) => c.length);
+  const box = await (await page.$(curve)).boundingBox(); // in view: the drag scrolled it there
+  await page.mouse.click(box.x + box.width * 0.85, box.y + 5, { clickCount: 2 });
+  await compiled('ok');
+  check('a double-click on the curve adds a key', (await keyCount()) === 5, `${await keyCount()} keys`);
+  await page.click(`${curve} circle[data-key="3"]`, { clickCount: 2 });
+  await compiled('ok');
+  check('a double-click on a key removes it', (await keyCount()) === 4, `${await keyCount()} keys`);
+  await page.click('#save');
+  await page.waitForFunction(() => document.querySelector('#status').textContent.startsWith('saved smoke'), { timeout: 10000 });
+  const smokeCurve = JSON.parse(readFileSync(join(work, 'effects', 'smoke.json'), 'utf8')).modules.update[7].curve;
+  check('the file holds the drawn curve', smokeCurve.length === 4 && smokeCurve[2][0] === 0.6 &&
+    Math.abs(smokeCurve[2][1] - 0.3) < 0.05, JSON.stringify(smokeCurve));
   check('no script errors on the page', errors.length === 0, errors.join('; '));
 } catch (e) {
   failed++;

@@ -2,8 +2,9 @@
 # editor.server: `mote edit`'s HTTP API (tools/mote/edit/edit_server.hpp) over a copy of the
 # presets: the page and the files are served; paths outside the folder are refused with 403;
 # malformed bodies are answered 400 with the reader's pointer; a compile error carries the
-# module's pointer; frames come back at the size asked and change with the document; and the
-# server answers normally after every bad request.
+# module's pointer; frames come back at the size asked and change with the document, and are
+# pushed down a Server-Sent Events stream as they render; and the server answers normally after
+# every bad request.
 #   server_test.sh MOTE SOURCE_DIR
 set -uo pipefail
 mote="$(realpath "$1")"; src="$(realpath "$2")"
@@ -83,6 +84,56 @@ cp "$work/body" "$work/frame_a"
 bigger="$(sed 's/"size_max": 0.3/"size_max": 1.2/' fire.json)"
 check "frame changed doc" 200 "$(status -X POST --data-binary "$bigger" "$base/api/frame?path=fire.json&t=0.5&w=160&h=90")"
 if cmp -s "$work/frame_a" "$work/body"; then failed=$((failed + 1)); echo "FAIL frames: a changed size_max drew the same picture"; else passed=$((passed + 1)); fi
+
+# Pushed frames (Server-Sent Events, edit_stream.hpp): a stream opened, a document given, the
+# frame pushed at the size asked (base64 of raw RGBA); play pushes later times, a pause at a time
+# pushes that time; a broken document pushes an error event with its pointer; bad requests are
+# refused and the stream goes on.
+sse="$work/stream.txt"
+curl -sN "$base/api/stream?session=t1&w=96&h=64" > "$sse" 2>/dev/null &
+spid=$!
+has() {  # has PATTERN SECONDS: the stream has a line matching PATTERN within SECONDS
+  for _ in $(seq $(($2 * 10))); do grep -q -- "$1" "$sse" && return 0; sleep 0.1; done
+  return 1
+}
+expect_stream() {  # expect_stream NAME PATTERN SECONDS
+  if has "$2" "$3"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL $1: no '$2' in the stream"; fi
+}
+last_frame() {  # the last frame event's "t width height bytes version"
+  grep '^data: {"alive"' "$sse" | tail -1 | cut -c7- | python3 -c '
+import base64, json, sys
+d = json.load(sys.stdin)
+print(d["t"], d["width"], d["height"], len(base64.b64decode(d["rgba"])), d["version"], d["seq"])'
+}
+sleep 0.5
+check "preview document" 200 "$(status --data-binary @fire.json "$base/api/preview?session=t1&path=fire.json&version=7")"
+expect_stream "a frame is pushed" '"version":7' 120
+check "pushed frame: time 0, the size asked, raw RGBA" "0.0 96 64 24576 7 0" "$(last_frame)"
+check "play" 200 "$(status -d '' "$base/api/transport?session=t1&playing=1&seq=5")"
+expect_stream "playing pushes later frames" '"t":[1-9]\.' 120
+check "pause at 2.5" 200 "$(status -d '' "$base/api/transport?session=t1&playing=0&t=2.5")"
+expect_stream "the paused time's frame is pushed" '"t":2.5,' 120
+sleep 1
+check "paused: the last frame is the one asked for, with the latest change's seq" "2.5 96 64 24576 7 5" "$(last_frame)"
+frames="$(grep -c '^event: frame' "$sse")"
+sleep 2
+check "paused: no more frames" "$frames" "$(grep -c '^event: frame' "$sse")"
+check "broken document" 200 "$(status --data-binary "$broken" "$base/api/preview?session=t1&path=fire.json&version=8")"
+expect_stream "an error event" '^event: frame_error' 60
+contains "the error event's pointer" '"where":"/modules/update/1/drag"' "$(grep -A1 '^event: frame_error' "$sse" | tail -1)"
+check "bad session" 400 "$(status -d '' "$base/api/transport?session=a%20b&playing=1")"
+check "bad playing" 400 "$(status -d '' "$base/api/transport?session=t1&playing=yes")"
+check "bad scale" 400 "$(status -d '' "$base/api/transport?session=t1&playing=1&scale=0")"
+check "bad time" 400 "$(status -d '' "$base/api/transport?session=t1&playing=0&t=-1")"
+check "preview outside the folder" 403 "$(status --data-binary @fire.json "$base/api/preview?session=t1&path=../outside.json")"
+check "malformed preview" 400 "$(status --data-binary '{"modules": [' "$base/api/preview?session=t1&path=fire.json")"
+check "stream too small" 400 "$(status "$base/api/stream?session=t2&w=8&h=8")"
+check "a second stream on a session" 400 "$(status --max-time 5 "$base/api/stream?session=t1")"
+check "fixed document" 200 "$(status --data-binary @fire.json "$base/api/preview?session=t1&path=fire.json&version=9")"
+expect_stream "the stream goes on after bad requests" '"version":9' 120
+kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null
+sleep 1.5  # the next keep-alive write finds the page gone
+check "a closed stream frees its session" 200 "$(status --max-time 2 "$base/api/stream?session=t1&w=96&h=64")"
 
 # Saving inside the folder, then reading it back.
 check "save" 200 "$(status -X PUT --data-binary "$bigger" "$base/api/file?path=fire.json")"

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "edit_preview.hpp"
+#include "edit_stream.hpp"
 #include "mote/effect.hpp"
 #include "mote/files.hpp"
 #include "mote/version.hpp"
@@ -33,15 +34,6 @@ constexpr size_t kMaxBody = size_t(8) << 20;  // a document, or a file saved
 constexpr size_t kMaxListed = 2000;           // files /api/files lists at most
 constexpr int kMaxDepth = 4;
 
-const char* error_code_slug(ErrorCode code) {
-  switch (code) {
-    case ErrorCode::kParse: return "parse";
-    case ErrorCode::kNotFound: return "not_found";
-    case ErrorCode::kInvalidArgument: return "invalid_argument";
-    default: return error_code_name(code);
-  }
-}
-
 void send_error(httplib::Response& res, int status, std::string_view code, std::string_view message,
                 std::string_view where = {}) {
   res.status = status;
@@ -50,7 +42,7 @@ void send_error(httplib::Response& res, int status, std::string_view code, std::
 }
 
 void send_error(httplib::Response& res, int status, const Error& error) {
-  send_error(res, status, error_code_slug(error.code), error.message, error.where);
+  send_error(res, status, error_slug(error.code), error.message, error.where);
 }
 
 void send_json(httplib::Response& res, const json& body) { res.set_content(body.dump(), "application/json"); }
@@ -141,6 +133,7 @@ struct EditServer::State {
   EditServerOptions options;
   httplib::Server server;
   EditPreview preview;
+  PreviewStreams streams{preview};
   int port = 0;
 
   explicit State(const EditServerOptions& o) : options(o), preview(o.root, o.device) {}
@@ -148,6 +141,9 @@ struct EditServer::State {
   void serve_page(const std::string& name, httplib::Response& res);
   void compile(const httplib::Request& req, httplib::Response& res);
   void frame(const httplib::Request& req, httplib::Response& res);
+  void stream(const httplib::Request& req, httplib::Response& res);
+  void set_preview(const httplib::Request& req, httplib::Response& res);
+  void transport(const httplib::Request& req, httplib::Response& res);
   void read_file(const httplib::Request& req, httplib::Response& res);
   void write_file(const httplib::Request& req, httplib::Response& res);
 };
@@ -194,7 +190,7 @@ void EditServer::State::compile(const httplib::Request& req, httplib::Response& 
   Result<CompiledEffect> compiled = compile_effect(req.body);
   if (!compiled) {
     out["ok"] = false;
-    out["error"] = {{"code", error_code_slug(compiled.error().code)},
+    out["error"] = {{"code", error_slug(compiled.error().code)},
                     {"message", compiled.error().message},
                     {"where", compiled.error().where}};
   } else {
@@ -228,6 +224,63 @@ void EditServer::State::frame(const httplib::Request& req, httplib::Response& re
   res.set_header("X-Mote-Alive", std::to_string(f->alive));
   res.set_content(reinterpret_cast<const char*>(f->image.pixels.data()), f->image.pixels.size(),
                   "application/octet-stream");
+}
+
+int status_of(const Error& e) { return e.code == ErrorCode::kOutOfMemory ? 503 : 400; }
+
+// GET /api/stream?session=&w=&h=: Server-Sent Events, one frame (or error) an event
+// (edit_stream.hpp), until the page goes or the server stops.
+void EditServer::State::stream(const httplib::Request& req, httplib::Response& res) {
+  bool ok = true;
+  const float w = float_param(req, "w", 480.0f, ok);
+  const float h = float_param(req, "h", 270.0f, ok);
+  if (!ok || w < 64.0f || h < 64.0f || w > 1920.0f || h > 1080.0f)
+    return send_error(res, 400, "bad_request", "w and h are numbers, 64 .. 1920 x 64 .. 1080");
+  const std::string session = req.get_param_value("session");
+  if (Status s = streams.open(session, uint32_t(w), uint32_t(h)); !s)
+    return send_error(res, status_of(s.error()), s.error());
+  res.set_header("Cache-Control", "no-store");
+  res.set_chunked_content_provider(
+      "text/event-stream",
+      [this, session](size_t, httplib::DataSink& sink) {
+        std::string event;
+        if (!streams.next_event(session, event)) return false;
+        if (event.empty()) event = ": idle\n\n";  // a keep-alive: a closed page fails this write
+        return sink.write(event.data(), event.size());
+      },
+      [this, session](bool) { streams.close(session); });
+}
+
+// POST /api/preview?session=&path=&version=[&seq=]: the document the session's stream previews.
+void EditServer::State::set_preview(const httplib::Request& req, httplib::Response& res) {
+  const Resolved r = resolve_inside(options.root, req.get_param_value("path"));
+  if (r.status != 200) return send_error(res, r.status, r.status == 403 ? "forbidden" : "bad_request", r.message);
+  if (!require_json_body(req, res)) return;
+  bool ok = true;
+  const float version = float_param(req, "version", 0.0f, ok);
+  const float seq = float_param(req, "seq", 0.0f, ok);
+  if (!ok || !(version >= 0.0f && version < 1e15f && seq >= 0.0f && seq < 1e15f))
+    return send_error(res, 400, "bad_request", "version and seq are counts");
+  if (Status s = streams.set_document(req.get_param_value("session"), r.path, req.body, uint64_t(version),
+                                      uint64_t(seq));
+      !s)
+    return send_error(res, status_of(s.error()), s.error());
+  send_json(res, {{"ok", true}});
+}
+
+// POST /api/transport?session=&playing=0|1[&t=][&scale=][&seq=]: play / pause, seek, time scale.
+void EditServer::State::transport(const httplib::Request& req, httplib::Response& res) {
+  const std::string playing = req.get_param_value("playing");
+  if (playing != "0" && playing != "1") return send_error(res, 400, "bad_request", "playing is 0 or 1");
+  bool ok = true;
+  const float t = req.has_param("t") ? float_param(req, "t", 0.0f, ok) : -1.0f;
+  const float scale = float_param(req, "scale", 1.0f, ok);
+  const float seq = float_param(req, "seq", 0.0f, ok);
+  if (!ok || (req.has_param("t") && !(t >= 0.0f)) || !(seq >= 0.0f && seq < 1e15f))
+    return send_error(res, 400, "bad_request", "t, scale and seq are numbers, t and seq at least 0");
+  if (Status s = streams.set_transport(req.get_param_value("session"), playing == "1", t, scale, uint64_t(seq)); !s)
+    return send_error(res, status_of(s.error()), s.error());
+  send_json(res, {{"ok", true}});
 }
 
 // The request is for this server by name: a page elsewhere whose host name was made to resolve
@@ -268,6 +321,9 @@ void EditServer::State::routes() {
   server.Put("/api/file", [this](const httplib::Request& req, httplib::Response& res) { write_file(req, res); });
   server.Post("/api/compile", [this](const httplib::Request& req, httplib::Response& res) { compile(req, res); });
   server.Post("/api/frame", [this](const httplib::Request& req, httplib::Response& res) { frame(req, res); });
+  server.Get("/api/stream", [this](const httplib::Request& req, httplib::Response& res) { stream(req, res); });
+  server.Post("/api/preview", [this](const httplib::Request& req, httplib::Response& res) { set_preview(req, res); });
+  server.Post("/api/transport", [this](const httplib::Request& req, httplib::Response& res) { transport(req, res); });
   server.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
     std::string what = "unknown exception";
     try {
@@ -318,6 +374,9 @@ Status EditServer::run() {
   return ok_status();
 }
 
-void EditServer::stop() { state_->server.stop(); }
+void EditServer::stop() {
+  state_->streams.stop();  // the open streams end, so their worker threads are free to join
+  state_->server.stop();
+}
 
 }  // namespace mote::cli

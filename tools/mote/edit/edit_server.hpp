@@ -7,6 +7,10 @@
 //   PUT  /api/file?path=REL             replaces it (the body must be JSON)
 //   POST /api/compile                   body: an effect document -> {ok, error{code, message, where}, expanded}
 //   POST /api/frame?path=REL&t=&w=&h=   body: an effect document -> the preview frame, raw RGBA8
+//   GET  /api/stream?session=ID&w=&h=   the preview frames pushed as they render (Server-Sent
+//                                       Events, edit_stream.hpp), driven by
+//   POST /api/preview?session=ID&path=REL&version=N   body: the document previewed, and
+//   POST /api/transport?session=ID&playing=0|1[&t=][&scale=]
 // A path outside the folder (absolute, "..", a symbolic link out) or not a .json file is refused
 // with 403; a body that is not JSON with 400 and the strict reader's pointer; every error is
 // {"error": {code, message, where}}, and the server keeps serving after any of them.
