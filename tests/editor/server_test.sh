@@ -74,6 +74,13 @@ check "compile error answered" 200 "$(status -X POST --data-binary "$broken" "$b
 contains "compile error pointer" '"where":"/modules/update/1/drag"' "$(body)"
 check "compile ok" 200 "$(status -X POST --data-binary @fire.json "$base/api/compile")"
 contains "compile ok says so" '"ok":true' "$(body)"
+# What the drawn curve and gradient editors send is checked like any edit: a malformed key list
+# is an error on the module's parameter.
+for bad in 's/\[0.0, 1.0, 0.95, 0.8\]/[0.0, "x", 0.95, 0.8]/' 's/\[0.25, 1.0, 0.7, 0.25\]/[1.5, 1.0, 0.7, 0.25]/' \
+           's/\[0.25, 1.0, 0.7, 0.25\]/[0.25, 1.0]/' 's/\[0.6, 0.9, 0.3, 0.05\]/[0.25, 0.9, 0.3, 0.05]/'; do
+  check "bad gradient keys answered ($bad)" 200 "$(status -X POST --data-binary "$(sed "$bad" fire.json)" "$base/api/compile")"
+  contains "bad gradient keys on the parameter ($bad)" '"where":"/modules/update/6/gradient"' "$(body)"
+done
 check "frame of a broken document" 400 "$(status -X POST --data-binary "$broken" "$base/api/frame?path=fire.json")"
 contains "frame error pointer" '"where":"/modules/update/1/drag"' "$(body)"
 
