@@ -61,12 +61,19 @@ def programs(mote):
         out = mfx / (p.stem + ".mfx")
         if subprocess.run([mote, "asm", str(p), "-o", str(out)], capture_output=True).returncode != 0:
             out.unlink(missing_ok=True)
-    # The presets cooked (docs/design/cooked.md): the cooked effect decoder's seeds.
+    # The presets cooked (docs/design/cooked.md): the cooked effect decoder's seeds, without their
+    # kernels (a kernel's SPIR-V is most of a file's bytes), and fire with them (the KERN reader
+    # and the SPIR-V validator; fuzz_cooked's MAX_LEN leaves room for it).
     cooked = target("fuzz_cooked")
     for p in sorted((ROOT / "effects").glob("*.json")):
         out = cooked / (p.stem + ".mfe")
-        if subprocess.run([mote, "compile", str(p), "-o", str(out)], capture_output=True).returncode != 0:
+        if subprocess.run([mote, "compile", str(p), "-o", str(out), "--no-kernels"],
+                          capture_output=True).returncode != 0:
             out.unlink(missing_ok=True)
+    out = cooked / "fire_kernels.mfe"
+    if subprocess.run([mote, "compile", str(ROOT / "effects" / "fire.json"), "-o", str(out)],
+                      capture_output=True).returncode != 0:
+        out.unlink(missing_ok=True)
     # A truncated file and one with a flipped byte: the decoder's error paths from the start.
     first = sorted(mfx.glob("*.mfx"))[0].read_bytes()
     (mfx / "truncated.mfx").write_bytes(first[: len(first) // 2])

@@ -91,8 +91,8 @@ struct PointLight {
   float range = 10.0f;      // metres; the light is zero beyond it
 };
 
-// A point light whose light leaves in a cone about `direction` (world space, unit; not turned by
-// the transform): full within inner_degrees of it, none past outer_degrees (half-angles), the
+// A point light whose light leaves in a cone about `direction` (unit, in its transform's frame:
+// a transform moves and turns it): full within inner_degrees of it, none past outer_degrees (half-angles), the
 // ramp between as light_cone_factor (shaders/shared/particle_render.h) gives it.
 struct SpotLight {
   std::string transform;  // a transform's name it stands at ("" = the world origin + position)

@@ -198,6 +198,13 @@ TEST_F(LitSceneTest, ASpotLightLightsWhatIsInItsConeAlone) {
   const std::string down = with_spot("[0, -1, 0]", "6");
   const std::string towards_thin = with_spot("[-2.2, -2.4, 0]", "6");
   const std::string dark = with_spot("[0, -1, 0]", "0");
+  // The same turn as towards_thin, made by the light's transform (z by -42.51 degrees takes
+  // (0, -1, 0) to (-2.2, -2.4, 0) normalised): a transform turns the cone as well as moving it.
+  const std::string turned_by_transform =
+      replaced(base, point,
+               R"("transforms": [{"name": "rig", "position": [1.1, 3.0, 0.0], "euler_degrees": [0, 0, -42.51]}],)"
+               R"("spot_lights": [{"transform": "rig", "direction": [0, -1, 0], "color": [1, 1, 1], "intensity": 6,)"
+               R"( "range": 10, "inner_degrees": 12, "outer_degrees": 20}],)");
   for (const PathCase& p : kPaths) {
     SCOPED_TRACE(p.name);
     const FrameCapture unlit = render(dark, p);
@@ -215,6 +222,10 @@ TEST_F(LitSceneTest, ASpotLightLightsWhatIsInItsConeAlone) {
     EXPECT_LT(std::abs(gain(on_dense, thin)), 1e-3f) << "and nothing outside its cone";
     EXPECT_GT(gain(on_thin, thin), 0.01f) << "turned, it lights the thin puff";
     EXPECT_LT(std::abs(gain(on_thin, dense)), 1e-3f) << "and not the dense one any more";
+    const FrameCapture on_turned = render(turned_by_transform, p);
+    ASSERT_FALSE(on_turned.composited.empty());
+    EXPECT_GT(gain(on_turned, thin), 0.01f) << "turned by its transform, it lights the thin puff";
+    EXPECT_LT(std::abs(gain(on_turned, dense)), 1e-3f) << "and not the dense one";
   }
 }
 

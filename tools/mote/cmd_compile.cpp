@@ -1,8 +1,11 @@
-// `mote compile EFFECT.json -o OUT [--disasm] [--expand]`: an effect document to the file a program ships.
+// `mote compile EFFECT.json -o OUT [--disasm] [--expand] [--no-kernels]`: an effect document to
+// the file a program ships.
 // OUT ending in `.mfx` gets the program alone (mote/mfx.hpp); anything else, `.mfe` by custom, the
 // cooked effect (mote/cooked_effect.hpp): the program with its defaults, emission and render
 // settings, what mote::runtime loads without the compiler. A cooked effect's relative texture and
-// mesh paths are rewritten to resolve from OUT's folder as they did from the document's.
+// mesh paths are rewritten to resolve from OUT's folder as they did from the document's. The cooked
+// effect carries its kernels' SPIR-V (compile_effect_kernels) unless --no-kernels: a program
+// linking the runtime alone then runs compiled simulate without a GLSL compiler.
 // Errors: `mote compile: FILE: /json/pointer: message`, exit 1 (exit 3 when OUT cannot be written).
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -43,7 +46,7 @@ int print_expansion(const std::string& input) {
   return kExitOk;
 }
 
-int run_compile(const std::string& input, const std::string& output, bool disasm, bool expand) {
+int run_compile(const std::string& input, const std::string& output, bool disasm, bool expand, bool kernels) {
   if (expand) {
     if (int status = print_expansion(input); status != kExitOk) return status;
   }
@@ -60,6 +63,9 @@ int run_compile(const std::string& input, const std::string& output, bool disasm
     } else {
       effect->render.texture = relocate(effect->render.texture, input, output);
       effect->render.mesh = relocate(effect->render.mesh, input, output);
+      if (kernels) {
+        if (Status s = compile_effect_kernels(*effect); !s) return report_error("compile", input, s.error());
+      }
       bytes = save_cooked_effect(*effect);
     }
     if (Status s = write_binary_file(output, bytes); !s) return report_error("compile", output, s.error(), kExitSystem);
@@ -75,14 +81,16 @@ void add_compile_command(CLI::App& app, int& exit_code) {
   auto output = std::make_shared<std::string>();
   auto disasm = std::make_shared<bool>(false);
   auto expand = std::make_shared<bool>(false);
+  auto no_kernels = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand("compile", "Compile an effect document (JSON) to a cooked effect (.mfe) or a "
                                                 "program (.mfx)");
   cmd->add_option("input", *input, "the effect document")->required();
   cmd->add_option("-o,--output", *output, "the file to write: X.mfe (cooked effect) or X.mfx (the program alone)");
   cmd->add_flag("--disasm", *disasm, "print the compiled program as assembly");
   cmd->add_flag("--expand", *expand, "print the node-graph document a module document expands to");
-  cmd->callback([&exit_code, input, output, disasm, expand] {
-    exit_code = run_compile(*input, *output, *disasm, *expand);
+  cmd->add_flag("--no-kernels", *no_kernels, "leave the kernels' SPIR-V out of a cooked effect");
+  cmd->callback([&exit_code, input, output, disasm, expand, no_kernels] {
+    exit_code = run_compile(*input, *output, *disasm, *expand, !*no_kernels);
   });
 }
 

@@ -109,6 +109,7 @@ Result<std::vector<uint32_t>> ParticleSystem::add_emitters(const CompiledEffect&
   MOTE_TRY(ensure_interpreters(effect.program));
   MOTE_TRY(bindings_.check_program(effect.program));
   MOTE_TRY_ASSIGN(std::vector<uint32_t> rows, emitters_->add_emitters(effect, options));
+  if (kernels_) kernels_->offer(effect);
   bindings_.emitters_added();
   for (uint32_t row : rows) queue_warmup(row, effect);
   return rows;
@@ -125,6 +126,7 @@ Status ParticleSystem::swap_effect(uint32_t row, const CompiledEffect& effect) {
   MOTE_TRY(ensure_interpreters(effect.program));
   MOTE_TRY(bindings_.check_program(effect.program));
   MOTE_TRY(emitters_->swap_effect(row, effect));
+  if (kernels_) kernels_->offer(effect);
   bindings_.effect_swapped(row, effect.program);
   queue_warmup(row, effect);
   return ok_status();
