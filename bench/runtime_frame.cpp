@@ -27,6 +27,9 @@
 //      frame's fixed cost)
 //   10 GPU pre-warm: an emitter added with 2 s of pre-warm to a steady state of ~1M (life 0.5 s);
 //      the frame that records the warm-up ("prewarm_ms": its warm-up pass, "frame_ms": the frame)
+//   11 events: 1M senders each sending one event a frame to a bound emitter whose children live
+//      one frame (1M events appended, sorted and delivered into 1M children every frame; per pass:
+//      "event_delivery" the sorts and scan, "event_scatter", emit, simulate; bench/lib/event_bench.cpp)
 // Steady state: every particle lives exactly `n` frames (life 0.5 s at dt 1/60: the count is
 // taken from the same f32 accumulation the UPDATE does), the rate per emitter is
 // target / (emitters * n * dt), and the pool is warmed for n + 4 frames before measuring.
@@ -101,13 +104,13 @@ Options parse(int argc, char** argv) {
     else if (a == "--max-particles")
       o.bench.max_particles = std::clamp(uint32_t(std::strtoul(next().c_str(), nullptr, 10)), 64u, kFrameMaxCapacity);
     else {
-      fmt::print(stderr, "usage: bench_runtime_frame [--scenario 0-10] [--frames K] [--device SEL] [--max-particles N] "
+      fmt::print(stderr, "usage: bench_runtime_frame [--scenario 0-11] [--frames K] [--device SEL] [--max-particles N] "
                          "[--interpreted] [--roofline-mib M] [--record-bytes B] [--extra-fields F]\n");
       std::exit(2);
     }
   }
-  if (o.scenario > 10) {
-    fmt::print(stderr, "bench_runtime_frame: --scenario is 0 (all) .. 10\n");
+  if (o.scenario > 11) {
+    fmt::print(stderr, "bench_runtime_frame: --scenario is 0 (all) .. 11\n");
     std::exit(2);
   }
   return o;
@@ -183,6 +186,14 @@ int main(int argc, char** argv) {
       rc |= fail("prewarm", prewarm.error());
     } else {
       fmt::print("{}\n", *prewarm);
+    }
+  }
+  if (opt.scenario == 0 || opt.scenario == 11) {
+    auto events = bench::run_event_scenario(device, opt.bench, 1000000);
+    if (!events.ok()) {
+      rc |= fail("events", events.error());
+    } else {
+      fmt::print("{}\n", *events);
     }
   }
   return rc;

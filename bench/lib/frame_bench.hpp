@@ -57,4 +57,8 @@ Result<FrameResult> run_frame_scenario(gpu::Device& device, const FrameBenchOpti
 Result<std::string> run_prewarm_scenario(gpu::Device& device, const FrameBenchOptions& options,
                                          const CompiledEffect& effect, uint64_t particles, float prewarm_seconds);
 
+// Events (bench/lib/event_bench.cpp): `events` senders each sending one event a frame to a bound
+// emitter whose children live one frame; the steady frame is timed per pass. One JSON line.
+Result<std::string> run_event_scenario(gpu::Device& device, const FrameBenchOptions& options, uint64_t events);
+
 }  // namespace mote::bench

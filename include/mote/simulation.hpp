@@ -145,8 +145,8 @@ class Simulation {
   void set_emitter_pose(const std::array<float, 3>& position, const std::array<float, 4>& rotation);
 
   // The events the last step's INIT and UPDATE sent (a KILLed particle's included: an on-death
-  // event), INIT's newborns in spawn order, then UPDATE's particles in slot order. The pre-warm
-  // sends none.
+  // event), INIT's newborns in spawn order, then UPDATE's particles in the order of the alive
+  // list it walked (alive_slots() before the step: newer particles first). The pre-warm sends none.
   const std::vector<ParticleEvent>& sent_events() const;
   // Queues events for the next step's spawns, in order, up to event_queue_capacity per step;
   // the rest are dropped and counted in that step's report. An event whose count is 0 is

@@ -174,7 +174,8 @@ struct FramePush {
   uint bucketed;        // simulate: 1 = walk the program's bucket of the coherence list (FrameBucket),
                         // 0 = walk last frame's alive list whole
   uint warmup_tick;     // the pre-warm's advance (simulate built with FRAME_WARMUP): the tick's index
-  uint pad2;
+  uint events;          // 1: queue the events this dispatch's particles send, hand children their
+                        // payloads (shared/frame_events.h); 0 in the pre-warm and with no binding
 };
 MOTE_ASSERT_SIZE(FramePush, 32);
 MOTE_ASSERT_OFFSET(FramePush, program, 0);
@@ -184,7 +185,7 @@ MOTE_ASSERT_OFFSET(FramePush, section_offset, 12);
 MOTE_ASSERT_OFFSET(FramePush, section_words, 16);
 MOTE_ASSERT_OFFSET(FramePush, bucketed, 20);
 MOTE_ASSERT_OFFSET(FramePush, warmup_tick, 24);
-MOTE_ASSERT_OFFSET(FramePush, pad2, 28);
+MOTE_ASSERT_OFFSET(FramePush, events, 28);
 
 // The coherence buckets (docs/design/runtime_frame.md, "Two orderings"): with two or more live
 // programs, last frame's alive list is counting-sorted by program id into the coherence list, each
@@ -392,6 +393,14 @@ MOTE_CONSTANT(uint, kFrameBindingWarmupAlive, 27u);         // migrate: the warm
 MOTE_CONSTANT(uint, kFrameBindingSpawnPlaces, 28u);         // per row: its place in the spawn order
 MOTE_CONSTANT(uint, kFrameBindingSpawnRows, 29u);           // per place in the spawn order: its row
 MOTE_CONSTANT(uint, kFrameBindingSpawnRanges, 30u);         // FrameSpawnRange per program id
+// Events (shared/frame_events.h, docs/design/events.md "On the GPU").
+MOTE_CONSTANT(uint, kFrameBindingEventRoutes, 31u);    // FrameEventRoutes per row (host-written)
+MOTE_CONSTANT(uint, kFrameBindingEventRows, 32u);      // FrameEventRow per row (this frame's counts)
+MOTE_CONSTANT(uint, kFrameBindingEventsIn, 33u);       // last frame's queue: delivered this frame
+MOTE_CONSTANT(uint, kFrameBindingEventsOut, 34u);      // this frame's queue: emit and simulate append
+MOTE_CONSTANT(uint, kFrameBindingEventChildren, 35u);  // per newborn: its event in EventsIn (~0u: none)
+MOTE_CONSTANT(uint, kFrameBindingEventKeys, 36u);      // the delivery's sort keys, then its counts' scan
+MOTE_CONSTANT(uint, kFrameBindingEventOrder, 37u);     // the sort's values: the events in delivery order
 
 MOTE_CONSTANT(uint, kFrameWorkgroupSize, 64u);
 // The interpreted simulate's record window (shaders/runtime/frame/vm.glsl): the most chunks of a

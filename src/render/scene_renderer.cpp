@@ -9,12 +9,12 @@
 #include <glm/gtc/type_ptr.hpp>
 
 #include "core/file.hpp"
-#include "core/hash.hpp"
 #include "api/api_access.hpp"
 #include "gpu/commands.hpp"
 #include "gpu/transfer.hpp"
 #include "render/draw_records.hpp"
 #include "render/render_view.hpp"
+#include "render/scene_emitters.hpp"
 #include "shared/render_passes.h"
 
 namespace mote::render {
@@ -28,17 +28,6 @@ glm::mat4 trs(const glm::vec3& position, const glm::quat& rotation, const glm::v
 }
 
 std::string emitter_where(size_t i) { return fmt::format("/emitters/{}/effect", i); }
-
-// The emitter's seed: the author's, or one derived from the output seed and its index so two
-// emitters of one effect do not draw the same particles.
-uint32_t emitter_seed(const scene::Scene& s, size_t index) {
-  const scene::Emitter& e = s.emitters[index];
-  if (e.seed != 0) return e.seed;
-  const uint32_t words[2] = {s.output.seed, uint32_t(index)};
-  const uint64_t h = fnv1a64(std::span(reinterpret_cast<const uint8_t*>(words), sizeof(words)));
-  const uint32_t folded = uint32_t(h ^ (h >> 32));
-  return folded == 0 ? 1u : folded;
-}
 
 constexpr double kMaxWarmupSteps = 1e6;
 constexpr double kMaxStepsPerFrame = 1e4;
@@ -308,26 +297,15 @@ Status SceneRenderer::add_due_emitters() {
     const scene::Emitter& e = scene_.emitters[i];
     const float due = e.start_time > 0.0f ? warmup_ + e.start_time : 0.0f;
     if (slot.added || sim_time_ + 1e-6f < due) continue;
-    EmitterDesc o;
-    o.seed = emitter_seed(scene_, i);
-    o.position[0] = e.position.x;
-    o.position[1] = e.position.y;
-    o.position[2] = e.position.z;
-    o.rotation[0] = e.rotation.x;
-    o.rotation[1] = e.rotation.y;
-    o.rotation[2] = e.rotation.z;
-    o.rotation[3] = e.rotation.w;
-    o.fields = e.fields;
-    o.globals = e.globals;
-    if (!e.transform.empty()) o.transform.row = *scene_.find_transform(e.transform);
-    auto id = particles_->add_emitter(effects_[slot.effect].effect, o);
+    auto id = particles_->add_emitter(effects_[slot.effect].effect, scene_emitter_desc(scene_, i));
     if (!id.ok())
       return make_error(id.error().code, id.error().message,
                         fmt::format("/emitters/{}{}", i, id.error().where.empty() ? "" : " " + id.error().where));
     slot.id = id.value();
     slot.added = true;
   }
-  return ok_status();
+  auto added = [&](size_t i) { return emitters_[i].added ? std::optional(emitters_[i].id) : std::nullopt; };
+  return bind_due_events(*particles_, scene_, added, events_bound_);
 }
 
 Status SceneRenderer::step_simulation(float dt) {

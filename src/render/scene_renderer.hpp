@@ -125,6 +125,7 @@ class SceneRenderer {
   SceneRenderOptions options_;
   std::vector<LoadedEffect> effects_;
   std::vector<EmitterSlot> emitters_;
+  std::vector<bool> events_bound_;  // scene_.events made on the system (render/scene_emitters.hpp)
   std::map<std::string, std::unique_ptr<GpuMesh>> meshes_;
   std::vector<const GpuMesh*> object_meshes_;
   std::unique_ptr<Context> context_;  // over device_: the public particle API's way in

@@ -20,6 +20,7 @@
 
 #include "mote/result.hpp"
 #include "mote/simulation.hpp"  // FieldValue
+#include "scene/scene_events.hpp"
 
 namespace mote::scene {
 
@@ -224,7 +225,8 @@ struct Scene {
   std::vector<Emitter> emitters;
   std::vector<Volume> volumes;
   FogSettings fog;
-  Wind wind;  // what SAMPLE_WIND reads in every effect (the `wind` object; still air by default)
+  Wind wind;                         // what SAMPLE_WIND reads in every effect (the `wind` object; still air by default)
+  std::vector<EventBinding> events;  // emitters' event outputs bound to emitters (the `events` list)
   Output output;
   std::filesystem::path base_dir;  // where relative paths resolve (the scene file's folder)
   // The folder every file the scene names, and every texture and mesh its effects name, must

@@ -14,6 +14,7 @@
 #include "mote/emitter.hpp"
 #include "scene/scene.hpp"
 #include "scene/scene_values.hpp"
+#include "scene/scene_events.hpp"
 #include "scene/scene_wind.hpp"
 
 namespace mote::scene {
@@ -426,7 +427,7 @@ Status read_output(const json& j, const std::string& where, Output& o) {
 constexpr JsonArrayLimit kListLimits[] = {{"/transforms", kMaxTransforms},   {"/objects", kMaxObjects},
                                           {"/emitters", kMaxEmitters},       {"/point_lights", kMaxPointLights},
                                           {"/spot_lights", kMaxPointLights}, {"/camera/keys", kMaxCameraKeys},
-                                          {"/volumes", kMaxVolumes}};
+                                          {"/volumes", kMaxVolumes},         {"/events", kMaxEventBindings}};
 
 // The transforms, parents first; each at most kMaxTransformLevels deep (mote/emitter.hpp), the
 // level its parent's + 1, refused at its "parent".
@@ -475,7 +476,7 @@ Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path
   const std::string root;
   MOTE_TRY(check_object(j, root,
                         {"$schema", "version", "name", "camera", "sun", "point_lights", "spot_lights", "environment",
-                         "transforms", "objects", "emitters", "volumes", "fog", "wind", "output"}));
+                         "transforms", "objects", "emitters", "events", "volumes", "fog", "wind", "output"}));
   // "$schema" names the schema an editor checks the file against (docs/scene.schema.json): a
   // string, otherwise unread.
   if (j.contains("$schema")) MOTE_TRY(read_string(j["$schema"], "/$schema"));
@@ -519,6 +520,7 @@ Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path
   }));
   if (j.contains("fog")) MOTE_TRY(read_fog(j["fog"], "/fog", scene.fog));
   if (j.contains("wind")) MOTE_TRY(read_wind(j["wind"], "/wind", scene.wind));
+  if (j.contains("events")) MOTE_TRY(read_event_bindings(j["events"], "/events", emitter_names, scene.events));
   if (j.contains("output")) MOTE_TRY(read_output(j["output"], "/output", scene.output));
   return scene;
 }

@@ -9,6 +9,7 @@
 #include "mote/simulation.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <bit>
 #include <cmath>
 
@@ -68,18 +69,38 @@ struct Simulation::State {
   RunInput in;
   RunOutput out;
   sim::EventPayloadLayout payload_layout;
-  std::vector<ParticleEvent> sent;     // what the last frame tick sent
+  std::vector<ParticleEvent> sent;  // what the last frame tick sent
+  // UPDATE's events of this tick with their senders' slots, put in alive-list order after the run.
+  std::vector<std::pair<uint32_t, ParticleEvent>> update_sent;
   std::vector<ParticleEvent> pending;  // queued for the next frame tick
   uint32_t pending_dropped = 0;
 
-  // The events run particle `local` of the last run sent (out.events), its record in out.
-  void collect_events(uint32_t local) {
+  // The events run particle `local` of the last run sent (out.events), its record in out; an
+  // UPDATE sender's go to update_sent with its slot.
+  void collect_events(uint32_t local, std::optional<uint32_t> update_slot = std::nullopt) {
     for (uint32_t o = 0; o < shader::kVmEventOutputs; ++o) {
       const uint32_t count = out.events[size_t(local) * shader::kVmEventOutputs + o];
       if (count == 0) continue;
-      sent.push_back(ParticleEvent{o, count,
-                                   sim::event_payload(payload_layout, out.records.data() + size_t(local) * stride)});
+      ParticleEvent e{o, count, sim::event_payload(payload_layout, out.records.data() + size_t(local) * stride)};
+      if (update_slot) {
+        update_sent.emplace_back(*update_slot, e);
+      } else {
+        sent.push_back(e);
+      }
     }
+  }
+
+  // UPDATE's events after INIT's, in the order of the alive list UPDATE walked (`walked`: last
+  // tick's newborns first, then older survivors), not the slot order the runs took: the GPU
+  // frame's list has that order too, so both deliver events in one order (docs/design/events.md).
+  void append_update_events(const std::vector<uint32_t>& walked) {
+    if (update_sent.empty()) return;
+    std::vector<uint32_t> rank(capacity, 0);
+    for (uint32_t i = 0; i < walked.size(); ++i) rank[walked[i]] = i;
+    std::stable_sort(update_sent.begin(), update_sent.end(),
+                     [&](const auto& a, const auto& b) { return rank[a.first] < rank[b.first]; });
+    for (const auto& [slot, e] : update_sent) sent.push_back(e);
+    update_sent.clear();
   }
 
   VmEmitterContext context(float dt) const {
@@ -190,7 +211,7 @@ struct Simulation::State {
         const uint32_t local = slots[k] - first;
         std::copy_n(out.records.data() + size_t(local) * stride, stride, pool.data() + size_t(slots[k]) * stride);
         if (out.killed[local]) dead[slots[k]] = 1;
-        if (!warm) collect_events(local);  // the bridged gaps' records are not particles
+        if (!warm) collect_events(local, slots[k]);  // the bridged gaps' records are not particles
       }
       i = j;
     }
@@ -234,6 +255,7 @@ struct Simulation::State {
     std::sort(sorted.begin(), sorted.end());
     if (!warm) {
       MOTE_TRY(update_slots(sorted, dt, update_base, dead, warm));
+      append_update_events(previous);
     } else {
       std::vector<uint32_t> bucket_slots[kWarmupDtBuckets];
       for (uint32_t s : sorted) bucket_slots[warmup_dt_bucket(s, tick_index)].push_back(s);

@@ -123,8 +123,9 @@ TEST_F(ApiTest, TheWindMovesGpuParticlesAsItMovesTheReference) {
 }
 
 // The GPU frame runs programs that send events (docs/design/events.md) as the reference runs
-// them: ParticleSystem has no event bindings yet, so every output is unbound, hence inert on
-// both sides, and the particles agree one for one while the reference counts what was sent.
+// them: a GpuSimulation binds none of its outputs, so every output is inert on both sides, and
+// the particles agree one for one while the reference counts what was sent. (Bound events:
+// events_test.cpp.)
 TEST_F(ApiTest, AnEffectThatSendsEventsRunsOnTheGpuAsTheReferenceRunsIt) {
   auto effect = compile_effect(R"({"name": "sender", "event_outputs": ["born", "died"],
     "particle_fields": [{"name": "position", "width": 3}, {"name": "age", "width": 1}],

@@ -121,6 +121,21 @@ EOF
 check "render unknown field override" 1 "$mote" render "$work/bad_field_scene.json" --asset-root / --out "$work/render_bad_field" --no-video
 grep -q "/emitters/0/fields/no_such_field" "$work/err" || { echo "FAIL render unknown field override: no pointer"; failures=$((failures + 1)); }
 [ ! -e "$work/render_bad_field/frame_0000.png" ] || { echo "FAIL render unknown field override: rendered frames first"; failures=$((failures + 1)); }
+# Event bindings (docs/design/scene.md, "events"): the fireworks scene's rockets burst into sparks
+# (far more alive than the 12 rockets could be), and an output the source's effect does not
+# declare fails the render at its pointer before any frame.
+check "render fireworks" 0 "$mote" render "$src/scenes/fireworks.json" --asset-root "$src" --out "$work/render_fireworks" --frames 2 --size 64x36 --no-video
+fireworks_alive=$(grep '^frame 1 ' "$work/out" | sed -n 's/.* alive=\([0-9]*\).*/\1/p')
+[ "${fireworks_alive:-0}" -gt 100 ] || { echo "FAIL render fireworks: ${fireworks_alive:-no} alive on frame 1, no sparks"; failures=$((failures + 1)); }
+rocket_from_work=$(realpath --relative-to="$work" "$src/effects/fireworks_rocket.json")
+spark_from_work=$(realpath --relative-to="$work" "$src/effects/fireworks_spark.json")
+cat > "$work/bad_event_scene.json" <<EOF
+{"version": 1, "emitters": [{"name": "r", "effect": "$rocket_from_work"}, {"name": "s", "effect": "$spark_from_work"}],
+ "events": [{"source": "r", "output": "boom", "target": "s"}], "output": {"width": 32, "height": 32, "frames": 2}}
+EOF
+check "render undeclared event output" 1 "$mote" render "$work/bad_event_scene.json" --asset-root / --out "$work/render_bad_event" --no-video
+grep -q "/events/0/output" "$work/err" || { echo "FAIL render undeclared event output: no pointer"; failures=$((failures + 1)); }
+[ ! -e "$work/render_bad_event/frame_0000.png" ] || { echo "FAIL render undeclared event output: rendered frames first"; failures=$((failures + 1)); }
 cat > "$work/long_warmup_scene.json" <<EOF
 {"version": 1, "emitters": [{"effect": "$fire_from_work"}],
  "output": {"width": 32, "height": 32, "frames": 1, "dt": 0.000001, "warmup_seconds": 600}}

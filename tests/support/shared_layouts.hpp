@@ -9,6 +9,7 @@
 
 #include "shared/compute_path.h"
 #include "shared/frame.h"
+#include "shared/frame_events.h"
 #include "shared/gpu_selftest.h"
 #include "shared/media_density.h"
 #include "shared/media_passes.h"
@@ -208,7 +209,26 @@ inline std::vector<SharedLayout> shared_layouts() {
       {"FramePush",
        {MOTE_MEMBER(FramePush, program), MOTE_MEMBER(FramePush, first_dispatch), MOTE_MEMBER(FramePush, only_dispatch),
         MOTE_MEMBER(FramePush, section_offset), MOTE_MEMBER(FramePush, section_words), MOTE_MEMBER(FramePush, bucketed),
-        MOTE_MEMBER(FramePush, warmup_tick), MOTE_MEMBER(FramePush, pad2)}},
+        MOTE_MEMBER(FramePush, warmup_tick), MOTE_MEMBER(FramePush, events)}},
+      {"FrameEvent",
+       {MOTE_MEMBER(FrameEvent, target), MOTE_MEMBER(FrameEvent, count), MOTE_MEMBER(FrameEvent, child_first),
+        MOTE_MEMBER(FrameEvent, sender), MOTE_MEMBER(FrameEvent, index), MOTE_MEMBER(FrameEvent, pad0),
+        MOTE_MEMBER(FrameEvent, pad1), MOTE_MEMBER(FrameEvent, pad2), MOTE_MEMBER(FrameEvent, position),
+        MOTE_MEMBER(FrameEvent, velocity), MOTE_MEMBER(FrameEvent, color)}},
+      {"FrameEventQueueHeader",
+       {MOTE_MEMBER(FrameEventQueueHeader, groups_x), MOTE_MEMBER(FrameEventQueueHeader, groups_y),
+        MOTE_MEMBER(FrameEventQueueHeader, groups_z), MOTE_MEMBER(FrameEventQueueHeader, queued),
+        MOTE_MEMBER(FrameEventQueueHeader, dropped), MOTE_MEMBER(FrameEventQueueHeader, pad0),
+        MOTE_MEMBER(FrameEventQueueHeader, pad1), MOTE_MEMBER(FrameEventQueueHeader, pad2)}},
+      {"FrameEventRoutes", {MOTE_MEMBER(FrameEventRoutes, targets), MOTE_MEMBER(FrameEventRoutes, payload)}},
+      {"FrameEventRow",
+       {MOTE_MEMBER(FrameEventRow, children), MOTE_MEMBER(FrameEventRow, granted), MOTE_MEMBER(FrameEventRow, sent),
+        MOTE_MEMBER(FrameEventRow, received), MOTE_MEMBER(FrameEventRow, queue_dropped),
+        MOTE_MEMBER(FrameEventRow, spawns_dropped), MOTE_MEMBER(FrameEventRow, child_base),
+        MOTE_MEMBER(FrameEventRow, pad0)}},
+      {"FrameEventPush",
+       {MOTE_MEMBER(FrameEventPush, step), MOTE_MEMBER(FrameEventPush, pad0), MOTE_MEMBER(FrameEventPush, pad1),
+        MOTE_MEMBER(FrameEventPush, pad2)}},
       {"FrameFieldBinding",
        {MOTE_MEMBER(FrameFieldBinding, word), MOTE_MEMBER(FrameFieldBinding, width),
         MOTE_MEMBER(FrameFieldBinding, transform_row), MOTE_MEMBER(FrameFieldBinding, channel)}},

@@ -19,7 +19,9 @@
 // window in its register file, INIT's code folded against it.
 #extension GL_EXT_control_flow_attributes : enable
 #extension GL_KHR_shader_subgroup_ballot : require
+#include "generated/vm_isa.glsl"
 #include "shared/frame.h"
+#include "shared/frame_events.h"
 #include "shared/transform.h"
 
 layout(local_size_x = 64) in;  // kFrameWorkgroupSize
@@ -38,6 +40,24 @@ layout(std430, binding = kFrameBindingTransformChannels) readonly buffer Transfo
 layout(std430, binding = kFrameBindingSpawnRows) readonly buffer SpawnRows { uint spawn_rows[]; };
 layout(std430, binding = kFrameBindingSpawnRanges) readonly buffer SpawnRanges { FrameSpawnRange ranges[]; };
 
+// Events (shared/frame_events.h): last frame's queue, whose events this frame's children come
+// from, and each newborn's event (event_scatter.comp wrote it for every child that got a slot).
+layout(std430, binding = kFrameBindingEventsIn) readonly buffer EventsIn {
+  FrameEventQueueHeader events_in_header;
+  FrameEvent events_in[];
+};
+layout(std430, binding = kFrameBindingEventChildren) readonly buffer EventChildren { uint event_children[]; };
+uint vm_event = ~0u;  // the newborn's event in events_in (~0u: a rate or burst newborn, payload 0)
+uint vm_newborn;      // the newborn's index g this frame: its events' place in the delivery's order
+// EVENT_POSITION, EVENT_VELOCITY, EVENT_COLOR of the newborn (vm.glsl's builtins).
+vec4 frame_event_payload(uint builtin) {
+  if (vm_event == ~0u) return vec4(0.0f);
+  if (builtin == VM_BUILTIN_EVENT_POSITION) return events_in[vm_event].position;
+  if (builtin == VM_BUILTIN_EVENT_VELOCITY) return events_in[vm_event].velocity;
+  return events_in[vm_event].color;
+}
+#define FRAME_EVENT_PAYLOADS 1
+
 // The fast build writes each newborn's INIT window from its register file (frame_vm.glsl).
 #define FRAME_STAGES_WINDOW 1
 #include "runtime/frame/vm.glsl"
@@ -47,6 +67,15 @@ layout(std430, binding = kFrameBindingSpawnRanges) readonly buffer SpawnRanges {
 #endif
 
 layout(push_constant) uniform Push { FramePush push; };
+#include "runtime/frame/events.glsl"
+
+// The newborn's event: a child of row `row` (its first FrameEventRow::granted newborns are
+// children, the rest rate and burst spawns) reads the index event_scatter.comp left at g.
+uint newborn_event(uint row, uint g) {
+  if (push.events == 0u || row >= uint(event_rows.length()) || vm_spawn_index >= event_rows[row].granted) return ~0u;
+  uint e = event_children[min(g, uint(event_children.length()) - 1u)];
+  return e < uint(events_in.length()) ? e : ~0u;
+}
 
 // The first place in [lo, hi) whose inclusive sum exceeds g (lower_bound over sums > g).
 uint find_place(uint g, uint lo, uint hi) {
@@ -77,6 +106,8 @@ bool prepare_newborn(uint g, uint run_end, uint total, uint first_free, uint fir
   uint before = place == 0u ? 0u : spawn_sums[place - 1u];
   vm_spawn_index = g - before;
   vm_spawn_count = spawn_sums[place] - before;
+  vm_event = newborn_event(row, g);
+  vm_newborn = g;
   uint slot = free_list[min(first_free + total - 1u - g, params.capacity - 1u)];
   // A slot outside the pool (only a corrupted list holds one) is passed on, never written:
   // simulate drops the entry next frame.
@@ -185,6 +216,7 @@ void main() {
         if (in_window_chunk(0u)) vm_record_write_bits(0u, header);
         if (has_serial && in_window_chunk(params.serial_word / 4u)) vm_record_write_bits(params.serial_word, serial);
         vm_compiled_run();  // KILL is refused in INIT by the verifier
+        frame_send_events(vm_row, 0u, vm_newborn);
       }
       // A newborn's window is all new: every chunk of it is written.
       vm_window_store_group(present, ~0u);
@@ -193,6 +225,7 @@ void main() {
       vm_record_write_bits(0u, header);
       if (has_serial) vm_record_write_bits(params.serial_word, serial);
       vm_compiled_run();
+      frame_send_events(vm_row, 0u, vm_newborn);
     }
 #else
 #ifdef FRAME_FAST_FILE
@@ -206,6 +239,7 @@ void main() {
         if (has_serial && in_window_chunk(params.serial_word / 4u)) vm_record_write(params.serial_word, uintBitsToFloat(serial));
         vm_clear_registers();
         vm_run(vm_section_instructions);  // KILL is refused in INIT by the verifier
+        frame_send_events(vm_row, 0u, vm_newborn);
       }
       frame_window_store_group(present, ~0u);  // a newborn's window is all new
       continue;
@@ -217,6 +251,7 @@ void main() {
     if (has_serial) pool[vm_record_base + params.serial_word] = serial;
     vm_clear_registers();
     vm_run(vm_section_instructions);  // KILL is refused in INIT by the verifier
+    frame_send_events(vm_row, 0u, vm_newborn);
 #endif
   }
 }

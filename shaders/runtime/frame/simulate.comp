@@ -30,6 +30,7 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #include "shared/frame.h"
+#include "shared/frame_events.h"
 #include "shared/transform.h"
 
 layout(local_size_x = 64) in;  // kFrameWorkgroupSize
@@ -66,6 +67,9 @@ layout(std430, binding = kFrameBindingCoherence) readonly buffer Coherence { uin
 #endif
 
 layout(push_constant) uniform Push { FramePush push; };
+// The events UPDATE sends (frame_send_events): a KILLed particle's included, its payload read
+// before its record is zeroed (an on-death event carries the death state).
+#include "runtime/frame/events.glsl"
 
 // Zeroes the record of a slot this step frees (an orphan or a KILL). Its keep flag stays 0, and
 // frame_compact.comp pushes it on the free list in the order of last frame's list. Called by
@@ -109,6 +113,8 @@ void record_survivors(uint t, bool lives) {
     atomicOr(keep_words[tiles + 2u * tile + (lane < 32u ? 0u : 1u)], bit);
   }
 }
+
+uint vm_entry;  // the particle's entry of last frame's list: its events' place in the delivery's order
 
 // Everything before UPDATE for a listed slot of last frame's list, given its header:
 // the orphan check (an orphan is freed here; so is a particle of an inactive emitter), the program
@@ -159,6 +165,7 @@ bool update_entry() {
   vm_clear_registers();
   bool dead = vm_run(vm_section_instructions);
 #endif
+  frame_send_events(vm_row, 1u, vm_entry);
   if (dead) {
     uint freed = free_slot(vm_particle_index);
     if (subgroupElect()) atomicAdd(counters.killed, freed);
@@ -202,6 +209,7 @@ void main() {
 #endif
     bool frozen = false;
     bool run = listed && prepare_entry(slot, header, frozen);
+    vm_entry = t;
 #ifdef FRAME_WARMUP
     // warmup_particle_dt(tick, warmup_dt_bucket(slot, tick)): bucket centres over [1 - J, 1 + J].
     uint level = vm_hash3(slot, push.warmup_tick, kFrameWarmupJitterSalt) % kFrameWarmupDtBuckets;

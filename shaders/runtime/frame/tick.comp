@@ -11,6 +11,7 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #include "shared/frame.h"
+#include "shared/frame_events.h"
 #ifdef FRAME_WARMUP
 #include "shared/vm_semantics.h"  // vm_hash3
 #endif
@@ -36,6 +37,11 @@ layout(std430, binding = kFrameBindingEmitterBounds) readonly buffer Bounds { Fr
 // Nothing is culled, and queued burst() spawns wait for the emitter's first real tick.
 layout(std430, binding = kFrameBindingWarmupQueue) readonly buffer Queue { FrameWarmupEntry queue[]; };
 layout(push_constant) uniform Push { FrameWarmupPush push; };
+#else
+// The children of the events delivered to each row this frame (event_count.comp): asked for
+// before the rate and the bursts, so the row's first `granted` newborns are its children
+// (docs/design/events.md, "On the GPU"). The pre-warm delivers no events.
+layout(std430, binding = kFrameBindingEventRows) buffer EventRows { FrameEventRow event_rows[]; };
 #endif
 
 // The row's place in the spawn order: the host keeps the places a permutation of the rows; a
@@ -192,6 +198,7 @@ void main() {
   FrameEmitterState s;
   bool live = false;
   uint want = 0u;
+  uint children = 0u;  // the events' children asked for this row this frame
   if (in_table) {
     generation = emitters[row].generation;
     rate = emitters[row].spawn_rate;
@@ -256,6 +263,17 @@ void main() {
 #endif
     }
   }
+#ifndef FRAME_WARMUP
+  uint culled_children = 0u;  // a culled row spawns nothing: its children are dropped and counted
+  if (live && row < uint(event_rows.length())) {
+    children = event_rows[row].children;
+    if (s.culled != 0u) {
+      culled_children = children;
+      children = 0u;
+    }
+    want = add_saturated(children, want);
+  }
+#endif
   uint take = take_from_budget(want);
   if (!in_table) return;
 #ifdef FRAME_WARMUP
@@ -271,6 +289,15 @@ void main() {
     return;
   }
   if (want > take) atomicAdd(counters.dropped, want - take);
+#ifndef FRAME_WARMUP
+  if (row < uint(event_rows.length()) && (children | culled_children) != 0u) {
+    // Children first: the grant covers them before the rate and bursts.
+    uint granted = min(children, take);
+    event_rows[row].granted = granted;
+    event_rows[row].spawns_dropped = children - granted + culled_children;
+    if (culled_children != 0u) atomicAdd(counters.dropped, culled_children);
+  }
+#endif
   s.spawn_first = s.spawned;
   s.spawn_count = take;
   s.spawned += take;

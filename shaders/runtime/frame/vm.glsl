@@ -316,6 +316,11 @@ vec4 vm_load_builtin(uint id, uint lanes) {
   else if (index == VM_BUILTIN_SPAWN_FRACTION) v.x = (float(vm_spawn_index) + 0.5f) / float(max(vm_spawn_count, 1u));
   else if (index == VM_BUILTIN_SPAWN_COUNT) v.x = float(vm_spawn_count);
   else if (index == VM_BUILTIN_EMITTER_SEED) v.x = float(emitters[vm_row].seed & 0xFFFFFFu);
+#ifdef FRAME_EVENT_PAYLOADS
+  // An event's child reads its event's payload (emit.comp); everything else reads 0.
+  else if (index == VM_BUILTIN_EVENT_POSITION || index == VM_BUILTIN_EVENT_VELOCITY || index == VM_BUILTIN_EVENT_COLOR)
+    v = frame_event_payload(index);
+#endif
   return vec4(v.x, lanes > 1u ? v.y : 0.0f, lanes > 2u ? v.z : 0.0f, lanes > 3u ? v.w : 0.0f);
 }
 

@@ -56,13 +56,16 @@ void EmitPass::record(const FrameRecording& frame, std::span<const ProgramDispat
         {shader::kFrameBindingProgram, &frame.program},    {shader::kFrameBindingTransformChannels, &frame.channels},
         {shader::kFrameBindingSpawnRows, &b.spawn_rows},   {shader::kFrameBindingSpawnRanges, &b.spawn_ranges}};
     if (wide) bindings.push_back({shader::kFrameBindingWideRegisters, &b.wide_registers});
+    frame.add_event_bindings(bindings, true);
+    shader::FramePush push = d.init_push;
+    push.events = frame.events.on ? 1u : 0u;
     gpu::ComputeRecorder rec(frame.device, frame.cmd);
     rec.bind(wide                  ? wide_
              : d.compiled_emit     ? *d.compiled_emit
              : d.init_large_window ? large_window_
                                    : fast_)
         .buffers(std::span<const gpu::BufferBinding>(bindings))
-        .push(d.init_push);
+        .push(push);
     if (wide) {
       rec.dispatch(wide_groups);
       // Wide dispatches share one register file: each waits for the one before.

@@ -8,10 +8,14 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <vector>
+
+#include "gpu/commands.hpp"
 
 #include "gpu/device.hpp"
 #include "gpu/profiler.hpp"
 #include "runtime/frame/frame_buffers.hpp"
+#include "runtime/frame/frame_events.hpp"
 
 namespace mote::runtime {
 
@@ -27,6 +31,18 @@ struct FrameRecording {
   uint32_t command_count = 0;    // the host's spawn commands this frame
   uint32_t wide_lanes = 0;       // the wide interpreter's fixed launch
   gpu::GpuProfiler* profiler = nullptr;
+  FrameEventViews events{};  // the event buffers (always bound by emit and simulate), on when routed
+
+  // The event buffers a sender binds (emit and simulate), and with `delivers` (emit) also the
+  // ones its children read their events from.
+  void add_event_bindings(std::vector<gpu::BufferBinding>& bindings, bool delivers) const {
+    bindings.push_back({shader::kFrameBindingEventRoutes, events.routes});
+    bindings.push_back({shader::kFrameBindingEventRows, events.rows});
+    bindings.push_back({shader::kFrameBindingEventsOut, events.events_out});
+    if (!delivers) return;
+    bindings.push_back({shader::kFrameBindingEventsIn, events.events_in});
+    bindings.push_back({shader::kFrameBindingEventChildren, events.children});
+  }
 
   // Timestamps around a pass when a profiler is set (a branch per pass otherwise).
   void begin_pass(const char* name) const {

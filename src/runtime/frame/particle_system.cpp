@@ -60,6 +60,7 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
                                                             .encode_section = encode_section});
   MOTE_TRY_ASSIGN(s.bindings_, FieldBindings::create(device, options.max_emitters));
   MOTE_TRY_ASSIGN(s.buffers_, FrameBuffers::create(device, options));
+  MOTE_TRY_ASSIGN(s.events_, FrameEvents::create(device, options.max_emitters, options.capacity));
   MOTE_TRY_ASSIGN(s.program_, ProgramBuffer::create(device, s.emitters_->heap(), s.uploads_stats_));
   if (options.compiled_simulate)
     s.kernels_ = std::make_unique<FrameKernels>(device, options.record_words, options.compile_in_background);
@@ -112,13 +113,17 @@ Result<std::vector<uint32_t>> ParticleSystem::add_emitters(const CompiledEffect&
   MOTE_TRY_ASSIGN(std::vector<uint32_t> rows, emitters_->add_emitters(effect, options));
   if (kernels_) kernels_->offer(effect);
   bindings_.emitters_added();
-  for (uint32_t row : rows) queue_warmup(row, effect);
+  for (uint32_t row : rows) {
+    events_.emitter_added(row, emitters_->generation(row), effect);
+    queue_warmup(row, effect);
+  }
   return rows;
 }
 
 Status ParticleSystem::remove_emitter(uint32_t row) {
   if (!is_live(row)) return make_error(ErrorCode::kNotFound, "no live emitter at that row");
   bindings_.emitter_removed(row);
+  events_.emitter_removed(row);
   manual_.remove(row);
   return emitters_->remove_emitter(row);
 }
@@ -131,6 +136,7 @@ Status ParticleSystem::swap_effect(uint32_t row, const CompiledEffect& effect) {
   MOTE_TRY(emitters_->swap_effect(row, effect));
   if (kernels_) kernels_->offer(effect);
   bindings_.effect_swapped(row, effect.program);
+  events_.effect_swapped(row, emitters_->generation(row), effect);
   if (manual_.is_manual(row)) {
     // The host's records come back under the new generation; a manual row is never pre-warmed.
     MOTE_TRY(manual_.upload(row));
@@ -301,6 +307,7 @@ Result<ParticleSystem::FramePlan> ParticleSystem::prepare_frame(float dt, bool h
     if (spawn_order_.rebuild(table, plan.rows, plan.program_ids)) add_spawn_order_uploads();
   }
   MOTE_TRY(bindings_.prepare(device, *emitters_, uploads_, uploads_stats_, retired_, frame_));
+  MOTE_TRY(events_.prepare(device, uploads_, retired_, frame_));
   MOTE_TRY(uploads_.stage(device, host_submits));
   plan.bind_pass = transforms_ != nullptr && bindings_.gpu_row_count() > 0;
 
@@ -335,7 +342,8 @@ Status ParticleSystem::record_frame(VkCommandBuffer cmd, const FramePlan& plan) 
                              .rows = plan.rows,
                              .command_count = uint32_t(plan.commands.size() / 2),
                              .wide_lanes = options_.wide_lanes,
-                             .profiler = profiler_};
+                             .profiler = profiler_,
+                             .events = events_.views(frame_)};
   if (profiler_) profiler_->reset(cmd);
   frame.begin_pass("reset");
   frame_start_barrier(cmd);
@@ -347,6 +355,7 @@ Status ParticleSystem::record_frame(VkCommandBuffer cmd, const FramePlan& plan) 
   if (!plan.commands.empty())
     vkCmdUpdateBuffer(cmd, buffers_.commands.handle(), 0, plan.commands.size() * 4, plan.commands.data());
   uploads_.record(cmd);
+  events_.record_fills(cmd, frame_);
   gpu::transfer_to_compute(cmd);
   // This frame's world poses and channels, composed before anything of the frame reads them.
   if (transforms_) {
@@ -367,7 +376,11 @@ Status ParticleSystem::record_frame(VkCommandBuffer cmd, const FramePlan& plan) 
     status = warmup_.record(frame, *plan.warmup, plan.params, plan.dispatches, plan.program_ids, reset_, emit_,
                             compact_, finish_);
   if (plan.rows > 0) {
-    status = tick_.record(frame);
+    // Last frame's events: their children join their targets' requests before the tick, and
+    // after the scan each child learns its event (docs/design/events.md, "On the GPU").
+    if (Status delivered = events_.record_delivery(frame); !delivered.ok() && status.ok()) status = delivered;
+    if (Status ticked = tick_.record(frame); !ticked.ok() && status.ok()) status = ticked;
+    events_.record_scatter(frame);
     emit_.record(frame, plan.dispatches, plan.program_ids);
     manual_.record(frame);
   }
@@ -386,6 +399,7 @@ void ParticleSystem::frame_recorded(const FramePlan& plan, uint64_t serial) {
   emitters_->clear_dirty_rows();
   manual_.recorded(*emitters_);
   bindings_.recorded(plan.bind_pass);
+  events_.recorded();
   time_ = plan.params.time;
   idle_state_ = any_active_emitter() ? IdleState::kBusy : IdleState::kQuiet;
   if (plan.warmup) warmup_retired_.emplace_back(frame_, plan.warmup);
@@ -442,6 +456,28 @@ Result<std::vector<shader::FrameEmitterBounds>> ParticleSystem::read_emitter_bou
   if (rows == 0) return std::vector<shader::FrameEmitterBounds>{};
   return gpu::readback_as<shader::FrameEmitterBounds>(*device_, buffers_.emitter_bounds, rows);
 }
+
+Status ParticleSystem::bind_event(uint32_t source, uint32_t output, uint32_t target) {
+  if (!is_live(source)) return make_error(ErrorCode::kNotFound, "no live emitter at that row", "source");
+  if (!is_live(target)) return make_error(ErrorCode::kNotFound, "no live emitter at that row", "target");
+  return events_.bind(source, output, target);
+}
+
+Status ParticleSystem::bind_event(uint32_t source, std::string_view output, uint32_t target) {
+  if (!is_live(source)) return make_error(ErrorCode::kNotFound, "no live emitter at that row", "source");
+  MOTE_TRY_ASSIGN(const uint32_t index, events_.output_index(source, output));
+  return bind_event(source, index, target);
+}
+
+Status ParticleSystem::unbind_event(uint32_t source, uint32_t output, uint32_t target) {
+  return events_.unbind(source, output, target);
+}
+
+Result<std::vector<EmitterEventStats>> ParticleSystem::read_event_stats() {
+  return events_.read_rows(*device_, emitters_->row_count());
+}
+
+Result<FrameEventTotals> ParticleSystem::read_event_totals() { return events_.read_totals(*device_, frame_); }
 
 Result<FrameStats> ParticleSystem::read_stats() { return read_frame_stats(*device_, buffers_); }
 

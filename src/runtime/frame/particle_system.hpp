@@ -41,6 +41,7 @@
 #include "runtime/frame/field_bindings.hpp"
 #include "runtime/frame/finish_pass.hpp"
 #include "runtime/frame/frame_buffers.hpp"
+#include "runtime/frame/frame_events.hpp"
 #include "runtime/frame/frame_kernels.hpp"
 #include "runtime/frame/frame_options.hpp"
 #include "runtime/frame/frame_uploads.hpp"
@@ -184,6 +185,22 @@ class ParticleSystem {
   // (mote/wind.hpp, docs/design/wind.md). kInvalidArgument when check_wind refuses it.
   Status set_wind(const Wind& wind);
 
+  // Events (docs/design/events.md, "On the GPU"): the events the emitter at `source` sends to
+  // its output `output` (an index below its effect's event_outputs, or below 4 for an effect that
+  // names none) spawn children in the emitter at `target` from the next frame on, each child's
+  // INIT reading its event's payload. Up to 4 targets per output; an output bound to nothing is
+  // inert. Removing either emitter drops the binding; events already queued for a removed
+  // target are inert. Errors name the argument ("source", "target", "output").
+  Status bind_event(uint32_t source, uint32_t output, uint32_t target);
+  Status bind_event(uint32_t source, std::string_view output, uint32_t target);
+  Status unbind_event(uint32_t source, uint32_t output, uint32_t target);
+  size_t event_binding_count() const { return events_.binding_count(); }
+  uint32_t event_queue_capacity() const { return events_.queue_capacity(); }
+  // The last frame's event counts per row (up to the table's high-water mark) and the queue's
+  // totals (wait for the GPU).
+  Result<std::vector<EmitterEventStats>> read_event_stats();
+  Result<FrameEventTotals> read_event_totals();
+
   // Records and submits one frame of `dt` seconds on Mote's queue. Does not wait.
   Status execute(float dt);
   // Records one frame of `dt` seconds into the host's command buffer `cmd` (primary, recording,
@@ -324,6 +341,7 @@ class ParticleSystem {
   std::unique_ptr<EmitterLifecycle> emitters_;
   FieldBindings bindings_;
   FrameBuffers buffers_;
+  FrameEvents events_;
   ProgramBuffer program_;
   FrameUploads uploads_;
   RetiredBuffers retired_;

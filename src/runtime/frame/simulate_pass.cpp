@@ -42,6 +42,7 @@ std::vector<gpu::BufferBinding> simulate_bindings(const FrameRecording& frame, c
                                            {shader::kFrameBindingBuckets, &buckets},
                                            {shader::kFrameBindingCoherence, &coherence}};
   if (wide) bindings.push_back({shader::kFrameBindingWideRegisters, &b.wide_registers});
+  frame.add_event_bindings(bindings, false);
   return bindings;
 }
 
@@ -76,6 +77,7 @@ Status SimulatePass::record(const FrameRecording& frame, std::span<const Program
     push.first_dispatch = !bucketed && i == 0 ? 1u : 0u;
     push.only_dispatch = bucketed || list.size() == 1 ? 1u : 0u;
     push.bucketed = bucketed ? 1u : 0u;
+    push.events = frame.events.on ? 1u : 0u;
     const bool wide = d.wide && !d.compiled_simulate;
     const std::vector<gpu::BufferBinding> bindings = simulate_bindings(frame, buckets.buckets(), buckets.coherence(),
                                                                        wide);

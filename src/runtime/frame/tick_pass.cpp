@@ -22,7 +22,8 @@ Status TickPass::record(const FrameRecording& frame) const {
                 {shader::kFrameBindingSpawnCounts, &b.spawn_counts},
                 {shader::kFrameBindingSpawnPlaces, &b.spawn_places},
                 {shader::kFrameBindingBursts, &b.bursts},
-                {shader::kFrameBindingEmitterBounds, &b.emitter_bounds}})
+                {shader::kFrameBindingEmitterBounds, &b.emitter_bounds},
+                {shader::kFrameBindingEventRows, frame.events.rows}})
       .dispatch_threads(frame.rows);
   frame.end_pass();
   frame.begin_pass("scan");

@@ -168,7 +168,14 @@ Status WarmupPass::record(const FrameRecording& main, const WarmupPopulation& po
                                .rows = rows,
                                .command_count = 0,
                                .wide_lanes = main.wide_lanes,
-                               .profiler = nullptr};
+                               .profiler = nullptr,
+                               // The pre-warm sends no events and delivers none (the reference's rule).
+                               .events = FrameEventViews{.routes = main.events.routes,
+                                                         .rows = main.events.rows,
+                                                         .events_in = main.events.events_in,
+                                                         .events_out = main.events.events_out,
+                                                         .children = main.events.children,
+                                                         .on = false}};
     reset.record(frame);
     gpu::ComputeRecorder(main.device, cmd)
         .bind(tick_)

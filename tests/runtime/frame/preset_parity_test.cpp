@@ -27,6 +27,7 @@
 
 #include "mote/effect.hpp"
 #include "mote/simulation.hpp"
+#include "runtime/frame/event_parity.hpp"
 #include "runtime/frame/particle_system.hpp"
 #include "sim/emission.hpp"
 #include "support/effect_presets.hpp"
@@ -234,6 +235,50 @@ std::string preset_name(const ::testing::TestParamInfo<Preset>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Presets, PresetParityTest, ::testing::ValuesIn(kPresets), preset_name);
+
+// The event presets with their events bound (docs/design/events.md, "On the GPU"): one GPU
+// system, the reference's SimulationGroup, counts every frame and records matched by (emitter,
+// birth serial) every 20 frames within the bound above (tests/runtime/frame/event_parity.hpp).
+class PresetEventChainTest : public test::GpuTest {};
+
+using test::EventParityMember;
+using test::EventParityOptions;
+using test::EventParityResult;
+
+// fireworks_rocket -> fireworks_spark -> fireworks_crackle for 8 s: every rocket bursts into 60
+// sparks at its apex as the reference, every rocket and spark record within the preset parity
+// test's bound (the flight integrates gravity and drag, whose GPU rounding may differ by an ulp;
+// the sparks start where their rocket died, on either side). A spark's crackle is a coin its
+// UPDATE draws, keyed by its slot, and the GPU's shared pool gives the sparks other slots than
+// the reference's pool per emitter: the crackles are counted, not matched (about half the
+// sparks, each crackle event one crackle).
+TEST_F(PresetEventChainTest, FireworksChainMatchesTheReference) {
+  const std::vector<EventParityMember> members{{test::load_preset("fireworks_rocket.json"), 5},
+                                               {test::load_preset("fireworks_spark.json"), 6},
+                                               {test::load_preset("fireworks_crackle.json"), 7, false}};
+  const EventParityResult r =
+      test::run_event_parity(device(), members, {{0, 0, 1}, {1, 0, 2}},
+                             EventParityOptions{.frames = 480, .compare_every = 20, .tol_abs = 1e-4, .tol_rel = 1e-4});
+  EXPECT_EQ(r.spawned[0], 12u);
+  EXPECT_EQ(r.children[1], 12u * 60u);
+  EXPECT_GT(r.gpu_children[2], r.children[1] / 4);
+  EXPECT_LT(r.gpu_children[2], r.children[1] * 3 / 4);
+  EXPECT_GT(r.records_compared, 1000u);
+  std::cout << "fireworks chain: " << r.records_compared << " records, " << r.words_not_bit_equal
+            << " words not bit-equal, worst |d| / (1 + |ref|) " << r.worst_relative << "\n";
+}
+
+TEST_F(PresetEventChainTest, RainSplashChainMatchesTheReference) {
+  const std::vector<EventParityMember> members{{test::load_preset("rain_splash.json"), 3},
+                                               {test::load_preset("splash.json"), 4}};
+  const EventParityResult r =
+      test::run_event_parity(device(), members, {{0, 0, 1}},
+                             EventParityOptions{.frames = 300, .compare_every = 20, .tol_abs = 1e-4, .tol_rel = 1e-4});
+  EXPECT_GT(r.children[1], 100u);
+  EXPECT_EQ(r.children[1] % 4, 0u) << "4 splashes per hit";
+  std::cout << "rain splash chain: " << r.records_compared << " records, " << r.words_not_bit_equal
+            << " words not bit-equal, worst |d| / (1 + |ref|) " << r.worst_relative << "\n";
+}
 
 }  // namespace
 }  // namespace mote
