@@ -280,7 +280,9 @@ int main(int argc, char** argv) {
   if (!context.ok()) return fail("context", context.error());
   std::printf("device: %s\n", context.value()->device_name().c_str());
   auto fire = mote::compile_effect_file(std::string(MOTE_EXAMPLE_EFFECTS) + "/fire.json");
-  auto sparkles = mote::compile_effect_file(std::string(MOTE_EXAMPLE_EFFECTS) + "/sparkles.json");
+  // The cpu and manual drivers need an effect whose record is the standard particle (size_growth
+  // sixth): this folder's sparkles.json is the preset written as a plain document, in that order.
+  auto sparkles = mote::compile_effect_file(std::string(MOTE_EXAMPLE_DIR) + "/sparkles.json");
   if (!fire.ok()) return fail("fire.json", fire.error());
   if (!sparkles.ok()) return fail("sparkles.json", sparkles.error());
   auto system = mote::ParticleSystem::create(*context.value(), {.capacity = 1u << 15, .max_emitters = 8});
