@@ -306,7 +306,11 @@ int main(int argc, char** argv) {
   auto spline = particles.add_manual_emitter(sparkles.value(), 256, {.seed = 3});
   if (!spline.ok()) return fail("manual spline", spline.error());
 
-  auto renderer = mote::ParticleRenderer::create(particles, {.width = kWidth, .height = kHeight});
+  // The fire's flipbook texture lies beside it, in the effects folder: that is the asset root (the
+  // sparkles document here names no texture).
+  auto renderer = mote::ParticleRenderer::create(particles, {.width = kWidth,
+                                                             .height = kHeight,
+                                                             .asset_root = MOTE_EXAMPLE_EFFECTS});
   if (!renderer.ok()) return fail("renderer", renderer.error());
   Host host;
   if (!host.create(*context.value())) return 1;
