@@ -60,6 +60,15 @@ void expect_drawn_exactly(ParticleSystem& system, uint32_t row, const std::vecto
   for (size_t i = 0; i < want.size(); ++i) EXPECT_TRUE(same_bytes(drawn[i], want[i])) << "record " << i;
 }
 
+// The manual driver takes effects in the standard particle's layout (mote/particle.hpp). The
+// presets written as module stacks lay their fields out in module order, so these tests use fire's
+// document as it was written by hand (tests/graph/preset_fixtures/), which is in that layout.
+CompiledEffect standard_effect(const std::string& name) {
+  auto effect = compile_effect_file(std::string(MOTE_SOURCE_DIR) + "/tests/graph/preset_fixtures/" + name);
+  EXPECT_TRUE(effect.ok()) << effect.error().to_string();
+  return effect.ok() ? std::move(effect).value() : CompiledEffect{};
+}
+
 TEST_F(ApiTest, AManualEmitterDrawsExactlyItsUploadedRecords) {
   ParticleSystem& system = make_system({.capacity = 4096, .max_emitters = 4});
   const CompiledEffect fire = standard_effect("fire.json");
