@@ -16,14 +16,6 @@ namespace {
 
 constexpr float kDt = 1.0f / 60.0f;
 
-// The presets as plain documents with the standard particle as their record (the module presets
-// of effects/ declare size_growth last since the module rewrite: docs/design/drivers.md).
-CompiledEffect standard_effect(const std::string& name) {
-  auto effect = compile_effect_file(std::string(MOTE_SOURCE_DIR) + "/tests/graph/preset_fixtures/" + name);
-  EXPECT_TRUE(effect.ok()) << name << ": " << effect.error().to_string();
-  return effect.ok() ? std::move(effect).value() : CompiledEffect{};
-}
-
 // A point of a helix: a spline of particles.
 Particle spline_point(uint32_t i, uint32_t n, float turn) {
   const float t = float(i) / float(n) * 6.2831853f + turn;
