@@ -17,14 +17,6 @@ namespace {
 
 constexpr float kDt = 1.0f / 60.0f;
 
-// The presets as plain documents with the standard particle as their record (the module presets
-// of effects/ declare size_growth last since the module rewrite: docs/design/drivers.md).
-CompiledEffect standard_effect(const std::string& name) {
-  auto effect = compile_effect_file(std::string(MOTE_SOURCE_DIR) + "/tests/graph/preset_fixtures/" + name);
-  EXPECT_TRUE(effect.ok()) << name << ": " << effect.error().to_string();
-  return effect.ok() ? std::move(effect).value() : CompiledEffect{};
-}
-
 std::vector<Particle> drawn_particles(ParticleSystem& system, EmitterId id) {
   std::vector<Particle> out;
   auto alive = system.read_alive_records();
@@ -50,7 +42,7 @@ void run(ParticleSystem& system, int frames) {
 
 TEST_F(ApiTest, DriverSwapsKeepTheRowTheIdAndTheParticles) {
   ParticleSystem& system = make_system({.capacity = 8192, .max_emitters = 8});
-  const CompiledEffect fire = standard_effect("fire.json");
+  const CompiledEffect fire = load_effect("fire.json");
   auto gpu = system.add_emitter(fire, {.seed = 1});
   auto cpu = system.add_cpu_emitter(fire, {.emitter = {.seed = 2, .position = {2.0f, 0.0f, 0.0f}}, .max_count = 1024});
   ASSERT_TRUE(gpu.ok() && cpu.ok());
@@ -106,7 +98,7 @@ TEST_F(ApiTest, DriverSwapsKeepTheRowTheIdAndTheParticles) {
 // alive count, and every manual emitter draws exactly its records.
 TEST_F(ApiTest, DriverSwapChurnKeepsThePoolWhole) {
   ParticleSystem& system = make_system({.capacity = 8192, .max_emitters = 8});
-  const CompiledEffect fire = standard_effect("fire.json");
+  const CompiledEffect fire = load_effect("fire.json");
   std::vector<EmitterId> ids;
   for (uint32_t i = 0; i < 3; ++i) {
     auto id = system.add_emitter(fire, {.seed = 10 + i, .position = {float(i), 0.0f, 0.0f}});
