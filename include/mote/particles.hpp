@@ -159,6 +159,11 @@ class ParticleSystem;
 // effect's bytecode on the host (add_cpu_emitter), or the application (add_manual_emitter).
 enum class Driver { kGpu, kCpu, kManual };
 
+// What an emitter's burst() does when the pool cannot hold it (docs/design/drivers.md,
+// "Pool-full policies"): drop what does not fit (counted in ParticleStats::dropped), or replace
+// the emitter's oldest particles (a ring: the emitter keeps its newest).
+enum class PoolFullPolicy { kDrop, kReplaceOldest };
+
 // A manual emitter's records (docs/design/drivers.md, "The manual driver"): the application
 // writes standard particles (mote/particle.hpp) and Mote draws exactly them, with the emitter's
 // effect's render settings. `set`, `write_range` and `set_count` edit the host's copy; `upload()`
@@ -238,8 +243,20 @@ class ParticleSystem {
   // Replaces a live emitter's effect in place (a live program swap): the row stays, its
   // generation moves on, the old effect's particles die next frame. Returns the new id.
   Result<EmitterId> swap_effect(EmitterId id, const CompiledEffect& effect);
-  // Extra spawns for the next frame, through the same budget and INIT as the rate.
+  // Extra spawns for the next frame, through the same budget and INIT as the rate (a gpu-driven
+  // emitter's; a manual emitter's spawns are its uploads: kInvalidArgument), and the emitter's
+  // pool-full policy for them:
+  // - kDrop (the default): what the pool's free slots cannot hold is dropped and counted;
+  // - kReplaceOldest: the burst spawns whole, first of the frame's spawns: when the free slots
+  //   are short, the emitter's oldest particles (born in the earliest frames; of one frame, the
+  //   last in the alive list) are freed before the frame to make room, so the emitter then holds
+  //   its newest particles. Only what even an emitter emptied of its particles cannot hold is
+  //   dropped. Such a frame reads the last frame back once (it waits for the GPU; with record(),
+  //   call it after the host's submission of the last frame completed). A paused or inactive
+  //   emitter's burst waits, as with kDrop. Kept by swap_effect.
   Status burst(EmitterId id, uint32_t count);
+  Status set_pool_full_policy(EmitterId id, PoolFullPolicy policy);
+  Result<PoolFullPolicy> pool_full_policy(EmitterId id) const;
   // Runtime controls (docs/design/drivers.md). None waits; each holds from the next frame on and
   // survives swap_effect. kInvalidArgument for an id that is not live.
   //

@@ -26,7 +26,7 @@ struct FrameParams {
   float time;           // TIME: the system's clock after this frame's dt (f32 sums of the dts, as
                         // an emitter's age is summed, so a first-frame emitter's age equals it)
   uint cull_view;       // 1: the host set a camera and cull_planes hold its frustum (culling on)
-  uint pad2;
+  uint reserved;        // free slots the host reserved for replace-oldest bursts (kFrameReservedCommand)
   // The camera's frustum as six planes (xyz normal pointing in, w offset: inside when
   // dot(xyz, p) + w >= 0), from its view-projection (Gribb and Hartmann, 2001).
   vec4 cull_planes[6];
@@ -47,7 +47,7 @@ MOTE_ASSERT_OFFSET(FrameParams, code_base, 28);
 MOTE_ASSERT_OFFSET(FrameParams, field_base, 32);
 MOTE_ASSERT_OFFSET(FrameParams, time, 36);
 MOTE_ASSERT_OFFSET(FrameParams, cull_view, 40);
-MOTE_ASSERT_OFFSET(FrameParams, pad2, 44);
+MOTE_ASSERT_OFFSET(FrameParams, reserved, 44);
 MOTE_ASSERT_OFFSET(FrameParams, cull_planes, 48);
 MOTE_ASSERT_OFFSET(FrameParams, wind_base, 144);
 MOTE_ASSERT_OFFSET(FrameParams, wind_turbulence, 160);
@@ -140,7 +140,7 @@ struct FrameEmitterState {
   uint spawn_count;   // this frame's newborns
   float asleep;       // seconds the emitter has been culled since it was last seen (kEmitterFlagCull)
   uint culled;        // 1 when this frame's tick found the emitter out of view
-  uint pad0;
+  uint reserved;      // replace-oldest burst spawns with slots reserved for them (kFrameReservedCommand)
   uint pad1;
 };
 MOTE_ASSERT_SIZE(FrameEmitterState, 48);
@@ -154,7 +154,7 @@ MOTE_ASSERT_OFFSET(FrameEmitterState, tick, 24);
 MOTE_ASSERT_OFFSET(FrameEmitterState, spawn_count, 28);
 MOTE_ASSERT_OFFSET(FrameEmitterState, asleep, 32);
 MOTE_ASSERT_OFFSET(FrameEmitterState, culled, 36);
-MOTE_ASSERT_OFFSET(FrameEmitterState, pad0, 40);
+MOTE_ASSERT_OFFSET(FrameEmitterState, reserved, 40);
 MOTE_ASSERT_OFFSET(FrameEmitterState, pad1, 44);
 
 // Push constants of emit and simulate: which program this dispatch runs (one per live program,
@@ -426,6 +426,10 @@ MOTE_CONSTANT(uint, kFrameShapeWords, 256u);
 MOTE_CONSTANT(uint, kFrameMaxGroups, 65535u);
 // Spawn commands per frame (vkCmdUpdateBuffer writes at most 65536 bytes; two words each).
 MOTE_CONSTANT(uint, kFrameMaxCommands, 8192u);
+// A spawn command whose row has this bit is a replace-oldest burst (docs/design/drivers.md,
+// "Pool-full policies"): its count goes to the row's `reserved`, which the tick spawns outside
+// the budget, on slots the host made room for (FrameParams::reserved, kept out of the budget).
+MOTE_CONSTANT(uint, kFrameReservedCommand, 0x80000000u);
 // Declared bursts per emitter the tick schedules (FrameBurst side table); add_emitter refuses more.
 MOTE_CONSTANT(uint, kFrameMaxBursts, 4u);
 // The record header (include/mote/simulation.hpp): row | generation << 20.
