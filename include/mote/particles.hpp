@@ -157,7 +157,8 @@ class ParticleSystem;
 
 // What moves an emitter's particles (docs/design/drivers.md): the GPU frame (add_emitter), the
 // effect's bytecode on the host (add_cpu_emitter), or the application (add_manual_emitter).
-enum class Driver { kGpu, kCpu, kManual };
+// kNone: detached (detach_driver): the emitter's row and id stay, nothing moves, spawns or draws.
+enum class Driver { kGpu, kCpu, kManual, kNone };
 
 // What an emitter's burst() does when the pool cannot hold it (docs/design/drivers.md,
 // "Pool-full policies"): drop what does not fit (counted in ParticleStats::dropped), or replace
@@ -207,6 +208,9 @@ struct CpuEmitterDesc {
   EmitterDesc emitter;              // seed, pose, overrides (no transform: refused)
   uint32_t max_count = 0;           // particles it holds at most; 0 = the effect's capacity_hint
   std::vector<CustomForce> forces;  // applied in order after UPDATE
+  // Threads the emitter's UPDATE runs on (the calling thread and threads - 1 workers of its
+  // step; 0: the machine's hardware threads). The particles are the same whatever the count.
+  uint32_t threads = 1;
 };
 
 // A cpu-driven emitter (docs/design/drivers.md, "The cpu driver"): its effect's INIT and UPDATE
@@ -220,6 +224,9 @@ class CpuEmitter {
   EmitterId id() const { return id_; }
   // Custom-force results that were not finite, since the emitter was added (0 for a stale handle).
   uint64_t rejected_forces() const;
+  // The forces applied after UPDATE from the next frame on, replacing the emitter's (a cpu emitter
+  // that set_driver made starts with none). kInvalidArgument for a stale handle.
+  Status set_forces(std::vector<CustomForce> forces);
 
  private:
   friend class ParticleSystem;
@@ -340,6 +347,8 @@ class ParticleSystem {
                                            const EmitterDesc& desc = {});
   // The handle of a live manual emitter (kInvalidArgument for any other id).
   Result<ManualEmitter> manual_emitter(EmitterId id);
+  // The handle of a live cpu emitter (kInvalidArgument for any other id).
+  Result<CpuEmitter> cpu_emitter(EmitterId id);
   // A cpu-driven emitter (CpuEmitter above) of `effect`, whose record must be the standard
   // particle after the header; desc.max_count is 1 .. capacity (0: the effect's capacity_hint).
   // Each execute()/record() first steps it on the host and uploads its live records. A frame
@@ -351,10 +360,24 @@ class ParticleSystem {
   // gpu -> manual (its live particles, read back once — this waits for the GPU — become the
   // manual records and stay drawn as they are; the effect's record must be the standard
   // particle), manual -> gpu and cpu -> gpu (the frame's UPDATE and rate drive them from the next
-  // frame), cpu -> manual (the last upload's records stay). -> cpu is kUnsupported (a simulation
-  // cannot start from records yet). Swapping to the driver it has does nothing.
+  // frame), cpu -> manual (the last upload's records stay), gpu -> cpu and manual -> cpu (a
+  // simulation of the effect on the batch VM adopts the live particles — read back, or the manual
+  // records — and the emitter's clock: age, rate accumulator, birth serials, tick; it then runs
+  // as add_cpu_emitter's, with no custom forces until CpuEmitter::set_forces; the effect's record
+  // must be the standard particle, the emitter must stand at its own pose, not a transform; it
+  // holds up to the effect's capacity_hint, its live count, or the manual max_count, whichever is
+  // largest, within the capacity; the readbacks wait for the GPU). Swapping to the driver it has
+  // does nothing.
   Result<Driver> driver(EmitterId id);
   Status set_driver(EmitterId id, Driver driver);
+  // Detaches the emitter's driver (wsg's detach_driver; driver() says kNone): from the next frame
+  // its particles are freed (counted in ParticleStats::orphaned), nothing spawns, nothing is
+  // simulated or drawn — the zero cost of an inactive emitter — while its row, id, values and
+  // bindings stay; a cpu emitter's simulation and a manual emitter's records are dropped.
+  // set_driver attaches one again: kGpu (the frame's, from where its clock stood), kManual (no
+  // records until an upload), kCpu (a simulation with no particles and the emitter's clock).
+  // set_active(true) refuses a detached emitter (kInvalidArgument: attach a driver instead).
+  Status detach_driver(EmitterId id);
   // The emitter's particles in the last completed frame's alive list (what it draws).
   Result<uint32_t> read_alive_count(EmitterId id);
   // The last completed frame's passes as the GPU timed them (kInvalidArgument without

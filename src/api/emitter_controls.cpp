@@ -47,6 +47,9 @@ Status ParticleSystem::set_emitting(EmitterId id, bool emitting) {
 }
 
 Status ParticleSystem::set_active(EmitterId id, bool active) {
+  if (active && state_->detached.count(id.row) != 0 && check_live(state_->system, id).ok())
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("emitter {} has no driver: attach one with set_driver", id.row));
   return set_control(state_->system, id, shader::kEmitterFlagInactive, !active);
 }
 

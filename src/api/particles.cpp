@@ -145,6 +145,7 @@ Status ParticleSystem::remove_emitter(EmitterId id) {
   MOTE_TRY(check_id(state_->system, id));
   MOTE_TRY(state_->system.remove_emitter(id.row));
   state_->cpu_emitters.erase(id.row);
+  state_->detached.erase(id.row);
   state_->row_changed(id.row, nullptr);
   return ok_status();
 }
