@@ -23,3 +23,8 @@ mote_shader(NAME render/tile_setup SOURCE render/tile_setup.comp)
 mote_shader(NAME render/tile_bin SOURCE render/tile_bin.comp)
 mote_shader(NAME render/tile_ranges SOURCE render/tile_ranges.comp)
 mote_shader(NAME render/tile_blend SOURCE render/tile_blend.comp)
+# The ribbon build (src/render/ribbon_pass.cpp): sort keys, points, links, pieces.
+mote_shader(NAME render/ribbon_keys SOURCE render/ribbon_keys.comp)
+mote_shader(NAME render/ribbon_points SOURCE render/ribbon_points.comp)
+mote_shader(NAME render/ribbon_links SOURCE render/ribbon_links.comp)
+mote_shader(NAME render/ribbon_pieces SOURCE render/ribbon_pieces.comp)

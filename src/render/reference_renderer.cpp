@@ -36,7 +36,8 @@ glm::vec4 word_vec4(std::span<const uint32_t> record, uint32_t word) {
 // --- Validation -------------------------------------------------------------------------------
 
 bool is_quad_row(const ParticleDrawRecord& r) {
-  return (r.flags & shader::kDrawFlagLive) != 0 && (r.flags & shader::kDrawProjectionMask) != shader::kProjectionMesh;
+  const uint32_t mode = r.flags & shader::kDrawProjectionMask;
+  return (r.flags & shader::kDrawFlagLive) != 0 && mode != shader::kProjectionMesh && mode != shader::kProjectionRibbon;
 }
 
 Status check_word(uint32_t word, uint32_t width, uint32_t record_words, const char* field, size_t row) {
@@ -51,7 +52,7 @@ Status check_word(uint32_t word, uint32_t width, uint32_t record_words, const ch
 
 Status check_record(const ParticleDrawRecord& r, uint32_t record_words, size_t row) {
   const std::string where = "records[" + std::to_string(row) + "]";
-  if ((r.flags & shader::kDrawProjectionMask) > shader::kProjectionMesh)
+  if ((r.flags & shader::kDrawProjectionMask) > shader::kProjectionRibbon)
     return make_error(ErrorCode::kInvalidArgument,
                       "undefined projection mode " + std::to_string(r.flags & shader::kDrawProjectionMask), where);
   if (r.rotation_word != shader::kDrawUnbound && r.rotation_width != 1u && r.rotation_width != 4u)
