@@ -150,6 +150,8 @@ Status read_render(const json& j, const std::string& where, RenderSettings& r,
     return json_parse_error(json_child(where, "mesh"), "'mesh' is only for projection 'mesh'");
   if (r.projection != "ribbon" && j.contains("ribbon"))
     return json_parse_error(json_child(where, "ribbon"), "'ribbon' is only for projection 'ribbon'");
+  if (r.projection == "ribbon" && r.lit)
+    return json_parse_error(json_child(where, "lit"), "ribbons are drawn unlit (lit ribbons are not built yet)");
   if (r.projection == "ribbon" && j.contains("flipbook"))
     return json_parse_error(json_child(where, "flipbook"), "ribbons draw no flipbook");
   if (j.contains("flipbook")) {

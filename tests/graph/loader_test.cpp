@@ -92,6 +92,7 @@ TEST(Loader, RejectsBadRibbonSettings) {
   };
   rejected(R"({"projection": "billboard", "ribbon": {}})", "/render/ribbon");
   rejected(R"({"projection": "ribbon", "flipbook": {"columns": 2}})", "/render/flipbook");
+  rejected(R"({"projection": "ribbon", "lit": true})", "/render/lit");
   rejected(R"({"projection": "ribbon", "ribbon": {"serial": "x"}})", "/render/ribbon/serial");
   rejected(R"({"projection": "ribbon", "ribbon": {"serial_field": "birth"}})", "/render/ribbon/serial_field");
   rejected(R"({"projection": "ribbon", "ribbon": {"serial_field": "up"}})", "/render/ribbon/serial_field");

@@ -230,7 +230,10 @@ const GoldenCase kGoldenCases[] = {
     {"flipbook", "tests/render/scenes/flipbook.json", 0},
     {"flipbook_blend", "tests/render/scenes/flipbook_blend.json", 0},
     {"soft_crossing", "tests/render/scenes/soft_crossing.json", 1},
-    {"lit_backlit", "tests/render/scenes/lit_backlit.json", 1},  // lit puffs, a light behind them
+    {"lit_backlit", "tests/render/scenes/lit_backlit.json", 1},    // lit puffs, a light behind them
+    {"ribbon_comet", "tests/render/scenes/ribbon_comet.json", 6},  // a ribbon (docs/design/ribbons.md)
+    {"ribbon_comet_sorted", "tests/render/scenes/ribbon_comet.json", 6, DrawPath::kRaster, Transparency::kSorted},
+    {"ribbon_comet_avboit", "tests/render/scenes/ribbon_comet.json", 6, DrawPath::kRaster, Transparency::kAvboit},
     {"fire_compute", "scenes/fire.json", 6, DrawPath::kCompute},
     {"smoke_compute", "scenes/smoke.json", 6, DrawPath::kCompute},
     {"projection_billboard_compute", "tests/render/scenes/projection_billboard.json", 2, DrawPath::kCompute},
