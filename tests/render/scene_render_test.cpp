@@ -222,6 +222,8 @@ const GoldenCase kGoldenCases[] = {
     {"sun_shafts", "scenes/sun_shafts.json", 6},
     {"fireworks", "scenes/fireworks.json", 12},     // events: rockets burst into sparks
     {"rain_splash", "scenes/rain_splash.json", 6},  // events: rain splashes on the box and ground
+    {"comet", "scenes/comet.json", 6},              // a ribbon tail (docs/design/ribbons.md)
+    {"sword_swing", "scenes/sword_swing.json", 6},  // a ribbon facing its normal field
     {"projection_billboard", "tests/render/scenes/projection_billboard.json", 2},
     {"projection_stretched", "tests/render/scenes/projection_stretched.json", 2},
     {"projection_vertical", "tests/render/scenes/projection_vertical.json", 2},
