@@ -21,7 +21,8 @@ void main() {
     counters.alive_out = 0u;
     // The replace-oldest bursts' slots are the host's reservation (docs/design/drivers.md,
     // "Pool-full policies"): no other spawn of the frame takes them.
-    counters.budget = counters.free_count - min(params.reserved, counters.free_count);
+    counters.budget = counters.free_count - min(counters.reserved, counters.free_count);
+    counters.reserved = 0u;  // the host writes it again for each frame that reserves
     counters.newborns = 0u;
     counters.dropped = 0u;
     counters.killed = 0u;

@@ -22,6 +22,12 @@ PoolFullPolicy PoolFullPolicies::policy(uint32_t row) const {
   return it == rows_.end() ? PoolFullPolicy::kDrop : it->second;
 }
 
+void PoolFullPolicies::reserve(const FrameBuffers& buffers, const ReplaceOldestReport& report, FrameUploads& uploads) {
+  if (report.reserved_spawns == 0) return;
+  reserved_ = report.reserved_spawns;
+  uploads.add(buffers.counters, offsetof(shader::FrameCounters, reserved), &reserved_, sizeof(reserved_));
+}
+
 namespace {
 
 // The header word of every listed slot (the records' first words), from one readback of the pool.

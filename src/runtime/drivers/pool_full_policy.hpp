@@ -30,7 +30,7 @@ enum class PoolFullPolicy : uint32_t { kDrop = 0, kReplaceOldest = 1 };
 
 // What a frame's replace-oldest preparation did (for the frame's params and for tests).
 struct ReplaceOldestReport {
-  uint32_t reserved_spawns = 0;  // slots reserved for the bursts (FrameParams::reserved)
+  uint32_t reserved_spawns = 0;  // slots reserved for the bursts (FrameCounters::reserved)
   uint32_t replaced = 0;         // particles freed to make room
 };
 
@@ -58,11 +58,16 @@ class PoolFullPolicies {
       candidates.push_back(uint32_t(i));
     }
     if (candidates.empty()) return ReplaceOldestReport{};
-    return replace_oldest(device, buffers, frame, options, emitters, candidates, commands, uploads);
+    MOTE_TRY_ASSIGN(const ReplaceOldestReport report,
+                    replace_oldest(device, buffers, frame, options, emitters, candidates, commands, uploads));
+    reserve(buffers, report, uploads);
+    return report;
   }
 
  private:
   static const uint32_t kFrozenFlags;
+  // The reserved total into the counters (FrameCounters::reserved), which the reset takes.
+  void reserve(const FrameBuffers& buffers, const ReplaceOldestReport& report, FrameUploads& uploads);
   Result<ReplaceOldestReport> replace_oldest(gpu::Device& device, const FrameBuffers& buffers, uint32_t frame,
                                              const ParticleSystemOptions& options, const EmitterLifecycle& emitters,
                                              const std::vector<uint32_t>& candidates, std::vector<uint32_t>& commands,
@@ -73,6 +78,7 @@ class PoolFullPolicies {
   std::vector<uint32_t> list_;
   std::vector<uint32_t> freed_;
   uint32_t counts_[2] = {0, 0};  // FrameCounters::alive_out, free_count
+  uint32_t reserved_ = 0;        // FrameCounters::reserved
   std::vector<uint32_t> zeros_;
 };
 
