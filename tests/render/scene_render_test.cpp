@@ -237,6 +237,8 @@ const GoldenCase kGoldenCases[] = {
     {"ribbon_comet", "tests/render/scenes/ribbon_comet.json", 6},  // a ribbon (docs/design/ribbons.md)
     {"ribbon_comet_sorted", "tests/render/scenes/ribbon_comet.json", 6, DrawPath::kRaster, Transparency::kSorted},
     {"ribbon_comet_avboit", "tests/render/scenes/ribbon_comet.json", 6, DrawPath::kRaster, Transparency::kAvboit},
+    {"ribbon_comet_compute", "tests/render/scenes/ribbon_comet.json", 6, DrawPath::kCompute},
+    {"comet_compute", "scenes/comet.json", 6, DrawPath::kCompute},  // sprites in tiles, then the ribbon
     {"fire_compute", "scenes/fire.json", 6, DrawPath::kCompute},
     {"smoke_compute", "scenes/smoke.json", 6, DrawPath::kCompute},
     {"projection_billboard_compute", "tests/render/scenes/projection_billboard.json", 2, DrawPath::kCompute},
