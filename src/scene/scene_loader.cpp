@@ -406,11 +406,10 @@ Status read_output(const json& j, const std::string& where, Output& o) {
 
 // The lists' limits, enforced while the text is read: a file of 2^20 + 1 emitters is refused at
 // the first one past the limit, before any DOM holds them.
-constexpr JsonArrayLimit kListLimits[] = {{"/transforms", kMaxTransforms},   {"/objects", kMaxObjects},
-                                          {"/emitters", kMaxEmitters},       {"/point_lights", kMaxPointLights},
-                                          {"/spot_lights", kMaxPointLights}, {"/camera/keys", kMaxCameraKeys},
-                                          {"/volumes", kMaxVolumes},         {"/events", kMaxEventBindings},
-                                          {"/vector_fields", kMaxSceneVectorFields}};
+constexpr JsonArrayLimit kListLimits[] = {
+    {"/transforms", kMaxTransforms},    {"/objects", kMaxObjects},         {"/emitters", kMaxEmitters},
+    {"/point_lights", kMaxPointLights}, {"/spot_lights", kMaxPointLights}, {"/camera/keys", kMaxCameraKeys},
+    {"/volumes", kMaxVolumes},          {"/events", kMaxEventBindings},    {"/vector_fields", kMaxSceneVectorFields}};
 
 // The transforms, parents first; each at most kMaxTransformLevels deep (mote/emitter.hpp), the
 // level its parent's + 1, refused at its "parent".

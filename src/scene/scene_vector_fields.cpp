@@ -22,7 +22,8 @@ Status read_vector_fields(const nlohmann::json& j, const std::string& where, con
     const std::string name_at = json_child(at, "name");
     MOTE_TRY_ASSIGN(f.name, read_identifier(item["name"], name_at));
     for (const SceneVectorField& seen : out)
-      if (seen.name == f.name) return json_parse_error(name_at, fmt::format("duplicate vector field name '{}'", f.name));
+      if (seen.name == f.name)
+        return json_parse_error(name_at, fmt::format("duplicate vector field name '{}'", f.name));
     MOTE_TRY_ASSIGN(f.path, detail::read_path(item["path"], json_child(at, "path"), paths));
     out.push_back(std::move(f));
   }
