@@ -48,6 +48,38 @@ MASM_EXTRA = {
 }
 
 
+
+# The smallest module the loader accepts: a GLCompute "main" that returns (SPIR-V 1.6).
+TINY_KERNEL = [0x07230203, 0x00010600, 0, 5, 0,
+               2 << 16 | 17, 1,                          # OpCapability Shader
+               3 << 16 | 14, 0, 1,                       # OpMemoryModel Logical GLSL450
+               5 << 16 | 15, 5, 1, 0x6E69616D, 0,        # OpEntryPoint GLCompute %1 "main"
+               6 << 16 | 16, 1, 17, 1, 1, 1,             # OpExecutionMode %1 LocalSize 1 1 1
+               2 << 16 | 19, 2,                          # %2 = OpTypeVoid
+               3 << 16 | 33, 3, 2,                       # %3 = OpTypeFunction %2
+               5 << 16 | 54, 2, 1, 0, 3,                 # %1 = OpFunction %2 None %3
+               2 << 16 | 248, 4,                         # %4 = OpLabel
+               1 << 16 | 253,                            # OpReturn
+               1 << 16 | 56]                             # OpFunctionEnd
+
+
+def with_tiny_kernel(file_bytes):
+    """A cooked effect whose KERN (the last chunk) holds one simulate kernel, TINY_KERNEL, under the
+    program hash the real kernels carry."""
+    at = 16
+    while True:
+        tag, size = struct.unpack_from("<4sI", file_bytes, at)
+        if tag == b"KERN":
+            break
+        at += 8 + size
+    payload = at + 8
+    program_hash = struct.unpack_from("<II", file_bytes, payload + 8)  # kernel 0: stage, hash
+    kern = struct.pack("<IIIII", 1, 1, program_hash[0], program_hash[1], len(TINY_KERNEL))
+    kern += struct.pack("<%dI" % len(TINY_KERNEL), *TINY_KERNEL)
+    body = file_bytes[16:at] + b"KERN" + struct.pack("<I", len(kern)) + kern
+    return file_bytes[:8] + struct.pack("<II", len(body), zlib.crc32(body)) + body
+
+
 def programs(mote):
     masm = target("fuzz_masm")
     copy_all("programs", "*.masm", masm)
@@ -61,12 +93,21 @@ def programs(mote):
         out = mfx / (p.stem + ".mfx")
         if subprocess.run([mote, "asm", str(p), "-o", str(out)], capture_output=True).returncode != 0:
             out.unlink(missing_ok=True)
-    # The presets cooked (docs/design/cooked.md): the cooked effect decoder's seeds.
+    # The presets cooked (docs/design/cooked.md): the cooked effect decoder's seeds, without their
+    # kernels (a real kernel is tens of kilobytes of SPIR-V, which the validator would take for
+    # every execution), and fire with one tiny valid kernel (the KERN reader and the validator).
     cooked = target("fuzz_cooked")
     for p in sorted((ROOT / "effects").glob("*.json")):
         out = cooked / (p.stem + ".mfe")
-        if subprocess.run([mote, "compile", str(p), "-o", str(out)], capture_output=True).returncode != 0:
+        if subprocess.run([mote, "compile", str(p), "-o", str(out), "--no-kernels"],
+                          capture_output=True).returncode != 0:
             out.unlink(missing_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        full = pathlib.Path(tmp) / "fire.mfe"
+        if subprocess.run([mote, "compile", str(ROOT / "effects" / "fire.json"), "-o", str(full)],
+                          capture_output=True).returncode == 0:
+            (cooked / "fire_tiny_kernel.mfe").write_bytes(with_tiny_kernel(full.read_bytes()))
+
     # A truncated file and one with a flipped byte: the decoder's error paths from the start.
     first = sorted(mfx.glob("*.mfx"))[0].read_bytes()
     (mfx / "truncated.mfx").write_bytes(first[: len(first) // 2])

@@ -22,12 +22,14 @@ namespace mote {
 
 // 'M' 'F' 'E' 0x1A: as `.mfx` (mote/mfx.hpp), the 0x1A byte stops a text-mode transfer visibly.
 inline constexpr std::array<uint8_t, 4> kCookedEffectMagic = {'M', 'F', 'E', 0x1A};
-// Version 1: no global previews (GLOB). Version 2: current.
-inline constexpr uint32_t kCookedEffectVersion = 3;
+// Version 1: no global previews (GLOB). Version 2: no culling (CULL). Version 3: no kernels
+// (KERN). Version 4: current.
+inline constexpr uint32_t kCookedEffectVersion = 4;
 // What the loader refuses before it allocates: longer strings, more bursts or global previews.
 inline constexpr uint32_t kCookedMaxString = 4096;
 inline constexpr uint32_t kCookedMaxBursts = 4096;
 inline constexpr uint32_t kCookedMaxGlobals = 4096;
+inline constexpr uint32_t kCookedMaxKernelWords = 1u << 22;  // 16 MiB of SPIR-V a kernel
 
 // Always writes the current version. Deterministic: equal effects give identical bytes.
 // `source_path` is not stored (it names where the effect was read from, not what it is).

@@ -67,6 +67,22 @@ struct GlobalPreview {
   std::vector<float> values;  // width = values.size()
 };
 
+// The SPIR-V of one of an effect's kernels, compiled ahead of time (compile_effect_kernels below,
+// `mote compile`) and kept in its cooked file (docs/design/cooked.md, KERN), so that a program
+// linking the runtime alone (no GLSL compiler) runs compiled simulate. The runtime uses a kernel
+// only for the program it was compiled from (program_hash, and the same section code); for an effect
+// whose program imports global fields, the system's placement of the globals changes the code, so
+// its kernels are compiled there (the tools) or its sections interpreted (the runtime alone).
+enum class KernelStage : uint32_t {
+  kEmit = 0,      // INIT, in the frame's emit pass
+  kSimulate = 1,  // UPDATE, in the frame's simulate pass
+};
+struct CookedKernel {
+  KernelStage stage = KernelStage::kSimulate;
+  uint64_t program_hash = 0;    // Program::hash() of the program it was compiled from
+  std::vector<uint32_t> spirv;  // a SPIR-V module for Vulkan 1.3, validated by the loader
+};
+
 struct CompiledEffect {
   std::string name;
   Program program;                         // verified, unlinked (global imports by index)
@@ -78,6 +94,9 @@ struct CompiledEffect {
   // index i: what scenes and the API bind (docs/design/events.md). Empty for an effect with
   // none, and for a cooked effect (cooked files keep no names: bind its outputs by index).
   std::vector<std::string> event_outputs;
+  // Kernels compiled ahead of time, at most one per stage (empty unless compile_effect_kernels or
+  // a cooked file gave them).
+  std::vector<CookedKernel> kernels;
   // The document's file when it was compiled from one (compile_effect_file; empty otherwise): the
   // render settings' relative texture and mesh paths resolve against its directory (against the
   // working directory when it is empty).
@@ -89,5 +108,11 @@ struct CompiledEffect {
 // tools library (mote::tools); the runtime (mote::runtime) loads cooked effects instead
 // (mote/cooked_effect.hpp).
 Result<CompiledEffect> compile_effect(std::string_view json_text);
+
+// Compiles `effect`'s kernels (simulate; emit when the program has an INIT section) to SPIR-V
+// with the tools' GLSL compiler and stores them in effect.kernels (replacing any), for
+// save_cooked_effect to keep. No device is needed. In the tools library. Errors: the
+// translator's and compiler's (kParse: a Mote bug).
+Status compile_effect_kernels(CompiledEffect& effect);
 
 }  // namespace mote

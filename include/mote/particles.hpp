@@ -20,6 +20,7 @@
 
 #include "mote/effect.hpp"
 #include "mote/emitter.hpp"
+#include "mote/particle.hpp"
 #include "mote/result.hpp"
 #include "mote/wind.hpp"
 
@@ -151,6 +152,35 @@ struct ParticleStats {
   std::vector<std::pair<EmitterId, EmitterBounds>> emitters;
 };
 
+class ParticleSystem;
+
+// A manual emitter's records (docs/design/drivers.md, "The manual driver"): the application
+// writes standard particles (mote/particle.hpp) and Mote draws exactly them, with the emitter's
+// effect's render settings. `set`, `write_range` and `set_count` edit the host's copy; `upload()`
+// makes the next frame hold exactly the first count() records (it replaces what the emitter
+// held before; a pool without room for them all drops the rest, counted in
+// ParticleStats::dropped). Between uploads the frame keeps the particles as they are: no rate,
+// no UPDATE, no ageing. Errors (kInvalidArgument) name the index and the bound, and change
+// nothing; a handle whose emitter was removed refuses every call.
+class ManualEmitter {
+ public:
+  ManualEmitter() = default;
+  EmitterId id() const { return id_; }
+  uint32_t max_count() const;
+  uint32_t count() const;
+  Result<Particle> get(uint32_t index) const;
+  Status set(uint32_t index, const Particle& particle);
+  Status write_range(uint32_t first, std::span<const Particle> particles);
+  Status set_count(uint32_t count);
+  Status upload();
+
+ private:
+  friend class ParticleSystem;
+  ManualEmitter(ParticleSystem* system, EmitterId id) : system_(system), id_(id) {}
+  ParticleSystem* system_ = nullptr;
+  EmitterId id_;
+};
+
 class ParticleSystem {
  public:
   static Result<std::unique_ptr<ParticleSystem>> create(Context& context, const ParticleSystemDesc& desc = {});
@@ -168,6 +198,27 @@ class ParticleSystem {
   Result<EmitterId> swap_effect(EmitterId id, const CompiledEffect& effect);
   // Extra spawns for the next frame, through the same budget and INIT as the rate.
   Status burst(EmitterId id, uint32_t count);
+  // Runtime controls (docs/design/drivers.md). None waits; each holds from the next frame on and
+  // survives swap_effect. kInvalidArgument for an id that is not live.
+  //
+  // set_paused(true): the emitter spawns nothing, its clock stands, and its particles stay exactly
+  // as they are — still listed, measured and drawn (an editor's frozen frame) — without running
+  // UPDATE; queued burst() spawns wait. false resumes where it stood.
+  Status set_paused(EmitterId id, bool paused);
+  // set_emitting(false): the rate and the declared bursts spawn nothing while the clock runs on
+  // and the live particles finish their lives; burst() still spawns. true resumes the rate from
+  // where the accumulator stood (no catch-up).
+  Status set_emitting(EmitterId id, bool emitting);
+  // set_active(false): no spawn, no simulation, no draw, no cost beyond the emitter's tick row: its
+  // particles are freed at the next frame (counted in ParticleStats::orphaned) and its clock
+  // stands; the row, the id, the values and the bindings stay. true starts it spawning again.
+  Status set_active(EmitterId id, bool active);
+  // The constant pose of an emitter placed by value (EmitterDesc::position / rotation), read by
+  // INIT and UPDATE from the next frame (EMITTER_POSITION, _ROTATION, _DIRECTION, _UP).
+  // kInvalidArgument for an emitter standing at a transform (move the transform), a non-finite
+  // value or a zero quaternion. set_emitter_position keeps the rotation.
+  Status set_emitter_position(EmitterId id, const std::array<float, 3>& position);
+  Status set_emitter_pose(EmitterId id, const std::array<float, 3>& position, const std::array<float, 4>& rotation);
   Status set_emitter_field(EmitterId id, std::string_view field, std::span<const float> values);
   // Every live emitter that reads global `name` sees the new value from the next frame.
   Status set_global(std::string_view name, std::span<const float> values);
@@ -222,6 +273,16 @@ class ParticleSystem {
   Result<AliveRecords> read_alive_records();
   // A live emitter's state (kInvalidArgument for an id that is not live).
   Result<EmitterState> read_emitter_state(EmitterId id);
+  // A manual emitter (ManualEmitter above) of `effect`, whose record must be the standard particle
+  // after the header (kInvalidArgument naming the first field that differs), holding up to
+  // `max_count` records (1 .. capacity). swap_effect keeps it manual (refusing an effect whose
+  // record is not the standard one) and uploads its records again under the new generation.
+  Result<ManualEmitter> add_manual_emitter(const CompiledEffect& effect, uint32_t max_count,
+                                           const EmitterDesc& desc = {});
+  // The handle of a live manual emitter (kInvalidArgument for any other id).
+  Result<ManualEmitter> manual_emitter(EmitterId id);
+  // The emitter's particles in the last completed frame's alive list (what it draws).
+  Result<uint32_t> read_alive_count(EmitterId id);
   // The last completed frame's passes as the GPU timed them (kInvalidArgument without
   // desc.profile; empty before the first frame).
   Result<std::vector<PassTime>> read_pass_times();

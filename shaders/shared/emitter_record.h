@@ -19,6 +19,23 @@ MOTE_CONSTANT(uint, kEmitterFlagFlipbookBlend, 16u);
 MOTE_CONSTANT(uint, kEmitterFlagCull, 32u);            // spawning stops while the bounds are out of view
 MOTE_CONSTANT(uint, kEmitterFlagProjectionShift, 8u);  // bits 8..11: projection index
 MOTE_CONSTANT(uint, kEmitterFlagProjectionMask, 0xF00u);
+// Runtime controls (docs/design/drivers.md, "Runtime controls"), set by the host per emitter:
+// paused — no spawn, the clock stands, its particles are kept as they are (still listed, drawn and
+// measured) without running UPDATE; stopped — the rate and the declared bursts spawn nothing while
+// the clock runs on and the live particles finish their lives (burst() still spawns); inactive —
+// no spawn, the clock stands, and its particles are freed at the next simulate like orphans, so
+// it costs its tick row and nothing else.
+MOTE_CONSTANT(uint, kEmitterFlagPaused, 64u);
+MOTE_CONSTANT(uint, kEmitterFlagStopped, 128u);
+MOTE_CONSTANT(uint, kEmitterFlagInactive, 0x1000u);
+// The manual driver (docs/design/drivers.md, "The manual driver"): the row's particles are the
+// host's records. The tick spawns only burst()-style commands for it (the host's upload count),
+// the simulate keeps its particles unchanged, as paused ones; in the frame of an upload the row
+// also carries kEmitterFlagReplace, and its listed particles are freed (the upload's newborns,
+// written by manual_fill.comp after emit, replace them).
+MOTE_CONSTANT(uint, kEmitterFlagManual, 0x2000u);
+MOTE_CONSTANT(uint, kEmitterFlagReplace, 0x4000u);
+MOTE_CONSTANT(uint, kEmitterControlFlags, 64u | 128u | 0x1000u | 0x2000u | 0x4000u);
 // EmitterRecord::transform_row of an emitter that stands at its own constant pose.
 MOTE_CONSTANT(uint, kEmitterNoTransform, 0xFFFFFFFFu);
 

@@ -22,6 +22,7 @@ inline constexpr uint32_t kChunkGlobalPreviews = fourcc('G', 'L', 'O', 'B');
 inline constexpr uint32_t kChunkEmission = fourcc('E', 'M', 'I', 'T');
 inline constexpr uint32_t kChunkRender = fourcc('R', 'E', 'N', 'D');
 inline constexpr uint32_t kChunkCulling = fourcc('C', 'U', 'L', 'L');
+inline constexpr uint32_t kChunkKernels = fourcc('K', 'E', 'R', 'N');
 
 inline constexpr size_t kHeaderBytes = 16;
 inline constexpr size_t kChunkHeaderBytes = 8;
@@ -37,5 +38,11 @@ std::span<const uint32_t> version_chunks(uint32_t version);
 // What the decoded chunks must agree on among themselves and with the document format's ranges
 // (docs/design/effects.md): the loader's last step.
 Status check_cooked_effect(const CompiledEffect& effect);
+
+class ByteReader;
+class ByteWriter;
+// KERN (cooked_kernels.cpp). The reader needs PROG read first (an emit kernel needs an INIT).
+Status read_kernels(ByteReader& in, CompiledEffect& effect);
+void write_kernels(const CompiledEffect& effect, ByteWriter& out);
 
 }  // namespace mote::cook

@@ -4,7 +4,8 @@
 // Version 1 is version 2 without the GLOB chunk: its effects load with a zero preview for each
 // global import, at the import's width — what a document that declares a global field without
 // preview values compiles to. Version 2 is version 3 without the CULL chunk: its effects load
-// with EmissionSettings' defaults (no culling), as the documents that made them did.
+// with EmissionSettings' defaults (no culling), as the documents that made them did. Version 3 is
+// version 4 without the KERN chunk: its effects load with no kernels (compiled where they run).
 #include <zlib.h>
 
 #include <cstdio>
@@ -24,6 +25,8 @@ constexpr uint32_t kV2Chunks[] = {kChunkName,           kChunkProgram,  kChunkEm
                                   kChunkGlobalPreviews, kChunkEmission, kChunkRender};
 constexpr uint32_t kV3Chunks[] = {kChunkName,     kChunkProgram, kChunkEmitterDefaults, kChunkGlobalPreviews,
                                   kChunkEmission, kChunkCulling, kChunkRender};
+constexpr uint32_t kV4Chunks[] = {kChunkName,     kChunkProgram, kChunkEmitterDefaults, kChunkGlobalPreviews,
+                                  kChunkEmission, kChunkCulling, kChunkRender,          kChunkKernels};
 
 std::string tag_text(uint32_t tag) {
   std::string text;
@@ -143,6 +146,7 @@ Status read_chunk(uint32_t tag, ByteReader& in, CompiledEffect& effect) {
   if (tag == kChunkGlobalPreviews) return read_global_previews(in, effect);
   if (tag == kChunkEmission) return read_emission(in, effect.emission);
   if (tag == kChunkCulling) return read_culling(in, effect.emission);
+  if (tag == kChunkKernels) return read_kernels(in, effect);
   return read_render(in, effect.render);
 }
 
@@ -182,7 +186,8 @@ Result<uint32_t> read_header(std::span<const uint8_t> bytes) {
 std::span<const uint32_t> version_chunks(uint32_t version) {
   if (version == 1) return kV1Chunks;
   if (version == 2) return kV2Chunks;
-  return kV3Chunks;
+  if (version == 3) return kV3Chunks;
+  return kV4Chunks;
 }
 
 }  // namespace cook

@@ -68,6 +68,8 @@ std::vector<uint8_t> save_cooked_effect(const CompiledEffect& effect) {
       chunk.f32(effect.emission.max_catchup_seconds);
     } else if (tag == cook::kChunkRender) {
       write_render(effect.render, chunk);
+    } else if (tag == cook::kChunkKernels) {
+      cook::write_kernels(effect, chunk);
     }
     write_chunk(tag, chunk, body);
   }

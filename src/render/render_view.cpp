@@ -75,10 +75,13 @@ shader::PointLightGpu spot_light_gpu(const glm::vec3& position, float range, con
   return p;
 }
 
-shader::PointLightGpu make_spot_light(const scene::SpotLight& light, const glm::vec3& world_position,
-                                      const glm::vec3& world_direction) {
-  return spot_light_gpu(world_position, light.range, light.color * light.intensity, world_direction,
-                        light.inner_degrees, light.outer_degrees);
+shader::PointLightGpu make_spot_light(const scene::SpotLight& light, const glm::mat4& world) {
+  const glm::vec3 position(world * glm::vec4(light.position, 1.0f));
+  // The direction turns (and, under a non-uniform scale, leans) as a vector does; normalised so
+  // the cone's cosines stay exact.
+  const glm::vec3 direction = glm::normalize(glm::mat3(world) * light.direction);
+  return spot_light_gpu(position, light.range, light.color * light.intensity, direction, light.inner_degrees,
+                        light.outer_degrees);
 }
 
 void public_lights(std::span<const shader::PointLightGpu> lights, mote::ParticleView& view) {

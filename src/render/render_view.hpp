@@ -42,9 +42,9 @@ shader::PointLightGpu make_point_light(const scene::PointLight& light, const glm
 // outer clamped to (0, 90] and inner to [0, outer].
 shader::PointLightGpu spot_light_gpu(const glm::vec3& position, float range, const glm::vec3& radiance,
                                      const glm::vec3& direction, float inner_degrees, float outer_degrees);
-// world_direction: the light's direction turned by its transform (unit).
-shader::PointLightGpu make_spot_light(const scene::SpotLight& light, const glm::vec3& world_position,
-                                      const glm::vec3& world_direction);
+// `world`: its transform's world matrix (identity for a light placed in the world), which moves
+// and turns it.
+shader::PointLightGpu make_spot_light(const scene::SpotLight& light, const glm::mat4& world);
 // The lights as the public renderer takes them (mote::ParticleView's point_lights and
 // spot_lights, appended in that order: a list of point lights then spot lights comes back as it
 // was; a spot's cone recovered from its scale and offset).

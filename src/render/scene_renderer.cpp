@@ -370,16 +370,9 @@ shader::RenderView SceneRenderer::frame_view(float frame_time, const std::vector
   }
   for (const scene::SpotLight& light : scene_.spot_lights) {
     if (lights.size() == shader::kMaxPointLights) break;
-    glm::vec4 p(light.position, 1.0f);
-    glm::vec3 direction = light.direction;
-    if (!light.transform.empty()) {
-      const glm::mat4& world = worlds[*scene_.find_transform(light.transform)];
-      p = world * p;
-      // A direction turns (and, under a non-uniform scale, leans) as a vector does; normalised so
-      // the cone's cosines stay exact.
-      direction = glm::normalize(glm::mat3(world) * direction);
-    }
-    lights.push_back(make_spot_light(light, glm::vec3(p), direction));
+    const bool placed = !light.transform.empty();
+    lights.push_back(make_spot_light(light,
+                                     placed ? worlds[*scene_.find_transform(light.transform)] : glm::mat4(1.0f)));
   }
   setup.point_light_count = uint32_t(lights.size());
   return make_render_view(setup);

@@ -29,6 +29,13 @@ for f in "$src"/effects/*.json; do
   json_ok "$work/out" || bad "inspect $name.mfe --json is not JSON"
   grep -q '"kind": "cooked effect"' "$work/out" || bad "inspect $name.mfe: not described as a cooked effect"
 done
+# The cooked file carries its kernels' SPIR-V unless --no-kernels (docs/design/cooked.md, KERN).
+check "inspect fire.mfe" 0 "$mote" inspect "$work/fire.mfe" --json
+grep -q '"stage": "simulate"' "$work/out" || bad "inspect fire.mfe: no simulate kernel cooked"
+grep -q '"stage": "emit"' "$work/out" || bad "inspect fire.mfe: no emit kernel cooked"
+check "compile fire --no-kernels" 0 "$mote" compile "$src/effects/fire.json" -o "$work/fire_bare.mfe" --no-kernels
+check "inspect fire_bare.mfe" 0 "$mote" inspect "$work/fire_bare.mfe" --json
+grep -q '"kernels": \[\]' "$work/out" || bad "inspect fire_bare.mfe: kernels cooked despite --no-kernels"
 "$mote" simulate "$src/effects/explosion.json" --frames 20 --json > "$work/sim_doc.json" 2> /dev/null
 "$mote" simulate "$work/explosion.mfe" --frames 20 --json > "$work/sim_cooked.json" 2> /dev/null
 if [ ! -s "$work/sim_doc.json" ] || ! cmp -s "$work/sim_doc.json" "$work/sim_cooked.json"; then

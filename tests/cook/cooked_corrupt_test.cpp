@@ -72,7 +72,7 @@ TEST(CookedCorrupt, ChunkStructure) {
   // Chunks out of order: EMIT's tag where EDEF belongs.
   std::vector<uint8_t> order = bytes;
   test::put_u32(order, test::find_chunk(order, "EDEF").at, test::tag("EMIT"));
-  expect_refused(order, "chunk EMIT where version 3 has EDEF");
+  expect_refused(order, "chunk EMIT where version " + std::to_string(kCookedEffectVersion) + " has EDEF");
   // A chunk size past the end, and one not a multiple of 4.
   std::vector<uint8_t> past = bytes;
   test::put_u32(past, test::find_chunk(past, "REND").at + 4, 1u << 20);

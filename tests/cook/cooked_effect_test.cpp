@@ -94,17 +94,16 @@ TEST(CookedEffect, SimulatesToTheSameParticlesAsTheDocument) {
   }
 }
 
-// Version 1 is version 2 (version 3 without CULL) without GLOB: it loads with a zero preview per
-// global import.
+// Version 1 is version 2 (version 3 without CULL, itself version 4 without KERN) without GLOB: it loads with a zero
+// preview per global import.
 TEST(CookedEffect, UpgradesVersion1) {
   const CompiledEffect effect = compile_document(std::filesystem::path(MOTE_SOURCE_DIR) /
                                                  "tests/graph/golden/fountain.json");
   ASSERT_FALSE(effect.program.global_imports.empty()) << "the test needs an effect with global imports";
   std::vector<uint8_t> bytes = save_cooked_effect(effect);
-  const test::ChunkSpan cull = test::find_chunk(bytes, "CULL");
-  bytes.erase(bytes.begin() + std::ptrdiff_t(cull.at), bytes.begin() + std::ptrdiff_t(cull.payload + cull.size));
-  const test::ChunkSpan glob = test::find_chunk(bytes, "GLOB");
-  bytes.erase(bytes.begin() + std::ptrdiff_t(glob.at), bytes.begin() + std::ptrdiff_t(glob.payload + glob.size));
+  test::erase_chunk(bytes, "KERN");
+  test::erase_chunk(bytes, "CULL");
+  test::erase_chunk(bytes, "GLOB");
   test::put_u32(bytes, 4, 1);
   test::reseal(bytes);
   Result<CompiledEffect> loaded = load_cooked_effect(bytes);
@@ -137,9 +136,9 @@ TEST(CookedEffect, CullingRoundTripsAndVersion2LoadsWithoutIt) {
   ASSERT_TRUE(loaded.ok()) << loaded.error().to_string();
   EXPECT_TRUE(loaded->emission.cull);
   EXPECT_EQ(loaded->emission.max_catchup_seconds, 0.25f);
-  // Version 2 had no CULL: such a file loads with the defaults.
-  const test::ChunkSpan cull = test::find_chunk(bytes, "CULL");
-  bytes.erase(bytes.begin() + std::ptrdiff_t(cull.at), bytes.begin() + std::ptrdiff_t(cull.payload + cull.size));
+  // Version 2 had no CULL (nor KERN): such a file loads with the defaults.
+  test::erase_chunk(bytes, "KERN");
+  test::erase_chunk(bytes, "CULL");
   test::put_u32(bytes, 4, 2);
   test::reseal(bytes);
   Result<CompiledEffect> old = load_cooked_effect(bytes);

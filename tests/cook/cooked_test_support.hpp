@@ -79,4 +79,10 @@ inline ChunkSpan find_chunk(const std::vector<uint8_t>& bytes, const char (&name
   return {};
 }
 
+// Removes a chunk (header and payload): how a test makes an older version's file.
+inline void erase_chunk(std::vector<uint8_t>& bytes, const char (&name)[5]) {
+  const ChunkSpan c = find_chunk(bytes, name);
+  bytes.erase(bytes.begin() + std::ptrdiff_t(c.at), bytes.begin() + std::ptrdiff_t(c.payload + c.size));
+}
+
 }  // namespace mote::test

@@ -35,6 +35,13 @@ if grep -q "mote::compile_effect(" <<< "$runtime_symbols"; then fail "libmote_ru
 if grep -q "mote::Scene::load_file(" <<< "$runtime_symbols"; then fail "libmote_runtime.so defines Scene::load_file"; else pass; fi
 if grep -q "mote::compile_effect(" <<< "$tools_symbols"; then pass; else fail "libmote_tools.so lacks compile_effect"; fi
 if grep -q "mote::load_cooked_effect(" <<< "$runtime_symbols"; then pass; else fail "libmote_runtime.so lacks load_cooked_effect"; fi
+# No GLSL compiler in the runtime (docs/design/package.md, "Kernels without glslang"): not exported,
+# and not inside either (the static symbol table), while the tools library has it.
+if nm -C --defined-only "$prefix/$libdir/libmote_runtime.so" | grep -q -i "glslang"; then
+  fail "libmote_runtime.so contains glslang"
+else pass; fi
+if nm -C --defined-only "$prefix/$libdir/libmote_tools.so" | grep -q "glslang::TShader"; then pass; else
+  fail "libmote_tools.so lacks glslang (the kernel compiler)"; fi
 
 # pkg-config sees the version and the libraries.
 export PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig"

@@ -13,6 +13,7 @@
 #include "shared/gpu_selftest.h"
 #include "shared/media_density.h"
 #include "shared/media_passes.h"
+#include "shared/particle.h"
 #include "shared/particle_render.h"
 #include "shared/radix_sort.h"
 #include "shared/render_passes.h"
@@ -33,6 +34,17 @@ struct SharedLayout {
 inline std::vector<SharedLayout> shared_layouts() {
   using namespace mote::shader;
   return {
+      {"Particle",
+       {MOTE_MEMBER(Particle, position), MOTE_MEMBER(Particle, velocity), MOTE_MEMBER(Particle, age),
+        MOTE_MEMBER(Particle, lifetime), MOTE_MEMBER(Particle, size), MOTE_MEMBER(Particle, size_growth),
+        MOTE_MEMBER(Particle, angle), MOTE_MEMBER(Particle, angular_velocity), MOTE_MEMBER(Particle, color),
+        MOTE_MEMBER(Particle, uv_rect)}},
+      {"ParticleWrite",
+       {MOTE_MEMBER(ParticleWrite, slot), MOTE_MEMBER(ParticleWrite, header), MOTE_MEMBER(ParticleWrite, pad0),
+        MOTE_MEMBER(ParticleWrite, pad1), MOTE_MEMBER(ParticleWrite, particle)}},
+      {"ParticleWritePush",
+       {MOTE_MEMBER(ParticleWritePush, count), MOTE_MEMBER(ParticleWritePush, record_words),
+        MOTE_MEMBER(ParticleWritePush, capacity), MOTE_MEMBER(ParticleWritePush, pad0)}},
       {"SaxpyParams",
        {MOTE_MEMBER(SaxpyParams, a), MOTE_MEMBER(SaxpyParams, b), MOTE_MEMBER(SaxpyParams, count),
         MOTE_MEMBER(SaxpyParams, pad0)}},

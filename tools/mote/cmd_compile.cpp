@@ -1,8 +1,11 @@
-// `mote compile EFFECT.json -o OUT [--disasm]`: an effect document to the file a program ships.
+// `mote compile EFFECT.json -o OUT [--disasm] [--no-kernels]`: an effect document to the file a
+// program ships.
 // OUT ending in `.mfx` gets the program alone (mote/mfx.hpp); anything else, `.mfe` by custom, the
 // cooked effect (mote/cooked_effect.hpp): the program with its defaults, emission and render
 // settings, what mote::runtime loads without the compiler. A cooked effect's relative texture and
-// mesh paths are rewritten to resolve from OUT's folder as they did from the document's.
+// mesh paths are rewritten to resolve from OUT's folder as they did from the document's. The cooked
+// effect carries its kernels' SPIR-V (compile_effect_kernels) unless --no-kernels: a program
+// linking the runtime alone then runs compiled simulate without a GLSL compiler.
 // Errors: `mote compile: FILE: /json/pointer: message`, exit 1 (exit 3 when OUT cannot be written).
 #include <CLI/CLI.hpp>
 #include <cstdio>
@@ -33,7 +36,7 @@ std::string relocate(const std::string& asset, const fs::path& document, const f
   return from.lexically_normal().lexically_relative(to_dir.lexically_normal()).string();
 }
 
-int run_compile(const std::string& input, const std::string& output, bool disasm) {
+int run_compile(const std::string& input, const std::string& output, bool disasm, bool kernels) {
   Result<CompiledEffect> effect = compile_effect_file(input);
   if (!effect) {
     Error e = effect.take_error();
@@ -47,6 +50,9 @@ int run_compile(const std::string& input, const std::string& output, bool disasm
     } else {
       effect->render.texture = relocate(effect->render.texture, input, output);
       effect->render.mesh = relocate(effect->render.mesh, input, output);
+      if (kernels) {
+        if (Status s = compile_effect_kernels(*effect); !s) return report_error("compile", input, s.error());
+      }
       bytes = save_cooked_effect(*effect);
     }
     if (Status s = write_binary_file(output, bytes); !s) return report_error("compile", output, s.error(), kExitSystem);
@@ -61,12 +67,16 @@ void add_compile_command(CLI::App& app, int& exit_code) {
   auto input = std::make_shared<std::string>();
   auto output = std::make_shared<std::string>();
   auto disasm = std::make_shared<bool>(false);
+  auto no_kernels = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand("compile", "Compile an effect document (JSON) to a cooked effect (.mfe) or a "
                                                 "program (.mfx)");
   cmd->add_option("input", *input, "the effect document")->required();
   cmd->add_option("-o,--output", *output, "the file to write: X.mfe (cooked effect) or X.mfx (the program alone)");
   cmd->add_flag("--disasm", *disasm, "print the compiled program as assembly");
-  cmd->callback([&exit_code, input, output, disasm] { exit_code = run_compile(*input, *output, *disasm); });
+  cmd->add_flag("--no-kernels", *no_kernels, "leave the kernels' SPIR-V out of a cooked effect");
+  cmd->callback([&exit_code, input, output, disasm, no_kernels] {
+    exit_code = run_compile(*input, *output, *disasm, !*no_kernels);
+  });
 }
 
 }  // namespace mote::cli

@@ -49,6 +49,10 @@ json effect_json(const CompiledEffect& e) {
   json globals = json::object();
   for (const GlobalPreview& g : e.globals) globals[g.name] = g.values;
   const RenderSettings& r = e.render;
+  json kernels = json::array();
+  for (const CookedKernel& k : e.kernels)
+    kernels.push_back({{"stage", k.stage == KernelStage::kEmit ? "emit" : "simulate"},
+                       {"spirv_words", k.spirv.size()}});
   return {{"name", e.name},
           {"program", program_json(e.program)},
           {"emitter_defaults", defaults},
@@ -65,7 +69,8 @@ json effect_json(const CompiledEffect& e) {
             {"mesh", r.mesh},
             {"flipbook", {{"columns", r.flipbook_columns}, {"rows", r.flipbook_rows}, {"blend", r.flipbook_blend}}},
             {"soft", r.soft},
-            {"lit", r.lit}}}};
+            {"lit", r.lit}}},
+          {"kernels", kernels}};
 }
 
 std::string widths(const json& fields) {
@@ -102,6 +107,11 @@ void print_text(const json& d) {
   std::printf("  render             %s, %s blend, texture '%s'%s%s\n", r["projection"].get<std::string>().c_str(),
               r["blend"].get<std::string>().c_str(), r["texture"].get<std::string>().c_str(),
               r["soft"].get<bool>() ? ", soft" : "", r["lit"].get<bool>() ? ", lit" : "");
+  std::string kernels;
+  for (const json& k : e["kernels"])
+    kernels += (kernels.empty() ? "" : ", ") + k["stage"].get<std::string>() + " (" +
+               std::to_string(k["spirv_words"].get<size_t>() * 4) + " bytes of SPIR-V)";
+  std::printf("  kernels            %s\n", kernels.empty() ? "none (compiled where the effect runs)" : kernels.c_str());
 }
 
 // Tells a scene file (a top-level object with "emitters") from an effect document without building

@@ -34,10 +34,12 @@ void main() {
     uint header = listed ? pool[slot * params.record_words] : 0u;
     uint row = header & kFrameHeaderRowMask;
     uint at = listed && row < params.row_count ? row : 0u;
-    uint live = emitters[at].generation, program = emitters[at].program_id;
+    uint live = emitters[at].generation, program = emitters[at].program_id, flags = emitters[at].flags;
+    // A particle of an inactive emitter, or one a manual upload replaces, is freed as an orphan is.
     bool orphan = listed && (row >= params.row_count || live == 0u ||
                              (live & kFrameHeaderGenerationMask) != (header >> kFrameHeaderRowBits) ||
-                             program >= push.program_count);
+                             program >= push.program_count ||
+                             (flags & (kEmitterFlagInactive | kEmitterFlagReplace)) != 0u);
     if (orphan) {
       for (uint w = 0u; w < params.record_words; ++w) pool[slot * params.record_words + w] = 0u;
     }

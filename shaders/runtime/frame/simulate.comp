@@ -117,9 +117,12 @@ void record_survivors(uint t, bool lives) {
 uint vm_entry;  // the particle's entry of last frame's list: its events' place in the delivery's order
 
 // Everything before UPDATE for a listed slot of last frame's list, given its header:
-// the orphan check (an orphan is freed here), the program check and the VM's per-particle state.
-// True when UPDATE is to run for it in this dispatch.
-bool prepare_entry(uint slot, uint header) {
+// the orphan check (an orphan is freed here; so is a particle of an inactive emitter), the program
+// check and the VM's per-particle state (so is one a manual upload replaces). True when UPDATE is
+// to run for it in this dispatch; `frozen` when its program's dispatch keeps it unchanged instead
+// (a paused or manual emitter's particle).
+bool prepare_entry(uint slot, uint header, out bool frozen) {
+  frozen = false;
   uint row = header & kFrameHeaderRowMask;
   uint generation = header >> kFrameHeaderRowBits;
   bool orphan = row >= params.row_count;
@@ -127,8 +130,12 @@ bool prepare_entry(uint slot, uint header) {
   // many emitters, each lane its own row), not one per check.
   uint at = orphan ? 0u : row;
   uint live = emitters[at].generation, program = emitters[at].program_id, seed = emitters[at].seed,
-       tick = states[at].tick;
-  orphan = orphan || live == 0u || (live & kFrameHeaderGenerationMask) != generation;
+       tick = states[at].tick, flags = emitters[at].flags;
+#ifdef FRAME_WARMUP
+  flags = 0u;  // the pre-warm advances its own population whatever the controls say
+#endif
+  orphan = orphan || live == 0u || (live & kFrameHeaderGenerationMask) != generation ||
+           (flags & (kEmitterFlagInactive | kEmitterFlagReplace)) != 0u;
   if (orphan) {
     if (push.first_dispatch != 0u) {
       uint freed = free_slot(slot);
@@ -137,6 +144,10 @@ bool prepare_entry(uint slot, uint header) {
     return false;
   }
   if (program != push.program) return false;
+  if ((flags & (kEmitterFlagPaused | kEmitterFlagManual)) != 0u) {
+    frozen = true;
+    return false;
+  }
   vm_row = row;
   vm_record_base = slot * params.record_words;
   vm_particle_index = slot;
@@ -196,7 +207,8 @@ void main() {
 #else
     uint header = listed ? pool[slot * params.record_words] : 0u;
 #endif
-    bool run = listed && prepare_entry(slot, header);
+    bool frozen = false;
+    bool run = listed && prepare_entry(slot, header, frozen);
     vm_entry = t;
 #ifdef FRAME_WARMUP
     // warmup_particle_dt(tick, warmup_dt_bucket(slot, tick)): bucket centres over [1 - J, 1 + J].
@@ -212,12 +224,13 @@ void main() {
 #elif defined(FRAME_FAST_FILE)
     frame_window_load_group(run);  // into the file; nothing when the program's image has no window
 #endif
-    bool lives = run && update_entry();
+    bool updated = run && update_entry();
 #ifdef FRAME_COMPILED
-    if (kWindowChunks > 0u) vm_window_store_group(lives, kWindowDirtyMask);
+    if (kWindowChunks > 0u) vm_window_store_group(updated, kWindowDirtyMask);
 #elif defined(FRAME_FAST_FILE)
-    frame_window_store_group(lives, vm_window_dirty);  // a killed particle's record is already zeroed
+    frame_window_store_group(updated, vm_window_dirty);  // a killed particle's record is already zeroed
 #endif
+    bool lives = updated || frozen;  // a frozen particle stays listed, its record untouched
     record_survivors(bucketed ? (t < n ? t : ~0u) : t, lives);
   }
 }

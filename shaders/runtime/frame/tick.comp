@@ -208,6 +208,16 @@ void main() {
     live = live && takes_part;
 #endif
   }
+#ifdef FRAME_WARMUP
+  const bool frozen = false, stopped = false;
+#else
+  // The runtime controls (shared/emitter_record.h): a paused or inactive emitter's clock stands
+  // and it spawns nothing (pending waits); a stopped one's clock runs but only burst() spawns, as
+  // a manual one's (its upload count).
+  uint control = in_table ? emitters[row].flags : 0u;
+  bool frozen = (control & (kEmitterFlagPaused | kEmitterFlagInactive)) != 0u;
+  bool stopped = (control & (kEmitterFlagStopped | kEmitterFlagManual)) != 0u;
+#endif
   if (live) {
     if (s.generation != generation) {
       // Pending survives the restart: a burst queued on the emitter's first frame is its own.
@@ -218,6 +228,8 @@ void main() {
                       (1.0f / 16777216.0f);
 #endif
     }
+  }
+  if (live && !frozen) {
     s.tick += 1u;
     float age_before = s.age;
     precise float age = s.age + params.dt;
@@ -240,12 +252,13 @@ void main() {
         s.accumulator = topped;
         s.asleep = 0.0f;
       }
-      uint whole = take_rate_spawns(s.accumulator, rate, params.dt);
+      uint whole = stopped ? 0u : take_rate_spawns(s.accumulator, rate, params.dt);
+      uint declared = stopped ? 0u : take_bursts(row, age_before, age);
       // The reference's request: rate spawns + declared bursts; then the host's bursts (saturated).
 #ifdef FRAME_WARMUP
-      want = add_saturated(whole, take_bursts(row, age_before, age));
+      want = add_saturated(whole, declared);
 #else
-      want = add_saturated(add_saturated(whole, take_bursts(row, age_before, age)), s.pending);
+      want = add_saturated(add_saturated(whole, declared), s.pending);
       s.pending = 0u;
 #endif
     }

@@ -103,6 +103,7 @@ void write_emitter_record(shader::EmitterRecord& record, const Emitter& emitter,
   if (emitter.effect.emission.cull) flags |= shader::kEmitterFlagCull;
   flags |= (projection_index(render.projection) << shader::kEmitterFlagProjectionShift) &
            shader::kEmitterFlagProjectionMask;
+  flags |= emitter.control_flags & shader::kEmitterControlFlags;
   record.flags = flags;
   record.capacity_hint = emitter.effect.emission.capacity_hint;
   record.register_count = program.register_count;

@@ -34,7 +34,10 @@ struct Emitter {
   float position[3] = {0.0f, 0.0f, 0.0f};
   float rotation[4] = {0.0f, 0.0f, 0.0f, 1.0f};  // quaternion xyzw
   uint32_t seed = 0;                             // 0: the registration's generation (unless the options keep a 0 seed)
-  uint64_t version = 0;                          // bump after any edit; flush restages rows whose version moved
+  // The runtime controls (shader::kEmitterControlFlags: paused, stopped, inactive) the record's
+  // flags carry besides the effect's own (docs/design/drivers.md).
+  uint32_t control_flags = 0;
+  uint64_t version = 0;  // bump after any edit; flush restages rows whose version moved
 };
 
 struct EmitterContext {

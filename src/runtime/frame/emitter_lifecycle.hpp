@@ -7,6 +7,7 @@
 // GPU: ParticleSystem composes them. docs/design/runtime_frame.md, "Emitters".
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -54,6 +55,12 @@ class EmitterLifecycle {
   // The caller refuses a bound global first.
   Status set_global(std::string_view name, std::span<const float> values);
   Status set_emitter_field(uint32_t row, std::string_view name, std::span<const float> values);
+  // The runtime controls (src/runtime/frame/emitter_controls.cpp, docs/design/drivers.md): one of
+  // shader::kEmitterControlFlags on or off for the row's record, and the constant pose of an
+  // emitter placed by value (kInvalidArgument for one standing at a transform row; a null
+  // rotation keeps the emitter's). The next frame's flush restages the row.
+  Status set_control(uint32_t row, uint32_t flag, bool on);
+  Status set_pose(uint32_t row, const std::array<float, 3>& position, const std::array<float, 4>* rotation);
   // set_emitter_field's checks alone (a live row, a known field, 1 or `width` values).
   Status check_emitter_field(uint32_t row, std::string_view name, size_t value_count) const;
 
@@ -73,6 +80,7 @@ class EmitterLifecycle {
   // This frame's spawn commands ([row, count] pairs, at most kFrameMaxCommands) from the queued
   // bursts, which it clears.
   std::vector<uint32_t> take_commands();
+  bool has_queued_bursts() const { return !pending_bursts_.empty(); }
   // The rows whose record and bursts the next frame writes, and their forgetting after it did.
   const WordRanges& dirty_rows() const { return dirty_rows_; }
   void clear_dirty_rows() { dirty_rows_.clear(); }

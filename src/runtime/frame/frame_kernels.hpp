@@ -7,11 +7,14 @@
 
 #include <cstdint>
 #include <future>
+#include <map>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "gpu/compute_pipeline.hpp"
 #include "gpu/device.hpp"
+#include "mote/effect.hpp"
 #include "mote/program.hpp"
 #include "mote/result.hpp"
 #include "vm_gpu/kernels/kernel_cache.hpp"
@@ -26,9 +29,15 @@ class FrameKernels {
 
   // The compiled emit (kFrameEmit, INIT) or simulate (kFrameSimulate, UPDATE) kernel of a linked
   // program if it is ready: compiled first when not in the background; otherwise its background
-  // compile is started and null returned meanwhile (the interpreter runs the section). A compile
-  // error (a Mote bug) is returned.
+  // compile is started and null returned meanwhile (the interpreter runs the section). With no
+  // kernel compiler in the process (vm_gpu/kernels/kernel_compiler.hpp), null: the interpreter
+  // runs it. A compile error (a Mote bug) is returned.
   Result<const gpu::ComputePipeline*> kernel(const Program& linked, vm_kernels::KernelHarness harness);
+  // Keeps the kernels `effect` was cooked with (mote/effect.hpp, CookedKernel), each for the
+  // program section it was compiled from: kernel() builds a pipeline from one instead of
+  // compiling when the linked program's section is that same code (always, for a program without
+  // global imports). Needs no kernel compiler.
+  void offer(const CompiledEffect& effect);
   // Waits for every background compile and takes it in (tests and tools; frames never need to).
   Status wait_all();
 
@@ -49,6 +58,8 @@ class FrameKernels {
   bool in_background_ = false;
   std::unique_ptr<vm_kernels::KernelCache> cache_;
   std::vector<Job> jobs_;
+  // Cooked SPIR-V by (harness, KernelCache::identity of the section it is the kernel of).
+  std::map<std::pair<vm_kernels::KernelHarness, std::vector<uint32_t>>, std::vector<uint32_t>> cooked_;
 };
 
 }  // namespace mote::runtime

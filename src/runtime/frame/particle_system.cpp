@@ -76,6 +76,7 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
   MOTE_TRY_ASSIGN(s.finish_, FinishPass::create(device));
   MOTE_TRY_ASSIGN(s.bounds_, BoundsPass::create(device));
   MOTE_TRY_ASSIGN(s.warmup_, WarmupPass::create(device));
+  MOTE_TRY_ASSIGN(s.manual_, ManualDrivers::create(device));
   MOTE_TRY_ASSIGN(const InitPass init, InitPass::create(device));
   MOTE_TRY(init.run(device, s.buffers_, options.capacity));
   return s;
@@ -110,6 +111,7 @@ Result<std::vector<uint32_t>> ParticleSystem::add_emitters(const CompiledEffect&
   MOTE_TRY(ensure_interpreters(effect.program));
   MOTE_TRY(bindings_.check_program(effect.program));
   MOTE_TRY_ASSIGN(std::vector<uint32_t> rows, emitters_->add_emitters(effect, options));
+  if (kernels_) kernels_->offer(effect);
   bindings_.emitters_added();
   for (uint32_t row : rows) {
     events_.emitter_added(row, emitters_->generation(row), effect);
@@ -122,16 +124,24 @@ Status ParticleSystem::remove_emitter(uint32_t row) {
   if (!is_live(row)) return make_error(ErrorCode::kNotFound, "no live emitter at that row");
   bindings_.emitter_removed(row);
   events_.emitter_removed(row);
+  manual_.remove(row);
   return emitters_->remove_emitter(row);
 }
 
 Status ParticleSystem::swap_effect(uint32_t row, const CompiledEffect& effect) {
   if (!is_live(row)) return make_error(ErrorCode::kNotFound, "no live emitter at that row");
+  if (manual_.is_manual(row)) MOTE_TRY(check_standard_particle(effect.program));  // its records must still fit
   MOTE_TRY(ensure_interpreters(effect.program));
   MOTE_TRY(bindings_.check_program(effect.program));
   MOTE_TRY(emitters_->swap_effect(row, effect));
+  if (kernels_) kernels_->offer(effect);
   bindings_.effect_swapped(row, effect.program);
   events_.effect_swapped(row, emitters_->generation(row), effect);
+  if (manual_.is_manual(row)) {
+    // The host's records come back under the new generation; a manual row is never pre-warmed.
+    MOTE_TRY(manual_.upload(row));
+    return ok_status();
+  }
   queue_warmup(row, effect);
   return ok_status();
 }
@@ -253,6 +263,8 @@ Result<ParticleSystem::FramePlan> ParticleSystem::prepare_frame(float dt, bool h
   if (!(dt > 0.0f)) return make_error(ErrorCode::kInvalidArgument, "dt must be a positive number of seconds");
   gpu::Device& device = *device_;
   uploads_.clear();
+  // The manual drivers' uploads become spawn commands and record flags before the flush.
+  MOTE_TRY(manual_.prepare(*emitters_, uploads_));
   // The emitters' edits into the heap (blocks) and the table (records) first.
   MOTE_TRY_ASSIGN(const bool relocated, emitters_->flush());
   if (relocated) bindings_.mark_dirty();
@@ -370,6 +382,7 @@ Status ParticleSystem::record_frame(VkCommandBuffer cmd, const FramePlan& plan) 
     if (Status ticked = tick_.record(frame); !ticked.ok() && status.ok()) status = ticked;
     events_.record_scatter(frame);
     emit_.record(frame, plan.dispatches, plan.program_ids);
+    manual_.record(frame);
   }
   if (Status simulated = simulate_.record(frame, plan.dispatches, buckets_, plan.bucketed, plan.program_ids);
       !simulated.ok() && status.ok())
@@ -384,9 +397,11 @@ void ParticleSystem::frame_recorded(const FramePlan& plan, uint64_t serial) {
   uploads_.submitted(serial, uploads_stats_);
   program_.committed(emitters_->heap());
   emitters_->clear_dirty_rows();
+  manual_.recorded(*emitters_);
   bindings_.recorded(plan.bind_pass);
   events_.recorded();
   time_ = plan.params.time;
+  idle_state_ = any_active_emitter() ? IdleState::kBusy : IdleState::kQuiet;
   if (plan.warmup) warmup_retired_.emplace_back(frame_, plan.warmup);
   ++frame_;
   retired_.release(frame_, options_.frames_in_flight);
@@ -405,6 +420,8 @@ void ParticleSystem::set_cull_camera(const std::optional<std::array<float, 16>>&
 }
 
 Status ParticleSystem::execute(float dt) {
+  MOTE_TRY_ASSIGN(const bool idle, run_idle_frame(dt, VK_NULL_HANDLE));
+  if (idle) return ok_status();
   MOTE_TRY_ASSIGN(const FramePlan plan, prepare_frame(dt, false));
   Status recorded = ok_status();
   MOTE_TRY_ASSIGN(const uint64_t serial,
@@ -416,6 +433,8 @@ Status ParticleSystem::execute(float dt) {
 
 Status ParticleSystem::record(VkCommandBuffer cmd, float dt) {
   if (cmd == VK_NULL_HANDLE) return make_error(ErrorCode::kInvalidArgument, "record() needs a command buffer");
+  MOTE_TRY_ASSIGN(const bool idle, run_idle_frame(dt, cmd));
+  if (idle) return ok_status();
   MOTE_TRY_ASSIGN(const FramePlan plan, prepare_frame(dt, true));
   MOTE_TRY(record_frame(cmd, plan));
   frame_recorded(plan, 0);

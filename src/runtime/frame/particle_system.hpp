@@ -35,6 +35,7 @@
 #include "runtime/frame/bucket_pass.hpp"
 #include "runtime/frame/compact_pass.hpp"
 #include "runtime/frame/emit_pass.hpp"
+#include "runtime/drivers/manual_driver.hpp"
 #include "runtime/frame/emitter_lifecycle.hpp"
 #include "runtime/frame/field_bind_pass.hpp"
 #include "runtime/frame/field_bindings.hpp"
@@ -99,6 +100,21 @@ class ParticleSystem {
   // through the same budget and INIT as the rate): gameplay bursts, on top of the effect's own
   // declared bursts, which the GPU schedules by itself.
   Status burst(uint32_t row, uint32_t count);
+  // The runtime controls (docs/design/drivers.md): one of shader::kEmitterControlFlags (paused,
+  // stopped, inactive) on or off, and the constant pose of an emitter placed by value (a null
+  // rotation keeps its own). From the next frame; nothing waits.
+  Status set_emitter_control(uint32_t row, uint32_t flag, bool on) { return emitters_->set_control(row, flag, on); }
+  // The manual driver (src/runtime/drivers/, docs/design/drivers.md): an emitter of `effect`
+  // (whose record must be the standard particle after the header: its render settings draw the
+  // records) whose particles are the host's up to `max_count` records, drawn as uploaded
+  // (manual().set / write_range / set_count / upload).
+  Result<uint32_t> add_manual_emitter(const CompiledEffect& effect, uint32_t max_count,
+                                      const EmitterDesc& options = {});
+  ManualDrivers& manual() { return manual_; }
+  const ManualDrivers& manual() const { return manual_; }
+  Status set_emitter_pose(uint32_t row, const std::array<float, 3>& position, const std::array<float, 4>* rotation) {
+    return emitters_->set_pose(row, position, rotation);
+  }
 
   // The scene's transforms (non-owning; nullptr: none). While set, each frame records the table's
   // compose pass at its start, before the tick, and emitters added at one of its rows read
@@ -304,6 +320,14 @@ class ParticleSystem {
   Status record_frame(VkCommandBuffer cmd, const FramePlan& plan);
   // After the frame was recorded (and submitted as `serial`; 0 when the host submits).
   void frame_recorded(const FramePlan& plan, uint64_t serial);
+  // The idle frame (src/runtime/frame/idle_frame.cpp, docs/design/drivers.md "Zero cost"): no
+  // live emitter is active, the last frame recorded freed whatever was left, and nothing waits
+  // to be uploaded. Then a frame records no dispatch: the first such frame only zeroes the last
+  // frame's per-frame counters (into `host_cmd`, or a submission of its own when null), later
+  // ones record and submit nothing. Returns whether the frame was idle (the clock still runs).
+  Result<bool> run_idle_frame(float dt, VkCommandBuffer host_cmd);
+  bool any_active_emitter() const;
+  enum class IdleState { kBusy, kQuiet, kIdle };
 
   gpu::Device* device_ = nullptr;
   ParticleSystemOptions options_;
@@ -326,12 +350,16 @@ class ParticleSystem {
   FinishPass finish_;
   BoundsPass bounds_;
   WarmupPass warmup_;
+  ManualDrivers manual_;
   std::vector<WarmupRequest> warmup_queue_;  // emitters added with a pre-warm, for the next frame
   // Pre-warm populations of recent frames, kept while those frames may be in flight.
   std::vector<std::pair<uint64_t, std::shared_ptr<WarmupPopulation>>> warmup_retired_;
   TransformTable* transforms_ = nullptr;
   uint64_t checked_topology_ = UINT64_MAX;
   UploadStats uploads_stats_;
+  // kQuiet: the last frame recorded started with no active emitter, so it ended with nothing
+  // alive; kIdle: and an idle frame has since zeroed its per-frame counters. A new system is idle.
+  IdleState idle_state_ = IdleState::kIdle;
   uint32_t frame_ = 0;                    // frames recorded: selects the alive list written this frame
   float time_ = 0.0f;                     // TIME: the f32 sum of the recorded frames' dts
   gpu::GpuProfiler* profiler_ = nullptr;  // optional per-pass timestamps (set_profiler)

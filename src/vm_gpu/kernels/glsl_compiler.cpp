@@ -37,6 +37,15 @@ class EmbeddedIncluder final : public glslang::TShader::Includer {
 
 std::once_flag glslang_initialised;
 
+// Loading this library makes glslang the process's kernel compiler (kernel_compiler.hpp). The
+// object lives as long as the process (never destroyed: compiles may run on worker threads
+// while static destructors run).
+[[maybe_unused]] const bool registered = [] {
+  static const GlslCompiler* const compiler = new GlslCompiler();
+  register_kernel_compiler(compiler);
+  return true;
+}();
+
 }  // namespace
 
 GlslCompiler::GlslCompiler() {

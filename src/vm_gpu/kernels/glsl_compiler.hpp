@@ -7,6 +7,9 @@
 // Why not libshaderc itself: Debian 12's libshaderc.so.1 (2023.2-1) records no dependency on
 // the glslang it calls (glslc carries its own copy), and linked against glslang-dev 12.0.0's
 // static libraries it crashes on the first compile (ABI mismatch) — see docs/design/vm.md.
+//
+// Its own library (mote_glsl_compiler), linked whole: loading it registers one GlslCompiler as
+// the process's kernel compiler (kernel_compiler.hpp).
 #pragma once
 
 #include <cstdint>
@@ -14,16 +17,11 @@
 #include <vector>
 
 #include "mote/result.hpp"
+#include "vm_gpu/kernels/kernel_compiler.hpp"
 
 namespace mote::vm_kernels {
 
-struct GlslCompileOptions {
-  // SPIRV-Tools' performance passes (glslc -O). Off by default: every driver optimises the
-  // module itself (docs/design/vm.md, "The compiled kernels", has what was measured).
-  bool optimize = false;
-};
-
-class GlslCompiler {
+class GlslCompiler final : public KernelCompiler {
  public:
   GlslCompiler();  // initialises glslang's process state once per process
 
@@ -31,7 +29,7 @@ class GlslCompiler {
   // log (for generated kernels a translation bug: they must always compile). Safe to call from
   // several threads at once.
   Result<std::vector<uint32_t>> compile_compute(std::string_view source, std::string_view name,
-                                                const GlslCompileOptions& options = {}) const;
+                                                const GlslCompileOptions& options = {}) const override;
 };
 
 }  // namespace mote::vm_kernels

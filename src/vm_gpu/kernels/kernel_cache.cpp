@@ -70,28 +70,59 @@ Result<gpu::ComputePipeline> specialise(gpu::Device& device, const Program& prog
 
 }  // namespace
 
+std::vector<uint32_t> KernelCache::identity(const Program& program, Section section) {
+  return identity_of(program, section);
+}
+
+Result<std::vector<uint32_t>> KernelCache::compile_spirv(const Program& program, Section section, KernelHarness harness,
+                                                         const GlslCompileOptions& options, KernelCacheStats* stats) {
+  const Variant named{.record_words = 1, .harness = harness};
+  const KernelCompiler* compiler = kernel_compiler();
+  if (compiler == nullptr)
+    return make_error(ErrorCode::kUnsupported,
+                      "no GLSL compiler in this process (link mote::tools, which has one, or load the kernels "
+                      "from a cooked effect)",
+                      kernel_name(program.hash(), section, named, false));
+  auto start = std::chrono::steady_clock::now();
+  MOTE_TRY_ASSIGN(std::string glsl, translate_to_glsl(program, section, harness));
+  if (stats) stats->translate_ms = ms_since(start);
+  start = std::chrono::steady_clock::now();
+  MOTE_TRY_ASSIGN(std::vector<uint32_t> spirv,
+                  compiler->compile_compute(glsl, kernel_name(program.hash(), section, named, false), options));
+  if (stats) stats->compile_ms = ms_since(start);
+  return spirv;
+}
+
 Result<KernelCache::Built> KernelCache::build(gpu::Device& device, const Program& program, Section section,
                                               const Variant& variant, const GlslCompileOptions& options) {
   MOTE_TRY(check_stride(variant.record_words));
   Built built;
+  MOTE_TRY_ASSIGN(built.spirv, compile_spirv(program, section, variant.harness, options, &built.stats));
+  built.stats.translations = 1;
+  MOTE_TRY(finish_build(device, program, section, variant, built));
+  return built;
+}
+
+Result<KernelCache::Built> KernelCache::build_from_spirv(gpu::Device& device, const Program& program, Section section,
+                                                         const Variant& variant, std::vector<uint32_t> spirv) {
+  MOTE_TRY(check_stride(variant.record_words));
+  Built built;
+  built.spirv = std::move(spirv);
+  MOTE_TRY(finish_build(device, program, section, variant, built));
+  return built;
+}
+
+Status KernelCache::finish_build(gpu::Device& device, const Program& program, Section section, const Variant& variant,
+                                 Built& built) {
   built.hash = program.hash();
   built.section = section;
   built.variant = variant;
   built.identity = identity_of(program, section);
-  auto start = std::chrono::steady_clock::now();
-  MOTE_TRY_ASSIGN(std::string glsl, translate_to_glsl(program, section, variant.harness));
-  built.stats.translate_ms = ms_since(start);
-  start = std::chrono::steady_clock::now();
-  GlslCompiler compiler;
-  MOTE_TRY_ASSIGN(built.spirv,
-                  compiler.compile_compute(glsl, kernel_name(built.hash, section, variant, false), options));
-  built.stats.compile_ms = ms_since(start);
-  built.stats.translations = 1;
-  start = std::chrono::steady_clock::now();
+  const auto start = std::chrono::steady_clock::now();
   MOTE_TRY_ASSIGN(built.pipeline, specialise(device, program, section, built.hash, variant, built.spirv));
   built.stats.pipeline_ms = ms_since(start);
   built.stats.pipelines = 1;
-  return built;
+  return {};
 }
 
 const gpu::ComputePipeline* KernelCache::find(const Program& program, Section section, const Variant& variant) {

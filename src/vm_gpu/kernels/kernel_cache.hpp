@@ -25,7 +25,7 @@
 #include "gpu/device.hpp"
 #include "mote/program.hpp"
 #include "mote/result.hpp"
-#include "vm_gpu/kernels/glsl_compiler.hpp"
+#include "vm_gpu/kernels/kernel_compiler.hpp"
 #include "vm_gpu/kernels/glsl_translator.hpp"
 
 namespace mote::vm_kernels {
@@ -78,6 +78,20 @@ class KernelCache {
   // pipeline is created without a pipeline cache). For compiling in the background.
   static Result<Built> build(gpu::Device& device, const Program& program, Section section, const Variant& variant,
                              const GlslCompileOptions& options = {});
+  // The same from SPIR-V compiled earlier (a cooked effect's kernels, docs/design/cooked.md): no
+  // translation and no GLSL compiler, only the driver's pipeline compile, which is what checks
+  // the words (the caller confirms they belong to this program's section by identity()).
+  static Result<Built> build_from_spirv(gpu::Device& device, const Program& program, Section section,
+                                        const Variant& variant, std::vector<uint32_t> spirv);
+  // A section's translation compiled to SPIR-V with the process's kernel compiler
+  // (kernel_compiler.hpp), device-free (the SPIR-V does not depend on the variant's stride, trace
+  // or window: those are specialisation constants). `stats`, if given, gets the times.
+  // Errors: kUnsupported when no compiler is registered; the translator's and compiler's.
+  static Result<std::vector<uint32_t>> compile_spirv(const Program& program, Section section, KernelHarness harness,
+                                                     const GlslCompileOptions& options = {},
+                                                     KernelCacheStats* stats = nullptr);
+  // What a kernel is the kernel of: the section's code words, then the constant pool.
+  static std::vector<uint32_t> identity(const Program& program, Section section);
   // The cached pipeline for (program, section, variant), or null: never compiles.
   const gpu::ComputePipeline* find(const Program& program, Section section, const Variant& variant);
   // Takes a kernel built by build() into the cache and returns its pipeline (a kernel already
@@ -100,6 +114,9 @@ class KernelCache {
     std::vector<uint32_t> spirv;
     std::map<Variant, gpu::ComputePipeline> pipelines;
   };
+
+  static Status finish_build(gpu::Device& device, const Program& program, Section section, const Variant& variant,
+                             Built& built);
 
   gpu::Device& device_;
   GlslCompileOptions options_;

@@ -1,7 +1,7 @@
-// Nothing paid when idle (lavapipe, validation on): a system of a large capacity with nothing
-// alive and nothing spawning — no emitter, or one at rate 0 — records only small dispatches, none
-// sized by the capacity. Each direct dispatch's size is logged as recorded; each indirect one's
-// arguments are read back after the frame (an idle frame leaves them as it found them).
+// Nothing paid when idle (lavapipe, validation on): a system with no emitter, or only inactive
+// ones, records no dispatch at all once their particles are gone; one with emitters at rate 0
+// records only small dispatches, none sized by the capacity. Each direct dispatch's size is logged as recorded; each
+// indirect one's arguments are read back after the frame (an idle frame leaves them as it found them).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -9,6 +9,7 @@
 
 #include "gpu/transfer.hpp"
 #include "runtime/frame/particle_system.hpp"
+#include "shared/emitter_record.h"
 #include "runtime/frame/tagged_program.hpp"
 #include "support/gpu_fixture.hpp"
 
@@ -46,11 +47,70 @@ class IdleTest : public test::GpuTest {
   }
 };
 
-TEST_F(IdleTest, AnEmptySystemRecordsNoDispatchSizedByItsCapacity) {
+// One frame with the dispatch log on: it must record no dispatch at all, and submit nothing
+// unless `may_submit` (the first idle frame after a real one zeroes the per-frame counters).
+void expect_no_dispatch(gpu::Device& device, ParticleSystem& system, bool may_submit) {
+  std::vector<gpu::Device::DispatchRecord> log;
+  const uint64_t submitted = device.last_submitted_serial();
+  device.set_dispatch_log(&log);
+  const float time = system.time();
+  const Status ran = system.execute(1.0f / 60.0f);
+  device.set_dispatch_log(nullptr);
+  ASSERT_TRUE(ran.ok()) << ran.error().to_string();
+  EXPECT_TRUE(log.empty()) << log.size() << " dispatches, the first " << log.front().pipeline;
+  if (!may_submit) {
+    EXPECT_EQ(device.last_submitted_serial(), submitted) << "an idle frame submitted work";
+  }
+  EXPECT_EQ(system.time(), time + 1.0f / 60.0f);  // the clock runs on
+  Result<runtime::FrameStats> stats = system.read_stats();
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->alive, 0u);
+  EXPECT_EQ(stats->free_count, system.capacity());
+  EXPECT_EQ(stats->newborns + stats->killed + stats->orphaned + stats->dropped, 0u);
+}
+
+TEST_F(IdleTest, AnEmptySystemRecordsNothing) {
   auto created = ParticleSystem::create(device(), {.capacity = 1u << 20, .record_words = 8, .max_emitters = 64});
   ASSERT_TRUE(created.ok()) << created.error().to_string();
   ParticleSystem system = std::move(created).value();
-  for (int frame = 0; frame < 3; ++frame) expect_idle_frame(system);
+  for (int frame = 0; frame < 3; ++frame) expect_no_dispatch(device(), system, false);
+}
+
+// Only inactive emitters (two programs) and a removed one: the frame after the change frees their
+// particles, then frames record no dispatch and submit nothing; one emitter made active again
+// brings the passes back and spawns.
+TEST_F(IdleTest, InactiveAndRemovedEmittersLeaveTheFrameEmpty) {
+  auto created = ParticleSystem::create(device(), {.capacity = 1u << 20, .record_words = 8, .max_emitters = 64});
+  ASSERT_TRUE(created.ok()) << created.error().to_string();
+  ParticleSystem system = std::move(created).value();
+  Result<CompiledEffect> a = test::tagged_effect(1, 300.0f, 1.0f);
+  Result<CompiledEffect> b = test::tagged_effect(2, 300.0f, 1.0f);
+  ASSERT_TRUE(a.ok() && b.ok());
+  Result<uint32_t> row_a = system.add_emitter(a.value());
+  Result<uint32_t> row_b = system.add_emitter(b.value());
+  Result<uint32_t> row_c = system.add_emitter(b.value());
+  ASSERT_TRUE(row_a.ok() && row_b.ok() && row_c.ok());
+  for (int frame = 0; frame < 5; ++frame) ASSERT_TRUE(system.execute(1.0f / 60.0f).ok());
+  ASSERT_TRUE(system.set_emitter_control(row_a.value(), shader::kEmitterFlagInactive, true).ok());
+  ASSERT_TRUE(system.set_emitter_control(row_b.value(), shader::kEmitterFlagInactive, true).ok());
+  ASSERT_TRUE(system.remove_emitter(row_c.value()).ok());
+  ASSERT_TRUE(system.execute(1.0f / 60.0f).ok());  // frees them all
+  Result<runtime::FrameStats> freed = system.read_stats();
+  ASSERT_TRUE(freed.ok());
+  EXPECT_EQ(freed->alive, 0u);
+  EXPECT_GT(freed->orphaned, 0u);
+  expect_no_dispatch(device(), system, true);
+  for (int frame = 0; frame < 3; ++frame) expect_no_dispatch(device(), system, false);
+  ASSERT_TRUE(system.set_emitter_control(row_a.value(), shader::kEmitterFlagInactive, false).ok());
+  std::vector<gpu::Device::DispatchRecord> log;
+  device().set_dispatch_log(&log);
+  ASSERT_TRUE(system.execute(1.0f / 60.0f).ok());
+  device().set_dispatch_log(nullptr);
+  EXPECT_FALSE(log.empty());
+  Result<runtime::FrameStats> back = system.read_stats();
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->newborns, 5u);  // 300/s for 1/60 s
+  EXPECT_EQ(back->alive + back->free_count, system.capacity());
 }
 
 TEST_F(IdleTest, EmittersAtRateZeroAndRemovedOnesCostNothingButTheirTickRows) {

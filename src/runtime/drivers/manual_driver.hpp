@@ -1,0 +1,75 @@
+// The manual driver (docs/design/drivers.md, "The manual driver"): emitter rows whose particles
+// are the application's records. The host keeps each row's records (standard particles,
+// mote/particle.hpp); an upload makes the next frame hold exactly the first `count` of them: that
+// frame's tick spawns `count` for the row (a host command, through the budget), emit places them,
+// manual_fill.comp writes the records over them, and the row's previous particles are freed
+// (kEmitterFlagReplace, for that frame only). Between uploads the frame keeps the row's particles
+// as they are (kEmitterFlagManual: no spawn from the rate, no UPDATE).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <vector>
+
+#include "gpu/buffer.hpp"
+#include "gpu/compute_pipeline.hpp"
+#include "gpu/device.hpp"
+#include "mote/particle.hpp"
+#include "mote/program.hpp"
+#include "mote/result.hpp"
+#include "runtime/frame/emitter_lifecycle.hpp"
+#include "runtime/frame/frame_recording.hpp"
+#include "runtime/frame/frame_uploads.hpp"
+
+namespace mote::runtime {
+
+// Whether `program`'s record is the standard particle after the header (its first ten particle
+// fields are the standard particle's, by name and width, in order); kInvalidArgument naming the
+// first field that differs.
+Status check_standard_particle(const Program& program);
+
+class ManualDrivers {
+ public:
+  static Result<ManualDrivers> create(gpu::Device& device);
+
+  // A live row becomes manual, holding up to `max_count` records (its upload buffer).
+  Status add(gpu::Device& device, uint32_t row, uint32_t max_count);
+  void remove(uint32_t row);
+  bool is_manual(uint32_t row) const { return rows_.count(row) != 0; }
+
+  // The handle's calls (errors name the index and the bound; the records are unchanged then).
+  Result<Particle> get(uint32_t row, uint32_t index) const;
+  Status set(uint32_t row, uint32_t index, const Particle& particle);
+  Status write_range(uint32_t row, uint32_t first, std::span<const Particle> particles);
+  Status set_count(uint32_t row, uint32_t count);
+  Status upload(uint32_t row);
+  uint32_t count(uint32_t row) const;
+  uint32_t max_count(uint32_t row) const;
+
+  // The frame's host half, before the emitters' flush: each pending upload's spawn command, its
+  // Replace flag and its records into the frame's uploads.
+  Status prepare(EmitterLifecycle& emitters, FrameUploads& uploads);
+  // After emit: the pending uploads' records over their newborns.
+  void record(const FrameRecording& frame) const;
+  // After the frame was recorded: the Replace flags come off (the next frame restages the rows).
+  void recorded(EmitterLifecycle& emitters);
+
+ private:
+  struct Row {
+    uint32_t max_count = 0;
+    std::vector<Particle> records;  // max_count of them; the first `count` are drawn after an upload
+    uint32_t count = 0;
+    bool upload_pending = false;
+    gpu::Buffer source;  // the records as the GPU reads them (max_count, at least one)
+  };
+  Result<Row*> find(uint32_t row);
+  Result<const Row*> find(uint32_t row) const;
+
+  gpu::Device* device_ = nullptr;
+  gpu::ComputePipeline fill_;
+  std::map<uint32_t, Row> rows_;
+  std::vector<std::pair<uint32_t, uint32_t>> fills_;  // this frame: row, record count
+};
+
+}  // namespace mote::runtime

@@ -1,0 +1,161 @@
+// The manual driver through the public API (docs/design/drivers.md, "The manual driver"): Mote
+// draws exactly the uploaded records, keeps them untouched between uploads beside a GPU-driven
+// emitter, replaces them on the next upload, and refuses bad input without changing anything.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "api/api_fixture.hpp"
+#include "mote/particle.hpp"
+#include "mote/simulation.hpp"
+
+namespace mote::test {
+namespace {
+
+constexpr float kDt = 1.0f / 60.0f;
+
+// A point of a helix: a spline of particles.
+Particle spline_point(uint32_t i, uint32_t n, float turn) {
+  const float t = float(i) / float(n) * 6.2831853f + turn;
+  Particle p;
+  p.position = {std::cos(t) * 2.0f, 0.01f * float(i), std::sin(t) * 2.0f};
+  p.size = 0.05f + 0.001f * float(i);
+  p.angle = t;
+  p.color = {1.0f, 0.5f, float(i % 7) / 7.0f, 1.0f};
+  p.uv_rect = {0.0f, 0.0f, 0.5f, 0.5f};
+  return p;
+}
+
+// The records of `row` in the last frame's alive list, in list order, as particles.
+std::vector<Particle> drawn_particles(ParticleSystem& system, uint32_t row) {
+  std::vector<Particle> out;
+  auto alive = system.read_alive_records();
+  EXPECT_TRUE(alive.ok());
+  if (!alive.ok()) return out;
+  for (size_t i = 0; i < alive->slots.size(); ++i) {
+    const uint32_t* record = alive->records.data() + i * alive->record_words;
+    if (header_row(record[0]) != row) continue;
+    Particle p;
+    std::memcpy(static_cast<void*>(&p), record + kParticleFirstWord, sizeof(Particle));
+    out.push_back(p);
+  }
+  return out;
+}
+
+bool same_bytes(const Particle& a, const Particle& b) { return std::memcmp(&a, &b, sizeof(Particle)) == 0; }
+
+void expect_drawn_exactly(ParticleSystem& system, uint32_t row, const std::vector<Particle>& want) {
+  const std::vector<Particle> drawn = drawn_particles(system, row);
+  ASSERT_EQ(drawn.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_TRUE(same_bytes(drawn[i], want[i])) << "record " << i;
+}
+
+TEST_F(ApiTest, AManualEmitterDrawsExactlyItsUploadedRecords) {
+  ParticleSystem& system = make_system({.capacity = 4096, .max_emitters = 4});
+  const CompiledEffect fire = load_effect("fire.json");
+  auto gpu_fire = system.add_emitter(fire, {.seed = 2});
+  auto manual = system.add_manual_emitter(fire, 200, {.seed = 3});
+  ASSERT_TRUE(gpu_fire.ok() && manual.ok()) << (manual.ok() ? "" : manual.error().to_string());
+  EXPECT_EQ(manual->max_count(), 200u);
+  std::vector<Particle> spline;
+  for (uint32_t i = 0; i < 100; ++i) spline.push_back(spline_point(i, 100, 0.0f));
+  ASSERT_TRUE(manual->write_range(0, spline).ok());
+  ASSERT_TRUE(manual->set_count(100).ok());
+  ASSERT_TRUE(manual->upload().ok());
+  ASSERT_TRUE(system.execute(kDt).ok());
+  expect_drawn_exactly(system, manual->id().row, spline);
+  auto count = system.read_alive_count(manual->id());
+  ASSERT_TRUE(count.ok());
+  EXPECT_EQ(count.value(), 100u);
+
+  // No upload: the records stay bit for bit while the GPU-driven fire beside them runs.
+  for (int f = 0; f < 10; ++f) ASSERT_TRUE(system.execute(kDt).ok());
+  expect_drawn_exactly(system, manual->id().row, spline);
+  auto fire_count = system.read_alive_count(*gpu_fire);
+  ASSERT_TRUE(fire_count.ok());
+  EXPECT_GT(fire_count.value(), 0u);
+
+  // A new upload replaces them: fewer records, moved.
+  std::vector<Particle> turned;
+  for (uint32_t i = 0; i < 40; ++i) turned.push_back(spline_point(i, 40, 1.0f));
+  ASSERT_TRUE(manual->write_range(0, turned).ok());
+  ASSERT_TRUE(manual->set(39, spline_point(7, 9, 2.0f)).ok());
+  turned[39] = spline_point(7, 9, 2.0f);
+  ASSERT_TRUE(manual->set_count(40).ok());
+  ASSERT_TRUE(manual->upload().ok());
+  ASSERT_TRUE(system.execute(kDt).ok());
+  expect_drawn_exactly(system, manual->id().row, turned);
+  auto stats = system.read_stats();
+  ASSERT_TRUE(stats.ok());
+  EXPECT_GE(stats->orphaned, 100u);  // the previous records, freed
+  EXPECT_EQ(stats->alive + stats->free, system.capacity());
+  ASSERT_TRUE(system.execute(kDt).ok());
+  expect_drawn_exactly(system, manual->id().row, turned);
+
+  // set_count(0) and an upload: nothing drawn.
+  ASSERT_TRUE(manual->set_count(0).ok());
+  ASSERT_TRUE(manual->upload().ok());
+  ASSERT_TRUE(system.execute(kDt).ok());
+  EXPECT_TRUE(drawn_particles(system, manual->id().row).empty());
+}
+
+TEST_F(ApiTest, AManualEmitterRefusesBadInputAndKeepsItsRecords) {
+  ParticleSystem& system = make_system({.capacity = 1024, .max_emitters = 4});
+  const CompiledEffect fire = load_effect("fire.json");
+  auto manual = system.add_manual_emitter(fire, 50);
+  ASSERT_TRUE(manual.ok());
+  ASSERT_TRUE(manual->set(3, spline_point(3, 10, 0.0f)).ok());
+  ASSERT_TRUE(manual->set_count(10).ok());
+  const std::vector<Particle> twenty(20, spline_point(1, 2, 0.5f));
+  EXPECT_EQ(manual->set_count(51).error().code, ErrorCode::kInvalidArgument);
+  EXPECT_EQ(manual->write_range(40, twenty).error().code, ErrorCode::kInvalidArgument);
+  EXPECT_EQ(manual->write_range(0xFFFFFFF0u, twenty).error().code, ErrorCode::kInvalidArgument);
+  EXPECT_EQ(manual->set(50, spline_point(0, 1, 0.0f)).error().code, ErrorCode::kInvalidArgument);
+  EXPECT_EQ(manual->get(50).error().code, ErrorCode::kInvalidArgument);
+  EXPECT_EQ(manual->count(), 10u);
+  auto kept = manual->get(3);
+  ASSERT_TRUE(kept.ok());
+  EXPECT_TRUE(same_bytes(kept.value(), spline_point(3, 10, 0.0f)));
+  auto untouched = manual->get(45);  // the failed write_range wrote nothing
+  ASSERT_TRUE(untouched.ok());
+  EXPECT_TRUE(same_bytes(untouched.value(), Particle{}));
+
+  // Effects whose record is not the standard particle, and bad capacities, are refused.
+  const CompiledEffect rocket = load_effect("fireworks_rocket.json");
+  auto wrong = system.add_manual_emitter(rocket, 10);
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_NE(wrong.error().message.find("particle_fields"), std::string::npos) << wrong.error().message;
+  EXPECT_FALSE(system.add_manual_emitter(fire, 0).ok());
+  EXPECT_FALSE(system.add_manual_emitter(fire, 1025).ok());
+  EXPECT_EQ(system.swap_effect(manual->id(), rocket).error().code, ErrorCode::kInvalidArgument);
+
+  // A swap to a standard effect keeps it manual and brings its records back under the new id.
+  ASSERT_TRUE(manual->upload().ok());
+  ASSERT_TRUE(system.execute(kDt).ok());
+  auto swapped = system.swap_effect(manual->id(), load_effect("smoke.json"));
+  ASSERT_TRUE(swapped.ok()) << swapped.error().to_string();
+  EXPECT_FALSE(manual->upload().ok()) << "the old id is stale";
+  auto handle = system.manual_emitter(swapped.value());
+  ASSERT_TRUE(handle.ok());
+  ASSERT_TRUE(system.execute(kDt).ok());
+  auto count = system.read_alive_count(swapped.value());
+  ASSERT_TRUE(count.ok());
+  EXPECT_EQ(count.value(), 10u);
+
+  // A GPU emitter is not a manual one; a removed manual emitter's handle refuses everything.
+  auto gpu_fire = system.add_emitter(fire);
+  ASSERT_TRUE(gpu_fire.ok());
+  EXPECT_FALSE(system.manual_emitter(*gpu_fire).ok());
+  ASSERT_TRUE(system.remove_emitter(swapped.value()).ok());
+  EXPECT_FALSE(handle->set_count(1).ok());
+  EXPECT_EQ(handle->count(), 0u);
+  ASSERT_TRUE(system.execute(kDt).ok());
+  auto stats = system.read_stats();
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->alive + stats->free, system.capacity());
+}
+
+}  // namespace
+}  // namespace mote::test
