@@ -57,10 +57,12 @@ TEST_F(GpuTest, VectorFieldsSampleOnTheDeviceAsOnTheHostBitForBit) {
 
   auto pipeline = gpu::ComputePipeline::create(device(), "vm_gpu/sample_vector_field");
   ASSERT_TRUE(pipeline.ok()) << pipeline.error().to_string();
-  const VkBufferUsageFlags usage =
-      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
-  auto headers = gpu::Buffer::create(device(), {.size = sizeof(table->headers), .usage = usage, .name = "test.headers"});
-  auto values = gpu::Buffer::create(device(), {.size = table->values.size() * 4, .usage = usage, .name = "test.values"});
+  const VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                   VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+  auto headers = gpu::Buffer::create(device(),
+                                     {.size = sizeof(table->headers), .usage = usage, .name = "test.headers"});
+  auto values = gpu::Buffer::create(device(),
+                                    {.size = table->values.size() * 4, .usage = usage, .name = "test.values"});
   auto in = gpu::Buffer::create(device(), {.size = count * 16ull, .usage = usage, .name = "test.points"});
   auto out = gpu::Buffer::create(device(), {.size = count * 16ull, .usage = usage, .name = "test.results"});
   ASSERT_TRUE(headers.ok() && values.ok() && in.ok() && out.ok());
