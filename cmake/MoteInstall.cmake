@@ -17,6 +17,10 @@ set_target_properties(mote PROPERTIES EXPORT_NAME cli)
 install(TARGETS mote EXPORT mote-tools-targets RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT tools)
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/effects/" DESTINATION "${CMAKE_INSTALL_DATADIR}/mote/effects" COMPONENT tools
         FILES_MATCHING PATTERN "*.json")
+# ... and `mote edit` its page (when node could build it: editor/CMakeLists.txt).
+if(TARGET mote_editor)
+  install(DIRECTORY "${PROJECT_BINARY_DIR}/editor/page/" DESTINATION "${CMAKE_INSTALL_DATADIR}/mote/editor" COMPONENT tools)
+endif()
 install(FILES "${PROJECT_SOURCE_DIR}/LICENSE" "${PROJECT_SOURCE_DIR}/CHANGELOG.md" "${PROJECT_SOURCE_DIR}/README.md"
         DESTINATION "${CMAKE_INSTALL_DOCDIR}" COMPONENT runtime)
 

@@ -5,7 +5,8 @@ Every effect preset (effects/*.json) must validate against docs/effect.schema.js
 scene (scenes/*.json) against docs/scene.schema.json, with a "$schema" key added as an editor
 would add it; and documents broken the ways a person typing breaks them (an unknown node type,
 a misspelt input port, a misspelt parameter, a parameter of the wrong kind, an unknown top-level
-key) must not. Uses python3-jsonschema (Debian), draft 2020-12.
+key; an unknown module, a module in the wrong stage, a misspelt module parameter or one of the
+wrong type, an unknown stage) must not. Uses python3-jsonschema (Debian), draft 2020-12.
 
   check_schemas.py SOURCE_DIR
 """
@@ -47,10 +48,12 @@ def main(source):
 
     effect = validator(os.path.join(source, "docs/effect.schema.json"))
     scene = validator(os.path.join(source, "docs/scene.schema.json"))
-    for schema, pattern, name in ((effect, "effects/*.json", "effect.schema.json"),
-                                  (scene, "scenes/*.json", "scene.schema.json")):
+    # docs/look/: the before/after scenes of docs/design/modules.md's pictures.
+    for schema, pattern, name, least in ((effect, "effects/*.json", "effect.schema.json", 8),
+                                         (scene, "scenes/*.json", "scene.schema.json", 8),
+                                         (scene, "docs/look/*.json", "scene.schema.json", 2)):
         files = sorted(glob.glob(os.path.join(source, pattern)))
-        expect(len(files) >= 8, f"{pattern}: fewer than 8 files")
+        expect(len(files) >= least, f"{pattern}: fewer than {least} files")
         for path in files:
             with open(path, encoding="utf-8") as f:
                 doc = json.load(f)
@@ -58,7 +61,8 @@ def main(source):
             errors = sorted(schema.iter_errors(doc), key=lambda e: e.path)
             expect(not errors, f"{path}: {errors[0].message if errors else ''}")
 
-    with open(os.path.join(source, "effects/fire.json"), encoding="utf-8") as f:
+    # Node-level mistakes in a hand-written graph (the fire preset before its modules rewrite).
+    with open(os.path.join(source, "tests/graph/preset_fixtures/fire.json"), encoding="utf-8") as f:
         fire = json.load(f)
     broken = []
     doc = copy.deepcopy(fire)
@@ -81,6 +85,24 @@ def main(source):
     doc = copy.deepcopy(fire)
     doc["emissions"] = {}
     broken.append(("an unknown top-level key", doc))
+    # Module-level mistakes in the preset as it is written now.
+    with open(os.path.join(source, "effects/fire.json"), encoding="utf-8") as f:
+        modules = json.load(f)
+    doc = copy.deepcopy(modules)
+    doc["modules"]["initialize"][0]["module"] = "no_such_module"
+    broken.append(("an unknown module", doc))
+    doc = copy.deepcopy(modules)
+    doc["modules"]["update"].append({"module": "shape_point"})
+    broken.append(("a module in another stage", doc))
+    doc = copy.deepcopy(modules)
+    doc["modules"]["initialize"][2]["life_minimum"] = 1.0
+    broken.append(("a misspelt module parameter", doc))
+    doc = copy.deepcopy(modules)
+    doc["modules"]["update"][0]["gravity"] = 9.8
+    broken.append(("a vector parameter given a number", doc))
+    doc = copy.deepcopy(modules)
+    doc["modules"]["later"] = []
+    broken.append(("an unknown stage", doc))
     for what, doc in broken:
         expect(not effect.is_valid(doc), f"effect.schema.json accepts {what}")
 

@@ -5,7 +5,8 @@
 #   scripts/rebaseline_goldens.sh [BUILD_DIR] [SUITE...]      SUITE: graph, render (default: both)
 #
 #   graph   tests/graph/golden/*.masm — each .json document's disassembly (test_graph,
-#           Golden.*).
+#           Golden.*), and tests/graph/golden/modules/*.json — each module's expansion
+#           (ModuleGolden.*).
 #   render  tests/render/golden/*.png — the scene renderer's pictures (test_render_scene,
 #           Scenes/GoldenTest.*: every scene in scenes/ and tests/render/scenes/ at 160 x 90, raster
 #           OIT, and some on the compute and sorted raster paths). Rendered on the device the build
@@ -29,7 +30,7 @@ for suite in "${suites[@]}"; do
   case "$suite" in
     graph)
       ninja -C "$build" test_graph
-      MOTE_REBASELINE_GOLDENS=1 "$build/tests/graph/test_graph" --gtest_filter='Golden.*'
+      MOTE_REBASELINE_GOLDENS=1 "$build/tests/graph/test_graph" --gtest_filter='Golden.*:ModuleGolden.*'
       ;;
     render)
       ninja -C "$build" test_render_scene

@@ -267,7 +267,11 @@ int main(int argc, char** argv) {
   if (auto e = particles.add_emitter(fire.value(), {.seed = 1}); !e.ok()) return fail("fire emitter", e.error());
   auto renderer = mote::ParticleRenderer::create(
       particles,
-      {.width = kWidth, .height = kHeight, .path = compute ? mote::DrawPath::kCompute : mote::DrawPath::kRaster});
+      // The effect's flipbook texture lies beside it, in the effects folder: that is the asset root.
+      {.width = kWidth,
+       .height = kHeight,
+       .path = compute ? mote::DrawPath::kCompute : mote::DrawPath::kRaster,
+       .asset_root = MOTE_EXAMPLE_EFFECTS});
   if (!renderer.ok()) return fail("renderer", renderer.error());
 
   Host host;

@@ -109,6 +109,11 @@ struct CompiledEffect {
 // (mote/cooked_effect.hpp).
 Result<CompiledEffect> compile_effect(std::string_view json_text);
 
+// A module document (docs/design/modules.md: stages of modules instead of, or beside, raw node
+// graphs) as the plain graph document it expands to, pretty-printed; any other document as it
+// is. compile_effect does this itself; this shows what it compiles. In the tools library.
+Result<std::string> expand_effect_document(std::string_view json_text);
+
 // Compiles `effect`'s kernels (simulate; emit when the program has an INIT section) to SPIR-V
 // with the tools' GLSL compiler and stores them in effect.kernels (replacing any), for
 // save_cooked_effect to keep. No device is needed. In the tools library. Errors: the

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <span>
@@ -154,6 +155,10 @@ struct ParticleStats {
 
 class ParticleSystem;
 
+// What moves an emitter's particles (docs/design/drivers.md): the GPU frame (add_emitter), the
+// effect's bytecode on the host (add_cpu_emitter), or the application (add_manual_emitter).
+enum class Driver { kGpu, kCpu, kManual };
+
 // A manual emitter's records (docs/design/drivers.md, "The manual driver"): the application
 // writes standard particles (mote/particle.hpp) and Mote draws exactly them, with the emitter's
 // effect's render settings. `set`, `write_range` and `set_count` edit the host's copy; `upload()`
@@ -177,6 +182,43 @@ class ManualEmitter {
  private:
   friend class ParticleSystem;
   ManualEmitter(ParticleSystem* system, EmitterId id) : system_(system), id_(id) {}
+  ParticleSystem* system_ = nullptr;
+  EmitterId id_;
+};
+
+// What a custom force reads besides the particle (docs/design/drivers.md, "The cpu driver").
+struct SceneView {
+  float time = 0.0f;  // the system's clock (TIME) after this frame
+  float dt = 0.0f;    // this frame's
+};
+// A custom force (wsg D14): an acceleration (m/s^2) added to a cpu-driven particle after its
+// UPDATE each frame — velocity += force * dt, position += force * dt^2, the force integrated with
+// UPDATE's own step — e.g. an attractor or a collision with a game object. Called on the thread
+// that calls execute()/record(). A non-finite result is not applied (the particle keeps what
+// UPDATE gave it) and is counted (CpuEmitter::rejected_forces).
+using CustomForce = std::function<std::array<float, 3>(const Particle&, const SceneView&)>;
+
+struct CpuEmitterDesc {
+  EmitterDesc emitter;              // seed, pose, overrides (no transform: refused)
+  uint32_t max_count = 0;           // particles it holds at most; 0 = the effect's capacity_hint
+  std::vector<CustomForce> forces;  // applied in order after UPDATE
+};
+
+// A cpu-driven emitter (docs/design/drivers.md, "The cpu driver"): its effect's INIT and UPDATE
+// run on the host (the batch VM of mote/simulation.hpp, the reference simulation's semantics and
+// random streams, so its particles are those a GPU-driven emitter of the same effect and seed
+// gives), then its custom forces; each frame uploads its live records, which Mote draws with the
+// effect's render settings. Its effect's record must be the standard particle.
+class CpuEmitter {
+ public:
+  CpuEmitter() = default;
+  EmitterId id() const { return id_; }
+  // Custom-force results that were not finite, since the emitter was added (0 for a stale handle).
+  uint64_t rejected_forces() const;
+
+ private:
+  friend class ParticleSystem;
+  CpuEmitter(ParticleSystem* system, EmitterId id) : system_(system), id_(id) {}
   ParticleSystem* system_ = nullptr;
   EmitterId id_;
 };
@@ -281,6 +323,21 @@ class ParticleSystem {
                                            const EmitterDesc& desc = {});
   // The handle of a live manual emitter (kInvalidArgument for any other id).
   Result<ManualEmitter> manual_emitter(EmitterId id);
+  // A cpu-driven emitter (CpuEmitter above) of `effect`, whose record must be the standard
+  // particle after the header; desc.max_count is 1 .. capacity (0: the effect's capacity_hint).
+  // Each execute()/record() first steps it on the host and uploads its live records. A frame
+  // needs room for its live records twice (the upload replaces the last one's in the frame).
+  // swap_effect refuses it (remove and add it again); set_paused and set_active hold its steps
+  // too, set_emitting refuses it (kUnsupported); set_emitter_position moves its simulation.
+  Result<CpuEmitter> add_cpu_emitter(const CompiledEffect& effect, const CpuEmitterDesc& desc = {});
+  // The emitter's driver, and a live swap of it that keeps the row, the id and the particles:
+  // gpu -> manual (its live particles, read back once — this waits for the GPU — become the
+  // manual records and stay drawn as they are; the effect's record must be the standard
+  // particle), manual -> gpu and cpu -> gpu (the frame's UPDATE and rate drive them from the next
+  // frame), cpu -> manual (the last upload's records stay). -> cpu is kUnsupported (a simulation
+  // cannot start from records yet). Swapping to the driver it has does nothing.
+  Result<Driver> driver(EmitterId id);
+  Status set_driver(EmitterId id, Driver driver);
   // The emitter's particles in the last completed frame's alive list (what it draws).
   Result<uint32_t> read_alive_count(EmitterId id);
   // The last completed frame's passes as the GPU timed them (kInvalidArgument without

@@ -138,6 +138,11 @@ class Simulation {
 
   // One frame tick at options.dt. The events queued since the last step spawn first.
   Result<FrameReport> step();
+  // One frame tick of `dt` seconds instead (kInvalidArgument unless positive and finite): the cpu
+  // driver's step at its system's frame dt (docs/design/drivers.md, "The cpu driver").
+  Result<FrameReport> step(float dt);
+  // The constant pose the next ticks read (EMITTER_POSITION, _ROTATION, _DIRECTION, _UP).
+  void set_emitter_pose(const std::array<float, 3>& position, const std::array<float, 4>& rotation);
 
   // The events the last step's INIT and UPDATE sent (a KILLed particle's included: an on-death
   // event), INIT's newborns in spawn order, then UPDATE's particles in the order of the alive
@@ -162,6 +167,9 @@ class Simulation {
   const std::vector<uint32_t>& alive_slots() const;
   // The whole pool, capacity * record_words words (free slots have header 0).
   const std::vector<uint32_t>& pool() const;
+  // The same words, writable between steps (the cpu driver's custom forces write the live
+  // particles' velocity and position). Headers and free records must be left as they are.
+  std::span<uint32_t> mutable_pool();
   // A particle field of every live particle in alive-list order, width values each.
   Result<std::vector<float>> field(std::string_view name) const;
   Result<uint32_t> field_width(std::string_view name) const;

@@ -17,6 +17,7 @@
 #include "render/gpu_mesh.hpp"
 #include "render/particle_renderer.hpp"
 #include "mote/scene.hpp"
+#include "mote/simulation.hpp"
 #include "mote/volumes.hpp"
 #include "runtime/frame/particle_system.hpp"
 #include "runtime/transforms/transform_table.hpp"
@@ -52,7 +53,19 @@ struct ParticleSystemState {
     rows[row].effect = effect ? std::make_shared<const CompiledEffect>(*effect) : nullptr;
     rows[row].version = next_version++;
   }
+  // The cpu-driven emitters by row (src/api/cpu_emitter.cpp): each a simulation on the batch VM
+  // whose live records go out through the row's manual driver every frame.
+  struct CpuDriver {
+    Simulation simulation;
+    std::vector<CustomForce> forces;
+    std::vector<Particle> records;  // this frame's live particles, the upload's source
+    uint64_t rejected_forces = 0;
+  };
+  std::map<uint32_t, std::unique_ptr<CpuDriver>> cpu_emitters;
 };
+
+// Steps every cpu emitter of the system for a frame of `dt` and queues its upload.
+Status step_cpu_emitters(ParticleSystemState& state, float dt);
 
 struct ApiAccess;
 

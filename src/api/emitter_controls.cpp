@@ -24,6 +24,16 @@ Status set_control(runtime::ParticleSystem& system, EmitterId id, uint32_t flag,
   return system.set_emitter_control(id.row, flag, on);
 }
 
+// A cpu emitter's simulation takes the pose the row's record now holds.
+void move_cpu_emitter(detail::ParticleSystemState& state, uint32_t row) {
+  auto it = state.cpu_emitters.find(row);
+  const runtime::EmitterLifecycle::Row* live = state.system.emitter_row(row);
+  if (it == state.cpu_emitters.end() || live == nullptr) return;
+  const float* p = live->emitter.position;
+  const float* q = live->emitter.rotation;
+  it->second->simulation.set_emitter_pose({p[0], p[1], p[2]}, {q[0], q[1], q[2], q[3]});
+}
+
 }  // namespace
 
 Status ParticleSystem::set_paused(EmitterId id, bool paused) {
@@ -31,6 +41,8 @@ Status ParticleSystem::set_paused(EmitterId id, bool paused) {
 }
 
 Status ParticleSystem::set_emitting(EmitterId id, bool emitting) {
+  if (state_->cpu_emitters.count(id.row) != 0 && check_live(state_->system, id).ok())
+    return make_error(ErrorCode::kUnsupported, "set_emitting of a cpu emitter (its simulation has no stop yet)");
   return set_control(state_->system, id, shader::kEmitterFlagStopped, !emitting);
 }
 
@@ -40,13 +52,17 @@ Status ParticleSystem::set_active(EmitterId id, bool active) {
 
 Status ParticleSystem::set_emitter_position(EmitterId id, const std::array<float, 3>& position) {
   MOTE_TRY(check_live(state_->system, id));
-  return state_->system.set_emitter_pose(id.row, position, nullptr);
+  MOTE_TRY(state_->system.set_emitter_pose(id.row, position, nullptr));
+  move_cpu_emitter(*state_, id.row);
+  return ok_status();
 }
 
 Status ParticleSystem::set_emitter_pose(EmitterId id, const std::array<float, 3>& position,
                                         const std::array<float, 4>& rotation) {
   MOTE_TRY(check_live(state_->system, id));
-  return state_->system.set_emitter_pose(id.row, position, &rotation);
+  MOTE_TRY(state_->system.set_emitter_pose(id.row, position, &rotation));
+  move_cpu_emitter(*state_, id.row);
+  return ok_status();
 }
 
 Result<uint32_t> ParticleSystem::read_alive_count(EmitterId id) {

@@ -38,6 +38,9 @@ Result<ManualEmitter> ParticleSystem::add_manual_emitter(const CompiledEffect& e
 
 Result<ManualEmitter> ParticleSystem::manual_emitter(EmitterId id) {
   MOTE_TRY(check_manual(this, id));
+  if (state_->cpu_emitters.count(id.row) != 0)
+    return make_error(ErrorCode::kInvalidArgument,
+                      "emitter " + std::to_string(id.row) + " is cpu-driven: its driver writes its records");
   return ManualEmitter(this, id);
 }
 

@@ -144,6 +144,7 @@ Result<EmitterId> ParticleSystem::add_emitter(const CompiledEffect& effect, cons
 Status ParticleSystem::remove_emitter(EmitterId id) {
   MOTE_TRY(check_id(state_->system, id));
   MOTE_TRY(state_->system.remove_emitter(id.row));
+  state_->cpu_emitters.erase(id.row);
   state_->row_changed(id.row, nullptr);
   return ok_status();
 }
@@ -151,6 +152,8 @@ Status ParticleSystem::remove_emitter(EmitterId id) {
 Result<EmitterId> ParticleSystem::swap_effect(EmitterId id, const CompiledEffect& effect) {
   return core::guard_allocation("ParticleSystem::swap_effect", [&]() -> Result<EmitterId> {
     MOTE_TRY(check_id(state_->system, id));
+    if (state_->cpu_emitters.count(id.row) != 0)
+      return make_error(ErrorCode::kUnsupported, "swap_effect of a cpu emitter: remove it and add it again");
     MOTE_TRY(state_->system.swap_effect(id.row, effect));
     state_->row_changed(id.row, &effect);
     return EmitterId{id.row, state_->system.generation(id.row)};
@@ -219,6 +222,7 @@ Status ParticleSystem::execute(float dt) {
       MOTE_TRY(device.wait(device.last_submitted_serial()));
       MOTE_TRY(state_->transforms.upload());
     }
+    MOTE_TRY(detail::step_cpu_emitters(*state_, dt));
     MOTE_TRY(state_->system.execute(dt));
     state_->profiled_frame = state_->profiler.valid();
     return ok_status();
@@ -228,6 +232,7 @@ Status ParticleSystem::execute(float dt) {
 Status ParticleSystem::record(VkCommandBuffer_T* command_buffer, float dt) {
   return core::guard_allocation("ParticleSystem::record", [&]() -> Status {
     // The transforms' poses go into the command buffer with the frame (no staging to wait for).
+    MOTE_TRY(detail::step_cpu_emitters(*state_, dt));
     MOTE_TRY(state_->system.record(command_buffer, dt));
     state_->profiled_frame = state_->profiler.valid();
     return ok_status();

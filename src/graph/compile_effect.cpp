@@ -1,11 +1,13 @@
-// compile_effect: load -> type -> lower (fold, CSE) -> DCE -> global imports -> constants ->
+// compile_effect: [expand modules ->] load -> type -> lower (fold, CSE) -> DCE -> global imports -> constants ->
 // registers -> encode -> verify. Each step is its own file; this one only sequences them.
 #include <bit>
 
 #include "core/alloc_guard.hpp"
+#include "core/json_reader.hpp"
 #include "document.hpp"
 #include "graph_check.hpp"
 #include "lower_nodes.hpp"
+#include "modules.hpp"
 #include "mote/effect.hpp"
 #include "mote/verifier.hpp"
 #include "passes.hpp"
@@ -16,8 +18,7 @@ using namespace graph;
 
 namespace {
 
-Result<CompiledEffect> compile_effect_body(std::string_view json_text) {
-  MOTE_TRY_ASSIGN(EffectDocument doc, load_effect_document(json_text));
+Result<CompiledEffect> compile_document(const EffectDocument& doc) {
   MOTE_TRY_ASSIGN(TypedGraph init_graph, check_graph(doc.init, Section::kInit, doc, "/init"));
   MOTE_TRY_ASSIGN(TypedGraph update_graph, check_graph(doc.update, Section::kUpdate, doc, "/update"));
 
@@ -73,10 +74,38 @@ Result<CompiledEffect> compile_effect_body(std::string_view json_text) {
   return out;
 }
 
+// [expand ->] load -> compile; a module document's errors are pointed back into it.
+Result<CompiledEffect> compile_effect_body(std::string_view json_text) {
+  MOTE_TRY_ASSIGN(const nlohmann::json j, core::parse_json(json_text));
+  if (!is_module_document(j)) {
+    MOTE_TRY_ASSIGN(EffectDocument doc, load_effect_document(j));
+    return compile_document(doc);
+  }
+  MOTE_TRY_ASSIGN(ExpandedDocument expanded, expand_module_document(j));
+  // Every later error is about the expansion: point it back at the module or raw node it came from.
+  Result<EffectDocument> doc = load_effect_document(expanded.document);
+  Result<CompiledEffect> out = doc.ok() ? compile_document(doc.value()) : Result<CompiledEffect>(doc.error());
+  if (!out.ok()) {
+    Error e = out.take_error();
+    e.where = expanded.origins.translate(e.where);
+    return e;
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<CompiledEffect> compile_effect(std::string_view json_text) {
   return core::guard_allocation("compile_effect", [&] { return compile_effect_body(json_text); });
+}
+
+Result<std::string> expand_effect_document(std::string_view json_text) {
+  return core::guard_allocation("expand_effect_document", [&]() -> Result<std::string> {
+    MOTE_TRY_ASSIGN(const nlohmann::json j, core::parse_json(json_text));
+    if (!is_module_document(j)) return std::string(json_text);
+    MOTE_TRY_ASSIGN(ExpandedDocument expanded, expand_module_document(j));
+    return expanded.document.dump(2) + "\n";
+  });
 }
 
 }  // namespace mote

@@ -56,5 +56,7 @@ struct EffectDocument {
 
 // Strict reading; errors are kParse with a JSON pointer in `where`.
 Result<EffectDocument> load_effect_document(std::string_view json_text);
+// The same over JSON already parsed strictly (core::parse_json), e.g. an expanded module document.
+Result<EffectDocument> load_effect_document(const nlohmann::json& j);
 
 }  // namespace mote::graph

@@ -218,6 +218,10 @@ Result<std::vector<std::string>> read_event_outputs(const json& j, const std::st
 
 Result<EffectDocument> load_effect_document(std::string_view json_text) {
   MOTE_TRY_ASSIGN(const json j, parse_json(json_text));
+  return load_effect_document(j);
+}
+
+Result<EffectDocument> load_effect_document(const json& j) {
   const std::string root;
   MOTE_TRY(check_object(j, root,
                         {"$schema", "version", "name", "particle_fields", "emitter_fields", "global_fields", "emission",

@@ -1,6 +1,7 @@
 // Node lowerings (docs/design/nodes.md gives each node's formula).
 #include "lower_nodes.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string_view>
@@ -445,11 +446,22 @@ Outputs lower_collider_node(Lowerer& L, const NodeLowering& node) {
 Status lower_graph(const TypedGraph& graph, IrBuilder& builder, const std::string& where) {
   Lowerer L{builder};
   std::vector<std::vector<ValueRef>> outs(graph.nodes.size());
+  // The k-th random node of the document (in `nodes` order) draws 4k .. 4k+3.
+  std::vector<uint32_t> random_ordinal(graph.nodes.size(), 0);
+  {
+    std::vector<uint32_t> by_index(graph.nodes.size());
+    for (uint32_t v = 0; v < graph.nodes.size(); ++v) by_index[v] = v;
+    std::sort(by_index.begin(), by_index.end(),
+              [&](uint32_t a, uint32_t b) { return graph.nodes[a].index < graph.nodes[b].index; });
+    uint32_t next = 0;
+    for (uint32_t v : by_index)
+      if (graph.nodes[v].spec->random) random_ordinal[v] = next++;
+  }
   Sinks sinks;
   for (uint32_t v : graph.order) {
     const TypedNode& n = graph.nodes[v];
     const std::vector<ValueRef> in = input_values(L, n, outs);
-    const NodeLowering node{n, in, n.spec->type, n.generic, n.index * kDrawsPerNode};
+    const NodeLowering node{n, in, n.spec->type, n.generic, random_ordinal[v] * kDrawsPerNode};
     Outputs out = lower_data_node(L, node, sinks);
     if (!out) out = lower_random_node(L, node);
     if (!out) out = lower_emit_node(L, node);

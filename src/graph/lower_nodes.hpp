@@ -10,7 +10,7 @@
 
 namespace mote::graph {
 
-// Random draws of node k: 4k .. 4k+3.
+// Random draws of the k-th random node of a section (in document order): 4k .. 4k+3.
 inline constexpr uint32_t kDrawsPerNode = 4;
 
 Status lower_graph(const TypedGraph& graph, IrBuilder& builder, const std::string& where);

@@ -59,7 +59,7 @@ struct NodeSpec {
   std::vector<OutSpec> outputs;
   std::vector<ParamSpec> params;
   bool sink = false;    // set_field, kill_if
-  bool random = false;  // draws random numbers (draws 4k..4k+3 for node k)
+  bool random = false;  // draws random numbers (4k..4k+3 for the k-th random node)
   // A math node that is one instruction of this opcode, its inputs the row's value sources in
   // order (the ISA table's node column, include/mote/isa/isa_table.inc); nullptr otherwise.
   const isa::OpInfo* op = nullptr;

@@ -371,6 +371,21 @@ Result<FrameReport> Simulation::step() {
   });
 }
 
+Result<FrameReport> Simulation::step(float dt) {
+  if (!(dt > 0.0f) || !std::isfinite(dt))
+    return make_error(ErrorCode::kInvalidArgument, "dt must be a positive, finite number of seconds");
+  return core::guard_allocation("Simulation::step", [&]() -> Result<FrameReport> {
+    MOTE_TRY_ASSIGN(FrameReport r, s_->tick(dt, s_->frame, /*warm=*/false));
+    r.frame = s_->frame++;
+    return r;
+  });
+}
+
+void Simulation::set_emitter_pose(const std::array<float, 3>& position, const std::array<float, 4>& rotation) {
+  s_->options.emitter.position = position;
+  s_->options.emitter.rotation = rotation;
+}
+
 const std::vector<ParticleEvent>& Simulation::sent_events() const { return s_->sent; }
 
 Status Simulation::queue_events(std::span<const ParticleEvent> events) {
@@ -398,6 +413,7 @@ const WarmupSchedule& Simulation::warmup() const { return s_->warmup; }
 const FrameReport& Simulation::warmup_report() const { return s_->warmup_report; }
 const std::vector<uint32_t>& Simulation::alive_slots() const { return s_->alive; }
 const std::vector<uint32_t>& Simulation::pool() const { return s_->pool; }
+std::span<uint32_t> Simulation::mutable_pool() { return s_->pool; }
 const CompiledEffect& Simulation::effect() const { return s_->effect; }
 
 Result<uint32_t> Simulation::field_width(std::string_view name) const {

@@ -24,6 +24,8 @@
 namespace mote {
 namespace {
 
+// The presets draw textures beside them (effects/textures/): the renderer's asset root is their folder.
+const std::filesystem::path kPresets = MOTE_EFFECTS_DIR;
 constexpr uint32_t kWidth = 96;
 constexpr uint32_t kHeight = 64;
 constexpr float kDt = 1.0f / 60.0f;
@@ -161,9 +163,9 @@ TEST_F(ParticleRendererTest, EveryPathDrawsTheFrameRecordedBeforeItAndThePathsAg
        {std::pair{DrawPath::kRaster, Transparency::kSorted}, std::pair{DrawPath::kCompute, Transparency::kOit},
         std::pair{DrawPath::kRaster, Transparency::kOit}, std::pair{DrawPath::kRaster, Transparency::kAvboit}}) {
     ParticleSystem& system = make_system({.capacity = 4096, .max_emitters = 4, .compile_in_background = false});
-    auto renderer =
-        ParticleRenderer::create(system,
-                                 {.width = kWidth, .height = kHeight, .path = path, .transparency = transparency});
+    auto renderer = ParticleRenderer::create(
+        system,
+        {.width = kWidth, .height = kHeight, .path = path, .transparency = transparency, .asset_root = kPresets});
     ASSERT_TRUE(renderer.ok()) << renderer.error().to_string();
     const std::vector<glm::vec3> empty = frame(system, **renderer);
     EXPECT_EQ(lit_pixels(empty), 0u) << "nothing alive draws nothing";
@@ -185,7 +187,7 @@ TEST_F(ParticleRendererTest, EveryPathDrawsTheFrameRecordedBeforeItAndThePathsAg
 TEST_F(ParticleRendererTest, TheHostsDepthHidesWhatIsBehindIt) {
   make_targets();
   ParticleSystem& system = make_system({.capacity = 4096, .max_emitters = 2, .compile_in_background = false});
-  auto renderer = ParticleRenderer::create(system, {.width = kWidth, .height = kHeight});
+  auto renderer = ParticleRenderer::create(system, {.width = kWidth, .height = kHeight, .asset_root = kPresets});
   ASSERT_TRUE(renderer.ok()) << renderer.error().to_string();
   ASSERT_TRUE(system.add_emitter(test::load_effect("fire.json"), {.seed = 1}).ok());
   std::vector<glm::vec3> hidden;
@@ -197,7 +199,8 @@ TEST_F(ParticleRendererTest, TheHostsDepthHidesWhatIsBehindIt) {
 TEST_F(ParticleRendererTest, EmittersAddedSwappedAndRemovedLaterAreFollowed) {
   make_targets();
   ParticleSystem& system = make_system({.capacity = 8192, .max_emitters = 4, .compile_in_background = false});
-  auto renderer = ParticleRenderer::create(system, {.width = kWidth, .height = kHeight, .path = DrawPath::kCompute});
+  auto renderer = ParticleRenderer::create(
+      system, {.width = kWidth, .height = kHeight, .path = DrawPath::kCompute, .asset_root = kPresets});
   ASSERT_TRUE(renderer.ok()) << renderer.error().to_string();
   auto fire = system.add_emitter(test::load_effect("fire.json"), {.seed = 1, .position = {-1.0f, 0.0f, 0.0f}});
   ASSERT_TRUE(fire.ok());

@@ -1,17 +1,17 @@
 # Sourced by cli_test.sh (its check, $mote, $src, $work, failures): every verb's --help, --version
 # and usage errors; cooked effects through compile, inspect and simulate; presets; the GIF that
-# render always writes; --json on the reporting verbs.
+# render always writes; preview; --json on the reporting verbs.
 bad() { echo "FAIL $1"; failures=$((failures + 1)); }
 json_ok() { python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$1" 2> /dev/null; }
 json_lines_ok() { python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1])]' "$1" 2> /dev/null; }
 
-verbs="info selftest asm disasm verify run-program compile inspect presets simulate render bench"
+verbs="info selftest asm disasm verify run-program compile inspect presets simulate render preview bench bake edit"
 for verb in $verbs; do
   check "$verb --help" 0 "$mote" "$verb" --help
   grep -q "Usage:" "$work/out" || bad "$verb --help prints no usage"
   check "$verb unknown option" 2 "$mote" "$verb" --no-such-option
 done
-for verb in asm disasm verify run-program compile inspect simulate render; do
+for verb in asm disasm verify run-program compile inspect simulate render preview bake; do
   check "$verb without its file" 2 "$mote" "$verb"
 done
 check "--version" 0 "$mote" --version
@@ -43,6 +43,7 @@ if [ ! -s "$work/sim_doc.json" ] || ! cmp -s "$work/sim_doc.json" "$work/sim_coo
 fi
 check "inspect an effect document" 0 "$mote" inspect "$src/effects/fire.json"
 grep -q "effect document" "$work/out" || bad "inspect fire.json: not described as an effect document"
+grep -q "modules update .*integrate" "$work/out" || bad "inspect fire.json: its module stacks are not listed"
 check "inspect a scene" 0 "$mote" inspect "$src/scenes/bonfire.json" --asset-root "$src" --json
 grep -q '"kind": "scene file"' "$work/out" || bad "inspect bonfire.json: not described as a scene"
 check "inspect a program" 0 "$mote" inspect "$work/integrate_gravity.mfx"
@@ -69,6 +70,36 @@ if [ -s "$gif" ] && [ "$(head -c 6 "$gif")" = "GIF89a" ]; then
 else
   bad "render wrote no frames.gif"
 fi
+# compile --expand prints the plain document a module document stands for; it compiles the same.
+check "compile --expand" 0 "$mote" compile "$src/effects/fire.json" --expand
+json_ok "$work/out" || bad "compile --expand: not JSON"
+grep -q '"modules"' "$work/out" && bad "compile --expand: the expansion still has modules"
+cp "$work/out" "$work/fire_expanded.json"
+"$mote" compile "$src/effects/fire.json" -o "$work/fire_modules.mfx" > /dev/null 2>&1
+"$mote" compile "$work/fire_expanded.json" -o "$work/fire_expanded.mfx" > /dev/null 2>&1
+cmp -s "$work/fire_modules.mfx" "$work/fire_expanded.mfx" || bad "compile: the expansion compiles to another program"
+
+# Preview: one effect on the default stage, no scene file; the same outputs as render.
+check "preview fire" 0 "$mote" preview "$src/effects/fire.json" --out "$work/preview" --frames 3 --size 64x36 --no-video
+for f in frame_0000.png frame_0002.png contact_sheet.png frames.gif; do
+  [ -s "$work/preview/$f" ] || bad "preview wrote no $f"
+done
+[ "$(od -An -tu2 -j6 -N4 "$work/preview/frames.gif" 2> /dev/null | tr -s ' ')" = " 64 36" ] || bad "preview: frames.gif is not 64x36"
+check "preview --json" 0 "$mote" preview "$src/effects/explosion.json" --out "$work/preview_json" --frames 2 --size 64x36 --no-video --json
+json_lines_ok "$work/out" || bad "preview --json: a line that is not JSON"
+printf '{"name": "x", "modules": {"initialize": [{"module": "no_such_module"}]}}' > "$work/bad_module.json"
+check "preview an effect with an unknown module" 1 "$mote" preview "$work/bad_module.json" --out "$work/preview_bad"
+grep -q "^mote preview: $work/bad_module.json: /modules/initialize/0/module: " "$work/err" || bad "preview: the error does not point at the module"
+check "preview --seconds 0" 2 "$mote" preview "$src/effects/fire.json" --seconds 0
+# Bake: the committed flipbooks are exactly what the tool bakes (reproducible), and are PNGs.
+check "bake all" 0 "$mote" bake all --out "$work/baked"
+for t in smoke flame spark; do
+  cmp -s "$work/baked/${t}_flipbook.png" "$src/effects/textures/${t}_flipbook.png" ||
+    bad "bake: effects/textures/${t}_flipbook.png is not what mote bake $t writes (re-bake: mote bake all --out effects/textures)"
+done
+check "bake one, smaller" 0 "$mote" bake smoke --out "$work/smoke_small.png" --frame-size 16 --columns 2 --rows 2
+[ "$(od -An -tu1 -j16 -N8 "$work/smoke_small.png" | tr -s ' ')" = " 0 0 0 32 0 0 0 32" ] || bad "bake --frame-size 16 2x2: not a 32x32 PNG"
+check "bake an unknown texture" 2 "$mote" bake fog
 check "render --video bogus" 2 "$mote" render "$src/scenes/fire.json" --asset-root "$src" --out "$work/render_bogus" --video avi
 
 # The benchmarks at lavapipe's size: exit 0, one JSON object a line, one per figure, each with
@@ -96,7 +127,8 @@ grep -q '"ok":true' "$work/out" || bad "selftest --json does not say ok"
 
 # A cooked effect's relative texture path is rewritten to resolve from the output's folder.
 mkdir -p "$work/doc/tex" "$work/cooked/deep"
-sed 's|"render": {|"render": {"texture": "tex/puff.png", |' "$src/effects/smoke.json" > "$work/doc/smoke.json"
+# (the document's own "render" keys are set over its modules')
+sed 's|"modules": {|"render": {"texture": "tex/puff.png"}, "modules": {|' "$src/effects/smoke.json" > "$work/doc/smoke.json"
 check "compile with a relative texture" 0 "$mote" compile "$work/doc/smoke.json" -o "$work/cooked/deep/smoke.mfe"
 check "inspect the relocated texture" 0 "$mote" inspect "$work/cooked/deep/smoke.mfe" --json
 grep -q '"texture": "../../doc/tex/puff.png"' "$work/out" || bad "the cooked texture path was not relocated: $(grep texture "$work/out")"

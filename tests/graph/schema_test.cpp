@@ -1,7 +1,8 @@
 // docs/effect.schema.json names every node type of the node library with its input ports and
-// parameters (what an editor checks a document against as it is typed), and the loaders accept
-// the "$schema" key that points editors at it. The node definitions are generated from the node
-// library here; when they drift, the test fails and writes the schema they should be to
+// parameters, and every module of the module library with its documented parameters (what an
+// editor checks a document against as it is typed), and the loaders accept the "$schema" key
+// that points editors at it. The node and module definitions are generated from the libraries
+// here; when they drift, the test fails and writes the schema they should be to
 // <build>/tests/graph/effect.schema.json — review it and copy it over docs/effect.schema.json.
 #include <gtest/gtest.h>
 
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "modules.hpp"
 #include "mote/effect.hpp"
 #include "node_library.hpp"
 
@@ -96,6 +98,70 @@ void put_nodes(ordered_json& schema) {
                   {"allOf", cases}};
 }
 
+ordered_json module_param_schema(const ModuleParam& p) {
+  ordered_json out;
+  switch (p.type) {
+    case ParamType::kNumber: out = {{"type", "number"}}; break;
+    case ParamType::kVec2:
+    case ParamType::kVec3:
+    case ParamType::kVec4: {
+      const int n = p.type == ParamType::kVec2 ? 2 : p.type == ParamType::kVec3 ? 3 : 4;
+      out = {{"type", "array"}, {"items", {{"type", "number"}}}, {"minItems", n}, {"maxItems", n}};
+      break;
+    }
+    case ParamType::kUint: out = {{"type", "integer"}, {"minimum", 0}}; break;
+    case ParamType::kBool: out = {{"type", "boolean"}}; break;
+    case ParamType::kString: out = {{"type", "string"}}; break;
+    case ParamType::kKeys: out = param_schema(ParamKind::kCurveKeys); break;
+  }
+  out["description"] = p.doc;
+  out["default"] = p.default_value;
+  return out;
+}
+
+// `$defs/module_<stage>`: a module of that stage, each module's own parameters (with their
+// documentation, which an editor shows as the author types).
+void put_modules(ordered_json& schema) {
+  ordered_json& defs = schema["$defs"];
+  for (auto it = defs.begin(); it != defs.end();)
+    it = it.key().rfind("module_", 0) == 0 ? defs.erase(it) : std::next(it);
+  auto lib = module_library();
+  ASSERT_TRUE(lib.ok()) << lib.error().to_string();
+  for (const char* stage : {"spawn", "initialize", "update", "render"}) {
+    ordered_json names = ordered_json::array();
+    ordered_json cases = ordered_json::array();
+    for (const ModuleDef& m : **lib) {
+      if (m.stage != stage) continue;
+      names.push_back(m.name);
+      ordered_json props = {{"module", {{"const", m.name}}}};
+      ordered_json exposed = ordered_json::object();
+      for (const ModuleParam& p : m.params) {
+        props[p.name] = module_param_schema(p);
+        if (!p.field.empty())
+          exposed[p.name] = {{"description", "emitter field '" + p.field + "'"},
+                             {"anyOf", {{{"const", false}}, {{"$ref", "#/$defs/identifier"}}}}};
+      }
+      if (!exposed.empty())
+        props["expose"] = {
+            {"description", "false: every parameter a constant, no emitter field; an object renames a parameter's "
+                            "emitter field or keeps that one a constant (false)"},
+            {"anyOf",
+             {{{"type", "boolean"}}, {{"type", "object"}, {"additionalProperties", false}, {"properties", exposed}}}}};
+      defs["module_" + m.name] = {{"description", m.doc},
+                                  {"type", "object"},
+                                  {"additionalProperties", false},
+                                  {"required", {"module"}},
+                                  {"properties", props}};
+      cases.push_back({{"if", {{"properties", {{"module", {{"const", m.name}}}}}}},
+                       {"then", {{"$ref", "#/$defs/module_" + m.name}}}});
+    }
+    defs[std::string("module_") + stage] = {{"type", "object"},
+                                            {"required", {"module"}},
+                                            {"properties", {{"module", {{"enum", names}}}}},
+                                            {"allOf", cases}};
+  }
+}
+
 // Objects and arrays indented down to `depth` levels, each deeper value on one line: the schema
 // stays readable, one node type a line.
 void pretty(const ordered_json& j, int depth, int indent, std::string& out) {
@@ -123,17 +189,18 @@ ordered_json read_schema() {
   return ordered_json::parse(text.str(), nullptr, false);
 }
 
-TEST(EffectSchema, NamesEveryNodeTypeWithItsPortsAndParameters) {
+TEST(EffectSchema, NamesEveryNodeTypeAndModuleWithItsPortsAndParameters) {
   const ordered_json schema = read_schema();
   ASSERT_FALSE(schema.is_discarded()) << "docs/effect.schema.json is not JSON";
   ordered_json expected = schema;
   put_nodes(expected);
+  put_modules(expected);
   if (schema != expected) {
     const std::string out = std::string(MOTE_BINARY_DIR) + "/effect.schema.json";
     std::string text;
     pretty(expected, 2, 0, text);
     std::ofstream(out) << text << "\n";
-    FAIL() << "docs/effect.schema.json's node definitions differ from the node library; the schema they "
+    FAIL() << "docs/effect.schema.json's node or module definitions differ from the libraries; the schema they "
               "should be is in "
            << out;
   }

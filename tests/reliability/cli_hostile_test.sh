@@ -70,7 +70,7 @@ check "simulate --rate 10" 0 "$mote" simulate "$work/gravity.mfx" --rate 10 --pr
 python3 - "$src/effects/explosion.json" "$work/five_bursts.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-d["emission"]["bursts"] = [{"time": t, "count": 10} for t in range(5)]
+d.setdefault("emission", {})["bursts"] = [{"time": t, "count": 10} for t in range(5)]  # over the modules'
 json.dump(d, open(sys.argv[2], "w"))
 PY
 check "compile 5 bursts" 1 "$mote" compile "$work/five_bursts.json" -o "$work/five.mfx"

@@ -1,5 +1,5 @@
-// `mote compile EFFECT.json -o OUT [--disasm] [--no-kernels]`: an effect document to the file a
-// program ships.
+// `mote compile EFFECT.json -o OUT [--disasm] [--expand] [--no-kernels]`: an effect document to
+// the file a program ships.
 // OUT ending in `.mfx` gets the program alone (mote/mfx.hpp); anything else, `.mfe` by custom, the
 // cooked effect (mote/cooked_effect.hpp): the program with its defaults, emission and render
 // settings, what mote::runtime loads without the compiler. A cooked effect's relative texture and
@@ -36,7 +36,20 @@ std::string relocate(const std::string& asset, const fs::path& document, const f
   return from.lexically_normal().lexically_relative(to_dir.lexically_normal()).string();
 }
 
-int run_compile(const std::string& input, const std::string& output, bool disasm, bool kernels) {
+// The plain node-graph document a module document expands to (docs/design/modules.md), printed.
+int print_expansion(const std::string& input) {
+  Result<std::string> text = read_text_file(input);
+  if (!text) return report_error("compile", input, text.error());
+  Result<std::string> expanded = expand_effect_document(*text);
+  if (!expanded) return report_error("compile", input, expanded.error());
+  std::fputs(expanded->c_str(), stdout);
+  return kExitOk;
+}
+
+int run_compile(const std::string& input, const std::string& output, bool disasm, bool expand, bool kernels) {
+  if (expand) {
+    if (int status = print_expansion(input); status != kExitOk) return status;
+  }
   Result<CompiledEffect> effect = compile_effect_file(input);
   if (!effect) {
     Error e = effect.take_error();
@@ -67,15 +80,17 @@ void add_compile_command(CLI::App& app, int& exit_code) {
   auto input = std::make_shared<std::string>();
   auto output = std::make_shared<std::string>();
   auto disasm = std::make_shared<bool>(false);
+  auto expand = std::make_shared<bool>(false);
   auto no_kernels = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand("compile", "Compile an effect document (JSON) to a cooked effect (.mfe) or a "
                                                 "program (.mfx)");
   cmd->add_option("input", *input, "the effect document")->required();
   cmd->add_option("-o,--output", *output, "the file to write: X.mfe (cooked effect) or X.mfx (the program alone)");
   cmd->add_flag("--disasm", *disasm, "print the compiled program as assembly");
+  cmd->add_flag("--expand", *expand, "print the node-graph document a module document expands to");
   cmd->add_flag("--no-kernels", *no_kernels, "leave the kernels' SPIR-V out of a cooked effect");
-  cmd->callback([&exit_code, input, output, disasm, no_kernels] {
-    exit_code = run_compile(*input, *output, *disasm, !*no_kernels);
+  cmd->callback([&exit_code, input, output, disasm, expand, no_kernels] {
+    exit_code = run_compile(*input, *output, *disasm, *expand, !*no_kernels);
   });
 }
 

@@ -93,6 +93,12 @@ void print_text(const json& d) {
   const json& e = d.contains("effect") ? d["effect"] : json::object();
   const json& p = d.contains("effect") ? e["program"] : d["program"];
   if (d.contains("effect")) std::printf("  name               %s\n", e["name"].get<std::string>().c_str());
+  if (d.contains("modules"))
+    for (auto it = d["modules"].begin(); it != d["modules"].end(); ++it) {
+      std::string names;
+      for (const json& n : it.value()) names += (names.empty() ? "" : ", ") + n.get<std::string>();
+      std::printf("  %-18s %s\n", ("modules " + it.key()).c_str(), names.c_str());
+    }
   std::printf("  particle fields    %s (%d words a record)\n", widths(p["particle_fields"]).c_str(),
               p["record_words"].get<int>());
   std::printf("  emitter fields     %s\n  global imports     %s\n", widths(p["emitter_fields"]).c_str(),
@@ -161,7 +167,20 @@ Result<json> describe_json_file(const std::string& path, const std::string& text
                   {"emitters", scene.emitter_count()}}}};
   }
   MOTE_TRY_ASSIGN(const CompiledEffect effect, compile_effect(text));
-  return json{{"kind", "effect document"}, {"effect", effect_json(effect)}};
+  json out = {{"kind", "effect document"}, {"effect", effect_json(effect)}};
+  // A module document (docs/design/modules.md) also lists its stacks; it compiled, so the text is
+  // sound JSON within the compiler's nesting limit and the shape is checked.
+  const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_object() && doc.contains("modules") && doc["modules"].is_object()) {
+    json stages = json::object();
+    for (const char* stage : {"spawn", "initialize", "update", "render"}) {
+      if (!doc["modules"].contains(stage)) continue;
+      stages[stage] = json::array();
+      for (const json& in : doc["modules"][stage]) stages[stage].push_back(in["module"]);
+    }
+    out["modules"] = stages;
+  }
+  return out;
 }
 
 // `asset_root`: what a scene's emitters name must stay inside it ("" = the current directory), as

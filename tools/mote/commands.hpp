@@ -16,5 +16,8 @@ void add_compile_command(CLI::App& app, int& exit_code);  // effect document -> 
 void add_inspect_command(CLI::App& app, int& exit_code);  // any Mote file described
 void add_presets_command(CLI::App& app, int& exit_code);  // the presets, a line each
 void add_render_command(CLI::App& app, int& exit_code);   // scene file -> PNG frames, GIF
+void add_preview_command(CLI::App& app, int& exit_code);  // one effect on a default stage -> PNG frames, GIF
 void add_bench_command(CLI::App& app, int& exit_code);    // the benchmarks
+void add_bake_command(CLI::App& app, int& exit_code);     // flipbook textures from 3-D noise
+void add_edit_command(CLI::App& app, int& exit_code);     // the browser editor on 127.0.0.1
 }  // namespace mote::cli

@@ -32,7 +32,10 @@ int main(int argc, char** argv) {
   mote::cli::add_inspect_command(app, exit_code);
   mote::cli::add_presets_command(app, exit_code);
   mote::cli::add_render_command(app, exit_code);
+  mote::cli::add_preview_command(app, exit_code);
   mote::cli::add_bench_command(app, exit_code);
+  mote::cli::add_bake_command(app, exit_code);
+  mote::cli::add_edit_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -110,7 +110,14 @@ class ParticleSystem {
   // (manual().set / write_range / set_count / upload).
   Result<uint32_t> add_manual_emitter(const CompiledEffect& effect, uint32_t max_count,
                                       const EmitterDesc& options = {});
+  // Live driver swaps of a row (docs/design/drivers.md, "Swapping drivers"): the row keeps its
+  // index, generation and particles. make_manual: its live particles (`records`, as the last
+  // frame left them) become the manual driver's first records and stay as they are on the GPU;
+  // make_gpu_driven: the frame's UPDATE and rate drive it again from the next frame.
+  Status make_manual(uint32_t row, uint32_t max_count, std::span<const Particle> records);
+  Status make_gpu_driven(uint32_t row);
   ManualDrivers& manual() { return manual_; }
+  const EmitterLifecycle::Row* emitter_row(uint32_t row) const { return emitters_->row(row); }
   const ManualDrivers& manual() const { return manual_; }
   Status set_emitter_pose(uint32_t row, const std::array<float, 3>& position, const std::array<float, 4>* rotation) {
     return emitters_->set_pose(row, position, rotation);

@@ -101,19 +101,28 @@ std::string child_effect(uint32_t capacity) {
       {"id": "sp", "type": "set_field", "params": {"field": "position"}, "inputs": {"value": "moved"}}]}})";
 }
 
+// Every event, child count and serial must match exactly; the values within what the ISA allows a
+// GPU: vm_fma may fuse there (shaders/shared/vm_semantics.h), so random_range's min + r (max - min)
+// differs by up to half an ulp of the product (1.2e-7 at |r 6| near 3, seen on NVIDIA; lavapipe
+// does not fuse and matches bit for bit). Positions stay exact (whole numbers plus whole steps).
+constexpr double kFusedTol = 1e-6;
+
 class GpuEventsTest : public test::GpuTest, public ::testing::WithParamInterface<bool> {};
 
-TEST_P(GpuEventsTest, NDeathsWithKChildrenMatchTheReferenceBitForBit) {
+TEST_P(GpuEventsTest, NDeathsWithKChildrenMatchTheReference) {
   constexpr uint32_t kParents = 40, kChildren = 7;
   const std::vector<EventParityMember> members{{compile(parent_effect(kParents, kChildren, 0.0f, 2, 9)), 7},
                                                {compile(child_effect(kParents * kChildren)), 8}};
-  const EventParityResult r =
-      test::run_event_parity(device(), members, {{0, 0, 1}},
-                             EventParityOptions{.frames = 24, .compare_every = 1, .compiled_simulate = GetParam()});
+  const EventParityResult r = test::run_event_parity(device(), members, {{0, 0, 1}},
+                                                     EventParityOptions{.frames = 24,
+                                                                        .compare_every = 1,
+                                                                        .tol_abs = kFusedTol,
+                                                                        .tol_rel = kFusedTol,
+                                                                        .compiled_simulate = GetParam()});
   EXPECT_EQ(r.children[1], uint64_t(kParents) * kChildren) << "every death's children, none dropped";
   EXPECT_EQ(r.spawned[1], r.children[1]) << "the child emitter spawns only children";
   EXPECT_GT(r.records_compared, 2000u);
-  EXPECT_EQ(r.words_not_bit_equal, 0u);
+  EXPECT_LE(r.worst_relative, kFusedTol);
 }
 
 TEST_P(GpuEventsTest, SeveralSourcesIntoOneTargetKeepTheReferencesOrder) {
@@ -122,11 +131,14 @@ TEST_P(GpuEventsTest, SeveralSourcesIntoOneTargetKeepTheReferencesOrder) {
   const std::vector<EventParityMember> members{{compile(parent_effect(10, 2, 1000.0f, 2, 4)), 1},
                                                {compile(parent_effect(7, 5, -1000.0f, 2, 4)), 2},
                                                {compile(child_effect(500)), 3}};
-  const EventParityResult r =
-      test::run_event_parity(device(), members, {{0, 0, 2}, {1, 0, 2}},
-                             EventParityOptions{.frames = 8, .compare_every = 1, .compiled_simulate = GetParam()});
+  const EventParityResult r = test::run_event_parity(device(), members, {{0, 0, 2}, {1, 0, 2}},
+                                                     EventParityOptions{.frames = 8,
+                                                                        .compare_every = 1,
+                                                                        .tol_abs = kFusedTol,
+                                                                        .tol_rel = kFusedTol,
+                                                                        .compiled_simulate = GetParam()});
   EXPECT_EQ(r.children[2], 10u * 2 + 7u * 5);
-  EXPECT_EQ(r.words_not_bit_equal, 0u);
+  EXPECT_LE(r.worst_relative, kFusedTol);
 }
 
 // Thousands of senders: their appends land from many workgroups in whatever order the device
@@ -135,11 +147,14 @@ TEST_P(GpuEventsTest, ThousandsOfSendersAcrossWorkgroupsDeliverInTheReferencesOr
   constexpr uint32_t kParents = 3000, kChildren = 2;
   const std::vector<EventParityMember> members{{compile(parent_effect(kParents, kChildren, 0.0f, 2, 6)), 9},
                                                {compile(child_effect(kParents * kChildren)), 10}};
-  const EventParityResult r =
-      test::run_event_parity(device(), members, {{0, 0, 1}},
-                             EventParityOptions{.frames = 10, .compare_every = 2, .compiled_simulate = GetParam()});
+  const EventParityResult r = test::run_event_parity(device(), members, {{0, 0, 1}},
+                                                     EventParityOptions{.frames = 10,
+                                                                        .compare_every = 2,
+                                                                        .tol_abs = kFusedTol,
+                                                                        .tol_rel = kFusedTol,
+                                                                        .compiled_simulate = GetParam()});
   EXPECT_EQ(r.children[1], uint64_t(kParents) * kChildren);
-  EXPECT_EQ(r.words_not_bit_equal, 0u);
+  EXPECT_LE(r.worst_relative, kFusedTol);
 }
 
 INSTANTIATE_TEST_SUITE_P(Simulate, GpuEventsTest, ::testing::Values(false, true),

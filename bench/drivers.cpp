@@ -1,0 +1,111 @@
+// bench/drivers: the cpu and manual drivers through the public API (docs/design/drivers.md).
+//  - cpu: a cpu-driven fire (its rate raised so the pool holds enough particles for the loop to
+//    be measured) — particle updates per second over the wall time of execute() (the host step,
+//    the forces, the upload and the GPU frame, which waits for the previous one), with and without
+//    a custom force, and the bytes it uploads a frame against a full upload of the pool.
+//  - manual: the cost of one upload of N records (10k by default): execute() after an upload
+//    against execute() without one, both waited for.
+// One JSON object per line. The cpu driver runs on the calling thread (v0: no worker threads).
+//
+//   bench_drivers [--rate R] [--capacity C] [--frames N] [--records N]
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "mote/files.hpp"
+#include "mote/particles.hpp"
+
+using namespace mote;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+int fail(const char* what, const Error& e) {
+  fmt::print(stderr, "bench_drivers: {}: {}\n", what, e.to_string());
+  return 1;
+}
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  float rate = 100000.0f;
+  uint32_t capacity = 1u << 18, frames = 120, records = 10000;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string a = argv[i];
+    const char* v = argv[i + 1];
+    if (a == "--rate") rate = std::strtof(v, nullptr);
+    else if (a == "--capacity") capacity = uint32_t(std::strtoul(v, nullptr, 10));
+    else if (a == "--frames") frames = uint32_t(std::strtoul(v, nullptr, 10));
+    else if (a == "--records") records = uint32_t(std::strtoul(v, nullptr, 10));
+    else {
+      fmt::print(stderr, "usage: bench_drivers [--rate R] [--capacity C] [--frames N] [--records N]\n");
+      return 2;
+    }
+  }
+  auto context = Context::create();
+  if (!context.ok()) return fail("context", context.error());
+  auto fire = compile_effect_file(MOTE_SOURCE_DIR "/effects/fire.json");
+  if (!fire.ok()) return fail("fire.json", fire.error());
+  const float dt = 1.0f / 60.0f;
+
+  for (const bool with_force : {false, true}) {
+    auto system = ParticleSystem::create(*context.value(), {.capacity = capacity, .max_emitters = 2});
+    if (!system.ok()) return fail("system", system.error());
+    CpuEmitterDesc desc{.emitter = {.seed = 1, .fields = {{"rate", {rate}}}}, .max_count = capacity / 2};
+    if (with_force)
+      desc.forces.push_back([](const Particle& p, const SceneView&) {
+        return std::array<float, 3>{-p.position[0], 1.0f - p.position[1], -p.position[2]};
+      });
+    auto cpu = (*system)->add_cpu_emitter(fire.value(), desc);
+    if (!cpu.ok()) return fail("cpu emitter", cpu.error());
+    for (uint32_t f = 0; f < 60; ++f)  // fill the pool to its steady state first
+      if (auto s = (*system)->execute(dt); !s.ok()) return fail("warm-up frame", s.error());
+    uint64_t updated = 0;
+    double elapsed = 0.0;
+    for (uint32_t f = 0; f < frames; ++f) {
+      auto alive = (*system)->read_alive_count(cpu->id());
+      if (!alive.ok()) return fail("count", alive.error());
+      const Clock::time_point t = Clock::now();
+      if (auto s = (*system)->execute(dt); !s.ok()) return fail("frame", s.error());
+      elapsed += seconds_since(t);
+      updated += alive.value();
+    }
+    if (auto s = (*system)->wait_idle(); !s.ok()) return fail("wait", s.error());
+    const double per_frame = double(updated) / double(frames);
+    fmt::print("{{\"driver\": \"cpu\", \"effect\": \"fire\", \"threads\": 1, \"custom_force\": {}, \"alive\": {:.0f}, "
+               "\"particles_per_second\": {:.0f}, \"ms_per_frame\": {:.3f}, \"uploaded_bytes_per_frame\": {:.0f}, "
+               "\"full_upload_bytes\": {}}}\n",
+               with_force, per_frame, double(updated) / elapsed, 1e3 * elapsed / frames, per_frame * sizeof(Particle),
+               uint64_t(capacity) * (*system)->record_words() * 4);
+  }
+
+  auto system = ParticleSystem::create(*context.value(), {.capacity = 2 * records + 64, .max_emitters = 2});
+  if (!system.ok()) return fail("system", system.error());
+  auto manual = (*system)->add_manual_emitter(fire.value(), records);
+  if (!manual.ok()) return fail("manual emitter", manual.error());
+  std::vector<Particle> written(records);
+  for (uint32_t i = 0; i < records; ++i) written[i].position = {float(i % 100), float(i / 100), 0.0f};
+  if (auto s = manual->write_range(0, written); !s.ok()) return fail("write_range", s.error());
+  if (auto s = manual->set_count(records); !s.ok()) return fail("set_count", s.error());
+  double with_upload = 0.0, without = 0.0;
+  for (uint32_t f = 0; f < frames; ++f) {
+    const bool upload = f % 2 == 0;
+    if (upload)
+      if (auto s = manual->upload(); !s.ok()) return fail("upload", s.error());
+    const Clock::time_point t = Clock::now();
+    if (auto s = (*system)->execute(dt); !s.ok()) return fail("frame", s.error());
+    if (auto s = (*system)->wait_idle(); !s.ok()) return fail("wait", s.error());
+    (upload ? with_upload : without) += seconds_since(t);
+  }
+  const double half = double(frames / 2);
+  fmt::print("{{\"driver\": \"manual\", \"records\": {}, \"bytes\": {}, \"ms_frame_with_upload\": {:.3f}, "
+             "\"ms_frame_without\": {:.3f}, \"ms_per_upload\": {:.3f}}}\n",
+             records, uint64_t(records) * sizeof(Particle), 1e3 * with_upload / half, 1e3 * without / half,
+             1e3 * (with_upload - without) / half);
+  return 0;
+}
