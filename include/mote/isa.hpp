@@ -34,6 +34,7 @@ enum class SrcRule : uint8_t {
   kDraw,     // raw: random draw index
   kCmp,      // raw: compare code
   kEvent,    // raw: event output index, < shader::kVmEventOutputs
+  kVectorField,  // raw: vector field slot, < shader::kVmVectorFields
 };
 // How the executors run a row (isa_table.inc's header says what each form promises).
 enum class OpForm : uint8_t {

@@ -5,6 +5,7 @@
 // No division on the device: the header carries (size - 1) / (max - min), rounded once on the host.
 #ifndef MOTE_SHADERS_SHARED_VM_VECTOR_FIELD_H
 #define MOTE_SHADERS_SHARED_VM_VECTOR_FIELD_H
+#include "shared/vm_limits.h"
 #include "shared/vm_semantics.h"
 
 MOTE_SHARED_BEGIN
@@ -67,9 +68,6 @@ VM_INLINE vec3 vm_vector_field_blend(vec3 t, vec3 c0, vec3 c1, vec3 c2, vec3 c3,
   VM_PRECISE vec3 s7 = s6 + vm_vector_field_weight(t, 7u) * c7;
   return s7;
 }
-
-// The most fields one system or run samples (SAMPLE_FIELD's raw field index is below this).
-MOTE_CONSTANT(uint, kVmVectorFields, 4u);
 
 MOTE_SHARED_END
 #endif

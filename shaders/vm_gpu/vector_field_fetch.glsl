@@ -15,7 +15,7 @@ vec3 vm_vector_field_corner(VmVectorFieldHeader h, uint x, uint y, uint z) {
 }
 
 vec3 vm_sample_vector_field_slot(uint slot, vec3 p) {
-  if (slot >= uint(vector_field_headers.length())) return vec3(0.0f);
+  if (slot >= uint(vector_field_headers.length()) || vector_field_values.length() == 0) return vec3(0.0f);
   VmVectorFieldHeader h = vector_field_headers[slot];
   // An empty slot (all zero) and a corrupt header (a grid below 2 points) read 0.
   if (h.size.x < 2u || h.size.y < 2u || h.size.z < 2u) return vec3(0.0f);

@@ -12,25 +12,9 @@
 #include "mote/result.hpp"
 #include "mote/vector_field.hpp"
 #include "shared/vm_vector_field.h"
+#include "vm/vector_field_sampling.hpp"
 
 namespace mote {
-
-// The header of `field` (which passes check_vector_field) with its vectors starting at float
-// `first_vector` of the table's values.
-shader::VmVectorFieldHeader vector_field_header(const VectorField& field, uint32_t first_vector);
-
-// The field of header `h` over `values` (the table's floats) at p: the shared coordinates, cell
-// and blend of shared/vm_vector_field.h, the 8 corners fetched from `values`.
-std::array<float, 3> sample_vector_field_values(const shader::VmVectorFieldHeader& h, const float* values,
-                                                const std::array<float, 3>& p);
-
-// Up to kVmVectorFields fields, index = field slot: every slot's header (an absent slot's all
-// zero) and the fields' vectors one after another.
-struct VectorFieldTable {
-  std::array<shader::VmVectorFieldHeader, shader::kVmVectorFields> headers{};
-  std::array<bool, shader::kVmVectorFields> present{};
-  std::vector<float> values;
-};
 
 // Packs `fields` (nullptr: an empty slot); errors: more slots than kVmVectorFields ("fields"), a
 // field that fails check_vector_field ("fields[i]." + its member).
