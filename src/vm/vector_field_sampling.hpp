@@ -15,6 +15,8 @@
 
 namespace mote {
 
+static_assert(kMaxVectorFieldSlots == shader::kVmVectorFields, "the public slot count is the executors' table");
+
 // The header of `field` (which passes check_vector_field) with its vectors starting at float
 // `first_vector` of the table's values.
 shader::VmVectorFieldHeader vector_field_header(const VectorField& field, uint32_t first_vector);
