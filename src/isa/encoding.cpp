@@ -47,7 +47,8 @@ std::optional<FormError> check_form(const Instruction& inst) {
       case SrcRule::kVectorField:
         if (word >= shader::kVmVectorFields)
           return FormError{s, false,
-                           "vector field slot " + std::to_string(word) + " >= " + std::to_string(shader::kVmVectorFields)};
+                           "vector field slot " + std::to_string(word) +
+                               " >= " + std::to_string(shader::kVmVectorFields)};
         break;
       case SrcRule::kBuiltin:
         if ((word >> 18) != 0) return FormError{s, false, "builtin word bits 18..31 are not zero"};

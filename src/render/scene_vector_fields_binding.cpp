@@ -24,7 +24,8 @@ Status SceneRenderer::bind_vector_fields() {
     auto bytes = read_file_bytes(f.path.string(), size_t(kVectorFieldHeaderBytes) + size_t(kMaxVectorFieldPoints) * 12);
     if (!bytes.ok())
       return make_error(bytes.error().code,
-                        fmt::format("cannot read vector field '{}': {}", f.path.string(), bytes.error().message), where);
+                        fmt::format("cannot read vector field '{}': {}", f.path.string(), bytes.error().message),
+                        where);
     auto loaded = load_vector_field(*bytes);
     if (!loaded.ok())
       return make_error(loaded.error().code,

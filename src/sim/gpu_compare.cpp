@@ -46,8 +46,8 @@ Result<std::unique_ptr<GpuSimulation>> GpuSimulation::create(Context& context, c
   if (!options.prewarm) added.emission.prewarm_seconds = 0.0f;
   MOTE_TRY(s.system->set_wind(options.wind));
   if (options.vector_fields.size() > kMaxVectorFieldSlots)
-    return make_error(ErrorCode::kInvalidArgument,
-                      "at most " + std::to_string(kMaxVectorFieldSlots) + " vector fields", "vector_fields");
+    return make_error(ErrorCode::kInvalidArgument, "at most " + std::to_string(kMaxVectorFieldSlots) + " vector fields",
+                      "vector_fields");
   for (uint32_t i = 0; i < options.vector_fields.size(); ++i)
     MOTE_TRY(s.system->set_vector_field(i, options.vector_fields[i]));
   MOTE_TRY_ASSIGN(s.emitter, s.system->add_emitter(added, options.emitter));

@@ -113,7 +113,8 @@ Result<uint32_t> validate_run_input(const RunInput& input) {
 vec3 sample_run_field(const RunInput& input, uint32_t slot, vec3 p) {
   if (slot >= input.vector_fields.size() || input.vector_fields[slot] == nullptr) return vec3(0.0f);
   const VectorField& field = *input.vector_fields[slot];
-  const std::array<float, 3> v = sample_vector_field_values(vector_field_header(field, 0), field.vectors.data(), {p.x, p.y, p.z});
+  const std::array<float, 3> v = sample_vector_field_values(vector_field_header(field, 0), field.vectors.data(),
+                                                            {p.x, p.y, p.z});
   return vec3(v[0], v[1], v[2]);
 }
 

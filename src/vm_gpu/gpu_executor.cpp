@@ -174,9 +174,10 @@ Result<RunOutput> run_gpu_harness(gpu::Device& device, const RunInput& input, Gp
   // so the buffer is never empty). Shapes are checked here too: a caller may skip the verifier.
   MOTE_TRY(check_vector_field_shapes(input.vector_fields));
   const VectorFieldTable fields = vector_field_table(input.vector_fields);
-  const std::span<const float> field_values =
-      fields.values.empty() ? std::span<const float>(kNoFieldValues) : std::span<const float>(fields.values);
-  MOTE_TRY_ASSIGN(b.field_headers, gpu::Buffer::create(device, {.size = sizeof(fields.headers), .name = "vm.field_headers"}));
+  const std::span<const float> field_values = fields.values.empty() ? std::span<const float>(kNoFieldValues)
+                                                                    : std::span<const float>(fields.values);
+  MOTE_TRY_ASSIGN(b.field_headers,
+                  gpu::Buffer::create(device, {.size = sizeof(fields.headers), .name = "vm.field_headers"}));
   MOTE_TRY_ASSIGN(b.field_values,
                   gpu::Buffer::create(device, {.size = field_values.size_bytes(), .name = "vm.field_values"}));
   MOTE_TRY(gpu::upload(device, b.field_headers,

@@ -146,7 +146,8 @@ TEST_F(ApiTest, AVectorFieldMovesGpuParticlesAsItMovesTheReference) {
         const float x = -3.0f + 7.0f * float(i) / 5.0f, z = -3.0f + 6.0f * float(k) / 5.0f;
         flow.vectors.insert(flow.vectors.end(), {3.0f - z, 0.25f * float(j), 1.0f + x});
       }
-  auto gpu = GpuSimulation::create(context(), *effect, {.birth_serials = true, .keep_records = true, .vector_fields = {flow}});
+  auto gpu = GpuSimulation::create(context(), *effect,
+                                   {.birth_serials = true, .keep_records = true, .vector_fields = {flow}});
   ASSERT_TRUE(gpu.ok()) << gpu.error().to_string();
   auto comparison = ReferenceComparison::create(std::move(gpu).value());
   ASSERT_TRUE(comparison.ok()) << comparison.error().to_string();

@@ -140,7 +140,8 @@ TEST(Loader, RejectsDeepNestingBeforeReadingIt) {
   expect_rejected(doc, where);
 }
 TEST(Loader, RejectsBadVectorFields) {
-  const char* sample = R"({"id": "f", "type": "vector_field", "params": {"field": "gust"}, "inputs": {"position": [0, 0, 0]}},
+  const char* sample =
+      R"({"id": "f", "type": "vector_field", "params": {"field": "gust"}, "inputs": {"position": [0, 0, 0]}},
       {"id": "s1", "type": "set_field", "params": {"field": "velocity"}, "inputs": {"value": "f"}})";
   // A node naming a field the document does not declare.
   expect_rejected(effect_with(kStore, sample), "/update/nodes/0/params/field");

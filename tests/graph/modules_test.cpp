@@ -122,8 +122,8 @@ TEST(ModuleDocument, EveryModuleCompilesInAStack) {
     for (const json& in : stack[m.stage]) present = present || in["module"] == m.name;
     if (present) continue;  // it is in the stack already (and compiles there)
     for (const json& in : stage_with(m)) stack[m.stage].push_back(in);
-    auto r = mote::compile_effect(
-        module_doc(stack.dump(), R"("event_outputs": ["hit", "death"], "vector_fields": ["flow"],)"));
+    auto r = mote::compile_effect(module_doc(stack.dump(),
+                                             R"("event_outputs": ["hit", "death"], "vector_fields": ["flow"],)"));
     EXPECT_TRUE(r.ok()) << m.name << ": " << r.error().to_string();
   }
 }

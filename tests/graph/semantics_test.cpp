@@ -81,11 +81,12 @@ TEST(Semantics, GravityAndIntegrateOverOneStep) {
 TEST(Semantics, VectorFieldSamplesTheSlotItNames) {
   mote::VectorField field{.size = {3, 2, 2}, .box_min = {-2, 0, 0}, .box_max = {2, 1, 4}, .vectors = {}};
   for (int i = 0; i < 12; ++i) field.vectors.insert(field.vectors.end(), {float(i), float(i * i) * 0.25f, -float(i)});
-  auto e = compile(effect_with(R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 0}})",
-                               R"({"id": "p", "type": "get_field", "params": {"field": "position"}},
+  auto e =
+      compile(effect_with(R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 0}})",
+                          R"({"id": "p", "type": "get_field", "params": {"field": "position"}},
       {"id": "f", "type": "vector_field", "params": {"field": "flow"}, "inputs": {"position": "p"}},
       {"id": "s1", "type": "set_field", "params": {"field": "velocity"}, "inputs": {"value": "f"}})",
-                               R"("vector_fields": ["gust", "flow"],)"));
+                          R"("vector_fields": ["gust", "flow"],)"));
   EXPECT_EQ(e.vector_fields, (std::vector<std::string>{"gust", "flow"}));
   const std::vector<float> rec = {0, -0.7f, 0.25f, 3.1f, 9, 9, 9, 0, 0, 0, 0, 0, 0,
                                   0, 5.0f,  -1.0f, 2.0f, 9, 9, 9, 0, 0, 0, 0, 0, 0};

@@ -220,8 +220,9 @@ const GoldenCase kGoldenCases[] = {
     {"fog_bank", "scenes/fog_bank.json", 6},  // fog volumes (docs/design/media.md)
     {"bonfire_fog", "scenes/bonfire_fog.json", 6},
     {"sun_shafts", "scenes/sun_shafts.json", 6},
-    {"fireworks", "scenes/fireworks.json", 12},     // events: rockets burst into sparks
-    {"rain_splash", "scenes/rain_splash.json", 6},  // events: rain splashes on the box and ground
+    {"fireworks", "scenes/fireworks.json", 12},       // events: rockets burst into sparks
+    {"rain_splash", "scenes/rain_splash.json", 6},    // events: rain splashes on the box and ground
+    {"leaves_swirl", "scenes/leaves_swirl.json", 6},  // an authored vector field carries the leaves
     {"projection_billboard", "tests/render/scenes/projection_billboard.json", 2},
     {"projection_stretched", "tests/render/scenes/projection_stretched.json", 2},
     {"projection_vertical", "tests/render/scenes/projection_vertical.json", 2},

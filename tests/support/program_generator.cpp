@@ -295,7 +295,8 @@ uint32_t generated_global_field_words(const Program& program) {
 
 namespace {
 
-VectorField hashed_field(std::array<uint32_t, 3> size, std::array<float, 3> lo, std::array<float, 3> hi, uint64_t seed) {
+VectorField hashed_field(std::array<uint32_t, 3> size, std::array<float, 3> lo, std::array<float, 3> hi,
+                         uint64_t seed) {
   VectorField f{.size = size, .box_min = lo, .box_max = hi, .vectors = {}};
   Rng rng(seed);
   f.vectors.resize(size_t(size[0]) * size[1] * size[2] * 3);

@@ -76,7 +76,7 @@ CoverageCase make_case(const isa::OpInfo& info, uint32_t lanes, uint32_t compare
       case SrcRule::kBuiltin: src[s] = raw(builtin_word(shader::kVmSpaceEmitterField, 0)); break;
       case SrcRule::kDraw: src[s] = raw(7); break;
       case SrcRule::kCmp: src[s] = raw(compare_code); break;
-      case SrcRule::kEvent: src[s] = raw(2); break;  // not output 0: the index must be honoured
+      case SrcRule::kEvent: src[s] = raw(2); break;        // not output 0: the index must be honoured
       case SrcRule::kVectorField: src[s] = raw(2); break;  // slot 2: a field, not slot 0's
       case SrcRule::kUnused: break;
     }

@@ -310,12 +310,9 @@ TEST(VmReference, SampleFieldReadsItsSlotTrilinearAndClamped) {
   Program p;
   p.register_count = 16;
   p.particle_fields = {{"p", 3}, {"a", 4}, {"b", 4}, {"c", 4}};
-  p.update = {make_ins(Op::LOAD_FIELD, 3, 0, raw(1)),
-              make_ins(Op::SAMPLE_FIELD, 4, 4, reg(0), raw(1)),
-              make_ins(Op::SAMPLE_FIELD, 3, 8, reg(0), raw(0)),
-              make_ins(Op::SAMPLE_FIELD, 3, 12, reg(0), raw(3)),
-              make_ins(Op::STORE_FIELD, 4, 0, raw(4), reg(4)),
-              make_ins(Op::STORE_FIELD, 3, 0, raw(8), reg(8)),
+  p.update = {make_ins(Op::LOAD_FIELD, 3, 0, raw(1)),           make_ins(Op::SAMPLE_FIELD, 4, 4, reg(0), raw(1)),
+              make_ins(Op::SAMPLE_FIELD, 3, 8, reg(0), raw(0)), make_ins(Op::SAMPLE_FIELD, 3, 12, reg(0), raw(3)),
+              make_ins(Op::STORE_FIELD, 4, 0, raw(4), reg(4)),  make_ins(Op::STORE_FIELD, 3, 0, raw(8), reg(8)),
               make_ins(Op::STORE_FIELD, 3, 0, raw(12), reg(12))};
   RunInput in = blank_input(p, 3);
   in.vector_fields = {nullptr, &cube};

@@ -44,8 +44,7 @@ const VectorField* FrameVectorFields::field(uint32_t slot) const {
   return slot < fields_.size() && fields_[slot] ? &*fields_[slot] : nullptr;
 }
 
-Status FrameVectorFields::prepare(gpu::Device& device, FrameUploads& uploads, RetiredBuffers& retired,
-                                  uint32_t frame) {
+Status FrameVectorFields::prepare(gpu::Device& device, FrameUploads& uploads, RetiredBuffers& retired, uint32_t frame) {
   if (!dirty_) return ok_status();
   std::array<const VectorField*, shader::kVmVectorFields> slots{};
   for (uint32_t i = 0; i < slots.size(); ++i) slots[i] = field(i);

@@ -82,7 +82,8 @@ class VectorFieldFrameTest : public test::GpuTest {};
 TEST_F(VectorFieldFrameTest, NodesReadTheFieldOfTheirSlotBitForBit) {
   auto effect = compile_effect(kEffect);
   ASSERT_TRUE(effect.ok()) << effect.error().to_string();
-  auto created = ParticleSystem::create(device(), {.capacity = kCount, .record_words = kRecordWords, .max_emitters = 1});
+  auto created = ParticleSystem::create(device(),
+                                        {.capacity = kCount, .record_words = kRecordWords, .max_emitters = 1});
   ASSERT_TRUE(created.ok()) << created.error().to_string();
   ParticleSystem system = std::move(created).value();
   const VectorField flow = hashed_field({5, 4, 6}, 2.0f, 7);
