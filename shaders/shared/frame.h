@@ -77,7 +77,8 @@ struct FrameCounters {
   uint bounds_groups_x;  // indirect dispatch of the bounds pass over this frame's list (finish):
   uint bounds_groups_y;  // kFrameBoundsEntriesPerLane entries a lane
   uint bounds_groups_z;
-  uint pad0;
+  uint listed_newborns;  // how many entries at the head of this frame's list are emit's newborns (finish):
+                         // the bounds pass folds those, simulate folded the survivors
   uint pad1;
   uint pad2;
 };
@@ -103,7 +104,7 @@ MOTE_ASSERT_OFFSET(FrameCounters, prewarmed, 68);
 MOTE_ASSERT_OFFSET(FrameCounters, bounds_groups_x, 72);
 MOTE_ASSERT_OFFSET(FrameCounters, bounds_groups_y, 76);
 MOTE_ASSERT_OFFSET(FrameCounters, bounds_groups_z, 80);
-MOTE_ASSERT_OFFSET(FrameCounters, pad0, 84);
+MOTE_ASSERT_OFFSET(FrameCounters, listed_newborns, 84);
 MOTE_ASSERT_OFFSET(FrameCounters, pad1, 88);
 MOTE_ASSERT_OFFSET(FrameCounters, pad2, 92);
 // Byte offsets of the indirect argument triples inside FrameCounters.

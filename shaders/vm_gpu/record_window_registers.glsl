@@ -98,6 +98,19 @@ void vm_window_load_group(bool present) {
   [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c)
     if (c < kWindowChunks) vm_window[c] = vm_window_staged[me * kWindowStride + c];
 }
+// The group store's global half: the staged chunks in `chunks` (a mask) of every invocation that
+// staged its window for storing go to their records. Ends with a barrier, so the staging can be
+// reused by the next load.
+void vm_window_store_staged(uint chunks) {
+  [[unroll]] for (uint k = 0u; k < kVmMaxWindowChunks; ++k) {
+    if (k < kWindowChunks) {
+      uint staged, c;
+      uint chunk = vm_window_run_chunk(k, staged, c);
+      if ((chunks & (1u << c)) != 0u && chunk != ~0u) VM_WINDOW_CHUNKS[chunk] = vm_window_staged[staged];
+    }
+  }
+  barrier();
+}
 // Stores the window chunks in `chunks` (a mask: the section's written ones, kWindowDirtyMask, or
 // every one for a newborn's new record) of every invocation with `store` set. Ends with a
 // barrier, so the staging can be reused by the next load.
@@ -107,12 +120,24 @@ void vm_window_store_group(bool store, uint chunks) {
   [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c)
     if (c < kWindowChunks && (chunks & (1u << c)) != 0u) vm_window_staged[me * kWindowStride + c] = vm_window[c];
   barrier();
-  [[unroll]] for (uint k = 0u; k < kVmMaxWindowChunks; ++k) {
-    if (k < kWindowChunks) {
-      uint staged, c;
-      uint chunk = vm_window_run_chunk(k, staged, c);
-      if ((chunks & (1u << c)) != 0u && chunk != ~0u) VM_WINDOW_CHUNKS[chunk] = vm_window_staged[staged];
-    }
-  }
+  vm_window_store_staged(chunks);
+}
+// The group store split in two around a read by word: every chunk of the window of each
+// invocation with `store` set is staged, then (vm_window_staged_read) the invocation reads its
+// own record's words at indices the code does not know — which its registers, indexed by
+// constants only, cannot give — and vm_window_store_staged writes the chunks back.
+void vm_window_stage_group(bool store) {
+  uint me = gl_LocalInvocationIndex;
+  vm_window_first_chunk[me] = store ? vm_record_base / 4u + kWindowFirstChunk : ~0u;
+  [[unroll]] for (uint c = 0u; c < kVmMaxWindowChunks; ++c)
+    if (c < kWindowChunks) vm_window_staged[me * kWindowStride + c] = vm_window[c];
   barrier();
+}
+// A word of this invocation's record after vm_window_stage_group: the staged window, or (only for
+// a word the window does not hold, which the section left as it was) the record itself.
+float vm_window_staged_read(uint word) {
+  word = min(word, kRecordWords - 1u);
+  if (!vm_in_window(word)) return uintBitsToFloat(VM_WINDOW_WORDS[vm_record_base + word]);
+  uvec4 chunk = vm_window_staged[gl_LocalInvocationIndex * kWindowStride + (word >> 2u) - kWindowFirstChunk];
+  return uintBitsToFloat(chunk[word & 3u]);
 }

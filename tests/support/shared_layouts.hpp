@@ -157,7 +157,7 @@ inline std::vector<SharedLayout> shared_layouts() {
         MOTE_MEMBER(FrameCounters, bounds_groups_x),
         MOTE_MEMBER(FrameCounters, bounds_groups_y),
         MOTE_MEMBER(FrameCounters, bounds_groups_z),
-        MOTE_MEMBER(FrameCounters, pad0),
+        MOTE_MEMBER(FrameCounters, listed_newborns),
         MOTE_MEMBER(FrameCounters, pad1),
         MOTE_MEMBER(FrameCounters, pad2)}},
       {"FrameSpawnRange",

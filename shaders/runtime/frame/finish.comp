@@ -19,17 +19,19 @@ void main() {
   uint kept = walked == 0u ? 0u : min(keep_words[min(counters.walk_tiles, tiles) - 1u], walked);
   // The slots frame_compact pushed: every entry of last frame's list that was not kept.
   counters.free_count = min(counters.free_count + (walked - kept), params.capacity);
+  uint newborns = min(counters.alive_out, params.capacity);
   uint n = min(counters.alive_out + kept, params.capacity);
   counters.alive_out = n;
+  counters.listed_newborns = newborns;
   counters.simulate_groups_x = min((n + kFrameWorkgroupSize - 1u) / kFrameWorkgroupSize, kFrameMaxGroups);
   counters.simulate_groups_y = 1u;
   counters.simulate_groups_z = 1u;
-  // The bounds: kFrameBoundsEntriesPerLane entries a lane, but never fewer workgroups than
-  // kFrameBoundsMinGroups while the list has a tile for each (a short list would leave the GPU
-  // mostly idle waiting on a few lanes' memory).
+  // The bounds of the newborns (simulate folded the survivors'): kFrameBoundsEntriesPerLane
+  // entries a lane, but never fewer workgroups than kFrameBoundsMinGroups while the newborns have
+  // a tile for each (a short run would leave the GPU mostly idle waiting on a few lanes' memory).
   uint bounds_chunk = kFrameWorkgroupSize * kFrameBoundsEntriesPerLane;
-  uint list_tiles = (n + kFrameWorkgroupSize - 1u) / kFrameWorkgroupSize;
-  uint bounds_groups = max((n + bounds_chunk - 1u) / bounds_chunk, min(list_tiles, kFrameBoundsMinGroups));
+  uint newborn_tiles = (newborns + kFrameWorkgroupSize - 1u) / kFrameWorkgroupSize;
+  uint bounds_groups = max((newborns + bounds_chunk - 1u) / bounds_chunk, min(newborn_tiles, kFrameBoundsMinGroups));
   counters.bounds_groups_x = min(bounds_groups, kFrameMaxGroups);
   counters.bounds_groups_y = 1u;
   counters.bounds_groups_z = 1u;

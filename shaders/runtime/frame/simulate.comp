@@ -57,6 +57,12 @@ layout(std430, binding = kFrameBindingProgram) readonly buffer ProgramWords { ui
 layout(std430, binding = kFrameBindingTransformChannels) readonly buffer Transforms { TransformChannels transform_channels[]; };
 layout(std430, binding = kFrameBindingBuckets) readonly buffer Buckets { FrameBucket buckets[]; };
 layout(std430, binding = kFrameBindingCoherence) readonly buffer Coherence { uint coherence[]; };
+#ifndef FRAME_WARMUP
+// The bounds of every survivor, folded here where its record is at hand (the pre-warm's
+// population has no bounds; its survivors are folded by the frame that takes them in).
+layout(std430, binding = kFrameBindingBoundsAccumulators) buffer Accumulators { uint accumulators[]; };
+#include "runtime/frame/bounds_fold.glsl"
+#endif
 
 // The fast build stages each record's UPDATE window in its register file (frame_vm.glsl).
 #define FRAME_STAGES_WINDOW 1
@@ -173,6 +179,41 @@ bool update_entry() {
   return !dead;
 }
 
+#ifndef FRAME_WARMUP
+// A word of a survivor's record as the frame leaves it: an updated one's as UPDATE wrote it (the
+// compiled build's window staged in the workgroup, the interpreters' window in the file or the
+// record), a frozen one's in the pool.
+float survivor_word(bool updated, uint slot, uint word) {
+#ifdef FRAME_COMPILED
+  if (updated) return vm_window_staged_read(word);
+#else
+  if (updated) return vm_record_read(word);
+#endif
+  return uintBitsToFloat(pool[slot * params.record_words + word]);
+}
+
+// Folds the survivor at `slot` of `row` (kBoundsNoRow: this lane has none) into the bounds.
+// Called in uniform control flow, after UPDATE and before the window is stored.
+void fold_bounds(uint row, bool updated, uint slot) {
+  bool bounded = false;
+  vec3 lo = vec3(0.0f), hi = vec3(0.0f);
+  if (row != kBoundsNoRow) {
+    BoundsFields f = bounds_fields(row, params.record_words);
+    uint pw = f.position_word;
+    vec3 p = pw != 0u ? vec3(survivor_word(updated, slot, pw), survivor_word(updated, slot, pw + 1u),
+                             survivor_word(updated, slot, pw + 2u))
+                      : vec3(0.0f);
+    float size = f.size_word != 0u ? survivor_word(updated, slot, f.size_word) : 1.0f;
+    uint vw = f.velocity_word;
+    vec3 v = f.stretched ? vec3(survivor_word(updated, slot, vw), survivor_word(updated, slot, vw + 1u),
+                                survivor_word(updated, slot, vw + 2u))
+                         : vec3(0.0f);
+    bounded = bounds_box(f, p, size, v, lo, hi);
+  }
+  bounds_add(row, bounded, lo, hi);
+}
+#endif
+
 void main() {
   uint n = min(counters.alive_in, params.capacity);
   uint stride = gl_NumWorkGroups.x * kFrameWorkgroupSize;
@@ -226,11 +267,21 @@ void main() {
 #endif
     bool updated = run && update_entry();
 #ifdef FRAME_COMPILED
-    if (kWindowChunks > 0u) vm_window_store_group(updated, kWindowDirtyMask);
+    // The window into the workgroup's staging first, where the bounds read it by word.
+    if (kWindowChunks > 0u) vm_window_stage_group(updated);
+#endif
+    bool lives = updated || frozen;  // a frozen particle stays listed, its record untouched
+#ifndef FRAME_WARMUP
+    fold_bounds(lives ? header & kFrameHeaderRowMask : kBoundsNoRow, updated, slot);
+#endif
+#ifdef FRAME_COMPILED
+    if (kWindowChunks > 0u) vm_window_store_staged(kWindowDirtyMask);
 #elif defined(FRAME_FAST_FILE)
     frame_window_store_group(updated, vm_window_dirty);  // a killed particle's record is already zeroed
 #endif
-    bool lives = updated || frozen;  // a frozen particle stays listed, its record untouched
     record_survivors(bucketed ? (t < n ? t : ~0u) : t, lives);
   }
+#ifndef FRAME_WARMUP
+  bounds_finish();
+#endif
 }

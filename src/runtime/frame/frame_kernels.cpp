@@ -23,9 +23,14 @@ Result<const gpu::ComputePipeline*> FrameKernels::kernel(const Program& linked, 
   if (!have_cooked && vm_kernels::kernel_compiler() == nullptr) return nullptr;
   if (!in_background_) {
     if (!have_cooked) return cache_->kernel(linked, section, variant);
-    MOTE_TRY_ASSIGN(vm_kernels::KernelCache::Built built,
-                    vm_kernels::KernelCache::build_from_spirv(*device_, linked, section, variant, cooked->second));
-    return cache_->insert(std::move(built));
+    Result<vm_kernels::KernelCache::Built> built = vm_kernels::KernelCache::build_from_spirv(*device_, linked, section,
+                                                                                             variant, cooked->second);
+    if (built.ok()) return cache_->insert(std::move(built).value());
+    // A cooked kernel this build cannot bind (another version's harness): forgotten, and the
+    // section goes the way of an effect cooked without kernels.
+    cooked_.erase(cooked);
+    ++refused_cooked_;
+    return kernel(linked, harness);
   }
   const bool started = std::any_of(jobs_.begin(), jobs_.end(),
                                    [&](const Job& job) { return job.harness == harness && job.program == linked; });
@@ -35,7 +40,7 @@ Result<const gpu::ComputePipeline*> FrameKernels::kernel(const Program& linked, 
     // future's destructor.
     gpu::Device& device = *device_;
     std::vector<uint32_t> spirv = have_cooked ? cooked->second : std::vector<uint32_t>{};
-    jobs_.push_back({linked, harness,
+    jobs_.push_back({linked, harness, have_cooked,
                      std::async(std::launch::async, [&device, linked, section, variant, spirv = std::move(spirv)] {
                        if (!spirv.empty())
                          return vm_kernels::KernelCache::build_from_spirv(device, linked, section, variant, spirv);
@@ -65,7 +70,18 @@ Status FrameKernels::collect(bool wait) {
       continue;
     }
     Result<vm_kernels::KernelCache::Built> built = job.built.get();
+    const bool from_cooked = job.from_cooked;
+    const vm_kernels::KernelHarness harness = job.harness;
+    const Program program = std::move(job.program);
     jobs_.erase(jobs_.begin() + std::ptrdiff_t(i));
+    if (!built.ok() && from_cooked) {
+      // As in the foreground: the refused cooked kernel is forgotten; the next frame's request
+      // compiles the section, or leaves it to the interpreter.
+      const Section section = harness == vm_kernels::KernelHarness::kFrameEmit ? Section::kInit : Section::kUpdate;
+      cooked_.erase({harness, vm_kernels::KernelCache::identity(program, section)});
+      ++refused_cooked_;
+      continue;
+    }
     if (!built.ok()) return built.take_error();
     cache_->insert(std::move(built).value());
   }

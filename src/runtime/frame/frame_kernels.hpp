@@ -43,11 +43,15 @@ class FrameKernels {
 
   uint32_t built_count() const { return uint32_t(cache_->size()); }
   uint32_t pending_count() const { return uint32_t(jobs_.size()); }
+  // Cooked kernels refused because their interface is not this build's harness's (they were
+  // cooked by another version of Mote): their sections were compiled or interpreted instead.
+  uint32_t refused_cooked_count() const { return refused_cooked_; }
 
  private:
   struct Job {
     Program program;
     vm_kernels::KernelHarness harness;
+    bool from_cooked = false;  // built from a cooked kernel's words (refused: falls back)
     std::future<Result<vm_kernels::KernelCache::Built>> built;
   };
   // Takes every finished background compile into the cache (`wait`: waits for all).
@@ -55,6 +59,7 @@ class FrameKernels {
 
   gpu::Device* device_ = nullptr;
   uint32_t record_words_ = 0;
+  uint32_t refused_cooked_ = 0;
   bool in_background_ = false;
   std::unique_ptr<vm_kernels::KernelCache> cache_;
   std::vector<Job> jobs_;

@@ -80,8 +80,9 @@ Status SimulatePass::record(const FrameRecording& frame, std::span<const Program
     push.bucketed = bucketed ? 1u : 0u;
     push.events = frame.events.on ? 1u : 0u;
     const bool wide = d.wide && !d.compiled_simulate;
-    const std::vector<gpu::BufferBinding> bindings = simulate_bindings(frame, buckets.buckets(), buckets.coherence(),
-                                                                       wide);
+    std::vector<gpu::BufferBinding> bindings = simulate_bindings(frame, buckets.buckets(), buckets.coherence(), wide);
+    // The survivors' bounds are folded here (the pre-warm's advance, sharing simulate_bindings, has none).
+    bindings.push_back({shader::kFrameBindingBoundsAccumulators, &b.bounds_accumulators});
     gpu::ComputeRecorder rec(frame.device, frame.cmd);
     rec.bind(wide                    ? wide_
              : d.compiled_simulate   ? *d.compiled_simulate

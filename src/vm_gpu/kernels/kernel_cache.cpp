@@ -8,6 +8,7 @@
 #include "shared/vm_limits.h"
 #include "vm_gpu/record_window.hpp"
 #include "vm_gpu/kernels/glsl_translator.hpp"
+#include "vm_gpu/kernels/harness_interface.hpp"
 
 namespace mote::vm_kernels {
 namespace {
@@ -118,6 +119,8 @@ Status KernelCache::finish_build(gpu::Device& device, const Program& program, Se
   built.section = section;
   built.variant = variant;
   built.identity = identity_of(program, section);
+  // Compiled here or cooked elsewhere, a frame kernel is bound as its interpreter build is.
+  MOTE_TRY(check_harness_interface(variant.harness, built.spirv));
   const auto start = std::chrono::steady_clock::now();
   MOTE_TRY_ASSIGN(built.pipeline, specialise(device, program, section, built.hash, variant, built.spirv));
   built.stats.pipeline_ms = ms_since(start);

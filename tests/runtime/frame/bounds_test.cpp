@@ -119,10 +119,29 @@ std::vector<vec3> drawn_points(uint32_t mode, const std::string& mesh, vec3 p, v
   return points;
 }
 
-class BoundsTest : public test::GpuTest {
+// The box the frame should publish for one particle: its sphere (bounds_fold.glsl's reach), as
+// the CPU computes it, so the published box can be checked for being tight, not just large enough.
+struct CpuBox {
+  vec3 lo{INFINITY}, hi{-INFINITY};
+  void add(uint32_t mode, const std::string& mesh, vec3 p, vec3 v, float size) {
+    const float reach = mode != shader::kProjectionMesh ? 0.5f : mesh == "box" ? 0.8660254f : 0.5f;
+    const float stretch = 1.0f + (mode == shader::kProjectionStretched ? glm::length(v) : 0.0f);
+    const float quad = mode == shader::kProjectionMesh ? 1.0f : std::sqrt(1.0f + stretch * stretch);
+    const float radius = std::abs(size) * reach * quad * 1.0001f;
+    lo = glm::min(lo, p - vec3(radius));
+    hi = glm::max(hi, p + vec3(radius));
+  }
+};
+
+class BoundsTest : public test::GpuTest, public ::testing::WithParamInterface<bool> {
  protected:
+  // The parameter: compiled simulate (the kernels fold the survivors from their staged window)
+  // or the interpreter (from its register file).
   ParticleSystem make_system() {
-    auto s = ParticleSystem::create(device(), {.capacity = 4096, .record_words = kRecordWords, .max_emitters = 16});
+    auto s = ParticleSystem::create(device(), {.capacity = 4096,
+                                               .record_words = kRecordWords,
+                                               .max_emitters = 16,
+                                               .compiled_simulate = GetParam()});
     EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().to_string());
     return s.ok() ? std::move(s).value() : ParticleSystem{};
   }
@@ -139,7 +158,7 @@ bool is_empty(const shader::FrameEmitterBounds& b) {
          std::bit_cast<uint32_t>(b.bounds_min.z) == plus && std::bit_cast<uint32_t>(b.bounds_max.z) == minus;
 }
 
-TEST_F(BoundsTest, EveryDrawnCornerInEveryModeLiesInsideItsEmittersBox) {
+TEST_P(BoundsTest, EveryDrawnCornerInEveryModeLiesInsideItsEmittersBox) {
   ParticleSystem system = make_system();
   struct Mode {
     std::string projection, mesh;
@@ -181,6 +200,7 @@ TEST_F(BoundsTest, EveryDrawnCornerInEveryModeLiesInsideItsEmittersBox) {
     ASSERT_TRUE(alive.ok() && pool.ok());
     const std::vector<shader::FrameEmitterBounds> box = bounds(system);
     std::vector<uint32_t> count(16, 0);
+    std::vector<CpuBox> expected(16);
     for (uint32_t slot : alive.value()) {
       const uint32_t row = pool.value()[size_t(slot) * kRecordWords] & shader::kFrameHeaderRowMask;
       ASSERT_LT(row, modes.size());
@@ -193,6 +213,7 @@ TEST_F(BoundsTest, EveryDrawnCornerInEveryModeLiesInsideItsEmittersBox) {
       const float size = word(pool.value(), slot, size_word);
       const vec4 q(word(pool.value(), slot, rotation_word), word(pool.value(), slot, rotation_word + 1),
                    word(pool.value(), slot, rotation_word + 2), word(pool.value(), slot, rotation_word + 3));
+      expected[row].add(modes[row].mode, modes[row].mesh, p, v, size);
       for (const vec3& forward : views) {
         const vec3 eye = p - forward * 30.0f;
         for (const vec3& c : drawn_points(modes[row].mode, modes[row].mesh, p, v, size, q, eye, forward)) {
@@ -209,12 +230,19 @@ TEST_F(BoundsTest, EveryDrawnCornerInEveryModeLiesInsideItsEmittersBox) {
       EXPECT_GT(count[rows[m]], 0u);
       // Tight enough to cull by: the box spans the scattered cube plus the largest reach.
       EXPECT_LT(box[rows[m]].bounds_max.x - box[rows[m]].bounds_min.x, 8.0f + 2.0f * 1.5f * 13.0f);
+      // And exactly the union of the particles' spheres, newborns (the bounds pass) and survivors
+      // (simulate) alike: one missing from the fold would leave the box short of it.
+      for (int k = 0; k < 3; ++k) {
+        const float tolerance = 1e-4f * (1.0f + std::abs(expected[rows[m]].hi[k]) + std::abs(expected[rows[m]].lo[k]));
+        EXPECT_NEAR(box[rows[m]].bounds_min[k], expected[rows[m]].lo[k], tolerance) << modes[m].projection << k;
+        EXPECT_NEAR(box[rows[m]].bounds_max[k], expected[rows[m]].hi[k], tolerance) << modes[m].projection << k;
+      }
     }
   }
   EXPECT_GT(checked, 10000u);
 }
 
-TEST_F(BoundsTest, EmptyRowsReadTheSentinelAndAReusedRowStartsClean) {
+TEST_P(BoundsTest, EmptyRowsReadTheSentinelAndAReusedRowStartsClean) {
   ParticleSystem system = make_system();
   const CompiledEffect busy = scatter_effect("billboard", "", 600.0f);
   const CompiledEffect still = scatter_effect("billboard", "", 0.0f);
@@ -244,7 +272,7 @@ TEST_F(BoundsTest, EmptyRowsReadTheSentinelAndAReusedRowStartsClean) {
   EXPECT_EQ(b[near.value()].generation, system.generation(near.value()));
 }
 
-TEST_F(BoundsTest, AShapeTheFrameCannotMeasureIsUnknownNotWrong) {
+TEST_P(BoundsTest, AShapeTheFrameCannotMeasureIsUnknownNotWrong) {
   ParticleSystem system = make_system();
   const CompiledEffect gltf = scatter_effect("mesh", "models/rock.gltf", 600.0f);
   Result<uint32_t> row = system.add_emitter(gltf, {.seed = 1});
@@ -255,6 +283,11 @@ TEST_F(BoundsTest, AShapeTheFrameCannotMeasureIsUnknownNotWrong) {
   EXPECT_EQ(b[row.value()].bounds_min.x, -INFINITY);
   EXPECT_EQ(b[row.value()].bounds_max.y, INFINITY);
 }
+
+INSTANTIATE_TEST_SUITE_P(Simulate, BoundsTest, ::testing::Values(true, false),
+                         [](const ::testing::TestParamInfo<bool>& param) {
+                           return param.param ? std::string("Compiled") : std::string("Interpreted");
+                         });
 
 }  // namespace
 }  // namespace mote

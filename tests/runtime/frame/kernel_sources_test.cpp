@@ -10,6 +10,8 @@
 #include "runtime/frame/particle_system.hpp"
 #include "support/effect_presets.hpp"
 #include "support/gpu_fixture.hpp"
+#include "gpu/embedded_shaders.hpp"
+#include "vm_gpu/kernels/harness_interface.hpp"
 #include "vm_gpu/kernels/kernel_cache.hpp"
 
 namespace mote {
@@ -95,6 +97,38 @@ TEST_F(KernelSourcesTest, KernelsCookedForAnotherProgramAreNotUsed) {
   const Run mismatched = run(fire, /*compiled_simulate=*/true);
   EXPECT_EQ(mismatched.kernels, 0u) << "smoke's kernels are not fire's: the interpreter runs fire";
   EXPECT_EQ(mismatched.pool, interpreted.pool);
+}
+
+// A kernel cooked against another interface — another version's harness, or SPIR-V that is no
+// frame kernel — would fail when the frame binds it: it is refused before a pipeline is made, and
+// the section runs as though the effect carried no kernel.
+TEST_F(KernelSourcesTest, KernelsOfAnotherInterfaceAreRefusedAndTheInterpreterRuns) {
+  CompiledEffect fire = with_kernels(test::load_preset("fire.json"));
+  ASSERT_EQ(fire.kernels.size(), 2u);
+  for (CookedKernel& k : fire.kernels)  // each stage's words under the other stage's name
+    k.stage = k.stage == KernelStage::kEmit ? KernelStage::kSimulate : KernelStage::kEmit;
+  const Run interpreted = run(test::load_preset("fire.json"), /*compiled_simulate=*/false);
+  WithoutKernelCompiler no_compiler;
+  const Run swapped = run(fire, /*compiled_simulate=*/true);
+  EXPECT_EQ(swapped.kernels, 0u) << "an emit kernel is not a simulate kernel, nor the other way round";
+  EXPECT_EQ(swapped.pool, interpreted.pool);
+}
+
+TEST(HarnessInterface, AKernelMatchesItsOwnHarnessAndNoOther) {
+  const CompiledEffect fire = test::load_preset("fire.json");
+  Result<std::vector<uint32_t>> simulate =
+      vm_kernels::KernelCache::compile_spirv(fire.program, Section::kUpdate, vm_kernels::KernelHarness::kFrameSimulate);
+  ASSERT_TRUE(simulate.ok()) << simulate.error().to_string();
+  EXPECT_TRUE(vm_kernels::check_harness_interface(vm_kernels::KernelHarness::kFrameSimulate, simulate.value()).ok());
+  const Status as_emit = vm_kernels::check_harness_interface(vm_kernels::KernelHarness::kFrameEmit, simulate.value());
+  ASSERT_FALSE(as_emit.ok());
+  EXPECT_EQ(as_emit.error().code, ErrorCode::kFormat);
+  // Any other valid compute shader of ours (the finish pass) is no simulate kernel either.
+  const gpu::EmbeddedShader* finish = gpu::find_embedded_shader("runtime/frame/finish");
+  ASSERT_NE(finish, nullptr);
+  EXPECT_FALSE(vm_kernels::check_harness_interface(vm_kernels::KernelHarness::kFrameSimulate,
+                                                   std::span<const uint32_t>(finish->words, finish->word_count))
+                   .ok());
 }
 
 }  // namespace
