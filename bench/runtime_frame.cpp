@@ -49,8 +49,8 @@
 //   bucket (two or more programs): per entry 4 B alive_in + the header's sector + 4 B entry
 //     program written, then 4 B read again with 4 B alive_in by the scatter, 4 B coherence entry
 //     written; simulate then also reads the 4 B coherence entry.
-//   bounds: per alive particle 4 B alive_out + the record sectors UPDATE reads (the drawn
-//     position, size and velocity lie among them).
+//   bounds: per newborn 4 B alive_out + the record sectors UPDATE reads (the drawn position,
+//     size and velocity lie among them); simulate folds the survivors from what it already holds.
 //   reset, emit_args, finish: counters only (0).
 #include <fmt/format.h>
 

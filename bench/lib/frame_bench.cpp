@@ -324,11 +324,12 @@ Result<FrameResult> run_frame_scenario(gpu::Device& device, const FrameBenchOpti
     b["finish"] = 0.0;
     // bucket: the entry and its record's header sector, the entry's program written and read
     // again by the scatter with the entry, the coherence entry written; simulate then reads the
-    // coherence entry too. bounds: the entry and the record's drawn sectors.
+    // coherence entry too. bounds: per newborn (simulate folds the survivors from the record it
+    // holds) the entry and the record's drawn sectors.
     const bool bucketed = sc.programs > 1;
     b["bucket"] = bucketed ? walked * (4.0 + 32.0 + 4.0 + 8.0 + 4.0) : 0.0;
     if (bucketed) b["simulate"] += walked * 4.0;
-    b["bounds"] = double(k.alive) * (4.0 + 32.0 * read_sectors);
+    b["bounds"] = double(k.newborns) * (4.0 + 32.0 * read_sectors);
     double total = 0.0;
     for (const char* p : kPasses) {
       auto it = s.pass_ms.find(p);

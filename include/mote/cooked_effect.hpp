@@ -24,7 +24,7 @@ namespace mote {
 inline constexpr std::array<uint8_t, 4> kCookedEffectMagic = {'M', 'F', 'E', 0x1A};
 // Version 1: no global previews (GLOB). Version 2: no culling (CULL). Version 3: no kernels
 // (KERN). Version 4: current.
-inline constexpr uint32_t kCookedEffectVersion = 4;
+inline constexpr uint32_t kCookedEffectVersion = 5;
 // What the loader refuses before it allocates: longer strings, more bursts or global previews.
 inline constexpr uint32_t kCookedMaxString = 4096;
 inline constexpr uint32_t kCookedMaxBursts = 4096;

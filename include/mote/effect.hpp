@@ -37,9 +37,23 @@ struct EmissionSettings {
   float max_catchup_seconds = 1.0f;
 };
 
+// How an emitter with projection "ribbon" joins its particles into strips (docs/design/ribbons.md):
+// particles of one ribbon id are linked in birth order (the serial field, which the effect's INIT
+// writes from `builtin particle_index`), each strip re-linked every frame. Width and colour along
+// a strip are the render fields' `size` and `color` at each point.
+struct RibbonSettings {
+  std::string id_field;                        // width-1 field naming the ribbon; "" = one ribbon per emitter
+  std::string serial_field = "ribbon_serial";  // width-1 field holding the birth serial
+  std::string uv_mode = "stretched";           // stretched (over the length) | tiled (by distance) | segment
+  float uv_tile_length = 1.0f;                 // metres per texture repeat for uv_mode "tiled"
+  std::string facing = "camera";               // camera | normal (the strip's normal from normal_field)
+  std::string normal_field;                    // width-3 field, required for facing "normal", "" otherwise
+  uint32_t subdivisions = 1;                   // Catmull-Rom pieces per segment, 1..8 (1 = straight)
+};
+
 struct RenderSettings {
   std::string texture;                   // image path, "" = the built-in soft disc
-  std::string projection = "billboard";  // billboard | stretched | vertical | horizontal | facing_world | mesh
+  std::string projection = "billboard";  // billboard | stretched | vertical | horizontal | facing_world | mesh | ribbon
   std::string blend = "alpha";           // alpha | additive (one premultiplied pipeline)
   uint32_t flipbook_columns = 1;
   uint32_t flipbook_rows = 1;
@@ -54,6 +68,7 @@ struct RenderSettings {
   std::string velocity_field = "velocity";
   std::string rotation_field = "rotation";
   std::string frame_field;  // flipbook frame; "" = from age/life
+  RibbonSettings ribbon;    // read for projection "ribbon" only
 };
 
 // A value for a named emitter or global field (EmitterDesc, SimulationOptions, scene emitters).

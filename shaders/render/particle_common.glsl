@@ -76,6 +76,7 @@ ParticleSprite particle_fetch(uint slot, uint record_words, uint record_count) {
   ParticleDrawRecord r = records[row];
   if ((r.flags & kDrawFlagLive) == 0u || (r.generation & kFrameHeaderGenerationMask) != generation) return s;
   uint mode = r.flags & kDrawProjectionMask;
+  if (mode == kProjectionRibbon) return s;  // a strip's point, drawn by the ribbon draws only
   s.visible = true;
   s.flags = r.flags;
   s.center = particle_vec3(base, r.position_word, record_words, vec3(0.0));

@@ -20,6 +20,11 @@
 #ifndef RASTER_AVBOIT
 #define RASTER_AVBOIT 0
 #endif
+// RASTER_RIBBON=1: ribbon pieces (ribbon.vert): the colour varies along the strip and u repeats
+// (a tiled strip's u runs past 1).
+#ifndef RASTER_RIBBON
+#define RASTER_RIBBON 0
+#endif
 #include "particle_draw_common.glsl"
 #include "media/fog_apply.glsl"
 #include "render/particle_lighting.glsl"
@@ -41,7 +46,11 @@ layout(std430, binding = 13) readonly buffer AvboitDepth { float avboit_depth[];
 
 layout(location = 0) in vec2 v_uv;
 layout(location = 1) in float v_view_depth;
+#if RASTER_RIBBON
+layout(location = 2) in vec4 v_color;
+#else
 layout(location = 2) flat in vec4 v_color;
+#endif
 layout(location = 3) flat in vec4 v_uv_rect;
 layout(location = 4) flat in vec4 v_atlas_rect;
 layout(location = 5) flat in vec4 v_flipbook;
@@ -67,7 +76,11 @@ float wboit_weight(float z, float a) {
 }
 
 void main() {
-  vec4 texel = particle_sample(atlas, v_uv, v_flipbook.x, uint(v_flipbook.y), uint(v_flipbook.z), v_flags, v_uv_rect,
+  vec2 uv = v_uv;
+#if RASTER_RIBBON
+  uv.x = fract(uv.x);
+#endif
+  vec4 texel = particle_sample(atlas, uv, v_flipbook.x, uint(v_flipbook.y), uint(v_flipbook.z), v_flags, v_uv_rect,
                                v_atlas_rect);
   float fade = 1.0;
   if ((v_flags & kDrawFlagSoft) != 0u) {

@@ -15,18 +15,19 @@ MOTE_SHARED_BEGIN
 // section's growth moves a base and restages no record).
 struct FrameParams {
   float dt;
-  uint row_count;       // emitter rows the tick walks (the table's high-water mark)
-  uint command_count;   // spawn commands this frame ([row, count] pairs)
-  uint capacity;        // pool records
-  uint record_words;    // pool stride
-  uint serial_word;     // record word that receives the birth serial (0 = none; tests read it)
-  uint constants_base;  // program buffer word where the heap's constants section starts
-  uint code_base;       // ... its code section
-  uint field_base;      // ... its field section (emitter blocks with their global copies)
-  float time;           // TIME: the system's clock after this frame's dt (f32 sums of the dts, as
-                        // an emitter's age is summed, so a first-frame emitter's age equals it)
-  uint cull_view;       // 1: the host set a camera and cull_planes hold its frustum (culling on)
-  uint pad2;
+  uint row_count;           // emitter rows the tick walks (the table's high-water mark)
+  uint command_count;       // spawn commands this frame ([row, count] pairs)
+  uint capacity;            // pool records
+  uint record_words;        // pool stride
+  uint serial_word;         // record word that receives the birth serial (0 = none; tests read it)
+  uint constants_base;      // program buffer word where the heap's constants section starts
+  uint code_base;           // ... its code section
+  uint field_base;          // ... its field section (emitter blocks with their global copies)
+  float time;               // TIME: the system's clock after this frame's dt (f32 sums of the dts, as
+                            // an emitter's age is summed, so a first-frame emitter's age equals it)
+  uint cull_view;           // 1: the host set a camera and cull_planes hold its frustum (culling on)
+  uint bounds_in_simulate;  // 1: simulate folds the survivors' bounds, the bounds pass the newborns';
+                            // 0: the bounds pass folds the whole list (ParticleSystemOptions)
   // The camera's frustum as six planes (xyz normal pointing in, w offset: inside when
   // dot(xyz, p) + w >= 0), from its view-projection (Gribb and Hartmann, 2001).
   vec4 cull_planes[6];
@@ -47,7 +48,7 @@ MOTE_ASSERT_OFFSET(FrameParams, code_base, 28);
 MOTE_ASSERT_OFFSET(FrameParams, field_base, 32);
 MOTE_ASSERT_OFFSET(FrameParams, time, 36);
 MOTE_ASSERT_OFFSET(FrameParams, cull_view, 40);
-MOTE_ASSERT_OFFSET(FrameParams, pad2, 44);
+MOTE_ASSERT_OFFSET(FrameParams, bounds_in_simulate, 44);
 MOTE_ASSERT_OFFSET(FrameParams, cull_planes, 48);
 MOTE_ASSERT_OFFSET(FrameParams, wind_base, 144);
 MOTE_ASSERT_OFFSET(FrameParams, wind_turbulence, 160);
@@ -77,8 +78,8 @@ struct FrameCounters {
   uint bounds_groups_x;  // indirect dispatch of the bounds pass over this frame's list (finish):
   uint bounds_groups_y;  // kFrameBoundsEntriesPerLane entries a lane
   uint bounds_groups_z;
-  uint listed_newborns;  // how many entries at the head of this frame's list are emit's newborns (finish):
-                         // the bounds pass folds those, simulate folded the survivors
+  uint bounds_entries;  // the entries at the head of this frame's list the bounds pass folds (finish):
+                        // emit's newborns when simulate folded the survivors, else the whole list
   uint pad1;
   uint pad2;
 };
@@ -104,7 +105,7 @@ MOTE_ASSERT_OFFSET(FrameCounters, prewarmed, 68);
 MOTE_ASSERT_OFFSET(FrameCounters, bounds_groups_x, 72);
 MOTE_ASSERT_OFFSET(FrameCounters, bounds_groups_y, 76);
 MOTE_ASSERT_OFFSET(FrameCounters, bounds_groups_z, 80);
-MOTE_ASSERT_OFFSET(FrameCounters, listed_newborns, 84);
+MOTE_ASSERT_OFFSET(FrameCounters, bounds_entries, 84);
 MOTE_ASSERT_OFFSET(FrameCounters, pad1, 88);
 MOTE_ASSERT_OFFSET(FrameCounters, pad2, 92);
 // Byte offsets of the indirect argument triples inside FrameCounters.
@@ -428,6 +429,13 @@ MOTE_CONSTANT(uint, kFrameShapeWords, 256u);
 // Indirect dispatches stay within the guaranteed maxComputeWorkGroupCount[0]; the passes walk
 // the rest with a grid stride.
 MOTE_CONSTANT(uint, kFrameMaxGroups, 65535u);
+// The most workgroups simulate (and the passes sized by its arguments: the keep flags' clear,
+// the bucket count, compact) launches over one frame's list when it folds the bounds
+// (FrameParams::bounds_in_simulate); past it each lane strides. Simulate folds each survivor's bounds into a running
+// box per lane and hands it on with atomics once per subgroup at the end: a grid of one workgroup per 64 entries would
+// put 16M particles' half a million subgroups on one emitter's eight accumulator words (docs/PERFORMANCE.md, "Bounds
+// folded into simulate"). A few times what the largest GPU holds at once, so striding costs no occupancy.
+MOTE_CONSTANT(uint, kFrameSimulateMaxGroups, 8192u);
 // Spawn commands per frame (vkCmdUpdateBuffer writes at most 65536 bytes; two words each).
 MOTE_CONSTANT(uint, kFrameMaxCommands, 8192u);
 // Declared bursts per emitter the tick schedules (FrameBurst side table); add_emitter refuses more.

@@ -56,7 +56,8 @@ MOTE_CONSTANT(uint, kProjectionStretched, 1u);
 MOTE_CONSTANT(uint, kProjectionVertical, 2u);
 MOTE_CONSTANT(uint, kProjectionHorizontal, 3u);
 MOTE_CONSTANT(uint, kProjectionFacingWorld, 4u);
-MOTE_CONSTANT(uint, kProjectionMesh, 5u);  // drawn by the mesh-particle pipeline, not as a quad
+MOTE_CONSTANT(uint, kProjectionMesh, 5u);    // drawn by the mesh-particle pipeline, not as a quad
+MOTE_CONSTANT(uint, kProjectionRibbon, 6u);  // joined into strips by the ribbon pass (shared/ribbon.h), not a quad
 MOTE_CONSTANT(uint, kDrawProjectionMask, 15u);
 MOTE_CONSTANT(uint, kDrawFlagLive, 16u);            // the row is drawn (0: a free row or a hidden emitter)
 MOTE_CONSTANT(uint, kDrawFlagAdditive, 32u);        // alpha 0 out (emissive, order-free)

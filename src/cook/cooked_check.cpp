@@ -38,17 +38,32 @@ Status check_emission(const EmissionSettings& e) {
   return ok_status();
 }
 
+// The document format's ranges (docs/design/ribbons.md); the field names are checked against the
+// program's layout where the renderer binds them (render/draw_records.cpp).
+Status check_ribbon(const RibbonSettings& r) {
+  if (!one_of(r.uv_mode, {"stretched", "tiled", "segment"}))
+    return inconsistent("RIBN", "unknown uv mode '" + r.uv_mode + "'");
+  if (!one_of(r.facing, {"camera", "normal"})) return inconsistent("RIBN", "unknown facing '" + r.facing + "'");
+  if ((r.facing == "normal") == r.normal_field.empty())
+    return inconsistent("RIBN", "a normal field is given exactly when the facing is 'normal'");
+  if (r.serial_field.empty()) return inconsistent("RIBN", "the serial field is empty");
+  if (!(r.uv_tile_length > 0.0f && r.uv_tile_length <= 1e6f))
+    return inconsistent("RIBN", "the tile length must be within (0, 1e6] metres");
+  if (r.subdivisions < 1 || r.subdivisions > 8) return inconsistent("RIBN", "subdivisions must be within 1..8");
+  return ok_status();
+}
+
 // The render fields name particle fields the renderer reads when the layout has them (a document
 // that names none keeps the defaults, which a layout may lack), so their names are not checked.
 Status check_render(const RenderSettings& r) {
-  if (!one_of(r.projection, {"billboard", "stretched", "vertical", "horizontal", "facing_world", "mesh"}))
+  if (!one_of(r.projection, {"billboard", "stretched", "vertical", "horizontal", "facing_world", "mesh", "ribbon"}))
     return inconsistent("REND", "unknown projection '" + r.projection + "'");
   if (!one_of(r.blend, {"alpha", "additive"})) return inconsistent("REND", "unknown blend '" + r.blend + "'");
   if ((r.projection == "mesh") == r.mesh.empty())
     return inconsistent("REND", "a mesh is given exactly when the projection is 'mesh'");
   if (r.flipbook_columns < 1 || r.flipbook_columns > 256 || r.flipbook_rows < 1 || r.flipbook_rows > 256)
     return inconsistent("REND", "flipbook columns and rows must be within 1..256");
-  return ok_status();
+  return check_ribbon(r.ribbon);
 }
 
 }  // namespace

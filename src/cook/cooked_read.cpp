@@ -6,6 +6,8 @@
 // preview values compiles to. Version 2 is version 3 without the CULL chunk: its effects load
 // with EmissionSettings' defaults (no culling), as the documents that made them did. Version 3 is
 // version 4 without the KERN chunk: its effects load with no kernels (compiled where they run).
+// Version 4 is version 5 without the RIBN chunk: its effects load with RibbonSettings' defaults
+// (no version 4 file can hold a ribbon emitter: the projection "ribbon" came with version 5).
 #include <zlib.h>
 
 #include <cstdio>
@@ -27,6 +29,9 @@ constexpr uint32_t kV3Chunks[] = {kChunkName,     kChunkProgram, kChunkEmitterDe
                                   kChunkEmission, kChunkCulling, kChunkRender};
 constexpr uint32_t kV4Chunks[] = {kChunkName,     kChunkProgram, kChunkEmitterDefaults, kChunkGlobalPreviews,
                                   kChunkEmission, kChunkCulling, kChunkRender,          kChunkKernels};
+constexpr uint32_t kV5Chunks[] = {kChunkName,           kChunkProgram,  kChunkEmitterDefaults,
+                                  kChunkGlobalPreviews, kChunkEmission, kChunkCulling,
+                                  kChunkRender,         kChunkRibbon,   kChunkKernels};
 
 std::string tag_text(uint32_t tag) {
   std::string text;
@@ -127,6 +132,15 @@ Status read_render(ByteReader& in, RenderSettings& r) {
   return ok_status();
 }
 
+Status read_ribbon(ByteReader& in, RibbonSettings& r) {
+  for (std::string* s : {&r.id_field, &r.serial_field, &r.uv_mode, &r.facing, &r.normal_field}) {
+    MOTE_TRY_ASSIGN(*s, in.string(kCookedMaxString));
+  }
+  MOTE_TRY_ASSIGN(r.uv_tile_length, in.f32());
+  MOTE_TRY_ASSIGN(r.subdivisions, in.u32());
+  return ok_status();
+}
+
 Status read_culling(ByteReader& in, EmissionSettings& e) {
   const size_t at = in.offset();
   MOTE_TRY_ASSIGN(const uint32_t cull, in.u32());
@@ -147,6 +161,7 @@ Status read_chunk(uint32_t tag, ByteReader& in, CompiledEffect& effect) {
   if (tag == kChunkEmission) return read_emission(in, effect.emission);
   if (tag == kChunkCulling) return read_culling(in, effect.emission);
   if (tag == kChunkKernels) return read_kernels(in, effect);
+  if (tag == kChunkRibbon) return read_ribbon(in, effect.render.ribbon);
   return read_render(in, effect.render);
 }
 
@@ -187,7 +202,8 @@ std::span<const uint32_t> version_chunks(uint32_t version) {
   if (version == 1) return kV1Chunks;
   if (version == 2) return kV2Chunks;
   if (version == 3) return kV3Chunks;
-  return kV4Chunks;
+  if (version == 4) return kV4Chunks;
+  return kV5Chunks;
 }
 
 }  // namespace cook

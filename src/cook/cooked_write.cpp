@@ -34,6 +34,12 @@ void write_render(const RenderSettings& r, cook::ByteWriter& out) {
           (r.lit ? cook::kFlagLit : 0u));
 }
 
+void write_ribbon(const RibbonSettings& r, cook::ByteWriter& out) {
+  for (const std::string* s : {&r.id_field, &r.serial_field, &r.uv_mode, &r.facing, &r.normal_field}) out.string(*s);
+  out.f32(r.uv_tile_length);
+  out.u32(r.subdivisions);
+}
+
 void write_chunk(uint32_t tag, cook::ByteWriter& payload, cook::ByteWriter& out) {
   payload.pad();
   out.u32(tag);
@@ -68,6 +74,8 @@ std::vector<uint8_t> save_cooked_effect(const CompiledEffect& effect) {
       chunk.f32(effect.emission.max_catchup_seconds);
     } else if (tag == cook::kChunkRender) {
       write_render(effect.render, chunk);
+    } else if (tag == cook::kChunkRibbon) {
+      write_ribbon(effect.render.ribbon, chunk);
     } else if (tag == cook::kChunkKernels) {
       cook::write_kernels(effect, chunk);
     }

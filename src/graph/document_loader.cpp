@@ -84,14 +84,59 @@ Status read_emission(const json& j, const std::string& where, EmissionSettings& 
   return {};
 }
 
+// A particle field the ribbon settings name: declared, of `width`; refused at `where`.
+Status check_ribbon_field(const std::string& name, uint32_t width, const std::string& where,
+                          const std::vector<DocField>& particle_fields) {
+  for (const DocField& pf : particle_fields)
+    if (pf.name == name) {
+      if (pf.width == width) return {};
+      return json_parse_error(where,
+                              fmt::format("'{}' has width {}; a ribbon reads it as width {}", name, pf.width, width));
+    }
+  return json_parse_error(where, fmt::format("'{}' is not a declared particle field", name));
+}
+
+// render.ribbon (docs/design/ribbons.md). `j` is null when the document gives no "ribbon" object:
+// the defaults, whose serial field must still be declared (the error then points at `where`).
+Status read_ribbon(const json* j, const std::string& where, RibbonSettings& r,
+                   const std::vector<DocField>& particle_fields) {
+  const json empty = json::object();
+  const json& o = j ? *j : empty;
+  MOTE_TRY(check_object(o, where,
+                        {"id_field", "serial_field", "uv", "tile_length", "facing", "normal_field", "subdivisions"}));
+  MOTE_TRY(read_optional_string(o, where, "id_field", r.id_field));
+  MOTE_TRY(read_optional_string(o, where, "serial_field", r.serial_field));
+  MOTE_TRY(read_optional_string(o, where, "normal_field", r.normal_field));
+  if (o.contains("uv")) {
+    MOTE_TRY_ASSIGN(r.uv_mode, read_choice(o["uv"], json_child(where, "uv"), {"stretched", "tiled", "segment"}));
+  }
+  if (o.contains("facing")) {
+    MOTE_TRY_ASSIGN(r.facing, read_choice(o["facing"], json_child(where, "facing"), {"camera", "normal"}));
+  }
+  MOTE_TRY(read_optional_number(o, where, "tile_length", {0.0, 1e6, true, false}, r.uv_tile_length));
+  MOTE_TRY(read_optional_uint(o, where, "subdivisions", 1, 8, r.subdivisions));
+  const auto at = [&](const char* key) { return o.contains(key) ? json_child(where, key) : where; };
+  MOTE_TRY(check_ribbon_field(r.serial_field, 1, at("serial_field"), particle_fields));
+  if (o.contains("id_field")) MOTE_TRY(check_ribbon_field(r.id_field, 1, at("id_field"), particle_fields));
+  if (r.facing == "normal" && r.normal_field.empty())
+    return json_parse_error(at("normal_field"), "facing 'normal' needs a 'normal_field'");
+  if (r.facing != "normal" && o.contains("normal_field"))
+    return json_parse_error(at("normal_field"), "'normal_field' is only for facing 'normal'");
+  if (r.facing == "normal") MOTE_TRY(check_ribbon_field(r.normal_field, 3, at("normal_field"), particle_fields));
+  if (o.contains("tile_length") && r.uv_mode != "tiled")
+    return json_parse_error(at("tile_length"), "'tile_length' is only for uv 'tiled'");
+  return {};
+}
+
 Status read_render(const json& j, const std::string& where, RenderSettings& r,
                    const std::vector<DocField>& particle_fields) {
-  MOTE_TRY(check_object(j, where, {"texture", "projection", "blend", "flipbook", "soft", "lit", "mesh", "fields"}));
+  MOTE_TRY(check_object(j, where,
+                        {"texture", "projection", "blend", "flipbook", "soft", "lit", "mesh", "fields", "ribbon"}));
   MOTE_TRY(read_optional_string(j, where, "texture", r.texture));
   if (j.contains("projection")) {
-    MOTE_TRY_ASSIGN(r.projection,
-                    read_choice(j["projection"], json_child(where, "projection"),
-                                {"billboard", "stretched", "vertical", "horizontal", "facing_world", "mesh"}));
+    MOTE_TRY_ASSIGN(r.projection, read_choice(j["projection"], json_child(where, "projection"),
+                                              {"billboard", "stretched", "vertical", "horizontal", "facing_world",
+                                               "mesh", "ribbon"}));
   }
   if (j.contains("blend")) {
     MOTE_TRY_ASSIGN(r.blend, read_choice(j["blend"], json_child(where, "blend"), {"alpha", "additive"}));
@@ -103,6 +148,12 @@ Status read_render(const json& j, const std::string& where, RenderSettings& r,
     return json_parse_error(json_child(where, "mesh"), "projection 'mesh' needs a non-empty 'mesh'");
   if (r.projection != "mesh" && j.contains("mesh"))
     return json_parse_error(json_child(where, "mesh"), "'mesh' is only for projection 'mesh'");
+  if (r.projection != "ribbon" && j.contains("ribbon"))
+    return json_parse_error(json_child(where, "ribbon"), "'ribbon' is only for projection 'ribbon'");
+  if (r.projection == "ribbon" && r.lit)
+    return json_parse_error(json_child(where, "lit"), "ribbons are drawn unlit (lit ribbons are not built yet)");
+  if (r.projection == "ribbon" && j.contains("flipbook"))
+    return json_parse_error(json_child(where, "flipbook"), "ribbons draw no flipbook");
   if (j.contains("flipbook")) {
     const std::string fw = json_child(where, "flipbook");
     const json& f = j["flipbook"];
@@ -128,6 +179,10 @@ Status read_render(const json& j, const std::string& where, RenderSettings& r,
         return json_parse_error(json_child(fw, key), fmt::format("'{}' is not a declared particle field", *dst));
     }
   }
+  if (r.projection == "ribbon")
+    MOTE_TRY(read_ribbon(j.contains("ribbon") ? &j["ribbon"] : nullptr,
+                         j.contains("ribbon") ? json_child(where, "ribbon") : json_child(where, "projection"), r.ribbon,
+                         particle_fields));
   return {};
 }
 

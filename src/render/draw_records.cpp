@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace mote::render {
 
 namespace {
@@ -41,6 +43,36 @@ Result<FieldSlot> find_field(const CompiledEffect& effect, const std::string& ch
 
 }  // namespace
 
+Result<shader::RibbonRecord> make_ribbon_record(const CompiledEffect& effect) {
+  shader::RibbonRecord rec{};
+  const RenderSettings& r = effect.render;
+  if (r.projection != "ribbon") return rec;
+  const RibbonSettings& ribbon = r.ribbon;
+  const auto word = [&](const char* key, const std::string& name, uint32_t width) -> Result<uint32_t> {
+    for (const FieldDecl& f : effect.program.particle_fields)
+      if (f.name == name && f.width == width) return *effect.program.particle_field_offset(name);
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("the ribbon's {} '{}' is not a particle field of width {}", key, name, width),
+                      fmt::format("{}#/render/ribbon/{}", effect.name, key));
+  };
+  rec.flags = shader::kRibbonFlagLive;
+  MOTE_TRY_ASSIGN(rec.serial_word, word("serial_field", ribbon.serial_field, 1));
+  if (!ribbon.id_field.empty()) {
+    MOTE_TRY_ASSIGN(rec.id_word, word("id_field", ribbon.id_field, 1));
+    rec.flags |= shader::kRibbonFlagIdField;
+  }
+  if (ribbon.facing == "normal") {
+    MOTE_TRY_ASSIGN(rec.normal_word, word("normal_field", ribbon.normal_field, 3));
+    rec.flags |= shader::kRibbonFlagFacingNormal;
+  }
+  rec.uv_mode = ribbon.uv_mode == "tiled"     ? shader::kRibbonUvTiled
+                : ribbon.uv_mode == "segment" ? shader::kRibbonUvSegment
+                                              : shader::kRibbonUvStretched;
+  rec.subdivisions = std::clamp(ribbon.subdivisions, 1u, shader::kRibbonMaxSubdivisions);
+  rec.tile_length = ribbon.uv_tile_length;
+  return rec;
+}
+
 Result<uint32_t> projection_mode(const std::string& name) {
   if (name == "billboard") return shader::kProjectionBillboard;
   if (name == "stretched") return shader::kProjectionStretched;
@@ -48,6 +80,7 @@ Result<uint32_t> projection_mode(const std::string& name) {
   if (name == "horizontal") return shader::kProjectionHorizontal;
   if (name == "facing_world") return shader::kProjectionFacingWorld;
   if (name == "mesh") return shader::kProjectionMesh;
+  if (name == "ribbon") return shader::kProjectionRibbon;
   return make_error(ErrorCode::kInvalidArgument, "unknown projection '" + name + "'", "/render/projection");
 }
 

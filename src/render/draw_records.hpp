@@ -10,6 +10,7 @@
 #include "mote/effect.hpp"
 #include "mote/result.hpp"
 #include "shared/particle_render.h"
+#include "shared/ribbon.h"
 
 namespace mote::render {
 
@@ -23,5 +24,10 @@ Result<uint32_t> projection_mode(const std::string& name);
 // name and the program lacks is simply unbound. Flipbook grids over 64 x 64 are refused.
 Result<shader::ParticleDrawRecord> make_draw_record(const CompiledEffect& effect, const assets::AtlasEntry& texture,
                                                     uint32_t generation);
+
+// The row's ribbon record (shaders/shared/ribbon.h) from the effect's RibbonSettings: flags 0 (no
+// ribbon) for a projection other than "ribbon". The serial, id and normal fields must be declared
+// with widths 1, 1 and 3 (an error naming the field, where: "<effect>#/render/ribbon/<key>").
+Result<shader::RibbonRecord> make_ribbon_record(const CompiledEffect& effect);
 
 }  // namespace mote::render

@@ -43,6 +43,17 @@ struct LightingInput {
   const gpu::Buffer* sampling = nullptr;
 };
 
+// The ribbon build's output a draw expands (render/ribbon_pass.hpp): RibbonRecord per row, the
+// points, the piece list and the counts block (its VkDrawIndexedIndirectCommand at
+// kRibbonCountDrawOffset). All null: no ribbon rows this frame.
+struct RibbonInputs {
+  const gpu::Buffer* records = nullptr;
+  const gpu::Buffer* points = nullptr;
+  const gpu::Buffer* pieces = nullptr;
+  const gpu::Buffer* counts = nullptr;
+  bool valid() const { return records && points && pieces && counts; }
+};
+
 struct ParticleInputs {
   const gpu::Buffer* pool = nullptr;  // capacity * record_words u32
   uint32_t record_words = 0;
@@ -60,6 +71,7 @@ struct ParticleInputs {
   LightingInput lighting;                       // what lit sprites are lit from
   const gpu::Buffer* emitter_bounds = nullptr;  // FrameEmitterBounds per row (ParticleBuffers'); may be null
   uint32_t emitter_bounds_rows = 0;
+  RibbonInputs ribbons;  // this frame's ribbon build; none: no ribbons drawn
 };
 
 }  // namespace mote::render

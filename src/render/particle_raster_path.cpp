@@ -3,6 +3,7 @@
 #include "gpu/commands.hpp"
 #include "gpu/transfer.hpp"
 #include "shared/render_passes.h"
+#include "shared/ribbon.h"
 
 namespace mote::render {
 
@@ -54,6 +55,30 @@ Result<ParticleRasterPath> ParticleRasterPath::create(gpu::Device& device, const
                                                          .depth_format = kDepthFormat,
                                                          .depth_write = false,
                                                          .cull = VK_CULL_MODE_NONE}));
+  const struct {
+    gpu::GraphicsPipeline* out;
+    const char* name;
+    const char* fragment;
+    bool sorted;
+  } ribbons[] = {{&p.ribbon_oit_, "mote.render.ribbons_oit", "render/ribbon_wboit.frag", false},
+                 {&p.ribbon_sorted_, "mote.render.ribbons_sorted", "render/ribbon_sorted.frag", true},
+                 {&p.ribbon_avboit_, "mote.render.ribbons_avboit", "render/ribbon_avboit.frag", false}};
+  for (const auto& r : ribbons) {
+    std::vector<VkFormat> formats = {kHdrFormat};
+    std::vector<VkPipelineColorBlendAttachmentState> blend = {gpu::blend_premultiplied_over()};
+    if (!r.sorted) {
+      formats = {kHdrFormat, kRevealageFormat, kHdrFormat};
+      blend = {additive, gpu::blend_revealage(), additive};
+    }
+    MOTE_TRY_ASSIGN(*r.out, gpu::GraphicsPipeline::create(device, {.name = r.name,
+                                                                   .vertex_shader = "render/ribbon.vert",
+                                                                   .fragment_shader = r.fragment,
+                                                                   .color_formats = formats,
+                                                                   .blend = blend,
+                                                                   .depth_format = kDepthFormat,
+                                                                   .depth_write = false,
+                                                                   .cull = VK_CULL_MODE_NONE}));
+  }
   MOTE_TRY_ASSIGN(p.avboit_volume_, AvboitVolume::create(device, {.grid = options.avboit_grid,
                                                                   .width = options.width,
                                                                   .height = options.height}));
@@ -160,6 +185,11 @@ Status ParticleRasterPath::record(VkCommandBuffer cmd, const ParticleInputs& in,
                          images);
     }
     recorder.push(push).index_buffer(quad_indices_).draw_indexed_indirect(draw_args, shader::kDrawArgsQuadOffset);
+    if (!in.ribbons.valid()) return;
+    const gpu::GraphicsPipeline& ribbons = &pipeline == &sorted_   ? ribbon_sorted_
+                                           : &pipeline == &avboit_ ? ribbon_avboit_
+                                                                   : ribbon_oit_;
+    draw_ribbons(cmd, in, ribbons, mode == Transparency::kAvboit, images, fog, push);
   };
   // Read-only: the host's depth is left as it is (store op NONE).
   const gpu::DepthTarget depth_target{.image = &depth, .clear = false, .store = false};
@@ -198,6 +228,43 @@ Status ParticleRasterPath::record(VkCommandBuffer cmd, const ParticleInputs& in,
                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
   record_resolve(cmd, t, depth_sampler);
   return ok_status();
+}
+
+void ParticleRasterPath::draw_ribbons(VkCommandBuffer cmd, const ParticleInputs& in,
+                                      const gpu::GraphicsPipeline& pipeline, bool avboit,
+                                      std::initializer_list<gpu::ImageBinding> images, const FogInput& fog,
+                                      const shader::ParticleDrawPush& push) {
+  gpu::GraphicsRecorder recorder(*device_, cmd);
+  recorder.bind(pipeline, options_.width, options_.height);
+  const RibbonInputs& r = in.ribbons;
+  if (avboit) {
+    recorder.resources({{0, in.view},
+                        {1, in.point_lights},
+                        {2, in.pool},
+                        {3, in.records},
+                        {4, in.alive},
+                        {8, fog.sampling},
+                        {11, in.lighting.sampling},
+                        {12, &avboit_volume_.slices()},
+                        {13, &avboit_volume_.optical_depth()},
+                        {14, r.points},
+                        {15, r.pieces},
+                        {16, r.records}},
+                       images);
+  } else {
+    recorder.resources({{0, in.view},
+                        {1, in.point_lights},
+                        {2, in.pool},
+                        {3, in.records},
+                        {4, in.alive},
+                        {8, fog.sampling},
+                        {11, in.lighting.sampling},
+                        {14, r.points},
+                        {15, r.pieces},
+                        {16, r.records}},
+                       images);
+  }
+  recorder.push(push).index_buffer(quad_indices_).draw_indexed_indirect(*r.counts, shader::kRibbonCountDrawOffset);
 }
 
 void ParticleRasterPath::record_resolve(VkCommandBuffer cmd, const ParticleTargets& t, VkSampler sampler) {

@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "gpu/buffer.hpp"
+#include "gpu/commands.hpp"
 #include "gpu/compute_pipeline.hpp"
 #include "gpu/device.hpp"
 #include "gpu/graphics_pipeline.hpp"
@@ -24,6 +25,7 @@
 #include "render/particle_inputs.hpp"
 #include "render/particle_targets.hpp"
 #include "gpu/passes/radix_sort.hpp"
+#include "shared/render_passes.h"
 
 namespace mote::render {
 
@@ -68,12 +70,20 @@ class ParticleRasterPath {
  private:
   // The OIT accumulators (sampled) resolved onto the colour (WBOIT and AVBOIT alike).
   void record_resolve(VkCommandBuffer cmd, const ParticleTargets& targets, VkSampler sampler);
+  // The ribbon pieces (inputs.ribbons) with `pipeline`, in the rendering scope the sprites drew in:
+  // the same bindings as theirs plus the ribbon build's points, pieces and records.
+  void draw_ribbons(VkCommandBuffer cmd, const ParticleInputs& inputs, const gpu::GraphicsPipeline& pipeline,
+                    bool avboit, std::initializer_list<gpu::ImageBinding> images, const FogInput& fog,
+                    const shader::ParticleDrawPush& push);
 
   gpu::Device* device_ = nullptr;
   RasterPathOptions options_;
   gpu::GraphicsPipeline oit_;
   gpu::GraphicsPipeline sorted_;
   gpu::GraphicsPipeline avboit_;
+  gpu::GraphicsPipeline ribbon_oit_;  // the ribbon pieces (ribbon.vert) for each mode above
+  gpu::GraphicsPipeline ribbon_sorted_;
+  gpu::GraphicsPipeline ribbon_avboit_;
   AvboitVolume avboit_volume_;
   gpu::ComputePipeline resolve_;
   gpu::ComputePipeline sort_keys_;

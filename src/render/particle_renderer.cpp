@@ -76,6 +76,7 @@ Result<ParticleRenderer> ParticleRenderer::create(gpu::Device& device, const Par
                   gpu::Sampler::create(device, {.filter = VK_FILTER_NEAREST, .name = "mote.render.nearest"}));
   r.rows_.assign(options.max_emitters, Row{});
   r.records_.assign(options.max_emitters, shader::ParticleDrawRecord{});
+  r.ribbon_records_.assign(options.max_emitters, shader::RibbonRecord{});
   r.dirty_end_ = options.max_emitters;  // the buffer starts undefined: every row goes up once
 
   constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
@@ -92,6 +93,10 @@ Result<ParticleRenderer> ParticleRenderer::create(gpu::Device& device, const Par
                   gpu::Buffer::create(device, {.size = sizeof(shader::ParticleDrawRecord) * options.max_emitters,
                                                .usage = kStorage,
                                                .name = "mote.render.draw_records"}));
+  MOTE_TRY_ASSIGN(r.ribbon_records_buffer_,
+                  gpu::Buffer::create(device, {.size = sizeof(shader::RibbonRecord) * options.max_emitters,
+                                               .usage = kStorage,
+                                               .name = "mote.render.ribbon_records"}));
   MOTE_TRY_ASSIGN(r.draw_args_, gpu::Buffer::create(device, {.size = shader::kDrawArgsWords * 4,
                                                              .usage = kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
                                                              .name = "mote.render.draw_args"}));
@@ -147,6 +152,15 @@ Status ParticleRenderer::set_emitter(uint32_t row, const CompiledEffect& effect,
                       fmt::format("texture '{}' is not in the atlas (add_textures first)", key),
                       effect.name + "#/render/texture");
   MOTE_TRY_ASSIGN(shader::ParticleDrawRecord record, make_draw_record(effect, *texture, generation));
+  MOTE_TRY_ASSIGN(shader::RibbonRecord ribbon, make_ribbon_record(effect));
+  if (ribbon.flags != 0 && options_.path == DrawPath::kCompute)
+    return make_error(ErrorCode::kUnsupported,
+                      "ribbons are drawn by the raster path (the compute path's are not built yet)",
+                      effect.name + "#/render/projection");
+  if (ribbon.flags != 0 && !ribbons_.capacity()) {
+    MOTE_TRY_ASSIGN(ribbons_,
+                    RibbonPass::create(*device_, {.capacity = options_.capacity, .max_rows = uint32_t(rows_.size())}));
+  }
   const bool is_mesh = (record.flags & shader::kDrawProjectionMask) == shader::kProjectionMesh;
   if (is_mesh && !mesh)
     return make_error(ErrorCode::kInvalidArgument, "a mesh-particle emitter needs its mesh",
@@ -156,6 +170,7 @@ Status ParticleRenderer::set_emitter(uint32_t row, const CompiledEffect& effect,
                       fmt::format("more than {} mesh-particle emitters", shader::kMaxMeshParticleDraws));
   rows_[row] = Row{true, key, is_mesh ? mesh : nullptr};
   records_[row] = record;
+  ribbon_records_[row] = ribbon;
   dirty_begin_ = std::min(dirty_begin_, row);
   dirty_end_ = std::max(dirty_end_, row + 1);
   rebuild_mesh_draws();
@@ -168,6 +183,7 @@ Status ParticleRenderer::clear_emitter(uint32_t row) {
                       fmt::format("emitter row {} is past the renderer's {} rows", row, rows_.size()));
   rows_[row] = Row{};
   records_[row] = shader::ParticleDrawRecord{};
+  ribbon_records_[row] = shader::RibbonRecord{};
   dirty_begin_ = std::min(dirty_begin_, row);
   dirty_end_ = std::max(dirty_end_, row + 1);
   rebuild_mesh_draws();
@@ -199,6 +215,8 @@ ParticleInputs ParticleRenderer::inputs() const {
   in.emitter_bounds_rows = frame_.emitter_bounds ? frame_.emitter_bounds_rows : 0;
   in.lighting = {irradiance_.luma_view(), irradiance_.chroma_view(), irradiance_.sampler(),
                  &irradiance_.sampling_buffer()};
+  if (ribbons_built_)
+    in.ribbons = {&ribbon_records_buffer_, &ribbons_.points(), &ribbons_.pieces(), &ribbons_.counts()};
   return in;
 }
 
@@ -219,6 +237,9 @@ void ParticleRenderer::record_uploads(VkCommandBuffer cmd, const shader::RenderV
     constexpr VkDeviceSize kRecord = sizeof(shader::ParticleDrawRecord);
     update_buffer(cmd, records_buffer_, dirty_begin_ * kRecord, &records_[dirty_begin_],
                   (dirty_end_ - dirty_begin_) * kRecord);
+    constexpr VkDeviceSize kRibbon = sizeof(shader::RibbonRecord);
+    update_buffer(cmd, ribbon_records_buffer_, dirty_begin_ * kRibbon, &ribbon_records_[dirty_begin_],
+                  (dirty_end_ - dirty_begin_) * kRibbon);
     dirty_begin_ = uint32_t(rows_.size());
     dirty_end_ = 0;
   }
@@ -261,6 +282,15 @@ Status ParticleRenderer::record_prepare(VkCommandBuffer cmd, const ParticleBuffe
   gpu::memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                       VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+  // The ribbons, built again every frame from this frame's alive list (docs/design/ribbons.md).
+  const auto live_ribbon = [&](uint32_t flag) {
+    for (size_t row = 0; row < records_.size(); ++row)
+      if ((records_[row].flags & shader::kDrawFlagLive) && (ribbon_records_[row].flags & flag)) return true;
+    return false;
+  };
+  ribbons_built_ = ribbons_.capacity() != 0 && live_ribbon(shader::kRibbonFlagLive);
+  if (ribbons_built_)
+    MOTE_TRY(ribbons_.record(cmd, inputs(), ribbon_records_buffer_, live_ribbon(shader::kRibbonFlagIdField)));
   return ok_status();
 }
 

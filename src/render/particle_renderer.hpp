@@ -44,6 +44,7 @@
 #include "render/particle_inputs.hpp"
 #include "render/particle_raster_path.hpp"
 #include "render/particle_targets.hpp"
+#include "render/ribbon_pass.hpp"
 #include "runtime/frame/particle_system.hpp"
 #include "shared/particle_render.h"
 #include "shared/render_passes.h"
@@ -101,6 +102,8 @@ class ParticleRenderer {
   Status clear_emitter(uint32_t row);
   // The records as the next record_prepare leaves them, indexed by row.
   std::span<const shader::ParticleDrawRecord> records() const { return records_; }
+  // The rows' ribbon records (shaders/shared/ribbon.h; flags 0 for a row that draws no ribbon).
+  std::span<const shader::RibbonRecord> ribbon_records() const { return ribbon_records_; }
 
   // Writes this frame's view, lights (the first kMaxPointLights; the rest of the block zeroed) and
   // whatever records and draw-argument parameters changed, then the draw arguments from the alive
@@ -133,6 +136,8 @@ class ParticleRenderer {
   const gpu::Buffer& view_buffer() const { return view_buffer_; }
   const gpu::Buffer& point_lights_buffer() const { return lights_buffer_; }
   bool has_mesh_particles() const { return !mesh_draws_.empty(); }
+  // The ribbon build of the last record_prepare (valid once a ribbon row was set), for tests.
+  const RibbonPass& ribbon_pass() const { return ribbons_; }
   // Whether a live row draws lit sprites (the irradiance volume is rebuilt for them).
   bool has_lit_rows() const;
   const media::IrradianceVolume& irradiance() const { return irradiance_; }
@@ -157,7 +162,8 @@ class ParticleRenderer {
   gpu::Sampler depth_sampler_;  // nearest: the scene depth read by soft particles
   std::vector<Row> rows_;
   std::vector<shader::ParticleDrawRecord> records_;
-  uint32_t dirty_begin_ = 0;  // rows [dirty_begin_, dirty_end_) differ from the records buffer
+  std::vector<shader::RibbonRecord> ribbon_records_;  // beside records_, uploaded with them
+  uint32_t dirty_begin_ = 0;                          // rows [dirty_begin_, dirty_end_) differ from the records buffer
   uint32_t dirty_end_ = 0;
   std::vector<MeshParticleDraw> mesh_draws_;
   shader::DrawArgsParams params_written_{};
@@ -165,6 +171,9 @@ class ParticleRenderer {
   gpu::Buffer view_buffer_;
   gpu::Buffer lights_buffer_;
   gpu::Buffer records_buffer_;
+  gpu::Buffer ribbon_records_buffer_;
+  RibbonPass ribbons_;          // made with the first ribbon row (render/ribbon_pass.hpp)
+  bool ribbons_built_ = false;  // the last record_prepare built ribbons (a live ribbon row)
   gpu::Buffer draw_args_;
   gpu::Buffer draw_args_params_;
   gpu::ComputePipeline draw_args_pipeline_;

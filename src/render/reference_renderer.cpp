@@ -9,6 +9,7 @@
 
 #include "core/check.hpp"
 #include "render/reference_lighting.hpp"
+#include "render/reference_ribbons.hpp"
 #include "shared/frame.h"
 
 namespace mote::render {
@@ -36,7 +37,8 @@ glm::vec4 word_vec4(std::span<const uint32_t> record, uint32_t word) {
 // --- Validation -------------------------------------------------------------------------------
 
 bool is_quad_row(const ParticleDrawRecord& r) {
-  return (r.flags & shader::kDrawFlagLive) != 0 && (r.flags & shader::kDrawProjectionMask) != shader::kProjectionMesh;
+  const uint32_t mode = r.flags & shader::kDrawProjectionMask;
+  return (r.flags & shader::kDrawFlagLive) != 0 && mode != shader::kProjectionMesh && mode != shader::kProjectionRibbon;
 }
 
 Status check_word(uint32_t word, uint32_t width, uint32_t record_words, const char* field, size_t row) {
@@ -51,7 +53,7 @@ Status check_word(uint32_t word, uint32_t width, uint32_t record_words, const ch
 
 Status check_record(const ParticleDrawRecord& r, uint32_t record_words, size_t row) {
   const std::string where = "records[" + std::to_string(row) + "]";
-  if ((r.flags & shader::kDrawProjectionMask) > shader::kProjectionMesh)
+  if ((r.flags & shader::kDrawProjectionMask) > shader::kProjectionRibbon)
     return make_error(ErrorCode::kInvalidArgument,
                       "undefined projection mode " + std::to_string(r.flags & shader::kDrawProjectionMask), where);
   if (r.rotation_word != shader::kDrawUnbound && r.rotation_width != 1u && r.rotation_width != 4u)
@@ -140,6 +142,7 @@ struct Particle {
   float cell0 = 0.0f, cell1 = 0.0f, blend = 0.0f;  // flipbook cells and the weight of cell1
   // Lit sprites (kDrawFlagLit): the quad's centre and axes, and the normal's frame.
   bool lit = false;
+  bool ribbon = false;  // a ribbon piece: the colour interpolated from its corners, u repeating
   glm::vec3 center{0.0f}, axis_x{0.0f}, axis_y{0.0f};
   glm::vec3 face{0.0f}, right{0.0f}, up{0.0f};
 };
@@ -147,8 +150,9 @@ struct Particle {
 // A clip-space vertex with the attributes interpolated across the quad.
 struct ClipVertex {
   glm::dvec4 clip;
-  glm::dvec2 uv;      // particle_corner_uv of the corner
-  double view_depth;  // -z in view space
+  glm::dvec2 uv;          // particle_corner_uv of the corner
+  double view_depth;      // -z in view space
+  glm::dvec4 color{1.0};  // a ribbon corner's colour (straight alpha)
 };
 
 struct ScreenVertex {
@@ -157,6 +161,7 @@ struct ScreenVertex {
   double inv_w;
   glm::dvec2 uv_w;      // uv / w
   double view_depth_w;  // view depth / w
+  glm::dvec4 color_w;   // color / w
 };
 
 struct Triangle {
@@ -175,6 +180,7 @@ ClipVertex intersect(const ClipVertex& inside, const ClipVertex& outside, double
   v.clip = inside.clip + (outside.clip - inside.clip) * t;
   v.uv = inside.uv + (outside.uv - inside.uv) * t;
   v.view_depth = inside.view_depth + (outside.view_depth - inside.view_depth) * t;
+  v.color = inside.color + (outside.color - inside.color) * t;
   return v;
 }
 
@@ -234,6 +240,7 @@ void setup_triangle(const std::array<ClipVertex, 3>& corners, uint32_t particle,
     s.z = c.clip.z * s.inv_w;
     s.uv_w = c.uv * s.inv_w;
     s.view_depth_w = c.view_depth * s.inv_w;
+    s.color_w = c.color * s.inv_w;
     if (!std::isfinite(s.x) || !std::isfinite(s.y) || !std::isfinite(s.z) || !std::isfinite(s.inv_w)) return;
     screen.push_back(s);
   }
@@ -273,7 +280,7 @@ struct Fragment {
 };
 
 glm::vec4 shade(const ReferenceInputs& in, const Particle& p, const LinearTexture& atlas, glm::vec2 uv,
-                float view_depth, float scene_depth) {
+                float view_depth, float scene_depth, glm::vec4 color) {
   const float near_plane = in.view.clip.x;
   const ParticleDrawRecord& r = *p.record;
   auto texel_of = [&](float cell) {
@@ -286,7 +293,6 @@ glm::vec4 shade(const ReferenceInputs& in, const Particle& p, const LinearTextur
   if ((r.flags & shader::kDrawFlagSoft) != 0)
     fade = shader::particle_soft_fade(shader::particle_view_depth(scene_depth, near_plane), view_depth,
                                       r.soft_distance);
-  glm::vec4 color = p.color;
   if (p.lit) {
     // The lights exactly at the fragment's point on the quad (render/reference_lighting.hpp).
     const glm::vec2 corner(uv.x - 0.5f, 0.5f - uv.y);  // particle_corner_uv inverted
@@ -431,6 +437,32 @@ void build_quads(const ReferenceInputs& in, uint32_t width, uint32_t height, std
   }
 }
 
+// The ribbons' pieces (render/reference_ribbons.hpp), after the sprites in the tie-break order:
+// each two triangles over its corners, shaded as a sprite of its row with the colour interpolated.
+void build_ribbon_pieces(const ReferenceInputs& in, uint32_t width, uint32_t height, std::vector<Particle>& particles,
+                         std::vector<Triangle>& triangles) {
+  const ReferenceRibbons ribbons = build_reference_ribbons(in);
+  for (const ReferenceRibbonPiece& piece : ribbons.pieces) {
+    Particle particle;
+    particle.order = uint32_t(in.alive_slots.size() + particles.size());
+    particle.record = &in.records[piece.row];
+    particle.ribbon = true;
+    std::array<ClipVertex, 4> corners;
+    for (size_t c = 0; c < 4; ++c) {
+      const glm::vec4 world(piece.corners[c].position, 1.0f);
+      corners[c].clip = glm::dvec4(in.view.view_projection * world);
+      corners[c].uv = glm::dvec2(piece.corners[c].uv);
+      corners[c].view_depth = -double((in.view.view * world).z);
+      corners[c].color = glm::dvec4(piece.corners[c].color);
+    }
+    const uint32_t index = uint32_t(particles.size());
+    particles.push_back(particle);
+    for (const auto& tri : kTriangles)
+      setup_triangle({corners[size_t(tri[0])], corners[size_t(tri[1])], corners[size_t(tri[2])]}, index, width, height,
+                     triangles);
+  }
+}
+
 // The screen's tiles of kTileSize pixels, each with the triangles whose pixel range reaches it.
 struct TileBins {
   uint32_t tiles_x = 0, tiles_y = 0;
@@ -488,7 +520,13 @@ void rasterize_tile(const ReferenceInputs& in, const Tile& tile, const std::vect
         const glm::dvec2 uv = (la * a.uv_w + lb * b.uv_w + lc * c.uv_w) / inv_w;
         const float view_depth = float((la * a.view_depth_w + lb * b.view_depth_w + lc * c.view_depth_w) / inv_w);
         if (!std::isfinite(view_depth)) continue;  // keeps the sort's ordering strict
-        const glm::vec4 color = shade(in, particle, atlas, glm::vec2(uv), view_depth, scene_depth);
+        glm::vec2 texture_uv(uv);
+        glm::vec4 vertex_color = particle.color;
+        if (particle.ribbon) {  // as particle_quad.frag's RASTER_RIBBON: u repeats, the colour varies
+          texture_uv.x -= std::floor(texture_uv.x);
+          vertex_color = glm::vec4((la * a.color_w + lb * b.color_w + lc * c.color_w) / inv_w);
+        }
+        const glm::vec4 color = shade(in, particle, atlas, texture_uv, view_depth, scene_depth, vertex_color);
         fragments.push_back({uint32_t((y - tile.y0) * int(kTileSize) + (x - tile.x0)), view_depth, particle.order,
                              color});
       }
@@ -534,6 +572,7 @@ Result<ReferenceImage> render_particles_reference(const ReferenceInputs& in) {
   std::vector<Particle> particles;
   std::vector<Triangle> triangles;
   build_quads(in, width, height, particles, triangles);
+  build_ribbon_pieces(in, width, height, particles, triangles);
   const TileBins tiles = bin_triangles(triangles, width, height);
 
   // Per tile: rasterize, shade, sort per pixel, composite front to back.
@@ -551,30 +590,6 @@ Result<ReferenceImage> render_particles_reference(const ReferenceInputs& in) {
     }
   }
   return image;
-}
-
-ImageError compare_images(const ReferenceImage& a, const ReferenceImage& b) {
-  MOTE_CHECK(a.width == b.width && a.height == b.height, "compare_images: the images differ in size");
-  MOTE_CHECK(a.pixels.size() == size_t(a.width) * a.height && b.pixels.size() == a.pixels.size(),
-             "compare_images: pixels.size() is not width * height");
-  ImageError e;
-  double sum_abs = 0.0, sum_sq = 0.0;
-  for (size_t i = 0; i < a.pixels.size(); ++i) {
-    for (int c = 0; c < 3; ++c) {
-      const double va = a.pixels[i][c], vb = b.pixels[i][c];
-      // A NaN on either side counts as the largest error, so it cannot hide in the sums.
-      const double d = std::isnan(va) || std::isnan(vb) ? 1.0
-                                                        : std::abs(std::clamp(va, 0.0, 1.0) - std::clamp(vb, 0.0, 1.0));
-      sum_abs += d;
-      sum_sq += d * d;
-      e.max_abs = std::max(e.max_abs, d);
-    }
-  }
-  const double n = double(a.pixels.size()) * 3.0;
-  e.mean_abs = n > 0.0 ? sum_abs / n : 0.0;
-  const double mse = n > 0.0 ? sum_sq / n : 0.0;
-  e.psnr_db = mse > 0.0 ? 10.0 * std::log10(1.0 / mse) : std::numeric_limits<double>::infinity();
-  return e;
 }
 
 }  // namespace mote::render

@@ -54,6 +54,7 @@
 
 #include "mote/result.hpp"
 #include "shared/particle_render.h"
+#include "shared/ribbon.h"
 
 namespace mote::render {
 
@@ -99,6 +100,11 @@ struct ReferenceInputs {
   const ReferenceImage* background = nullptr;
   // The point lights lit sprites see (the first view.point_light_count of them).
   std::span<const shader::PointLightGpu> point_lights;
+  // The ribbon records, indexed by row as `records` (empty: no ribbons). A live record of
+  // projection kProjectionRibbon with a live ribbon record joins its particles into strips
+  // (render/reference_ribbons.hpp, built on the CPU here, not read from the GPU's build): each
+  // piece two triangles with its corners' colour interpolated and u repeating, shaded as a sprite.
+  std::span<const shader::RibbonRecord> ribbons;
 };
 
 // Largest image side the reference accepts (4096² pixels of vec4 = 256 MiB).

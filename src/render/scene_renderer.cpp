@@ -539,6 +539,13 @@ Result<assets::ImageRgba8> SceneRenderer::render(FrameReport* report, FrameCaptu
     const render::ParticleRenderer& particle_renderer = detail::ApiAccess::renderer(*renderer_);
     const std::span<const shader::ParticleDrawRecord> records = particle_renderer.records();
     capture->records.assign(records.begin(), records.end());
+    capture->ribbons.assign(particle_renderer.ribbon_records().begin(), particle_renderer.ribbon_records().end());
+    if (const RibbonPass& ribbons = particle_renderer.ribbon_pass(); ribbons.capacity() != 0) {
+      MOTE_TRY_ASSIGN(capture->ribbon_counts,
+                      gpu::readback_as<uint32_t>(device, ribbons.counts(), shader::kRibbonCountWords));
+      MOTE_TRY_ASSIGN(capture->ribbon_points,
+                      gpu::readback_as<shader::RibbonPoint>(device, ribbons.points(), capture->alive.size()));
+    }
     capture->depth.resize(texels);
     std::memcpy(capture->depth.data(), capture_depth_.mapped(), texels * sizeof(float));
     capture->opaque = unpack_rgba16f(capture_opaque_, texels);

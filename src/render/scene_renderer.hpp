@@ -67,6 +67,11 @@ struct FrameCapture {
   std::vector<uint32_t> pool;
   std::vector<uint32_t> alive;  // the slots drawn, in alive-list order
   std::vector<shader::ParticleDrawRecord> records;
+  std::vector<shader::RibbonRecord> ribbons;  // beside records (docs/design/ribbons.md)
+  // The GPU's ribbon build of the frame (render/ribbon_pass.hpp): its counts block and a point per
+  // alive-list place, in (row, id, serial) order; empty without a ribbon row.
+  std::vector<uint32_t> ribbon_counts;
+  std::vector<shader::RibbonPoint> ribbon_points;
   std::vector<float> depth;              // reversed-Z per pixel
   std::vector<glm::vec4> opaque;         // the HDR target before the particles
   std::vector<glm::vec4> composited;     // after the particles (before tonemapping)

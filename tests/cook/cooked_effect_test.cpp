@@ -52,6 +52,13 @@ void expect_same_effect(const CompiledEffect& a, const CompiledEffect& b) {
   EXPECT_EQ(r.velocity_field, s.velocity_field);
   EXPECT_EQ(r.rotation_field, s.rotation_field);
   EXPECT_EQ(r.frame_field, s.frame_field);
+  EXPECT_EQ(r.ribbon.id_field, s.ribbon.id_field);
+  EXPECT_EQ(r.ribbon.serial_field, s.ribbon.serial_field);
+  EXPECT_EQ(r.ribbon.uv_mode, s.ribbon.uv_mode);
+  EXPECT_EQ(r.ribbon.uv_tile_length, s.ribbon.uv_tile_length);
+  EXPECT_EQ(r.ribbon.facing, s.ribbon.facing);
+  EXPECT_EQ(r.ribbon.normal_field, s.ribbon.normal_field);
+  EXPECT_EQ(r.ribbon.subdivisions, s.ribbon.subdivisions);
 }
 
 TEST(CookedEffect, EveryPresetRoundTrips) {
@@ -94,14 +101,15 @@ TEST(CookedEffect, SimulatesToTheSameParticlesAsTheDocument) {
   }
 }
 
-// Version 1 is version 2 (version 3 without CULL, itself version 4 without KERN) without GLOB: it loads with a zero
-// preview per global import.
+// Version 1 is version 2 (version 3 without CULL, itself version 4 without KERN, itself version 5
+// without RIBN) without GLOB: it loads with a zero preview per global import.
 TEST(CookedEffect, UpgradesVersion1) {
   const CompiledEffect effect = compile_document(std::filesystem::path(MOTE_SOURCE_DIR) /
                                                  "tests/graph/golden/fountain.json");
   ASSERT_FALSE(effect.program.global_imports.empty()) << "the test needs an effect with global imports";
   std::vector<uint8_t> bytes = save_cooked_effect(effect);
   test::erase_chunk(bytes, "KERN");
+  test::erase_chunk(bytes, "RIBN");
   test::erase_chunk(bytes, "CULL");
   test::erase_chunk(bytes, "GLOB");
   test::put_u32(bytes, 4, 1);
@@ -136,8 +144,9 @@ TEST(CookedEffect, CullingRoundTripsAndVersion2LoadsWithoutIt) {
   ASSERT_TRUE(loaded.ok()) << loaded.error().to_string();
   EXPECT_TRUE(loaded->emission.cull);
   EXPECT_EQ(loaded->emission.max_catchup_seconds, 0.25f);
-  // Version 2 had no CULL (nor KERN): such a file loads with the defaults.
+  // Version 2 had no CULL (nor KERN, nor RIBN): such a file loads with the defaults.
   test::erase_chunk(bytes, "KERN");
+  test::erase_chunk(bytes, "RIBN");
   test::erase_chunk(bytes, "CULL");
   test::put_u32(bytes, 4, 2);
   test::reseal(bytes);
@@ -145,6 +154,47 @@ TEST(CookedEffect, CullingRoundTripsAndVersion2LoadsWithoutIt) {
   ASSERT_TRUE(old.ok()) << old.error().to_string();
   EXPECT_FALSE(old->emission.cull);
   EXPECT_EQ(old->emission.max_catchup_seconds, EmissionSettings{}.max_catchup_seconds);
+}
+
+// RIBN (version 5) keeps the ribbon settings; a version 4 file (no RIBN) loads with the defaults,
+// and settings outside the document's ranges are refused at the chunk's tag.
+TEST(CookedEffect, RibbonSettingsRoundTripAndVersion4LoadsWithout) {
+  CompiledEffect effect = compile_document(std::filesystem::path(MOTE_SOURCE_DIR) / "tests/graph/golden/fountain.json");
+  effect.render.projection = "ribbon";
+  effect.render.ribbon = {.id_field = "age",
+                          .serial_field = "lifetime",
+                          .uv_mode = "tiled",
+                          .uv_tile_length = 0.25f,
+                          .facing = "normal",
+                          .normal_field = "velocity",
+                          .subdivisions = 3};
+  std::vector<uint8_t> bytes = save_cooked_effect(effect);
+  Result<CompiledEffect> loaded = load_cooked_effect(bytes);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().to_string();
+  expect_same_effect(effect, *loaded);
+
+  effect.render.ribbon.subdivisions = 9;
+  Result<CompiledEffect> refused = load_cooked_effect(save_cooked_effect(effect));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().where, "RIBN") << refused.error().to_string();
+  effect.render.ribbon.subdivisions = 3;
+  effect.render.ribbon.normal_field.clear();
+  refused = load_cooked_effect(save_cooked_effect(effect));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().where, "RIBN") << refused.error().to_string();
+
+  const CompiledEffect plain = compile_document(std::filesystem::path(MOTE_SOURCE_DIR) / "effects/fire.json");
+  std::vector<uint8_t> v4 = save_cooked_effect(plain);
+  test::erase_chunk(v4, "RIBN");
+  test::put_u32(v4, 4, 4);
+  test::reseal(v4);
+  Result<CompiledEffect> old = load_cooked_effect(v4);
+  ASSERT_TRUE(old.ok()) << old.error().to_string();
+  expect_same_effect(plain, *old);
+  // A version 5 file without RIBN is refused.
+  test::put_u32(v4, 4, 5);
+  test::reseal(v4);
+  EXPECT_FALSE(load_cooked_effect(v4).ok());
 }
 
 TEST(CookedEffect, FileLoaderSetsTheSourcePath) {

@@ -51,6 +51,65 @@ TEST(Loader, RejectsBadEnum) {
 TEST(Loader, RejectsRenderFieldNotDeclared) {
   expect_rejected(effect_with(kStore, kStore, R"("render": {"fields": {"size": "radius"}},)"), "/render/fields/size");
 }
+// A ribbon effect (docs/design/ribbons.md): the serial, id and normal fields it names are
+// declared particle fields of the right width; its keys only with projection "ribbon".
+std::string ribbon_effect(const std::string& render) {
+  const std::string fields =
+      R"({"name": "t", "particle_fields": [{"name": "position", "width": 3}, {"name": "ribbon_serial", "width": 1},
+      {"name": "trail", "width": 1}, {"name": "up", "width": 3}, {"name": "color", "width": 4}],)";
+  return fields + R"("render": )" + render +
+         R"(, "init": {"nodes": [{"id": "i", "type": "builtin", "params": {"name": "particle_index"}},
+      {"id": "s", "type": "set_field", "params": {"field": "ribbon_serial"}, "inputs": {"value": "i"}}]},
+      "update": {"nodes": []}})";
+}
+
+TEST(Loader, ReadsRibbonSettings) {
+  auto r = mote::compile_effect(ribbon_effect(
+      R"({"projection": "ribbon", "ribbon": {"id_field": "trail", "uv": "tiled", "tile_length": 0.5,
+          "facing": "normal", "normal_field": "up", "subdivisions": 4}})"));
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  const mote::RibbonSettings& ribbon = r->render.ribbon;
+  EXPECT_EQ(r->render.projection, "ribbon");
+  EXPECT_EQ(ribbon.id_field, "trail");
+  EXPECT_EQ(ribbon.serial_field, "ribbon_serial");
+  EXPECT_EQ(ribbon.uv_mode, "tiled");
+  EXPECT_EQ(ribbon.uv_tile_length, 0.5f);
+  EXPECT_EQ(ribbon.facing, "normal");
+  EXPECT_EQ(ribbon.normal_field, "up");
+  EXPECT_EQ(ribbon.subdivisions, 4u);
+  // Without a "ribbon" object: one ribbon per emitter, camera facing, stretched UV, straight.
+  auto d = mote::compile_effect(ribbon_effect(R"({"projection": "ribbon"})"));
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_EQ(d->render.ribbon.id_field, "");
+  EXPECT_EQ(d->render.ribbon.uv_mode, "stretched");
+  EXPECT_EQ(d->render.ribbon.facing, "camera");
+  EXPECT_EQ(d->render.ribbon.subdivisions, 1u);
+}
+
+TEST(Loader, RejectsBadRibbonSettings) {
+  const auto rejected = [](const std::string& render, const std::string& where) {
+    expect_rejected(ribbon_effect(render), where);
+  };
+  rejected(R"({"projection": "billboard", "ribbon": {}})", "/render/ribbon");
+  rejected(R"({"projection": "ribbon", "flipbook": {"columns": 2}})", "/render/flipbook");
+  rejected(R"({"projection": "ribbon", "lit": true})", "/render/lit");
+  rejected(R"({"projection": "ribbon", "ribbon": {"serial": "x"}})", "/render/ribbon/serial");
+  rejected(R"({"projection": "ribbon", "ribbon": {"serial_field": "birth"}})", "/render/ribbon/serial_field");
+  rejected(R"({"projection": "ribbon", "ribbon": {"serial_field": "up"}})", "/render/ribbon/serial_field");
+  rejected(R"({"projection": "ribbon", "ribbon": {"id_field": "color"}})", "/render/ribbon/id_field");
+  rejected(R"({"projection": "ribbon", "ribbon": {"uv": "mirrored"}})", "/render/ribbon/uv");
+  rejected(R"({"projection": "ribbon", "ribbon": {"tile_length": 2}})", "/render/ribbon/tile_length");
+  rejected(R"({"projection": "ribbon", "ribbon": {"uv": "tiled", "tile_length": 0}})", "/render/ribbon/tile_length");
+  rejected(R"({"projection": "ribbon", "ribbon": {"facing": "normal"}})", "/render/ribbon");
+  rejected(R"({"projection": "ribbon", "ribbon": {"normal_field": "up"}})", "/render/ribbon/normal_field");
+  rejected(R"({"projection": "ribbon", "ribbon": {"facing": "normal", "normal_field": "trail"}})",
+           "/render/ribbon/normal_field");
+  rejected(R"({"projection": "ribbon", "ribbon": {"subdivisions": 9}})", "/render/ribbon/subdivisions");
+  rejected(R"({"projection": "ribbon", "ribbon": {"subdivisions": 0}})", "/render/ribbon/subdivisions");
+  // The default serial field must be declared too; the error points at the projection.
+  expect_rejected(effect_with(kStore, kStore, R"("render": {"projection": "ribbon"},)"), "/render/projection");
+}
+
 TEST(Loader, RejectsDuplicateNodeId) {
   expect_rejected(effect_with(std::string(kStore) + "," + kStore, kStore), "/init/nodes/1/id");
 }

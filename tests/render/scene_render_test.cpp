@@ -222,6 +222,8 @@ const GoldenCase kGoldenCases[] = {
     {"sun_shafts", "scenes/sun_shafts.json", 6},
     {"fireworks", "scenes/fireworks.json", 12},       // events: rockets burst into sparks
     {"rain_splash", "scenes/rain_splash.json", 6},    // events: rain splashes on the box and ground
+    {"comet", "scenes/comet.json", 6},                // a ribbon tail (docs/design/ribbons.md)
+    {"sword_swing", "scenes/sword_swing.json", 6},    // a ribbon facing its normal field
     {"leaves_swirl", "scenes/leaves_swirl.json", 6},  // an authored vector field carries the leaves
     {"projection_billboard", "tests/render/scenes/projection_billboard.json", 2},
     {"projection_stretched", "tests/render/scenes/projection_stretched.json", 2},
@@ -231,7 +233,10 @@ const GoldenCase kGoldenCases[] = {
     {"flipbook", "tests/render/scenes/flipbook.json", 0},
     {"flipbook_blend", "tests/render/scenes/flipbook_blend.json", 0},
     {"soft_crossing", "tests/render/scenes/soft_crossing.json", 1},
-    {"lit_backlit", "tests/render/scenes/lit_backlit.json", 1},  // lit puffs, a light behind them
+    {"lit_backlit", "tests/render/scenes/lit_backlit.json", 1},    // lit puffs, a light behind them
+    {"ribbon_comet", "tests/render/scenes/ribbon_comet.json", 6},  // a ribbon (docs/design/ribbons.md)
+    {"ribbon_comet_sorted", "tests/render/scenes/ribbon_comet.json", 6, DrawPath::kRaster, Transparency::kSorted},
+    {"ribbon_comet_avboit", "tests/render/scenes/ribbon_comet.json", 6, DrawPath::kRaster, Transparency::kAvboit},
     {"fire_compute", "scenes/fire.json", 6, DrawPath::kCompute},
     {"smoke_compute", "scenes/smoke.json", 6, DrawPath::kCompute},
     {"projection_billboard_compute", "tests/render/scenes/projection_billboard.json", 2, DrawPath::kCompute},

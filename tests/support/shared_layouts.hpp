@@ -17,6 +17,7 @@
 #include "shared/particle_render.h"
 #include "shared/radix_sort.h"
 #include "shared/render_passes.h"
+#include "shared/ribbon.h"
 #include "shared/scan.h"
 #include "shared/transform.h"
 #include "shared/vm_gpu.h"
@@ -133,8 +134,9 @@ inline std::vector<SharedLayout> shared_layouts() {
         MOTE_MEMBER(FrameParams, capacity), MOTE_MEMBER(FrameParams, record_words),
         MOTE_MEMBER(FrameParams, serial_word), MOTE_MEMBER(FrameParams, constants_base),
         MOTE_MEMBER(FrameParams, code_base), MOTE_MEMBER(FrameParams, field_base), MOTE_MEMBER(FrameParams, time),
-        MOTE_MEMBER(FrameParams, cull_view), MOTE_MEMBER(FrameParams, pad2), MOTE_MEMBER(FrameParams, cull_planes),
-        MOTE_MEMBER(FrameParams, wind_base), MOTE_MEMBER(FrameParams, wind_turbulence)}},
+        MOTE_MEMBER(FrameParams, cull_view), MOTE_MEMBER(FrameParams, bounds_in_simulate),
+        MOTE_MEMBER(FrameParams, cull_planes), MOTE_MEMBER(FrameParams, wind_base),
+        MOTE_MEMBER(FrameParams, wind_turbulence)}},
       {"FrameCounters",
        {MOTE_MEMBER(FrameCounters, alive_in),
         MOTE_MEMBER(FrameCounters, alive_out),
@@ -157,7 +159,7 @@ inline std::vector<SharedLayout> shared_layouts() {
         MOTE_MEMBER(FrameCounters, bounds_groups_x),
         MOTE_MEMBER(FrameCounters, bounds_groups_y),
         MOTE_MEMBER(FrameCounters, bounds_groups_z),
-        MOTE_MEMBER(FrameCounters, listed_newborns),
+        MOTE_MEMBER(FrameCounters, bounds_entries),
         MOTE_MEMBER(FrameCounters, pad1),
         MOTE_MEMBER(FrameCounters, pad2)}},
       {"FrameSpawnRange",
@@ -239,6 +241,19 @@ inline std::vector<SharedLayout> shared_layouts() {
       {"FrameFieldBindPush",
        {MOTE_MEMBER(FrameFieldBindPush, binding_count), MOTE_MEMBER(FrameFieldBindPush, pad0),
         MOTE_MEMBER(FrameFieldBindPush, pad1), MOTE_MEMBER(FrameFieldBindPush, pad2)}},
+      {"RibbonRecord",
+       {MOTE_MEMBER(RibbonRecord, flags), MOTE_MEMBER(RibbonRecord, serial_word), MOTE_MEMBER(RibbonRecord, id_word),
+        MOTE_MEMBER(RibbonRecord, normal_word), MOTE_MEMBER(RibbonRecord, uv_mode),
+        MOTE_MEMBER(RibbonRecord, subdivisions), MOTE_MEMBER(RibbonRecord, tile_length),
+        MOTE_MEMBER(RibbonRecord, pad0)}},
+      {"RibbonPoint",
+       {MOTE_MEMBER(RibbonPoint, position_width), MOTE_MEMBER(RibbonPoint, color), MOTE_MEMBER(RibbonPoint, normal_u),
+        MOTE_MEMBER(RibbonPoint, row), MOTE_MEMBER(RibbonPoint, id), MOTE_MEMBER(RibbonPoint, slot),
+        MOTE_MEMBER(RibbonPoint, flags)}},
+      {"RibbonPush",
+       {MOTE_MEMBER(RibbonPush, record_words), MOTE_MEMBER(RibbonPush, record_count), MOTE_MEMBER(RibbonPush, capacity),
+        MOTE_MEMBER(RibbonPush, alive_count_word), MOTE_MEMBER(RibbonPush, key), MOTE_MEMBER(RibbonPush, pad0),
+        MOTE_MEMBER(RibbonPush, pad1), MOTE_MEMBER(RibbonPush, pad2)}},
       {"ParticleDrawRecord",
        {MOTE_MEMBER(ParticleDrawRecord, position_word), MOTE_MEMBER(ParticleDrawRecord, size_word),
         MOTE_MEMBER(ParticleDrawRecord, color_word), MOTE_MEMBER(ParticleDrawRecord, velocity_word),

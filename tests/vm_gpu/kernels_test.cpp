@@ -64,7 +64,7 @@ TEST(VmJitSources, EmbeddedSourcesAreThisSourceTreesFiles) {
   }
   EXPECT_TRUE(vm_kernels::find_shader_source("runtime/frame/simulate.comp").has_value())
       << "the frame's compiled simulate";
-  EXPECT_FALSE(vm_kernels::find_shader_source("shared/avboit.h").has_value());
+  EXPECT_FALSE(vm_kernels::find_shader_source("shared/media_density.h").has_value());
 }
 
 TEST(VmJitCompiler, IncludesResolveOnlyAgainstEmbeddedHeaders) {
@@ -77,11 +77,11 @@ TEST(VmJitCompiler, IncludesResolveOnlyAgainstEmbeddedHeaders) {
   EXPECT_EQ((*spirv)[0], 0x07230203u) << "SPIR-V magic";
 
   const std::string missing =
-      "#version 460\n#include \"shared/avboit.h\"\nlayout(local_size_x = 1) in;\nvoid main() {}\n";
+      "#version 460\n#include \"shared/media_density.h\"\nlayout(local_size_x = 1) in;\nvoid main() {}\n";
   auto refused = compiler.compile_compute(missing, "missing");
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().code, ErrorCode::kParse);
-  EXPECT_NE(refused.error().message.find("no embedded source named 'shared/avboit.h'"), std::string::npos)
+  EXPECT_NE(refused.error().message.find("no embedded source named 'shared/media_density.h'"), std::string::npos)
       << refused.error().message;
 
   auto broken = compiler.compile_compute("#version 460\nvoid main() { undeclared = 1; }\n", "broken");

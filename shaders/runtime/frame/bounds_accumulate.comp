@@ -1,10 +1,11 @@
 #version 460
-// Bounds, step 1 of 2 (docs/design/runtime_frame.md, "Bounds"): after finish, over the newborns
-// at the head of the alive list this frame wrote (finish records how many and sizes the dispatch
-// from them), each particle — its drawn position, size and velocity, the words its emitter's
-// record names — folds its drawn shape into its row's accumulators (runtime/frame/bounds_fold.glsl).
-// The survivors were folded by simulate.comp as UPDATE left them, so together every particle of
-// the list is counted once, and the pass re-reads the pool only for the frame's births.
+// Bounds, step 1 of 2 (docs/design/runtime_frame.md, "Bounds"): after finish, over the entries
+// at the head of the alive list this frame wrote that finish names (counters.bounds_entries; it
+// sizes the dispatch from them), each particle — its drawn position, size and velocity, the words
+// its emitter's record names — folds its drawn shape into its row's accumulators
+// (runtime/frame/bounds_fold.glsl). With params.bounds_in_simulate those are the newborns alone:
+// simulate.comp folded the survivors as UPDATE left them, so every particle is counted once and
+// the pass re-reads the pool only for the frame's births. Otherwise the whole list.
 // A workgroup takes up to kFrameBoundsEntriesPerLane consecutive tiles of 64 entries (coalesced
 // reads, lane i reads entry i of each tile).
 #extension GL_KHR_shader_subgroup_basic : require
@@ -26,7 +27,7 @@ layout(std430, binding = kFrameBindingBoundsAccumulators) buffer Accumulators { 
 float word_f32(uint base, uint word) { return uintBitsToFloat(pool[base + word]); }
 
 void main() {
-  uint n = min(min(counters.listed_newborns, counters.alive_out), params.capacity);
+  uint n = min(min(counters.bounds_entries, counters.alive_out), params.capacity);
   uint rw = params.record_words;
   // Entries a lane takes: finish launches at least kFrameBoundsMinGroups workgroups (a list too
   // short to fill the GPU at 32 a lane is spread thinner), each over one contiguous chunk.

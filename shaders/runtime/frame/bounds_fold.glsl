@@ -83,9 +83,13 @@ void bounds_flush(bool pending) {
       atomicAdd(accumulators[at + 6u], sum_alive);
       if (sum_boxed != 0u) {
         atomicAdd(accumulators[at + 7u], sum_boxed);
+        // Only a key that grows the box goes out: a plain read sees at most what the atomics
+        // have made of the word so far (it only grows within a frame and starts at 0), so a
+        // key not above it is not above the word either, and once the box has settled the
+        // subgroups that follow send nothing.
         for (uint c = 0u; c < 3u; ++c) {
-          atomicMax(accumulators[at + c], lo[c]);
-          atomicMax(accumulators[at + 3u + c], hi[c]);
+          if (lo[c] > accumulators[at + c]) atomicMax(accumulators[at + c], lo[c]);
+          if (hi[c] > accumulators[at + 3u + c]) atomicMax(accumulators[at + 3u + c], hi[c]);
         }
       }
     }

@@ -22,16 +22,20 @@ void main() {
   uint newborns = min(counters.alive_out, params.capacity);
   uint n = min(counters.alive_out + kept, params.capacity);
   counters.alive_out = n;
-  counters.listed_newborns = newborns;
-  counters.simulate_groups_x = min((n + kFrameWorkgroupSize - 1u) / kFrameWorkgroupSize, kFrameMaxGroups);
+  // What the bounds pass folds: the newborns, when simulate folded the survivors; else all.
+  uint bounds_entries = params.bounds_in_simulate != 0u ? newborns : n;
+  counters.bounds_entries = bounds_entries;
+  // A frame whose simulate folds the bounds strides over a capped grid (kFrameSimulateMaxGroups).
+  uint simulate_cap = params.bounds_in_simulate != 0u ? kFrameSimulateMaxGroups : kFrameMaxGroups;
+  counters.simulate_groups_x = min((n + kFrameWorkgroupSize - 1u) / kFrameWorkgroupSize, simulate_cap);
   counters.simulate_groups_y = 1u;
   counters.simulate_groups_z = 1u;
-  // The bounds of the newborns (simulate folded the survivors'): kFrameBoundsEntriesPerLane
-  // entries a lane, but never fewer workgroups than kFrameBoundsMinGroups while the newborns have
-  // a tile for each (a short run would leave the GPU mostly idle waiting on a few lanes' memory).
+  // The bounds pass: kFrameBoundsEntriesPerLane entries a lane, but never fewer workgroups than
+  // kFrameBoundsMinGroups while its entries have a tile for each (a short run would leave the GPU
+  // mostly idle waiting on a few lanes' memory).
   uint bounds_chunk = kFrameWorkgroupSize * kFrameBoundsEntriesPerLane;
-  uint newborn_tiles = (newborns + kFrameWorkgroupSize - 1u) / kFrameWorkgroupSize;
-  uint bounds_groups = max((newborns + bounds_chunk - 1u) / bounds_chunk, min(newborn_tiles, kFrameBoundsMinGroups));
+  uint bounds_tiles = (bounds_entries + kFrameWorkgroupSize - 1u) / kFrameWorkgroupSize;
+  uint bounds_groups = max((bounds_entries + bounds_chunk - 1u) / bounds_chunk, min(bounds_tiles, kFrameBoundsMinGroups));
   counters.bounds_groups_x = min(bounds_groups, kFrameMaxGroups);
   counters.bounds_groups_y = 1u;
   counters.bounds_groups_z = 1u;

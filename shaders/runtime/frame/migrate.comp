@@ -61,6 +61,8 @@ void main() {
   uint survivors = min(warm.alive_out, push.warm_capacity);
   counters.dropped += survivors - m;
   counters.walk_tiles = (n + kFrameWorkgroupSize - 1u) / kFrameWorkgroupSize;
-  counters.simulate_groups_x = min((n + kFrameWorkgroupSize - 1u) / kFrameWorkgroupSize, kFrameMaxGroups);
+  // A frame whose simulate folds the bounds strides over a capped grid (kFrameSimulateMaxGroups).
+  uint simulate_cap = params.bounds_in_simulate != 0u ? kFrameSimulateMaxGroups : kFrameMaxGroups;
+  counters.simulate_groups_x = min((n + kFrameWorkgroupSize - 1u) / kFrameWorkgroupSize, simulate_cap);
 }
 #endif

@@ -216,7 +216,6 @@ void fold_bounds(uint row, bool updated, uint slot) {
 
 void main() {
   uint n = min(counters.alive_in, params.capacity);
-  uint stride = gl_NumWorkGroups.x * kFrameWorkgroupSize;
   bool bucketed = push.bucketed != 0u;
   // What the dispatch walks: the program's bucket of the coherence list, or the list whole.
   uint bucket_first = bucketed ? buckets[push.program].first : 0u;
@@ -228,6 +227,7 @@ void main() {
   // The workgroup walks 64 entries at a time, all its invocations together (the bounds and the
   // stride are the same for all of them), so the compiled build's record window moves through
   // the group load and store (vm/record_window_registers.glsl) in uniform control flow.
+  uint stride = gl_NumWorkGroups.x * kFrameWorkgroupSize;
   for (uint first = gl_WorkGroupID.x * kFrameWorkgroupSize; first < walked; first += stride) {
     uint i = first + gl_LocalInvocationIndex;
     // t: the entry of last frame's list (a bucket's padding stands for none).
@@ -272,7 +272,7 @@ void main() {
 #endif
     bool lives = updated || frozen;  // a frozen particle stays listed, its record untouched
 #ifndef FRAME_WARMUP
-    fold_bounds(lives ? header & kFrameHeaderRowMask : kBoundsNoRow, updated, slot);
+    if (params.bounds_in_simulate != 0u) fold_bounds(lives ? header & kFrameHeaderRowMask : kBoundsNoRow, updated, slot);
 #endif
 #ifdef FRAME_COMPILED
     if (kWindowChunks > 0u) vm_window_store_staged(kWindowDirtyMask);
@@ -282,6 +282,6 @@ void main() {
     record_survivors(bucketed ? (t < n ? t : ~0u) : t, lives);
   }
 #ifndef FRAME_WARMUP
-  bounds_finish();
+  if (params.bounds_in_simulate != 0u) bounds_finish();
 #endif
 }

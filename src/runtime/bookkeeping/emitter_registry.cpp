@@ -11,7 +11,8 @@ namespace mote::runtime {
 namespace {
 
 uint32_t projection_index(std::string_view projection) {
-  constexpr std::string_view kNames[] = {"billboard", "stretched", "vertical", "horizontal", "facing_world", "mesh"};
+  constexpr std::string_view kNames[] = {"billboard",    "stretched", "vertical", "horizontal",
+                                         "facing_world", "mesh",      "ribbon"};
   for (uint32_t i = 0; i < std::size(kNames); ++i)
     if (projection == kNames[i]) return i;
   return 0;

@@ -42,6 +42,12 @@ struct ParticleSystemOptions {
   // default here: frames are reproducible run to run), a frame compiles before it records.
   // The public API (mote::ParticleSystemDesc) turns it on.
   bool compile_in_background = false;
+  // Where the measured bounds are folded (docs/design/runtime_frame.md, "Bounds"): with at most
+  // this many emitter rows in the frame, simulate folds each survivor from the record it holds
+  // and the bounds pass reads only the newborns; with more, the bounds pass reads the whole list.
+  // Measured on the H200 (docs/PERFORMANCE.md, "Bounds folded into simulate"): one emitter of
+  // 16M gains by the fold, 100,000 emitters lose by it; between them not yet measured.
+  uint32_t bounds_in_simulate_max_rows = 64;
   // Frames the host may have recorded (record()) and not yet seen complete on the GPU: buffers
   // the frame retires (a grown program buffer) live that many further record() calls. execute()
   // tracks its own submissions and does not depend on it. 1 .. 8.

@@ -325,6 +325,7 @@ Result<ParticleSystem::FramePlan> ParticleSystem::prepare_frame(float dt, bool h
   params.field_base = shader::kFrameShapeWords + heap.field_base();
   params.time = time_ + dt;  // f32, as the tick sums an emitter's age
   params.cull_view = cull_planes_ ? 1u : 0u;
+  params.bounds_in_simulate = plan.rows <= options_.bounds_in_simulate_max_rows ? 1u : 0u;
   const VmWindField wind = wind_field_at(wind_, params.time);
   params.wind_base = shader::vec4(wind.base_velocity[0], wind.base_velocity[1], wind.base_velocity[2], 0.0f);
   params.wind_turbulence = shader::vec4(wind.turbulence[0], wind.turbulence[1], wind.turbulence[2], wind.turbulence[3]);

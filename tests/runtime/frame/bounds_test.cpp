@@ -133,15 +133,22 @@ struct CpuBox {
   }
 };
 
-class BoundsTest : public test::GpuTest, public ::testing::WithParamInterface<bool> {
+// The parameters: compiled simulate (the kernels fold the survivors from their staged window) or
+// the interpreter (from its register file); the survivors folded by simulate, or the whole list
+// by the bounds pass.
+struct BoundsMode {
+  bool compiled;
+  bool in_simulate;
+};
+
+class BoundsTest : public test::GpuTest, public ::testing::WithParamInterface<BoundsMode> {
  protected:
-  // The parameter: compiled simulate (the kernels fold the survivors from their staged window)
-  // or the interpreter (from its register file).
   ParticleSystem make_system() {
     auto s = ParticleSystem::create(device(), {.capacity = 4096,
                                                .record_words = kRecordWords,
                                                .max_emitters = 16,
-                                               .compiled_simulate = GetParam()});
+                                               .compiled_simulate = GetParam().compiled,
+                                               .bounds_in_simulate_max_rows = GetParam().in_simulate ? 16u : 0u});
     EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().to_string());
     return s.ok() ? std::move(s).value() : ParticleSystem{};
   }
@@ -284,9 +291,12 @@ TEST_P(BoundsTest, AShapeTheFrameCannotMeasureIsUnknownNotWrong) {
   EXPECT_EQ(b[row.value()].bounds_max.y, INFINITY);
 }
 
-INSTANTIATE_TEST_SUITE_P(Simulate, BoundsTest, ::testing::Values(true, false),
-                         [](const ::testing::TestParamInfo<bool>& param) {
-                           return param.param ? std::string("Compiled") : std::string("Interpreted");
+INSTANTIATE_TEST_SUITE_P(Fold, BoundsTest,
+                         ::testing::Values(BoundsMode{true, true}, BoundsMode{false, true}, BoundsMode{true, false},
+                                           BoundsMode{false, false}),
+                         [](const ::testing::TestParamInfo<BoundsMode>& param) {
+                           return std::string(param.param.compiled ? "Compiled" : "Interpreted") +
+                                  (param.param.in_simulate ? "InSimulate" : "InBoundsPass");
                          });
 
 }  // namespace
