@@ -10,6 +10,7 @@
 
 #include "gpu/embedded_shaders.hpp"
 #include "gpu/shader_reflection.hpp"
+#include "mote/assembly.hpp"
 #include "mote/isa.hpp"
 #include "shared/isa_encoding.h"
 #include "support/gpu_fixture.hpp"
@@ -447,7 +448,8 @@ TEST_F(GpuTest, FoldedSectionsComputeExactlyWhatTheUnfoldedOnesDo) {
       ASSERT_EQ(folded->records.size(), unfolded->records.size());
       for (size_t w = 0; w < folded->records.size(); ++w)
         ASSERT_EQ(folded->records[w], unfolded->records[w])
-            << where << ": particle " << w / words << " word " << w % words;
+            << where << ": particle " << w / words << " word " << w % words << "\n"
+            << disassemble(program);
     }
   }
   // The comparison means something only if the fold did fold: instructions went, and results
