@@ -280,9 +280,9 @@ int main(int argc, char** argv) {
   if (!context.ok()) return fail("context", context.error());
   std::printf("device: %s\n", context.value()->device_name().c_str());
   auto fire = mote::compile_effect_file(std::string(MOTE_EXAMPLE_EFFECTS) + "/fire.json");
-  // The cpu and manual drivers need an effect whose record is the standard particle (size_growth
-  // sixth): this folder's sparkles.json is the preset written as a plain document, in that order.
-  auto sparkles = mote::compile_effect_file(std::string(MOTE_EXAMPLE_DIR) + "/sparkles.json");
+  // The cpu and manual drivers need an effect whose record is the standard particle
+  // (mote/particle.hpp): every preset that declares its ten members is one.
+  auto sparkles = mote::compile_effect_file(std::string(MOTE_EXAMPLE_EFFECTS) + "/sparkles.json");
   if (!fire.ok()) return fail("fire.json", fire.error());
   if (!sparkles.ok()) return fail("sparkles.json", sparkles.error());
   auto system = mote::ParticleSystem::create(*context.value(), {.capacity = 1u << 15, .max_emitters = 8});
@@ -306,8 +306,7 @@ int main(int argc, char** argv) {
   auto spline = particles.add_manual_emitter(sparkles.value(), 256, {.seed = 3});
   if (!spline.ok()) return fail("manual spline", spline.error());
 
-  // The fire's flipbook texture lies beside it, in the effects folder: that is the asset root (the
-  // sparkles document here names no texture).
+  // The presets' textures lie beside them, in the effects folder: that is the asset root.
   auto renderer = mote::ParticleRenderer::create(particles, {.width = kWidth,
                                                              .height = kHeight,
                                                              .asset_root = MOTE_EXAMPLE_EFFECTS});

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 #include <type_traits>
 
 namespace mote {
@@ -31,6 +32,25 @@ inline constexpr uint32_t kParticleBytes = 80;
 inline constexpr uint32_t kParticleWords = kParticleBytes / 4;
 // The record word the particle starts at: word 0 is the header (row and generation).
 inline constexpr uint32_t kParticleFirstWord = 1;
+
+// The members as an effect's particle fields (name and width in words), in record order. An
+// effect whose first ten particle fields are these is of the standard layout: the module
+// expander declares them first in this order (docs/design/modules.md), and the manual and cpu
+// drivers need it (docs/design/drivers.md).
+struct ParticleMember {
+  std::string_view name;
+  uint32_t width;
+};
+inline constexpr std::array<ParticleMember, 10> kParticleMembers{{{"position", 3},
+                                                                  {"velocity", 3},
+                                                                  {"age", 1},
+                                                                  {"lifetime", 1},
+                                                                  {"size", 1},
+                                                                  {"size_growth", 1},
+                                                                  {"angle", 1},
+                                                                  {"angular_velocity", 1},
+                                                                  {"color", 4},
+                                                                  {"uv_rect", 4}}};
 
 static_assert(sizeof(Particle) == kParticleBytes, "the standard particle is 80 bytes, no padding");
 static_assert(alignof(Particle) == 4);

@@ -158,7 +158,13 @@ class ParticleSystem;
 
 // What moves an emitter's particles (docs/design/drivers.md): the GPU frame (add_emitter), the
 // effect's bytecode on the host (add_cpu_emitter), or the application (add_manual_emitter).
-enum class Driver { kGpu, kCpu, kManual };
+// kNone: detached (detach_driver): the emitter's row and id stay, nothing moves, spawns or draws.
+enum class Driver { kGpu, kCpu, kManual, kNone };
+
+// What an emitter's burst() does when the pool cannot hold it (docs/design/drivers.md,
+// "Pool-full policies"): drop what does not fit (counted in ParticleStats::dropped), or replace
+// the emitter's oldest particles (a ring: the emitter keeps its newest).
+enum class PoolFullPolicy { kDrop, kReplaceOldest };
 
 // A manual emitter's records (docs/design/drivers.md, "The manual driver"): the application
 // writes standard particles (mote/particle.hpp) and Mote draws exactly them, with the emitter's
@@ -203,6 +209,9 @@ struct CpuEmitterDesc {
   EmitterDesc emitter;              // seed, pose, overrides (no transform: refused)
   uint32_t max_count = 0;           // particles it holds at most; 0 = the effect's capacity_hint
   std::vector<CustomForce> forces;  // applied in order after UPDATE
+  // Threads the emitter's UPDATE runs on (the calling thread and threads - 1 workers of its
+  // step; 0: the machine's hardware threads). The particles are the same whatever the count.
+  uint32_t threads = 1;
 };
 
 // A cpu-driven emitter (docs/design/drivers.md, "The cpu driver"): its effect's INIT and UPDATE
@@ -216,6 +225,9 @@ class CpuEmitter {
   EmitterId id() const { return id_; }
   // Custom-force results that were not finite, since the emitter was added (0 for a stale handle).
   uint64_t rejected_forces() const;
+  // The forces applied after UPDATE from the next frame on, replacing the emitter's (a cpu emitter
+  // that set_driver made starts with none). kInvalidArgument for a stale handle.
+  Status set_forces(std::vector<CustomForce> forces);
 
  private:
   friend class ParticleSystem;
@@ -239,8 +251,20 @@ class ParticleSystem {
   // Replaces a live emitter's effect in place (a live program swap): the row stays, its
   // generation moves on, the old effect's particles die next frame. Returns the new id.
   Result<EmitterId> swap_effect(EmitterId id, const CompiledEffect& effect);
-  // Extra spawns for the next frame, through the same budget and INIT as the rate.
+  // Extra spawns for the next frame, through the same budget and INIT as the rate (a gpu-driven
+  // emitter's; a manual emitter's spawns are its uploads: kInvalidArgument), and the emitter's
+  // pool-full policy for them:
+  // - kDrop (the default): what the pool's free slots cannot hold is dropped and counted;
+  // - kReplaceOldest: the burst spawns whole, first of the frame's spawns: when the free slots
+  //   are short, the emitter's oldest particles (born in the earliest frames; of one frame, the
+  //   last in the alive list) are freed before the frame to make room, so the emitter then holds
+  //   its newest particles. Only what even an emitter emptied of its particles cannot hold is
+  //   dropped. Such a frame reads the last frame back once (it waits for the GPU; with record(),
+  //   call it after the host's submission of the last frame completed). A paused or inactive
+  //   emitter's burst waits, as with kDrop. Kept by swap_effect.
   Status burst(EmitterId id, uint32_t count);
+  Status set_pool_full_policy(EmitterId id, PoolFullPolicy policy);
+  Result<PoolFullPolicy> pool_full_policy(EmitterId id) const;
   // Runtime controls (docs/design/drivers.md). None waits; each holds from the next frame on and
   // survives swap_effect. kInvalidArgument for an id that is not live.
   //
@@ -332,6 +356,8 @@ class ParticleSystem {
                                            const EmitterDesc& desc = {});
   // The handle of a live manual emitter (kInvalidArgument for any other id).
   Result<ManualEmitter> manual_emitter(EmitterId id);
+  // The handle of a live cpu emitter (kInvalidArgument for any other id).
+  Result<CpuEmitter> cpu_emitter(EmitterId id);
   // A cpu-driven emitter (CpuEmitter above) of `effect`, whose record must be the standard
   // particle after the header; desc.max_count is 1 .. capacity (0: the effect's capacity_hint).
   // Each execute()/record() first steps it on the host and uploads its live records. A frame
@@ -343,10 +369,24 @@ class ParticleSystem {
   // gpu -> manual (its live particles, read back once — this waits for the GPU — become the
   // manual records and stay drawn as they are; the effect's record must be the standard
   // particle), manual -> gpu and cpu -> gpu (the frame's UPDATE and rate drive them from the next
-  // frame), cpu -> manual (the last upload's records stay). -> cpu is kUnsupported (a simulation
-  // cannot start from records yet). Swapping to the driver it has does nothing.
+  // frame), cpu -> manual (the last upload's records stay), gpu -> cpu and manual -> cpu (a
+  // simulation of the effect on the batch VM adopts the live particles — read back, or the manual
+  // records — and the emitter's clock: age, rate accumulator, birth serials, tick; it then runs
+  // as add_cpu_emitter's, with no custom forces until CpuEmitter::set_forces; the effect's record
+  // must be the standard particle, the emitter must stand at its own pose, not a transform; it
+  // holds up to the effect's capacity_hint, its live count, or the manual max_count, whichever is
+  // largest, within the capacity; the readbacks wait for the GPU). Swapping to the driver it has
+  // does nothing.
   Result<Driver> driver(EmitterId id);
   Status set_driver(EmitterId id, Driver driver);
+  // Detaches the emitter's driver (wsg's detach_driver; driver() says kNone): from the next frame
+  // its particles are freed (counted in ParticleStats::orphaned), nothing spawns, nothing is
+  // simulated or drawn — the zero cost of an inactive emitter — while its row, id, values and
+  // bindings stay; a cpu emitter's simulation and a manual emitter's records are dropped.
+  // set_driver attaches one again: kGpu (the frame's, from where its clock stood), kManual (no
+  // records until an upload), kCpu (a simulation with no particles and the emitter's clock).
+  // set_active(true) refuses a detached emitter (kInvalidArgument: attach a driver instead).
+  Status detach_driver(EmitterId id);
   // The emitter's particles in the last completed frame's alive list (what it draws).
   Result<uint32_t> read_alive_count(EmitterId id);
   // The last completed frame's passes as the GPU timed them (kInvalidArgument without

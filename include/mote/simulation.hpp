@@ -80,6 +80,11 @@ struct SimulationOptions {
   // The events (not children) this emitter accepts for one frame through queue_events; the
   // rest are dropped and counted (FrameReport::events_dropped). At least 1.
   uint32_t event_queue_capacity = 65536;
+  // Threads UPDATE runs on (the calling one and threads - 1 workers; 0: the machine's hardware
+  // threads): the alive particles are split into runs of the pool, and each thread's runs go
+  // through an executor of its own. The particles, kills and events are the same bit for bit
+  // whatever the count (a particle's random stream depends on its slot, not on the run).
+  uint32_t threads = 1;
 };
 
 // One event a particle sent (EMIT_EVENT, docs/design/events.md): `count` children for each
@@ -131,6 +136,15 @@ Status measure_bounds(std::span<const uint32_t> records, uint32_t record_words, 
 Status measure_bounds(std::span<const uint32_t> pool, uint32_t record_words, std::span<const uint32_t> slots,
                       uint32_t field_offset, FrameReport& report);
 
+// An emitter's clock, as a driver swap hands it over between the GPU frame and a simulation
+// (docs/design/drivers.md, "Swapping drivers").
+struct SimulationClock {
+  float age = 0.0f;          // EMITTER_AGE after the last tick
+  float accumulator = 0.0f;  // the rate's carried fraction of a spawn
+  uint64_t born = 0;         // particles spawned so far: the next newborn's birth serial
+  uint32_t ticks = 0;        // ticks run so far: the next tick's random stream index
+};
+
 class Simulation {
  public:
   // Validates the options against the effect (field names, widths, capacity, stride), links the
@@ -148,6 +162,14 @@ class Simulation {
   Result<FrameReport> step(float dt);
   // The constant pose the next ticks read (EMITTER_POSITION, _ROTATION, _DIRECTION, _UP).
   void set_emitter_pose(const std::array<float, 3>& position, const std::array<float, 4>& rotation);
+
+  // Takes over a live emitter (the cpu driver's swap in): the pool becomes `records` —
+  // record_words() words each, in alive-list order (newest first), their headers rewritten to
+  // this simulation's — in slots 0, 1, ..., and the clock becomes `clock`; queued events stay.
+  // kInvalidArgument, and nothing changes, when records.size() is not a multiple of
+  // record_words() or holds more than capacity() records.
+  Status adopt(std::span<const uint32_t> records, const SimulationClock& clock);
+  SimulationClock clock() const;
 
   // The events the last step's INIT and UPDATE sent (a KILLed particle's included: an on-death
   // event), INIT's newborns in spawn order, then UPDATE's particles in the order of the alive

@@ -80,7 +80,8 @@ struct FrameCounters {
   uint bounds_groups_z;
   uint bounds_entries;  // the entries at the head of this frame's list the bounds pass folds (finish):
                         // emit's newborns when simulate folded the survivors, else the whole list
-  uint pad1;
+  uint reserved;        // free slots the host reserved for this frame's replace-oldest bursts
+                        // (kFrameReservedCommand; written by the host's upload, taken by the reset)
   uint pad2;
 };
 MOTE_ASSERT_SIZE(FrameCounters, 96);
@@ -106,7 +107,7 @@ MOTE_ASSERT_OFFSET(FrameCounters, bounds_groups_x, 72);
 MOTE_ASSERT_OFFSET(FrameCounters, bounds_groups_y, 76);
 MOTE_ASSERT_OFFSET(FrameCounters, bounds_groups_z, 80);
 MOTE_ASSERT_OFFSET(FrameCounters, bounds_entries, 84);
-MOTE_ASSERT_OFFSET(FrameCounters, pad1, 88);
+MOTE_ASSERT_OFFSET(FrameCounters, reserved, 88);
 MOTE_ASSERT_OFFSET(FrameCounters, pad2, 92);
 // Byte offsets of the indirect argument triples inside FrameCounters.
 MOTE_CONSTANT(uint, kFrameEmitArgsOffset, 32u);
@@ -142,7 +143,7 @@ struct FrameEmitterState {
   uint spawn_count;   // this frame's newborns
   float asleep;       // seconds the emitter has been culled since it was last seen (kEmitterFlagCull)
   uint culled;        // 1 when this frame's tick found the emitter out of view
-  uint pad0;
+  uint reserved;      // replace-oldest burst spawns with slots reserved for them (kFrameReservedCommand)
   uint pad1;
 };
 MOTE_ASSERT_SIZE(FrameEmitterState, 48);
@@ -156,7 +157,7 @@ MOTE_ASSERT_OFFSET(FrameEmitterState, tick, 24);
 MOTE_ASSERT_OFFSET(FrameEmitterState, spawn_count, 28);
 MOTE_ASSERT_OFFSET(FrameEmitterState, asleep, 32);
 MOTE_ASSERT_OFFSET(FrameEmitterState, culled, 36);
-MOTE_ASSERT_OFFSET(FrameEmitterState, pad0, 40);
+MOTE_ASSERT_OFFSET(FrameEmitterState, reserved, 40);
 MOTE_ASSERT_OFFSET(FrameEmitterState, pad1, 44);
 
 // Push constants of emit and simulate: which program this dispatch runs (one per live program,
@@ -438,6 +439,10 @@ MOTE_CONSTANT(uint, kFrameMaxGroups, 65535u);
 MOTE_CONSTANT(uint, kFrameSimulateMaxGroups, 8192u);
 // Spawn commands per frame (vkCmdUpdateBuffer writes at most 65536 bytes; two words each).
 MOTE_CONSTANT(uint, kFrameMaxCommands, 8192u);
+// A spawn command whose row has this bit is a replace-oldest burst (docs/design/drivers.md,
+// "Pool-full policies"): its count goes to the row's `reserved`, which the tick spawns outside
+// the budget, on slots the host made room for (FrameCounters::reserved, kept out of the budget).
+MOTE_CONSTANT(uint, kFrameReservedCommand, 0x80000000u);
 // Declared bursts per emitter the tick schedules (FrameBurst side table); add_emitter refuses more.
 MOTE_CONSTANT(uint, kFrameMaxBursts, 4u);
 // The record header (include/mote/simulation.hpp): row | generation << 20.

@@ -70,9 +70,10 @@ MOTE_ASSERT_OFFSET(FrameEventQueueHeader, pad2, 28);
 
 // Where a row's events go (host-written when a binding, an emitter or an effect changes):
 // `targets[o]` holds output o's target emitters (row | generation << 20; kFrameNoEventTarget for
-// none; up to kFrameEventTargets), `payload` where the sender's position, velocity and colour
-// fields lie in its record (x, y, z: word | components << 16; 0 components: the part reads 0;
-// src/sim/event_payload.cpp is the one statement of it).
+// none; up to kFrameEventTargets), `payload` where the sender's position, velocity, colour and
+// trail_id fields lie in its record (x, y, z, w: word | components << 16; 0 components: the part
+// reads 0; the trail_id goes in the position's spare lane; src/sim/event_payload.cpp is the one
+// statement of it).
 struct FrameEventRoutes {
   uvec4 targets[4];
   uvec4 payload;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <memory>
 #include <vector>
@@ -62,6 +63,8 @@ struct ParticleSystemState {
     uint64_t rejected_forces = 0;
   };
   std::map<uint32_t, std::unique_ptr<CpuDriver>> cpu_emitters;
+  // The rows whose driver was detached (detach_driver): inactive until set_driver attaches one.
+  std::set<uint32_t> detached;
 };
 
 // Steps every cpu emitter of the system for a frame of `dt` and queues its upload.

@@ -81,7 +81,8 @@ Result<CpuEmitter> ParticleSystem::add_cpu_emitter(const CompiledEffect& effect,
     // The simulation is made first: what it refuses (a bad effect or override) adds nothing.
     MOTE_TRY_ASSIGN(Simulation simulation, Simulation::create(effect, {.emitter = desc.emitter,
                                                                        .capacity = max_count,
-                                                                       .executor = SimulationExecutor::kBatch}));
+                                                                       .executor = SimulationExecutor::kBatch,
+                                                                       .threads = desc.threads}));
     MOTE_TRY_ASSIGN(const uint32_t row, system.add_manual_emitter(effect, max_count, desc.emitter));
     auto driver = std::make_unique<detail::ParticleSystemState::CpuDriver>(
         detail::ParticleSystemState::CpuDriver{std::move(simulation), desc.forces, {}, 0});
@@ -97,6 +98,24 @@ uint64_t CpuEmitter::rejected_forces() const {
   if (!state.system.is_live(id_.row) || state.system.generation(id_.row) != id_.generation) return 0;
   auto it = state.cpu_emitters.find(id_.row);
   return it == state.cpu_emitters.end() ? 0 : it->second->rejected_forces;
+}
+
+Status CpuEmitter::set_forces(std::vector<CustomForce> forces) {
+  if (system_ == nullptr) return make_error(ErrorCode::kInvalidArgument, "an empty cpu emitter handle");
+  detail::ParticleSystemState& state = ApiAccess::state(*system_);
+  auto it = state.cpu_emitters.find(id_.row);
+  if (!state.system.is_live(id_.row) || state.system.generation(id_.row) != id_.generation ||
+      it == state.cpu_emitters.end())
+    return make_error(ErrorCode::kInvalidArgument, "emitter " + std::to_string(id_.row) + " is no live cpu emitter");
+  it->second->forces = std::move(forces);
+  return ok_status();
+}
+
+Result<CpuEmitter> ParticleSystem::cpu_emitter(EmitterId id) {
+  if (!state_->system.is_live(id.row) || state_->system.generation(id.row) != id.generation ||
+      state_->cpu_emitters.count(id.row) == 0)
+    return make_error(ErrorCode::kInvalidArgument, "emitter " + std::to_string(id.row) + " is no live cpu emitter");
+  return CpuEmitter(this, id);
 }
 
 }  // namespace mote

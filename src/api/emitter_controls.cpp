@@ -12,7 +12,7 @@ namespace mote {
 
 namespace {
 
-Status check_live(runtime::ParticleSystem& system, EmitterId id) {
+Status check_live(const runtime::ParticleSystem& system, EmitterId id) {
   if (!system.is_live(id.row) || system.generation(id.row) != id.generation)
     return make_error(ErrorCode::kInvalidArgument,
                       fmt::format("emitter {} (generation {}) is not live", id.row, id.generation));
@@ -47,6 +47,9 @@ Status ParticleSystem::set_emitting(EmitterId id, bool emitting) {
 }
 
 Status ParticleSystem::set_active(EmitterId id, bool active) {
+  if (active && state_->detached.count(id.row) != 0 && check_live(state_->system, id).ok())
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("emitter {} has no driver: attach one with set_driver", id.row));
   return set_control(state_->system, id, shader::kEmitterFlagInactive, !active);
 }
 
@@ -73,6 +76,22 @@ Result<uint32_t> ParticleSystem::read_alive_count(EmitterId id) {
     if (id.row >= bounds.size() || bounds[id.row].generation != id.generation) return 0u;
     return bounds[id.row].alive;
   });
+}
+
+Status ParticleSystem::set_pool_full_policy(EmitterId id, PoolFullPolicy policy) {
+  MOTE_TRY(check_live(state_->system, id));
+  if (state_->cpu_emitters.count(id.row) != 0)
+    return make_error(ErrorCode::kUnsupported, "the pool-full policy of a cpu emitter (its pool is its simulation's)");
+  return state_->system.set_pool_full_policy(id.row, policy == PoolFullPolicy::kReplaceOldest
+                                                         ? runtime::PoolFullPolicy::kReplaceOldest
+                                                         : runtime::PoolFullPolicy::kDrop);
+}
+
+Result<PoolFullPolicy> ParticleSystem::pool_full_policy(EmitterId id) const {
+  MOTE_TRY(check_live(state_->system, id));
+  return state_->system.pool_full_policy(id.row) == runtime::PoolFullPolicy::kReplaceOldest
+             ? PoolFullPolicy::kReplaceOldest
+             : PoolFullPolicy::kDrop;
 }
 
 }  // namespace mote

@@ -145,6 +145,7 @@ Status ParticleSystem::remove_emitter(EmitterId id) {
   MOTE_TRY(check_id(state_->system, id));
   MOTE_TRY(state_->system.remove_emitter(id.row));
   state_->cpu_emitters.erase(id.row);
+  state_->detached.erase(id.row);
   state_->row_changed(id.row, nullptr);
   return ok_status();
 }
@@ -162,6 +163,11 @@ Result<EmitterId> ParticleSystem::swap_effect(EmitterId id, const CompiledEffect
 
 Status ParticleSystem::burst(EmitterId id, uint32_t count) {
   MOTE_TRY(check_id(state_->system, id));
+  // A host-driven row's spawns are its driver's (the manual uploads; a cpu emitter's simulation).
+  if (state_->cpu_emitters.count(id.row) != 0)
+    return make_error(ErrorCode::kUnsupported, "burst() of a cpu emitter (its simulation takes no host bursts yet)");
+  if (state_->system.manual().is_manual(id.row))
+    return make_error(ErrorCode::kInvalidArgument, "burst() of a manual emitter: its particles are its uploads");
   return state_->system.burst(id.row, count);
 }
 

@@ -3,8 +3,11 @@
 // settings and raw nodes on top, then one store per written particle field and the kills.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/json_reader.hpp"
 #include "module_expand.hpp"
+#include "mote/particle.hpp"
 
 namespace mote::graph {
 namespace {
@@ -28,6 +31,30 @@ Result<std::vector<Instance>> read_instances(const json& modules) {
     }
   }
   return instances;
+}
+
+bool is_standard_member(const FieldDecl& f) {
+  return std::any_of(kParticleMembers.begin(), kParticleMembers.end(),
+                     [&](const ParticleMember& m) { return m.name == f.name && m.width == f.width; });
+}
+
+// The modules' particle fields with the standard particle's members first, in its order
+// (mote::kParticleMembers), then the others as the modules declared them: an effect that
+// declares all ten is of the standard layout (record words 1..20), whatever order its modules
+// come in, so the manual and cpu drivers take it (docs/design/drivers.md). Only the record's
+// layout changes: every read and store names its field. The origins of "/particle_fields/<i>"
+// follow the fields to their new places.
+void order_standard_members_first(Expander& x) {
+  std::vector<FieldDecl> ordered;
+  for (const ParticleMember& m : kParticleMembers)
+    for (const FieldDecl& f : x.particle_fields)
+      if (f.name == m.name && f.width == m.width) ordered.push_back(f);
+  for (const FieldDecl& f : x.particle_fields)
+    if (!is_standard_member(f)) ordered.push_back(f);
+  const std::string prefix = "/particle_fields/";
+  std::erase_if(x.origins.entries, [&](const OriginMap::Entry& e) { return e.expanded.starts_with(prefix); });
+  for (size_t i = 0; i < ordered.size(); ++i) x.origins.add(prefix + std::to_string(i), ordered[i].origin);
+  x.particle_fields = std::move(ordered);
 }
 
 // The document's own particle fields, after the modules': a restated one (same width) is
@@ -138,6 +165,7 @@ Result<ExpandedDocument> expand_module_document(const json& j) {
   for (const Instance& in : instances)
     for (const auto& [name, width] : in.def->particle_fields)
       MOTE_TRY(declare_particle_field(x, name, width, in.where));
+  order_standard_members_first(x);
   json extra_particle_fields = json::array();
   MOTE_TRY(add_document_particle_fields(x, j, extra_particle_fields));
   for (const Instance& in : instances) {

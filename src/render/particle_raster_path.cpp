@@ -230,6 +230,39 @@ Status ParticleRasterPath::record(VkCommandBuffer cmd, const ParticleInputs& in,
   return ok_status();
 }
 
+Status ParticleRasterPath::record_ribbons(VkCommandBuffer cmd, const ParticleInputs& in, const ParticleTargets& t,
+                                          VkSampler depth_sampler) {
+  if (!device_) return make_error(ErrorCode::kInvalidArgument, "raster path used before create()");
+  MOTE_TRY(check_targets(t, options_.width, options_.height, "raster path targets"));
+  if (!in.ribbons.valid()) return ok_status();
+  if (!in.lighting.luma || !in.lighting.chroma || !in.lighting.sampler || !in.lighting.sampling)
+    return make_error(ErrorCode::kInvalidArgument, "the raster path needs an irradiance volume to bind",
+                      "raster path inputs");
+  const gpu::Image& color = *t.color;
+  const gpu::Image& depth = *t.depth;
+  constexpr VkImageLayout kDepthLayout = VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL;
+  constexpr VkImageLayout kColorLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  acquire_target(cmd, depth, t.depth_layout, kDepthLayout, kDepthReadStages, kDepthReadAccess);
+  acquire_target(cmd, color, t.color_layout, kColorLayout, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                 VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+  const FogInput fog = no_fog_.or_none(in.fog);
+  const shader::ParticleDrawPush push{in.record_words, in.record_count, in.capacity, in.alive_count_word, 0, 0, 0, 0};
+  gpu::begin_rendering(cmd, {{.image = &color, .clear = false}},
+                       gpu::DepthTarget{.image = &depth, .clear = false, .store = false}, kDepthLayout);
+  draw_ribbons(cmd, in, ribbon_sorted_, false,
+               {{5, in.atlas, in.atlas_sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+                {6, depth.view(), depth_sampler, kDepthLayout},
+                {7, fog.integrated, fog.sampler, VK_IMAGE_LAYOUT_GENERAL},
+                {9, in.lighting.luma, in.lighting.sampler, VK_IMAGE_LAYOUT_GENERAL},
+                {10, in.lighting.chroma, in.lighting.sampler, VK_IMAGE_LAYOUT_GENERAL}},
+               fog, push);
+  vkCmdEndRendering(cmd);
+  release_target(cmd, color, kColorLayout, t.color_layout, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                 VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT);
+  release_target(cmd, depth, kDepthLayout, t.depth_layout, kDepthReadStages, VK_ACCESS_2_NONE);
+  return ok_status();
+}
+
 void ParticleRasterPath::draw_ribbons(VkCommandBuffer cmd, const ParticleInputs& in,
                                       const gpu::GraphicsPipeline& pipeline, bool avboit,
                                       std::initializer_list<gpu::ImageBinding> images, const FogInput& fog,

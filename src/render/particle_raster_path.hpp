@@ -64,6 +64,12 @@ class ParticleRasterPath {
   Status record(VkCommandBuffer cmd, const ParticleInputs& inputs, const ParticleTargets& targets, Transparency mode,
                 const gpu::Buffer& draw_args, VkSampler depth_sampler);
 
+  // The ribbons of `inputs` alone (inputs.ribbons; nothing without them), premultiplied "over" the
+  // colour in their own rendering scope, depth-tested read-only: how the compute path's renderer
+  // draws ribbons after its tiles (docs/design/ribbons.md). The targets' contract as record's.
+  Status record_ribbons(VkCommandBuffer cmd, const ParticleInputs& inputs, const ParticleTargets& targets,
+                        VkSampler depth_sampler);
+
   // AVBOIT's volume (benchmarks time it; tests read it).
   AvboitVolume& avboit_volume() { return avboit_volume_; }
 

@@ -153,10 +153,15 @@ Status ParticleRenderer::set_emitter(uint32_t row, const CompiledEffect& effect,
                       effect.name + "#/render/texture");
   MOTE_TRY_ASSIGN(shader::ParticleDrawRecord record, make_draw_record(effect, *texture, generation));
   MOTE_TRY_ASSIGN(shader::RibbonRecord ribbon, make_ribbon_record(effect));
-  if (ribbon.flags != 0 && options_.path == DrawPath::kCompute)
-    return make_error(ErrorCode::kUnsupported,
-                      "ribbons are drawn by the raster path (the compute path's are not built yet)",
-                      effect.name + "#/render/projection");
+  // The compute path draws ribbons with the raster path's ribbon pipeline after its tiles
+  // (docs/design/ribbons.md): made with the first ribbon row.
+  if (ribbon.flags != 0 && options_.path == DrawPath::kCompute && !ribbon_raster_) {
+    MOTE_TRY_ASSIGN(raster_, ParticleRasterPath::create(*device_, {.capacity = options_.capacity,
+                                                                   .width = options_.width,
+                                                                   .height = options_.height,
+                                                                   .avboit_grid = options_.avboit_grid}));
+    ribbon_raster_ = true;
+  }
   if (ribbon.flags != 0 && !ribbons_.capacity()) {
     MOTE_TRY_ASSIGN(ribbons_,
                     RibbonPass::create(*device_, {.capacity = options_.capacity, .max_rows = uint32_t(rows_.size())}));
@@ -353,6 +358,8 @@ Status ParticleRenderer::record_transparent(VkCommandBuffer cmd, const ParticleT
   }
   if (options_.path == DrawPath::kCompute) {
     compute_.record(cmd, inputs(), targets, depth_sampler_.handle());
+    if (ribbons_built_ && ribbon_raster_)
+      return raster_.record_ribbons(cmd, inputs(), targets, depth_sampler_.handle());
     return ok_status();
   }
   return raster_.record(cmd, inputs(), targets, options_.transparency, draw_args_, depth_sampler_.handle());

@@ -174,6 +174,7 @@ class ParticleRenderer {
   gpu::Buffer ribbon_records_buffer_;
   RibbonPass ribbons_;          // made with the first ribbon row (render/ribbon_pass.hpp)
   bool ribbons_built_ = false;  // the last record_prepare built ribbons (a live ribbon row)
+  bool ribbon_raster_ = false;  // compute path: raster_ made to draw its ribbons
   gpu::Buffer draw_args_;
   gpu::Buffer draw_args_params_;
   gpu::ComputePipeline draw_args_pipeline_;

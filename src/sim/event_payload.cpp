@@ -18,6 +18,11 @@ EventPayloadLayout event_payload_layout(const CompiledEffect& effect) {
       break;
     }
   }
+  for (const FieldDecl& f : effect.program.particle_fields)
+    if (f.name == "trail_id" && f.width == 1) {
+      layout.offset[3] = *effect.program.particle_field_offset(f.name);
+      layout.width[3] = 1;
+    }
   return layout;
 }
 
@@ -26,6 +31,7 @@ std::array<float, 12> event_payload(const EventPayloadLayout& layout, const uint
   for (uint32_t part = 0; part < 3; ++part)
     for (uint32_t c = 0; c < layout.width[part]; ++c)
       payload[4 * part + c] = std::bit_cast<float>(record[layout.offset[part] + c]);
+  if (layout.width[3] != 0) payload[3] = std::bit_cast<float>(record[layout.offset[3]]);
   return payload;
 }
 

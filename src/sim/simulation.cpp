@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <thread>
 #include <bit>
 #include <cmath>
 
@@ -74,19 +75,37 @@ struct Simulation::State {
   std::vector<std::pair<uint32_t, ParticleEvent>> update_sent;
   std::vector<ParticleEvent> pending;  // queued for the next frame tick
   uint32_t pending_dropped = 0;
+  // UPDATE's worker lanes past the first (options.threads > 1): each its executor, run and
+  // output, and the events its runs sent (merged in slot order after the join).
+  struct Lane {
+    std::unique_ptr<Executor> executor;
+    RunInput in;
+    RunOutput out;
+    std::vector<std::pair<uint32_t, ParticleEvent>> sent;
+  };
+  std::vector<Lane> lanes;
 
   // The events run particle `local` of the last run sent (out.events), its record in out; an
   // UPDATE sender's go to update_sent with its slot.
   void collect_events(uint32_t local, std::optional<uint32_t> update_slot = std::nullopt) {
+    if (update_slot) {
+      collect_update_events(out, local, *update_slot, update_sent);
+      return;
+    }
     for (uint32_t o = 0; o < shader::kVmEventOutputs; ++o) {
       const uint32_t count = out.events[size_t(local) * shader::kVmEventOutputs + o];
       if (count == 0) continue;
-      ParticleEvent e{o, count, sim::event_payload(payload_layout, out.records.data() + size_t(local) * stride)};
-      if (update_slot) {
-        update_sent.emplace_back(*update_slot, e);
-      } else {
-        sent.push_back(e);
-      }
+      sent.push_back({o, count, sim::event_payload(payload_layout, out.records.data() + size_t(local) * stride)});
+    }
+  }
+  void collect_update_events(const RunOutput& o_run, uint32_t local, uint32_t slot,
+                             std::vector<std::pair<uint32_t, ParticleEvent>>& into) const {
+    for (uint32_t o = 0; o < shader::kVmEventOutputs; ++o) {
+      const uint32_t count = o_run.events[size_t(local) * shader::kVmEventOutputs + o];
+      if (count == 0) continue;
+      into.emplace_back(slot, ParticleEvent{o, count,
+                                            sim::event_payload(payload_layout,
+                                                               o_run.records.data() + size_t(local) * stride)});
     }
   }
 
@@ -195,10 +214,85 @@ struct Simulation::State {
                   in.event_payloads.begin() + ptrdiff_t(size_t(i) * shader::kVmEventPayloadWords));
   }
 
+  uint32_t thread_count() const {
+    const uint32_t t = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    return std::min(t, 256u);
+  }
+
+  // One lane's share of UPDATE: the runs [first, last) of `runs` (index ranges of `slots`).
+  Status run_lane(Lane& lane, const std::vector<std::pair<size_t, size_t>>& runs, size_t first, size_t last,
+                  const std::vector<uint32_t>& slots, std::vector<uint8_t>& dead) {
+    lane.sent.clear();
+    for (size_t r = first; r < last; ++r) {
+      const auto [i, j] = runs[r];
+      const uint32_t start = slots[i];
+      const uint32_t count = slots[j - 1] - start + 1;
+      lane.in.count = count;
+      lane.in.first_particle_index = start;
+      lane.in.records.assign(pool.begin() + ptrdiff_t(size_t(start) * stride),
+                             pool.begin() + ptrdiff_t(size_t(start + count) * stride));
+      MOTE_TRY(lane.executor->run_into(lane.in, lane.out));
+      for (size_t k = i; k < j; ++k) {
+        const uint32_t local = slots[k] - start;
+        std::copy_n(lane.out.records.data() + size_t(local) * stride, stride, pool.data() + size_t(slots[k]) * stride);
+        if (lane.out.killed[local]) dead[slots[k]] = 1;
+        collect_update_events(lane.out, local, slots[k], lane.sent);
+      }
+    }
+    return ok_status();
+  }
+
+  // UPDATE over the runs on thread_count() threads, each with a share of about equal particles;
+  // the events go to update_sent in slot order, as the one-thread loop sends them.
+  Status update_runs_threaded(const std::vector<uint32_t>& slots, float dt, uint32_t rng_base,
+                              std::vector<uint8_t>& dead, const std::vector<std::pair<size_t, size_t>>& runs,
+                              uint32_t threads) {
+    prepare_input(Section::kUpdate, dt, rng_base);
+    if (lanes.size() < threads) lanes.resize(threads);
+    std::vector<size_t> bounds{0};
+    const size_t per = (slots.size() + threads - 1) / threads;
+    for (size_t r = 0, taken = 0; r < runs.size(); ++r) {
+      taken += runs[r].second - runs[r].first;
+      if (taken >= per * bounds.size() && bounds.size() < threads) bounds.push_back(r + 1);
+    }
+    if (bounds.back() != runs.size()) bounds.push_back(runs.size());
+    const size_t used = bounds.size() - 1;
+    std::vector<Status> results(used, ok_status());
+    std::vector<std::thread> workers;
+    for (size_t t = 0; t < used; ++t) {
+      Lane& lane = lanes[t];
+      if (!lane.executor) lane.executor = make_batch_executor();
+      lane.in = in;  // this tick's program, section, context, fields, wind and stream
+      if (t == 0) continue;
+      workers.emplace_back([&, t] { results[t] = run_lane(lanes[t], runs, bounds[t], bounds[t + 1], slots, dead); });
+    }
+    results[0] = run_lane(lanes[0], runs, bounds[0], bounds[1], slots, dead);
+    for (std::thread& w : workers) w.join();
+    for (size_t t = 0; t < used; ++t) {
+      MOTE_TRY(results[t]);
+      update_sent.insert(update_sent.end(), lanes[t].sent.begin(), lanes[t].sent.end());
+    }
+    return ok_status();
+  }
+
   // Runs UPDATE over `slots` (sorted ascending) with PARTICLE_INDEX = slot; marks kills in
   // `dead` (indexed by slot). Contiguous runs of the pool, gaps up to kMaxRunGap bridged.
   Status update_slots(const std::vector<uint32_t>& slots, float dt, uint32_t rng_base, std::vector<uint8_t>& dead,
                       bool warm) {
+    const uint32_t threads = warm ? 1u : thread_count();
+    if (threads > 1 && slots.size() >= 2u * threads) {
+      // Runs of the pool as the one-thread loop makes them, cut into pieces so that a young
+      // pool's one long run spreads over the threads too (a piece is a run of its own).
+      const size_t piece = std::max<size_t>(256, (slots.size() + 4u * threads - 1) / (4u * threads));
+      std::vector<std::pair<size_t, size_t>> runs;
+      for (size_t i = 0; i < slots.size();) {
+        size_t j = i + 1;
+        while (j < slots.size() && j - i < piece && slots[j] - slots[j - 1] <= kMaxRunGap) ++j;
+        runs.emplace_back(i, j);
+        i = j;
+      }
+      if (runs.size() >= 2) return update_runs_threaded(slots, dt, rng_base, dead, runs, threads);
+    }
     size_t i = 0;
     while (i < slots.size()) {
       size_t j = i + 1;
@@ -400,6 +494,38 @@ void Simulation::set_emitter_pose(const std::array<float, 3>& position, const st
   s_->options.emitter.position = position;
   s_->options.emitter.rotation = rotation;
 }
+
+Status Simulation::adopt(std::span<const uint32_t> records, const SimulationClock& clock) {
+  const size_t stride = s_->stride;
+  if (records.size() % stride != 0)
+    return make_error(ErrorCode::kInvalidArgument, "records: " + std::to_string(records.size()) +
+                                                       " words is no whole number of " + std::to_string(stride) +
+                                                       "-word records");
+  const size_t count = records.size() / stride;
+  if (count > s_->capacity)
+    return make_error(ErrorCode::kInvalidArgument, "records: " + std::to_string(count) +
+                                                       " particles in a simulation of capacity " +
+                                                       std::to_string(s_->capacity));
+  return core::guard_allocation("Simulation::adopt", [&]() -> Status {
+    std::fill(s_->pool.begin(), s_->pool.end(), 0u);
+    s_->alive.clear();
+    for (size_t i = 0; i < count; ++i) {
+      std::copy_n(records.data() + i * stride, stride, s_->pool.data() + i * stride);
+      s_->pool[i * stride] = s_->header;
+      s_->alive.push_back(uint32_t(i));
+    }
+    // Pops come from the back: the lowest free slot first, as in a new pool.
+    s_->free_stack.clear();
+    for (uint32_t slot = s_->capacity; slot-- > uint32_t(count);) s_->free_stack.push_back(slot);
+    s_->age = clock.age;
+    s_->accumulator = clock.accumulator;
+    s_->born = clock.born;
+    s_->frame = clock.ticks;
+    return ok_status();
+  });
+}
+
+SimulationClock Simulation::clock() const { return {s_->age, s_->accumulator, s_->born, s_->frame}; }
 
 const std::vector<ParticleEvent>& Simulation::sent_events() const { return s_->sent; }
 

@@ -151,6 +151,9 @@ vec4 load_builtin(const RunInput& input, uint32_t id, uint32_t lanes, uint32_t i
         v = vec4(p[0], p[1], p[2], p[3]);
       }
       break;
+    case isa::Builtin::EVENT_ID:  // the sender's trail_id: the position part's spare lane
+      if (!input.event_payloads.empty()) v.x = input.event_payloads[size_t(i) * shader::kVmEventPayloadWords + 3];
+      break;
   }
   for (uint32_t c = lanes; c < 4; ++c) v[int(c)] = 0.0f;
   return v;

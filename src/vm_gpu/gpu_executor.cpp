@@ -300,7 +300,8 @@ std::optional<std::array<uint32_t, 4>> run_uniform_builtin(const RunInput& input
     case isa::Builtin::SPAWN_FRACTION:
     case isa::Builtin::EVENT_POSITION:
     case isa::Builtin::EVENT_VELOCITY:
-    case isa::Builtin::EVENT_COLOR: return std::nullopt;
+    case isa::Builtin::EVENT_COLOR:
+    case isa::Builtin::EVENT_ID: return std::nullopt;
     default: break;  // an unknown engine builtin reads 0
   }
   return v;

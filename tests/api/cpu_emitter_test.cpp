@@ -19,14 +19,6 @@ namespace {
 
 constexpr float kDt = 1.0f / 60.0f;
 
-// The presets as plain documents with the standard particle as their record (the module presets
-// of effects/ declare size_growth last since the module rewrite: docs/design/drivers.md).
-CompiledEffect standard_effect(const std::string& name) {
-  auto effect = compile_effect_file(std::string(MOTE_SOURCE_DIR) + "/tests/graph/preset_fixtures/" + name);
-  EXPECT_TRUE(effect.ok()) << name << ": " << effect.error().to_string();
-  return effect.ok() ? std::move(effect).value() : CompiledEffect{};
-}
-
 std::vector<Particle> drawn_particles(ParticleSystem& system, uint32_t row) {
   std::vector<Particle> out;
   auto alive = system.read_alive_records();
@@ -65,7 +57,7 @@ TEST_F(ApiTest, ACpuEmitterMatchesAGpuEmitterOnEveryStandardPreset) {
                            "bonfire_embers.json", "bonfire_flame.json", "bonfire_smoke.json", "bonfire_soot.json"};
   for (const char* name : presets) {
     SCOPED_TRACE(name);
-    const CompiledEffect effect = without_prewarm(standard_effect(name));
+    const CompiledEffect effect = without_prewarm(load_effect(name));
     const uint32_t hint = std::max(effect.emission.capacity_hint, 64u);
     auto gpu_system = ParticleSystem::create(context(), {.capacity = hint, .max_emitters = 2});
     auto cpu_system = ParticleSystem::create(context(), {.capacity = 2 * hint + 64, .max_emitters = 2});
@@ -93,7 +85,7 @@ TEST_F(ApiTest, ACpuEmitterMatchesAGpuEmitterOnEveryStandardPreset) {
 // simulation on the batch VM, of the same effect and seed, in its alive order, bit for bit.
 TEST_F(ApiTest, ACpuEmitterDrawsExactlyWhatItsBytecodeComputed) {
   ParticleSystem& system = make_system({.capacity = 4096, .max_emitters = 4});
-  const CompiledEffect fire = standard_effect("fire.json");
+  const CompiledEffect fire = load_effect("fire.json");
   auto cpu = system.add_cpu_emitter(fire, {.emitter = {.seed = 5}, .max_count = 1024});
   ASSERT_TRUE(cpu.ok()) << cpu.error().to_string();
   auto reference =
@@ -128,7 +120,7 @@ float mean_distance(const std::vector<Particle>& particles, const std::array<flo
 // distance to the point is under half the free swarm's (the same effect and seed, no force).
 TEST_F(ApiTest, AnAttractorForcePullsACpuSwarmIn) {
   ParticleSystem& system = make_system({.capacity = 4096, .max_emitters = 4});
-  const CompiledEffect smoke = without_prewarm(standard_effect("smoke.json"));
+  const CompiledEffect smoke = without_prewarm(load_effect("smoke.json"));
   const std::array<float, 3> point{3.0f, 1.0f, 0.0f};
   const CustomForce attract = [point](const Particle& p, const SceneView&) {
     std::array<float, 3> f{};
@@ -151,7 +143,7 @@ TEST_F(ApiTest, AnAttractorForcePullsACpuSwarmIn) {
 // some fall through.
 TEST_F(ApiTest, APlaneCollisionForceKeepsACpuJetAboveThePlane) {
   ParticleSystem& system = make_system({.capacity = 8192, .max_emitters = 4});
-  const CompiledEffect jet = standard_effect("water_jet.json");
+  const CompiledEffect jet = load_effect("water_jet.json");
   const CustomForce plane = [](const Particle& p, const SceneView& view) {
     std::array<float, 3> f{};
     if (p.position[1] < 0.0f) f[1] = -p.position[1] / (view.dt * view.dt) - std::min(p.velocity[1], 0.0f) / view.dt;
@@ -175,7 +167,7 @@ TEST_F(ApiTest, APlaneCollisionForceKeepsACpuJetAboveThePlane) {
 // same effect and seed, bit for bit, and every call was counted.
 TEST_F(ApiTest, ANonFiniteCustomForceIsNotApplied) {
   ParticleSystem& system = make_system({.capacity = 4096, .max_emitters = 4});
-  const CompiledEffect fire = standard_effect("fire.json");
+  const CompiledEffect fire = load_effect("fire.json");
   const CustomForce broken = [](const Particle&, const SceneView&) {
     return std::array<float, 3>{std::numeric_limits<float>::quiet_NaN(), 0.0f, std::numeric_limits<float>::infinity()};
   };
@@ -199,7 +191,7 @@ TEST_F(ApiTest, ANonFiniteCustomForceIsNotApplied) {
 
 TEST_F(ApiTest, CpuEmittersRefuseBadInput) {
   ParticleSystem& system = make_system({.capacity = 1024, .max_emitters = 4, .max_transforms = 4});
-  const CompiledEffect fire = standard_effect("fire.json");
+  const CompiledEffect fire = load_effect("fire.json");
   EXPECT_FALSE(system.add_cpu_emitter(load_effect("fireworks_rocket.json"), {.max_count = 10}).ok());
   EXPECT_FALSE(system.add_cpu_emitter(fire, {.max_count = 1025}).ok());
   auto transform = system.add_transform();

@@ -52,18 +52,9 @@ void expect_drawn_exactly(ParticleSystem& system, uint32_t row, const std::vecto
   for (size_t i = 0; i < want.size(); ++i) EXPECT_TRUE(same_bytes(drawn[i], want[i])) << "record " << i;
 }
 
-// The manual driver takes effects in the standard particle's layout (mote/particle.hpp). The
-// presets written as module stacks lay their fields out in module order, so these tests use fire's
-// document as it was written by hand (tests/graph/preset_fixtures/), which is in that layout.
-CompiledEffect standard_effect(const std::string& name) {
-  auto effect = compile_effect_file(std::string(MOTE_SOURCE_DIR) + "/tests/graph/preset_fixtures/" + name);
-  EXPECT_TRUE(effect.ok()) << effect.error().to_string();
-  return effect.ok() ? std::move(effect).value() : CompiledEffect{};
-}
-
 TEST_F(ApiTest, AManualEmitterDrawsExactlyItsUploadedRecords) {
   ParticleSystem& system = make_system({.capacity = 4096, .max_emitters = 4});
-  const CompiledEffect fire = standard_effect("fire.json");
+  const CompiledEffect fire = load_effect("fire.json");
   auto gpu_fire = system.add_emitter(fire, {.seed = 2});
   auto manual = system.add_manual_emitter(fire, 200, {.seed = 3});
   ASSERT_TRUE(gpu_fire.ok() && manual.ok()) << (manual.ok() ? "" : manual.error().to_string());
@@ -112,7 +103,7 @@ TEST_F(ApiTest, AManualEmitterDrawsExactlyItsUploadedRecords) {
 
 TEST_F(ApiTest, AManualEmitterRefusesBadInputAndKeepsItsRecords) {
   ParticleSystem& system = make_system({.capacity = 1024, .max_emitters = 4});
-  const CompiledEffect fire = standard_effect("fire.json");
+  const CompiledEffect fire = load_effect("fire.json");
   auto manual = system.add_manual_emitter(fire, 50);
   ASSERT_TRUE(manual.ok());
   ASSERT_TRUE(manual->set(3, spline_point(3, 10, 0.0f)).ok());
@@ -143,7 +134,7 @@ TEST_F(ApiTest, AManualEmitterRefusesBadInputAndKeepsItsRecords) {
   // A swap to a standard effect keeps it manual and brings its records back under the new id.
   ASSERT_TRUE(manual->upload().ok());
   ASSERT_TRUE(system.execute(kDt).ok());
-  auto swapped = system.swap_effect(manual->id(), standard_effect("smoke.json"));
+  auto swapped = system.swap_effect(manual->id(), load_effect("smoke.json"));
   ASSERT_TRUE(swapped.ok()) << swapped.error().to_string();
   EXPECT_FALSE(manual->upload().ok()) << "the old id is stale";
   auto handle = system.manual_emitter(swapped.value());

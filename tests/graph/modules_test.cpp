@@ -14,6 +14,7 @@
 #include "graph_test_util.hpp"
 #include "modules.hpp"
 #include "mote/effect.hpp"
+#include "mote/particle.hpp"
 #include "mote/simulation.hpp"
 
 namespace {
@@ -290,3 +291,72 @@ TEST(ModuleDocument, CollidersOrTheirHitsForTheEventModule) {
 }
 
 }  // namespace
+
+// The standard particle's members come first, in mote::Particle's order, whatever order the
+// modules declare them in (docs/design/modules.md, "Particle fields"); the other fields follow as
+// declared, and each field's pointer still names the module that declared it.
+TEST(ModuleDocument, TheStandardParticleMembersComeFirstInItsOrder) {
+  // The colour first, the position last, size_growth after them all; "scale" is no
+  // member of the standard particle.
+  const std::string doc = module_doc(R"({"spawn": [{"module": "rate", "rate": 10}],
+    "initialize": [{"module": "color_range"}, {"module": "scale"}, {"module": "lifetime"},
+                   {"module": "velocity_sphere"}, {"module": "shape_point"}],
+    "update": [{"module": "size_growth"}, {"module": "spin"}, {"module": "integrate"}, {"module": "age"}]})");
+  auto r = mote::compile_effect(doc);
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  std::vector<std::string> names;
+  for (const auto& f : r->program.particle_fields) names.push_back(f.name);
+  std::vector<std::string> standard;
+  for (const std::string& n : names)
+    for (const mote::ParticleMember& m : mote::kParticleMembers)
+      if (m.name == n) standard.push_back(n);
+  // Every standard member present comes before every other field, in the standard order.
+  ASSERT_GE(names.size(), standard.size());
+  for (size_t i = 0; i < standard.size(); ++i) EXPECT_EQ(names[i], standard[i]) << i;
+  size_t last_rank = 0;
+  for (const std::string& n : standard) {
+    size_t rank = 0;
+    while (mote::kParticleMembers[rank].name != n) ++rank;
+    EXPECT_GE(rank, last_rank) << n;
+    last_rank = rank;
+  }
+  EXPECT_EQ(names.front(), "position");
+  EXPECT_EQ(standard.size() + 1, names.size()) << "one field past the members: the scale";
+  EXPECT_EQ(names.back(), "scale");
+  // The pointers follow the fields: position is shape_point's (initialize/4), size_growth the
+  // first update module's.
+  auto expanded = mote::graph::expand_module_document(json::parse(doc));
+  ASSERT_TRUE(expanded.ok());
+  EXPECT_EQ(expanded->origins.translate("/particle_fields/0"), "/modules/initialize/4");
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i] != "size_growth") continue;
+    EXPECT_EQ(expanded->origins.translate("/particle_fields/" + std::to_string(i)), "/modules/update/0");
+  }
+}
+
+// Every preset in effects/ that declares the ten members has the standard layout (record words
+// 1..20): the manual and cpu drivers take it as it is.
+TEST(ModuleDocument, EveryPresetWithTheTenMembersIsOfTheStandardLayout) {
+  std::set<std::string> standard;
+  for (const auto& e : fs::directory_iterator(std::string(MOTE_SOURCE_DIR) + "/effects")) {
+    if (e.path().extension() != ".json") continue;
+    auto r = mote::compile_effect(read_text(e.path().string()));
+    ASSERT_TRUE(r.ok()) << e.path() << ": " << r.error().to_string();
+    size_t members = 0;
+    for (const auto& f : r->program.particle_fields)
+      for (const mote::ParticleMember& m : mote::kParticleMembers) members += m.name == f.name && m.width == f.width;
+    if (members != mote::kParticleMembers.size()) continue;
+    uint32_t word = mote::kParticleFirstWord;
+    for (size_t i = 0; i < mote::kParticleMembers.size(); ++i) {
+      const mote::ParticleMember& m = mote::kParticleMembers[i];
+      EXPECT_EQ(r->program.particle_fields[i].name, m.name) << e.path() << " " << i;
+      EXPECT_EQ(r->program.particle_field_offset(m.name), word) << e.path() << " " << m.name;
+      word += m.width;
+    }
+    EXPECT_EQ(word, mote::kParticleFirstWord + mote::kParticleWords);
+    standard.insert(e.path().stem().string());
+  }
+  for (const char* name : {"fire", "smoke", "snow", "rain", "sparkles", "water_jet", "explosion", "debris",
+                           "bonfire_flame", "bonfire_embers", "bonfire_smoke", "bonfire_soot"})
+    EXPECT_TRUE(standard.count(name)) << name << " is not of the standard layout";
+}

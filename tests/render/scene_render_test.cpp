@@ -220,11 +220,12 @@ const GoldenCase kGoldenCases[] = {
     {"fog_bank", "scenes/fog_bank.json", 6},  // fog volumes (docs/design/media.md)
     {"bonfire_fog", "scenes/bonfire_fog.json", 6},
     {"sun_shafts", "scenes/sun_shafts.json", 6},
-    {"fireworks", "scenes/fireworks.json", 12},       // events: rockets burst into sparks
-    {"rain_splash", "scenes/rain_splash.json", 6},    // events: rain splashes on the box and ground
-    {"comet", "scenes/comet.json", 6},                // a ribbon tail (docs/design/ribbons.md)
-    {"sword_swing", "scenes/sword_swing.json", 6},    // a ribbon facing its normal field
-    {"leaves_swirl", "scenes/leaves_swirl.json", 6},  // an authored vector field carries the leaves
+    {"fireworks", "scenes/fireworks.json", 12},                // events: rockets burst into sparks
+    {"rain_splash", "scenes/rain_splash.json", 6},             // events: rain splashes on the box and ground
+    {"comet", "scenes/comet.json", 6},                         // a ribbon tail (docs/design/ribbons.md)
+    {"sword_swing", "scenes/sword_swing.json", 6},             // a ribbon facing its normal field
+    {"fireworks_trails", "scenes/fireworks_trails.json", 12},  // trails: events into a ribbon emitter
+    {"leaves_swirl", "scenes/leaves_swirl.json", 6},           // an authored vector field carries the leaves
     {"projection_billboard", "tests/render/scenes/projection_billboard.json", 2},
     {"projection_stretched", "tests/render/scenes/projection_stretched.json", 2},
     {"projection_vertical", "tests/render/scenes/projection_vertical.json", 2},
@@ -237,6 +238,8 @@ const GoldenCase kGoldenCases[] = {
     {"ribbon_comet", "tests/render/scenes/ribbon_comet.json", 6},  // a ribbon (docs/design/ribbons.md)
     {"ribbon_comet_sorted", "tests/render/scenes/ribbon_comet.json", 6, DrawPath::kRaster, Transparency::kSorted},
     {"ribbon_comet_avboit", "tests/render/scenes/ribbon_comet.json", 6, DrawPath::kRaster, Transparency::kAvboit},
+    {"ribbon_comet_compute", "tests/render/scenes/ribbon_comet.json", 6, DrawPath::kCompute},
+    {"comet_compute", "scenes/comet.json", 6, DrawPath::kCompute},  // sprites in tiles, then the ribbon
     {"fire_compute", "scenes/fire.json", 6, DrawPath::kCompute},
     {"smoke_compute", "scenes/smoke.json", 6, DrawPath::kCompute},
     {"projection_billboard_compute", "tests/render/scenes/projection_billboard.json", 2, DrawPath::kCompute},

@@ -11,6 +11,8 @@
 #include <bit>
 #include <cmath>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -370,6 +372,35 @@ TEST(Events, FireworksBurstIntoSparksWhoseDeathsCrackle) {
   EXPECT_LT(crackle_events, sparks * 3 / 4);
   EXPECT_EQ(crackles, crackle_events);  // each crackle event asks for one
   EXPECT_EQ(group->member(1).alive_count() + group->member(2).alive_count(), 0u) << "all over after 8 s";
+}
+
+// Trails (docs/design/ribbons.md): a sender's trail_id field rides in the payload's spare lane
+// and its children read it with event_id — every trail point names a spark that exists, each
+// spark has points, and a sender without the field gives 0.
+TEST(Events, TrailPointsCarryTheirParentsId) {
+  auto group = SimulationGroup::create({member(preset_text("fireworks_rocket"), 5),
+                                        member(preset_text("trail_spark"), 6), member(preset_text("spark_trail"), 7)},
+                                       {{0, 0, 1}, {1, 0, 2}});
+  ASSERT_TRUE(group.ok()) << group.error().to_string();
+  std::set<float> sparks;
+  std::map<float, size_t> points_of;
+  for (int frame = 0; frame < 150; ++frame) {
+    ASSERT_TRUE(group->step().ok());
+    const auto ids = group->member(1).field("trail_id");
+    ASSERT_TRUE(ids.ok());
+    sparks.insert(ids->begin(), ids->end());
+    const auto parents = group->member(2).field("parent");
+    ASSERT_TRUE(parents.ok());
+    for (float p : *parents) {
+      EXPECT_TRUE(sparks.count(p)) << "a trail point of no spark: " << p << ", frame " << frame;
+      ++points_of[p];
+    }
+  }
+  EXPECT_GT(sparks.size(), 50u);
+  EXPECT_GT(points_of.size(), 50u);
+  for (const auto& [parent, n] : points_of) EXPECT_GT(n, 1u) << "spark " << parent;
+  // The rocket declares no trail_id: its sparks' event_id would read 0 (trail_spark stores its own).
+  EXPECT_FALSE(group->member(0).field("trail_id").ok());
 }
 
 TEST(Events, BadDocumentsAndBindingsAreRefusedWithPointers) {

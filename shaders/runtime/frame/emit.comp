@@ -49,10 +49,11 @@ layout(std430, binding = kFrameBindingEventsIn) readonly buffer EventsIn {
 layout(std430, binding = kFrameBindingEventChildren) readonly buffer EventChildren { uint event_children[]; };
 uint vm_event = ~0u;  // the newborn's event in events_in (~0u: a rate or burst newborn, payload 0)
 uint vm_newborn;      // the newborn's index g this frame: its events' place in the delivery's order
-// EVENT_POSITION, EVENT_VELOCITY, EVENT_COLOR of the newborn (vm.glsl's builtins).
+// EVENT_POSITION, EVENT_VELOCITY, EVENT_COLOR, EVENT_ID of the newborn (vm.glsl's builtins).
 vec4 frame_event_payload(uint builtin) {
   if (vm_event == ~0u) return vec4(0.0f);
-  if (builtin == VM_BUILTIN_EVENT_POSITION) return events_in[vm_event].position;
+  if (builtin == VM_BUILTIN_EVENT_ID) return vec4(events_in[vm_event].position.w, 0.0f, 0.0f, 0.0f);
+  if (builtin == VM_BUILTIN_EVENT_POSITION) return vec4(events_in[vm_event].position.xyz, 0.0f);
   if (builtin == VM_BUILTIN_EVENT_VELOCITY) return events_in[vm_event].velocity;
   return events_in[vm_event].color;
 }

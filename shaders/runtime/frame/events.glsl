@@ -28,7 +28,7 @@ vec4 frame_payload_part(uint packed) {
 void frame_send_events(uint row, uint phase, uint index) {
   if (push.events == 0u || vm_event_counts == uvec4(0u) || row >= uint(event_routes.length())) return;
   FrameEventRoutes routes = event_routes[row];
-  vec4 position = frame_payload_part(routes.payload.x);
+  vec4 position = vec4(frame_payload_part(routes.payload.x).xyz, frame_payload_part(routes.payload.w).x);
   vec4 velocity = frame_payload_part(routes.payload.y);
   vec4 color = frame_payload_part(routes.payload.z);
   uint capacity = uint(events_out.length());

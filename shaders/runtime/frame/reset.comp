@@ -2,7 +2,7 @@
 // First pass of a frame: last frame's alive list becomes this frame's input, the append
 // counters start over, the spawn budget is seeded from the free count (so an emitter is only
 // debited for particles the pool can hold), and the host's spawn commands land in their rows'
-// PENDING. One dispatch covers both: thread 0 owns the counters, thread i < command_count owns
+// PENDING (a replace-oldest burst's, kFrameReservedCommand, in its RESERVED). One dispatch covers both: thread 0 owns the counters, thread i < command_count owns
 // command i, and the two touch different buffers.
 #include "shared/frame.h"
 
@@ -19,7 +19,10 @@ void main() {
     counters.alive_in = counters.alive_out;
     counters.walk_tiles = (min(counters.alive_out, params.capacity) + kFrameWorkgroupSize - 1u) / kFrameWorkgroupSize;
     counters.alive_out = 0u;
-    counters.budget = counters.free_count;
+    // The replace-oldest bursts' slots are the host's reservation (docs/design/drivers.md,
+    // "Pool-full policies"): no other spawn of the frame takes them.
+    counters.budget = counters.free_count - min(counters.reserved, counters.free_count);
+    counters.reserved = 0u;  // the host writes it again for each frame that reserves
     counters.newborns = 0u;
     counters.dropped = 0u;
     counters.killed = 0u;
@@ -29,6 +32,9 @@ void main() {
   }
   if (i < params.command_count) {
     uint row = commands[2u * i];
+    uint reserved_row = row & ~kFrameReservedCommand;
     if (row < params.row_count) atomicAdd(states[row].pending, commands[2u * i + 1u]);
+    else if (row != reserved_row && reserved_row < params.row_count)
+      atomicAdd(states[reserved_row].reserved, commands[2u * i + 1u]);
   }
 }

@@ -221,7 +221,7 @@ void main() {
   if (live) {
     if (s.generation != generation) {
       // Pending survives the restart: a burst queued on the emitter's first frame is its own.
-      s = FrameEmitterState(generation, 0.0f, 0.0f, s.pending, 0u, 0u, 0xFFFFFFFFu, 0u, 0.0f, 0u, 0u, 0u);
+      s = FrameEmitterState(generation, 0.0f, 0.0f, s.pending, 0u, 0u, 0xFFFFFFFFu, 0u, 0.0f, 0u, s.reserved, 0u);
 #ifdef FRAME_WARMUP
       // warmup_start_accumulator: the top 24 bits of the hash, as a fraction.
       s.accumulator = float(vm_hash3(emitters[row].seed, kFrameWarmupAccumulatorSalt, kFrameRngSalt) >> 8u) *
@@ -276,6 +276,16 @@ void main() {
 #endif
   uint take = take_from_budget(want);
   if (!in_table) return;
+#ifndef FRAME_WARMUP
+  // A replace-oldest burst's spawns (the reset's RESERVED): the host made room for them before
+  // the frame and kept their slots out of the budget, so they spawn whole whatever the budget
+  // left, after the row's event children in its batch (docs/design/drivers.md, "Pool-full
+  // policies").
+  uint reserved = live ? s.reserved : 0u;
+  s.reserved = 0u;
+#else
+  const uint reserved = 0u;
+#endif
 #ifdef FRAME_WARMUP
   if (!live) {
     spawn_counts[spawn_place(row)] = 0u;  // waiting for its first tick: its state stays as it is
@@ -299,8 +309,8 @@ void main() {
   }
 #endif
   s.spawn_first = s.spawned;
-  s.spawn_count = take;
-  s.spawned += take;
+  s.spawn_count = take + reserved;
+  s.spawned += take + reserved;
   states[row] = s;
-  spawn_counts[spawn_place(row)] = take;
+  spawn_counts[spawn_place(row)] = take + reserved;
 }

@@ -327,7 +327,8 @@ vec4 vm_load_builtin(uint id, uint lanes) {
   else if (index == VM_BUILTIN_EMITTER_SEED) v.x = float(emitters[vm_row].seed & 0xFFFFFFu);
 #ifdef FRAME_EVENT_PAYLOADS
   // An event's child reads its event's payload (emit.comp); everything else reads 0.
-  else if (index == VM_BUILTIN_EVENT_POSITION || index == VM_BUILTIN_EVENT_VELOCITY || index == VM_BUILTIN_EVENT_COLOR)
+  else if (index == VM_BUILTIN_EVENT_POSITION || index == VM_BUILTIN_EVENT_VELOCITY || index == VM_BUILTIN_EVENT_COLOR ||
+           index == VM_BUILTIN_EVENT_ID)
     v = frame_event_payload(index);
 #endif
   return vec4(v.x, lanes > 1u ? v.y : 0.0f, lanes > 2u ? v.z : 0.0f, lanes > 3u ? v.w : 0.0f);

@@ -14,22 +14,6 @@ namespace mote::runtime {
 
 namespace {
 
-struct StandardField {
-  std::string_view name;
-  uint32_t width;
-};
-// The standard particle's members as record fields, in order (mote/particle.hpp).
-constexpr std::array<StandardField, 10> kStandardFields{{{"position", 3},
-                                                         {"velocity", 3},
-                                                         {"age", 1},
-                                                         {"lifetime", 1},
-                                                         {"size", 1},
-                                                         {"size_growth", 1},
-                                                         {"angle", 1},
-                                                         {"angular_velocity", 1},
-                                                         {"color", 4},
-                                                         {"uv_rect", 4}}};
-
 Error no_manual_row(uint32_t row) {
   return make_error(ErrorCode::kNotFound, "no manual emitter at row " + std::to_string(row));
 }
@@ -37,8 +21,8 @@ Error no_manual_row(uint32_t row) {
 }  // namespace
 
 Status check_standard_particle(const Program& program) {
-  for (size_t i = 0; i < kStandardFields.size(); ++i) {
-    const StandardField& want = kStandardFields[i];
+  for (size_t i = 0; i < kParticleMembers.size(); ++i) {
+    const ParticleMember& want = kParticleMembers[i];
     if (i >= program.particle_fields.size())
       return make_error(ErrorCode::kInvalidArgument, "particle_fields[" + std::to_string(i) +
                                                          "]: missing; the standard particle has '" +

@@ -69,7 +69,7 @@ void FrameEvents::emitter_added(uint32_t row, uint32_t generation, const Compile
   r.generation = generation;
   r.outputs = effect.event_outputs;
   const sim::EventPayloadLayout layout = sim::event_payload_layout(effect);
-  for (uint32_t part = 0; part < 3; ++part) r.payload[int(part)] = layout.offset[part] | (layout.width[part] << 16);
+  for (uint32_t part = 0; part < 4; ++part) r.payload[int(part)] = layout.offset[part] | (layout.width[part] << 16);
   dirty_ = true;
 }
 

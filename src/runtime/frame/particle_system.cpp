@@ -126,6 +126,7 @@ Status ParticleSystem::remove_emitter(uint32_t row) {
   bindings_.emitter_removed(row);
   events_.emitter_removed(row);
   manual_.remove(row);
+  pool_full_.remove(row);
   return emitters_->remove_emitter(row);
 }
 
@@ -148,6 +149,14 @@ Status ParticleSystem::swap_effect(uint32_t row, const CompiledEffect& effect) {
 }
 
 Status ParticleSystem::burst(uint32_t row, uint32_t count) { return emitters_->burst(row, count); }
+
+Status ParticleSystem::set_pool_full_policy(uint32_t row, PoolFullPolicy policy) {
+  if (!is_live(row)) return make_error(ErrorCode::kNotFound, "no live emitter at that row");
+  if (manual_.is_manual(row))
+    return make_error(ErrorCode::kInvalidArgument, "a manual emitter's spawns are its uploads: no pool-full policy");
+  pool_full_.set(row, policy);
+  return ok_status();
+}
 
 void ParticleSystem::queue_warmup(uint32_t row, const CompiledEffect& effect) {
   const float seconds = effect.emission.prewarm_seconds;
@@ -275,6 +284,10 @@ Result<ParticleSystem::FramePlan> ParticleSystem::prepare_frame(float dt, bool h
   plan.host_submits = host_submits;
   plan.rows = emitters_->row_count();
   plan.commands = emitters_->take_commands();
+  // Replace-oldest bursts make their room first (reads the last frame back when the pool is short).
+  MOTE_TRY_ASSIGN(last_replace_, pool_full_.prepare(
+                                     device, buffers_, frame_, options_, *emitters_,
+                                     [&](uint32_t row) { return manual_.is_manual(row); }, plan.commands, uploads_));
   MOTE_TRY_ASSIGN(plan.dispatches, plan_program_dispatches(emitters_->heap(), kernels_.get(), options_.record_words));
   plan.program_ids = emitters_->heap().program_id_capacity();
   plan.bucketed = plan.dispatches.size() >= 2;

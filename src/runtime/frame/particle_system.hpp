@@ -36,6 +36,7 @@
 #include "runtime/frame/compact_pass.hpp"
 #include "runtime/frame/emit_pass.hpp"
 #include "runtime/drivers/manual_driver.hpp"
+#include "runtime/drivers/pool_full_policy.hpp"
 #include "runtime/frame/emitter_lifecycle.hpp"
 #include "runtime/frame/field_bind_pass.hpp"
 #include "runtime/frame/field_bindings.hpp"
@@ -117,6 +118,13 @@ class ParticleSystem {
   // make_gpu_driven: the frame's UPDATE and rate drive it again from the next frame.
   Status make_manual(uint32_t row, uint32_t max_count, std::span<const Particle> records);
   Status make_gpu_driven(uint32_t row);
+  // The row's pool-full policy for burst() (src/runtime/drivers/pool_full_policy.hpp): drop (the
+  // default) or replace the oldest. Kept by swap_effect, forgotten by remove_emitter; refused
+  // (kInvalidArgument) for a manual row, whose spawns are its uploads.
+  Status set_pool_full_policy(uint32_t row, PoolFullPolicy policy);
+  PoolFullPolicy pool_full_policy(uint32_t row) const { return pool_full_.policy(row); }
+  // What the last frame's replace-oldest bursts did (reserved slots, particles replaced).
+  const ReplaceOldestReport& last_replace_report() const { return last_replace_; }
   ManualDrivers& manual() { return manual_; }
   const EmitterLifecycle::Row* emitter_row(uint32_t row) const { return emitters_->row(row); }
   const ManualDrivers& manual() const { return manual_; }
@@ -364,6 +372,8 @@ class ParticleSystem {
   BoundsPass bounds_;
   WarmupPass warmup_;
   ManualDrivers manual_;
+  PoolFullPolicies pool_full_;
+  ReplaceOldestReport last_replace_;
   std::vector<WarmupRequest> warmup_queue_;  // emitters added with a pre-warm, for the next frame
   // Pre-warm populations of recent frames, kept while those frames may be in flight.
   std::vector<std::pair<uint64_t, std::shared_ptr<WarmupPopulation>>> warmup_retired_;

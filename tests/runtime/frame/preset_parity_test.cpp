@@ -101,6 +101,8 @@ const Preset kPresets[] = {
     {"snow.json", 300, kTol, kTol, ""},
     {"splash.json", 300, kTol, kTol, "", 120.0f},
     {"sword_trail.json", 300, kTol, kTol, ""},
+    {"spark_trail.json", 300, kTol, kTol, "", 120.0f},
+    {"trail_spark.json", 300, kTol, kTol, "", 120.0f},
     {"sparkles.json", 300, kTol, kTol, ""},
     {"sparks_bounce.json", 300, kTol, kTol, ""},
     {"water_jet.json", 300, kTol, kTol, ""},
@@ -282,6 +284,23 @@ TEST_F(PresetEventChainTest, FireworksChainMatchesTheReference) {
   EXPECT_LT(r.gpu_children[2], r.children[1] * 3 / 4);
   EXPECT_GT(r.records_compared, 1000u);
   std::cout << "fireworks chain: " << r.records_compared << " records, " << r.words_not_bit_equal
+            << " words not bit-equal, worst |d| / (1 + |ref|) " << r.worst_relative << "\n";
+}
+
+// fireworks_rocket -> trail_spark -> spark_trail (docs/design/ribbons.md, "Trails"): every spark
+// sends one trail point a step, carrying its trail_id (its birth serial) in the payload; the trail
+// points' records — their `parent` field, EVENT_ID, included — match the reference's.
+TEST_F(PresetEventChainTest, FireworksTrailsCarryTheirParentsIdAsTheReference) {
+  const std::vector<EventParityMember> members{{test::load_preset("fireworks_rocket.json"), 5},
+                                               {test::load_preset("trail_spark.json"), 6},
+                                               {test::load_preset("spark_trail.json"), 7}};
+  const EventParityResult r =
+      test::run_event_parity(device(), members, {{0, 0, 1}, {1, 0, 2}},
+                             EventParityOptions{.frames = 300, .compare_every = 20, .tol_abs = 1e-4, .tol_rel = 1e-4});
+  EXPECT_GT(r.children[1], 0u) << "no rocket burst";
+  EXPECT_GT(r.children[2], r.children[1]) << "each spark leaves several trail points";
+  EXPECT_GT(r.records_compared, 1000u);
+  std::cout << "fireworks trails chain: " << r.records_compared << " records, " << r.words_not_bit_equal
             << " words not bit-equal, worst |d| / (1 + |ref|) " << r.worst_relative << "\n";
 }
 
