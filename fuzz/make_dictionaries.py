@@ -75,6 +75,7 @@ def main():
     scene = json_words(sorted((ROOT / "scenes").glob("*.json")))
     scene |= quoted_words(ROOT / "src/scene/scene_loader.cpp")
     scene |= quoted_words(ROOT / "src/scene/scene_events.cpp")  # the `events` list's keys
+    scene |= quoted_words(ROOT / "src/scene/scene_vector_fields.cpp")  # the `vector_fields` list's keys
     write("scene.dict", "Scene files: the scenes' keys and values, the loader's words.", scene | set(JSON_SYNTAX))
 
     gltf_keys = ["asset", "version", "generator", "scene", "scenes", "nodes", "children", "mesh", "meshes",

@@ -37,6 +37,9 @@ struct GpuSimulationOptions {
   bool prewarm = true;
   // The system's wind (ParticleSystem::set_wind); ReferenceComparison gives the reference the same.
   Wind wind;
+  // The system's vector fields, slot i = vector_fields[i] (ParticleSystem::set_vector_field);
+  // ReferenceComparison gives the reference the same.
+  std::vector<VectorField> vector_fields;
 };
 
 // One emitter of `effect` at `position`, on a system sized for it (capacity, a stride of the

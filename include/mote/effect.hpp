@@ -109,6 +109,11 @@ struct CompiledEffect {
   // index i: what scenes and the API bind (docs/design/events.md). Empty for an effect with
   // none, and for a cooked effect (cooked files keep no names: bind its outputs by index).
   std::vector<std::string> event_outputs;
+  // The names of the vector fields its `vector_field` nodes sample (the document's
+  // "vector_fields"), slot i's at index i: what ParticleSystem::set_vector_field and a scene's
+  // `vector_fields` fill by name (docs/design/vector_field.md). Empty for an effect with none and
+  // for a cooked effect (set its slots by index).
+  std::vector<std::string> vector_fields;
   // Kernels compiled ahead of time, at most one per stage (empty unless compile_effect_kernels or
   // a cooked file gave them).
   std::vector<CookedKernel> kernels;

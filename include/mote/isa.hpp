@@ -23,17 +23,18 @@ enum class Builtin : uint16_t {
 
 enum class DstRule : uint8_t { kDstLanes, kDstScalar, kDstNone };
 enum class SrcRule : uint8_t {
-  kUnused,   // kind NONE, word 0
-  kVal,      // REG or IMM, `lanes` wide
-  kVal1,     // REG or IMM, 1 wide
-  kVal3,     // REG or IMM, 3 wide
-  kVal4,     // REG or IMM, 4 wide
-  kField,    // raw: particle field word offset
-  kConst,    // raw: constant pool scalar index
-  kBuiltin,  // raw: builtin id (space | index)
-  kDraw,     // raw: random draw index
-  kCmp,      // raw: compare code
-  kEvent,    // raw: event output index, < shader::kVmEventOutputs
+  kUnused,       // kind NONE, word 0
+  kVal,          // REG or IMM, `lanes` wide
+  kVal1,         // REG or IMM, 1 wide
+  kVal3,         // REG or IMM, 3 wide
+  kVal4,         // REG or IMM, 4 wide
+  kField,        // raw: particle field word offset
+  kConst,        // raw: constant pool scalar index
+  kBuiltin,      // raw: builtin id (space | index)
+  kDraw,         // raw: random draw index
+  kCmp,          // raw: compare code
+  kEvent,        // raw: event output index, < shader::kVmEventOutputs
+  kVectorField,  // raw: vector field slot, < shader::kVmVectorFields
 };
 // How the executors run a row (isa_table.inc's header says what each form promises).
 enum class OpForm : uint8_t {

@@ -23,6 +23,7 @@
 #include "mote/emitter.hpp"
 #include "mote/particle.hpp"
 #include "mote/result.hpp"
+#include "mote/vector_field.hpp"
 #include "mote/wind.hpp"
 
 namespace mote {
@@ -315,6 +316,14 @@ class ParticleSystem {
   // gusts and curl turbulence, evaluated each frame at its time (mote/wind.hpp,
   // docs/design/wind.md). Still air by default; kInvalidArgument when check_wind refuses it.
   Status set_wind(const Wind& wind);
+  // The authored vector field (mote/vector_field.hpp, docs/design/vector_field.md) that every
+  // `vector_field` node reading slot `slot` samples from the next frame on: an effect's
+  // "vector_fields" names its slots in order (CompiledEffect::vector_fields). The field is copied.
+  // clear_vector_field empties the slot (it reads 0, as every slot does by default).
+  // kInvalidArgument: a slot >= kMaxVectorFieldSlots (where "slot"), a field check_vector_field
+  // refuses (where "field." + its member, e.g. "field.vectors[7]").
+  Status set_vector_field(uint32_t slot, const VectorField& field);
+  Status clear_vector_field(uint32_t slot);
 
   // One frame of `dt` seconds: uploads the transforms (waiting for the previous frame first),
   // records the frame and submits it. Does not wait for it.

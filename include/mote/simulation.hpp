@@ -17,6 +17,7 @@
 #include "mote/effect.hpp"
 #include "mote/emitter.hpp"
 #include "mote/result.hpp"
+#include "mote/vector_field.hpp"
 #include "mote/wind.hpp"
 
 namespace mote {
@@ -72,6 +73,10 @@ struct SimulationOptions {
   // What SAMPLE_WIND reads (mote/wind.hpp), evaluated at the time the TIME builtin gives each
   // run; refused by create when check_wind refuses it. Still air by default.
   Wind wind;
+  // What SAMPLE_FIELD (the `vector_field` node) reads: slot i is vector_fields[i] (past the list:
+  // 0). At most kMaxVectorFieldSlots; create refuses a field check_vector_field refuses (where
+  // "vector_fields[i]." + its member).
+  std::vector<VectorField> vector_fields;
   // The events (not children) this emitter accepts for one frame through queue_events; the
   // rest are dropped and counted (FrameReport::events_dropped). At least 1.
   uint32_t event_queue_capacity = 65536;

@@ -23,6 +23,9 @@ inline constexpr uint32_t kMaxVectorFieldSize = 256;
 inline constexpr uint32_t kMaxVectorFieldPoints = 1u << 22;  // 48 MiB of vectors
 inline constexpr float kMaxVectorFieldValue = 1e6f;
 inline constexpr uint32_t kVectorFieldHeaderBytes = 4 + 12 + 24;
+// The vector field slots one ParticleSystem (and one run of the VM) samples: SAMPLE_FIELD's slot,
+// the `vector_field` node's field by its index in the effect's "vector_fields".
+inline constexpr uint32_t kMaxVectorFieldSlots = 4;
 
 struct VectorField {
   std::array<uint32_t, 3> size{};

@@ -12,6 +12,7 @@
 
 #include "mote/program.hpp"
 #include "mote/result.hpp"
+#include "mote/vector_field.hpp"
 
 namespace mote {
 
@@ -58,6 +59,11 @@ struct RunInput {
   // colour rgba. The CPU executors read it; the GPU run harnesses refuse a run that has one (the
   // GPU frame's emit reads its own event queue).
   std::vector<float> event_payloads;
+  // What SAMPLE_FIELD reads: field slot i is vector_fields[i] (nullptr, or a slot past the list:
+  // it reads 0). At most kVmVectorFields (4) slots; each field must pass check_vector_field
+  // (mote/vector_field.hpp; executors check its grid and size, and refuse a run otherwise).
+  // The fields are the caller's and must outlive the run.
+  std::vector<const VectorField*> vector_fields;
 };
 
 struct RunOutput {

@@ -404,6 +404,9 @@ MOTE_CONSTANT(uint, kFrameBindingEventsOut, 34u);      // this frame's queue: em
 MOTE_CONSTANT(uint, kFrameBindingEventChildren, 35u);  // per newborn: its event in EventsIn (~0u: none)
 MOTE_CONSTANT(uint, kFrameBindingEventKeys, 36u);      // the delivery's sort keys, then its counts' scan
 MOTE_CONSTANT(uint, kFrameBindingEventOrder, 37u);     // the sort's values: the events in delivery order
+// SAMPLE_FIELD's table (shared/vm_vector_field.h; emit and simulate bind it).
+MOTE_CONSTANT(uint, kFrameBindingVectorFieldHeaders, 38u);  // VmVectorFieldHeader per slot
+MOTE_CONSTANT(uint, kFrameBindingVectorFieldValues, 39u);   // every field's vectors
 
 MOTE_CONSTANT(uint, kFrameWorkgroupSize, 64u);
 // The interpreted simulate's record window (shaders/runtime/frame/vm.glsl): the most chunks of a

@@ -27,6 +27,9 @@ MOTE_CONSTANT(uint, kVmMaxGlobalFieldWords, 1024u);
 // events one particle sends to one output in one run (EMIT_EVENT's counts saturate there).
 MOTE_CONSTANT(uint, kVmEventOutputs, 4u);
 MOTE_CONSTANT(uint, kVmMaxEventCount, 65535u);
+// The most vector fields one system or run samples (SAMPLE_FIELD's raw src1 is a field slot below
+// this; docs/design/vector_field.md).
+MOTE_CONSTANT(uint, kVmVectorFields, 4u);
 // An event's payload, as a child's INIT reads it (EVENT_POSITION, EVENT_VELOCITY, EVENT_COLOR):
 // three vec4s, position xyz0, velocity xyz0, colour rgba.
 MOTE_CONSTANT(uint, kVmEventPayloadWords, 12u);

@@ -115,7 +115,10 @@ VM_INLINE float vm_div(float a, float b) { return b == 0.0f ? 0.0f : a / (b == 0
 // FMA: unfused on the CPU (-ffp-contract=off); the GPU may fuse (table tolerance 2 ulp).
 VM_INLINE float vm_fma(float a, float b, float c) { return a * b + c; }
 VM_INLINE float vm_abs(float a) { return abs(a); }
-VM_INLINE float vm_sign(float a) { return a > 0.0f ? 1.0f : (a < 0.0f ? -1.0f : 0.0f); }
+// SIGN through integers: a select between float constants may come out as -0 for a zero (a GPU
+// compiler that ignores the sign of zero turned sign(0) into -0 on lavapipe, where the host's fold
+// and the reference give +0); an int converted to float is never -0. NaN: 0.
+VM_INLINE float vm_sign(float a) { return float(int(a > 0.0f) - int(a < 0.0f)); }
 VM_INLINE float vm_floor(float a) { return floor(a); }
 VM_INLINE float vm_ceil(float a) { return ceil(a); }
 VM_INLINE float vm_fract(float a) { return a - floor(a); }

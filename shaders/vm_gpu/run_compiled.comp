@@ -17,6 +17,7 @@
 //                            -- this particle's record, the word clamped to the record here
 //   vec4  vm_load_builtin(uint id, uint lanes)   -- LOAD_BUILTIN, any id (unknown ids read 0)
 //   VmWindField vm_wind()                        -- the scene's wind
+//   vec3  vm_sample_vector_field_slot(uint, vec3) -- SAMPLE_FIELD (vm_gpu/vector_field_fetch.glsl)
 //   void  vm_trace(uint pc, vec4 result)         -- per-instruction results (may do nothing)
 //   void  vm_count_ops(uint op, uint times)      -- per-opcode execution counts (may do nothing)
 //   uint  vm_seed                                -- this particle's RNG seed
@@ -61,6 +62,12 @@ uint vm_program_word(uint index) { return program_words[min(index, uint(program_
 #define VM_WINDOW_LOADS_FIRST
 #include "vm_gpu/record_window_registers.glsl"
 VmWindField vm_wind() { return params.wind; }
+// SAMPLE_FIELD's table (src/vm/vector_field_sampling.hpp: a header per slot, then every field's
+// vectors), read through vm_gpu/vector_field_fetch.glsl.
+#include "shared/vm_vector_field.h"
+layout(std430, binding = 10) readonly buffer VectorFieldHeaders { VmVectorFieldHeader vector_field_headers[]; };
+layout(std430, binding = 11) readonly buffer VectorFieldValues { float vector_field_values[]; };
+#include "vm_gpu/vector_field_fetch.glsl"
 void vm_trace(uint pc, vec4 r) {
   if (!kTrace) return;
   uint results = uint(trace.length());

@@ -214,6 +214,12 @@ float vm_load_constant(uint index) {
   return uintBitsToFloat(vm_program_word(params.constants_offset + min(index, params.constants_words - 1u)));
 }
 VmWindField vm_wind() { return params.wind; }
+// SAMPLE_FIELD's table (src/vm/vector_field_sampling.hpp: a header per slot, then every field's
+// vectors), read through vm_gpu/vector_field_fetch.glsl.
+#include "shared/vm_vector_field.h"
+layout(std430, binding = 10) readonly buffer VectorFieldHeaders { VmVectorFieldHeader vector_field_headers[]; };
+layout(std430, binding = 11) readonly buffer VectorFieldValues { float vector_field_values[]; };
+#include "vm_gpu/vector_field_fetch.glsl"
 #ifndef VM_REGISTERS_FAST
 uint vm_op_shape(uint op) { return op_shapes[op & 63u].x; }
 #endif

@@ -220,6 +220,12 @@ void ParticleSystem::clear_camera() { state_->system.set_cull_camera(std::nullop
 
 Status ParticleSystem::set_wind(const Wind& wind) { return state_->system.set_wind(wind); }
 
+Status ParticleSystem::set_vector_field(uint32_t slot, const VectorField& field) {
+  return state_->system.set_vector_field(slot, field);
+}
+
+Status ParticleSystem::clear_vector_field(uint32_t slot) { return state_->system.set_vector_field(slot, std::nullopt); }
+
 Status ParticleSystem::execute(float dt) {
   return core::guard_allocation("ParticleSystem::execute", [&]() -> Status {
     gpu::Device& device = ApiAccess::device(*state_->context);

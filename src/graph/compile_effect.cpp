@@ -39,6 +39,7 @@ Result<CompiledEffect> compile_document(const EffectDocument& doc) {
   out.emission = doc.emission;
   out.render = doc.render;
   out.event_outputs = doc.event_outputs;
+  out.vector_fields = doc.vector_fields;
   Program& p = out.program;
   for (const DocField& f : doc.particle_fields) p.particle_fields.push_back({f.name, f.width});
   for (const DocField& f : doc.emitter_fields) {

@@ -50,6 +50,7 @@ struct EffectDocument {
   EmissionSettings emission;
   RenderSettings render;
   std::vector<std::string> event_outputs;  // EMIT_EVENT's outputs by index
+  std::vector<std::string> vector_fields;  // SAMPLE_FIELD's slots by index
   DocGraph init;
   DocGraph update;
 };

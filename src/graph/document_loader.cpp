@@ -253,17 +253,18 @@ Result<DocGraph> read_graph(const json& j, const std::string& where) {
   return g;
 }
 
-// "event_outputs": the names EMIT_EVENT's outputs go by (docs/design/events.md), in index
-// order: identifiers, unique, at most kVmEventOutputs of them.
-Result<std::vector<std::string>> read_event_outputs(const json& j, const std::string& where) {
+// A list of names in index order: identifiers, unique, at most `most` of them. "event_outputs":
+// the names EMIT_EVENT's outputs go by (docs/design/events.md); "vector_fields": SAMPLE_FIELD's
+// slots (docs/design/vector_field.md).
+Result<std::vector<std::string>> read_index_names(const json& j, const std::string& where, uint32_t most,
+                                                  const char* what) {
   MOTE_TRY(read_array(j, where));
-  if (j.size() > shader::kVmEventOutputs)
-    return json_parse_error(where, fmt::format("at most {} event outputs", shader::kVmEventOutputs));
+  if (j.size() > most) return json_parse_error(where, fmt::format("at most {} {}s", most, what));
   std::vector<std::string> names;
   for (size_t i = 0; i < j.size(); ++i) {
     MOTE_TRY_ASSIGN(std::string name, read_identifier(j[i], json_child(where, i)));
     if (std::find(names.begin(), names.end(), name) != names.end())
-      return json_parse_error(json_child(where, i), fmt::format("duplicate event output '{}'", name));
+      return json_parse_error(json_child(where, i), fmt::format("duplicate {} '{}'", what, name));
     names.push_back(std::move(name));
   }
   return names;
@@ -280,7 +281,7 @@ Result<EffectDocument> load_effect_document(const json& j) {
   const std::string root;
   MOTE_TRY(check_object(j, root,
                         {"$schema", "version", "name", "particle_fields", "emitter_fields", "global_fields", "emission",
-                         "render", "event_outputs", "init", "update"}));
+                         "render", "event_outputs", "vector_fields", "init", "update"}));
   // "$schema" names the schema an editor checks the document against (docs/effect.schema.json):
   // a string, otherwise unread.
   if (j.contains("$schema")) MOTE_TRY(read_string(j["$schema"], "/$schema"));
@@ -299,7 +300,12 @@ Result<EffectDocument> load_effect_document(const json& j) {
   }
   if (j.contains("emission")) MOTE_TRY(read_emission(j["emission"], "/emission", doc.emission));
   if (j.contains("event_outputs")) {
-    MOTE_TRY_ASSIGN(doc.event_outputs, read_event_outputs(j["event_outputs"], "/event_outputs"));
+    MOTE_TRY_ASSIGN(doc.event_outputs,
+                    read_index_names(j["event_outputs"], "/event_outputs", shader::kVmEventOutputs, "event output"));
+  }
+  if (j.contains("vector_fields")) {
+    MOTE_TRY_ASSIGN(doc.vector_fields,
+                    read_index_names(j["vector_fields"], "/vector_fields", shader::kVmVectorFields, "vector field"));
   }
   if (j.contains("render")) MOTE_TRY(read_render(j["render"], "/render", doc.render, doc.particle_fields));
   MOTE_TRY_ASSIGN(doc.init, read_graph(j["init"], "/init"));

@@ -53,6 +53,17 @@ Result<uint32_t> param_event_output(const json& j, const EffectDocument& doc, co
   return uint32_t(found - names.begin());
 }
 
+// The slot of the declared vector field (the document's "vector_fields") that `j` names.
+Result<uint32_t> param_vector_field(const json& j, const EffectDocument& doc, const std::string& where) {
+  if (!j.is_string()) return err(where, fmt::format("expected a vector field name, got {}", j.type_name()));
+  const auto& names = doc.vector_fields;
+  const auto found = std::find(names.begin(), names.end(), j.get<std::string>());
+  if (found == names.end())
+    return err(where, fmt::format("'{}' is not a declared vector field (the document's \"vector_fields\")",
+                                  j.get<std::string>()));
+  return uint32_t(found - names.begin());
+}
+
 Status read_params(TypedNode& n, Section section, const EffectDocument& doc, const std::string& w) {
   const json& params = n.doc->params;
   const std::string pw = w + "/params";
@@ -98,6 +109,10 @@ Status read_params(TypedNode& n, Section section, const EffectDocument& doc, con
       }
       case ParamKind::kEventOutput: {
         MOTE_TRY_ASSIGN(n.event_output, param_event_output(v, doc, vw));
+        break;
+      }
+      case ParamKind::kVectorField: {
+        MOTE_TRY_ASSIGN(n.vector_field, param_vector_field(v, doc, vw));
         break;
       }
       case ParamKind::kBuiltinName: {

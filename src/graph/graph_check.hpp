@@ -36,6 +36,7 @@ struct TypedNode {
   uint32_t field_width = 0;
   uint32_t builtin_id = 0;
   uint32_t event_output = 0;             // send_event: the output's index
+  uint32_t vector_field = 0;             // vector_field: the field's slot
   std::vector<std::vector<float>> keys;  // curve/gradient: [t, v...]
   bool smooth = false;
   uint32_t cmp = 0;

@@ -303,6 +303,7 @@ Outputs lower_motion_node(Lowerer& L, const NodeLowering& node) {
     return std::vector{L.op(Op::MUL, 3, {L.op(Op::CURL3, 3, {L.op(Op::MUL, 3, {in[0], in[1]})}), in[2]})};
   if (type == "noise") return std::vector{L.op(Op::NOISE3, 3, {L.op(Op::MUL, 3, {in[0], in[1]})})};
   if (type == "wind") return std::vector{L.op(Op::SAMPLE_WIND, 3, {in[0]})};
+  if (type == "vector_field") return std::vector{L.op(Op::SAMPLE_FIELD, 3, {in[0], Src::raw(node.n.vector_field)})};
   if (type == "integrate") {
     ValueRef vel = L.op(Op::FMA, 3, {in[2], in[3], in[1]});
     return std::vector{L.op(Op::FMA, 3, {vel, in[3], in[0]}), vel};

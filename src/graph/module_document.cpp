@@ -157,7 +157,7 @@ json field_list(const std::vector<FieldDecl>& fields, bool with_defaults) {
 Result<ExpandedDocument> expand_module_document(const json& j) {
   MOTE_TRY(check_object(j, "",
                         {"$schema", "version", "name", "modules", "particle_fields", "emitter_fields", "global_fields",
-                         "event_outputs", "emission", "render", "init", "update"}));
+                         "event_outputs", "vector_fields", "emission", "render", "init", "update"}));
   MOTE_TRY(module_library());
   MOTE_TRY_ASSIGN(std::vector<Instance> instances, read_instances(j["modules"]));
   Expander x;
@@ -194,6 +194,7 @@ Result<ExpandedDocument> expand_module_document(const json& j) {
   }
   if (j.contains("global_fields")) doc["global_fields"] = j["global_fields"];
   if (j.contains("event_outputs")) doc["event_outputs"] = j["event_outputs"];
+  if (j.contains("vector_fields")) doc["vector_fields"] = j["vector_fields"];
   const json emission = overlay(x.origins, x.emission, j, "emission");
   if (!emission.is_object() || !emission.empty()) doc["emission"] = emission;
   const json render = overlay(x.origins, x.render, j, "render");

@@ -171,6 +171,9 @@ void add_random_curve_and_force_nodes(std::vector<NodeSpec>& t) {
                {}});
   t.push_back({"noise", kInit | kUpdate, {req("position", 3), val("frequency", 1, 1.0f)}, {out(1)}, {}});
   t.push_back({"wind", kInit | kUpdate, {req("position", 3)}, {out(3)}, {}});
+  // An authored 3-D vector field at `position` (docs/design/vector_field.md): `field` names one of
+  // the document's "vector_fields"; 0 until the system is given that field.
+  t.push_back({"vector_field", kInit | kUpdate, {req("position", 3)}, {out(3)}, {{"field", ParamKind::kVectorField}}});
   t.push_back({"integrate",
                kInit | kUpdate,
                {req("position", 3), req("velocity", 3), vec("acceleration", 3, {}, 3), dt_port()},

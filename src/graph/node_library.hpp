@@ -41,6 +41,7 @@ enum class ParamKind : uint8_t {
   kNumber,         // one finite number
   kVector,         // an array of numbers (width checked by the node)
   kEventOutput,    // string: a declared event output (the document's "event_outputs")
+  kVectorField,    // string: a declared vector field (the document's "vector_fields")
 };
 
 struct ParamSpec {

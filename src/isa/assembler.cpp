@@ -401,6 +401,14 @@ class Assembler {
         word = *v;
         return ok_status();
       }
+      case SrcRule::kVectorField: {
+        auto v = s.size() > 3 && s.substr(0, 2) == "v[" && s.back() == ']' ? isa::parse_u32(s.substr(2, s.size() - 3))
+                                                                           : std::nullopt;
+        if (!v || *v >= sh::kVmVectorFields)
+          return error("expected a vector field slot v[N], N < " + std::to_string(sh::kVmVectorFields), t);
+        word = *v;
+        return ok_status();
+      }
       case SrcRule::kBuiltin: return builtin(t, word);
       default: return error("internal: unexpected operand rule", t);
     }

@@ -97,8 +97,9 @@ class Disassembler {
       }
       case SrcRule::kConst: return "c[" + std::to_string(word) + "]";
       case SrcRule::kDraw: return "#" + std::to_string(word);
-      case SrcRule::kCmp: return isa::kCmpNames[word];                 // < 6: check_form
-      case SrcRule::kEvent: return "e[" + std::to_string(word) + "]";  // < kVmEventOutputs: check_form
+      case SrcRule::kCmp: return isa::kCmpNames[word];                       // < 6: check_form
+      case SrcRule::kEvent: return "e[" + std::to_string(word) + "]";        // < kVmEventOutputs: check_form
+      case SrcRule::kVectorField: return "v[" + std::to_string(word) + "]";  // < kVmVectorFields: check_form
       case SrcRule::kBuiltin: return builtin(word);
       default: return "?";
     }

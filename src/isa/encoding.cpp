@@ -44,6 +44,12 @@ std::optional<FormError> check_form(const Instruction& inst) {
           return FormError{s, false,
                            "event output " + std::to_string(word) + " >= " + std::to_string(shader::kVmEventOutputs)};
         break;
+      case SrcRule::kVectorField:
+        if (word >= shader::kVmVectorFields)
+          return FormError{s, false,
+                           "vector field slot " + std::to_string(word) +
+                               " >= " + std::to_string(shader::kVmVectorFields)};
+        break;
       case SrcRule::kBuiltin:
         if ((word >> 18) != 0) return FormError{s, false, "builtin word bits 18..31 are not zero"};
         if (builtin_space(word) == shader::kVmSpaceEngine && builtin_info(builtin_index(word)) == nullptr)

@@ -196,6 +196,7 @@ Status SceneRenderer::make_particles(uint32_t width, uint32_t height) {
                                                 .compile_in_background = false,
                                                 .profile = options_.profile}));
   MOTE_TRY(particles_->set_wind(scene_.wind));  // SAMPLE_WIND in every effect of the scene
+  MOTE_TRY(bind_vector_fields());               // SAMPLE_FIELD's slots, by the effects' names
   // The scene's transforms as the system's hierarchy: rows are handed out in order on a fresh
   // table, parents before children, so row == the transform's index.
   for (const scene::Transform& t : scene_.transforms) {

@@ -112,6 +112,9 @@ class SceneRenderer {
   Status step_simulation(float dt);
   Status load_effects();
   Status load_meshes();
+  // The scene's vector_fields loaded and given to the system by the effects' names
+  // (render/scene_vector_fields_binding.cpp).
+  Status bind_vector_fields();
   Status make_particles(uint32_t width, uint32_t height);
   void fit_shadow_bounds();
   // The view at `frame_time` with the point lights (at most kMaxPointLights) it counts, and the

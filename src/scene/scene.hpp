@@ -21,6 +21,7 @@
 #include "mote/result.hpp"
 #include "mote/simulation.hpp"  // FieldValue
 #include "scene/scene_events.hpp"
+#include "scene/scene_vector_fields.hpp"
 
 namespace mote::scene {
 
@@ -227,6 +228,7 @@ struct Scene {
   FogSettings fog;
   Wind wind;                         // what SAMPLE_WIND reads in every effect (the `wind` object; still air by default)
   std::vector<EventBinding> events;  // emitters' event outputs bound to emitters (the `events` list)
+  std::vector<SceneVectorField> vector_fields;  // .mvf files the effects' vector_field nodes sample
   Output output;
   std::filesystem::path base_dir;  // where relative paths resolve (the scene file's folder)
   // The folder every file the scene names, and every texture and mesh its effects name, must

@@ -15,6 +15,7 @@
 #include "scene/scene.hpp"
 #include "scene/scene_values.hpp"
 #include "scene/scene_events.hpp"
+#include "scene/scene_vector_fields.hpp"
 #include "scene/scene_wind.hpp"
 
 namespace mote::scene {
@@ -37,25 +38,6 @@ using nlohmann::json;
 using namespace core;  // the strict reader: check_object, read_number, ... (src/core/json_reader.hpp)
 
 using namespace detail;  // the numbers, vectors, rotations and scales (scene/scene_values.hpp)
-
-// Where the files a scene names resolve: the scene's folder, inside the asset root (if any).
-struct PathBase {
-  std::filesystem::path base_dir;
-  std::filesystem::path asset_root;  // canonical; empty = not confined
-};
-
-// A path (non-empty string) resolved against the scene's folder, inside the asset root when there
-// is one (docs/design/reliability.md, "Asset paths"); existence is the renderer's business.
-Result<std::filesystem::path> read_path(const json& j, const std::string& where, const PathBase& base) {
-  MOTE_TRY_ASSIGN(std::string s, read_string(j, where));
-  if (!base.asset_root.empty())
-    return core::resolve_asset_path(s, base.base_dir, base.asset_root, where, ErrorCode::kParse);
-  const std::filesystem::path& base_dir = base.base_dir;
-  if (s.empty()) return json_parse_error(where, "the path must not be empty");
-  if (s.find('\0') != std::string::npos) return json_parse_error(where, "the path contains a NUL character");
-  const std::filesystem::path p(s);
-  return p.is_absolute() ? p : base_dir / p;
-}
 
 // An optional "name": an identifier, unique in `seen`.
 Status read_name(const json& j, const std::string& where, std::set<std::string>& seen, std::string& out,
@@ -424,10 +406,10 @@ Status read_output(const json& j, const std::string& where, Output& o) {
 
 // The lists' limits, enforced while the text is read: a file of 2^20 + 1 emitters is refused at
 // the first one past the limit, before any DOM holds them.
-constexpr JsonArrayLimit kListLimits[] = {{"/transforms", kMaxTransforms},   {"/objects", kMaxObjects},
-                                          {"/emitters", kMaxEmitters},       {"/point_lights", kMaxPointLights},
-                                          {"/spot_lights", kMaxPointLights}, {"/camera/keys", kMaxCameraKeys},
-                                          {"/volumes", kMaxVolumes},         {"/events", kMaxEventBindings}};
+constexpr JsonArrayLimit kListLimits[] = {
+    {"/transforms", kMaxTransforms},    {"/objects", kMaxObjects},         {"/emitters", kMaxEmitters},
+    {"/point_lights", kMaxPointLights}, {"/spot_lights", kMaxPointLights}, {"/camera/keys", kMaxCameraKeys},
+    {"/volumes", kMaxVolumes},          {"/events", kMaxEventBindings},    {"/vector_fields", kMaxSceneVectorFields}};
 
 // The transforms, parents first; each at most kMaxTransformLevels deep (mote/emitter.hpp), the
 // level its parent's + 1, refused at its "parent".
@@ -476,7 +458,8 @@ Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path
   const std::string root;
   MOTE_TRY(check_object(j, root,
                         {"$schema", "version", "name", "camera", "sun", "point_lights", "spot_lights", "environment",
-                         "transforms", "objects", "emitters", "events", "volumes", "fog", "wind", "output"}));
+                         "transforms", "objects", "emitters", "events", "volumes", "fog", "wind", "vector_fields",
+                         "output"}));
   // "$schema" names the schema an editor checks the file against (docs/scene.schema.json): a
   // string, otherwise unread.
   if (j.contains("$schema")) MOTE_TRY(read_string(j["$schema"], "/$schema"));
@@ -521,6 +504,8 @@ Result<Scene> load_scene(std::string_view json_text, const std::filesystem::path
   if (j.contains("fog")) MOTE_TRY(read_fog(j["fog"], "/fog", scene.fog));
   if (j.contains("wind")) MOTE_TRY(read_wind(j["wind"], "/wind", scene.wind));
   if (j.contains("events")) MOTE_TRY(read_event_bindings(j["events"], "/events", emitter_names, scene.events));
+  if (j.contains("vector_fields"))
+    MOTE_TRY(read_vector_fields(j["vector_fields"], "/vector_fields", paths, scene.vector_fields));
   if (j.contains("output")) MOTE_TRY(read_output(j["output"], "/output", scene.output));
   return scene;
 }

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "core/asset_path.hpp"
+
 namespace mote::scene::detail {
 
 using nlohmann::json;
@@ -73,6 +75,17 @@ Result<glm::vec3> read_scale(const json& j, const std::string& where) {
   if (!j.is_array())
     return json_parse_error(where, fmt::format("expected a number or an array of 3 numbers, got {}", j.type_name()));
   return read_vec3(j, where, kScaleRange);
+}
+
+Result<std::filesystem::path> read_path(const nlohmann::json& j, const std::string& where, const PathBase& base) {
+  MOTE_TRY_ASSIGN(std::string s, read_string(j, where));
+  if (!base.asset_root.empty())
+    return core::resolve_asset_path(s, base.base_dir, base.asset_root, where, ErrorCode::kParse);
+  const std::filesystem::path& base_dir = base.base_dir;
+  if (s.empty()) return json_parse_error(where, "the path must not be empty");
+  if (s.find('\0') != std::string::npos) return json_parse_error(where, "the path contains a NUL character");
+  const std::filesystem::path p(s);
+  return p.is_absolute() ? p : base_dir / p;
 }
 
 }  // namespace mote::scene::detail

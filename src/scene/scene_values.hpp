@@ -3,6 +3,7 @@
 // recur across the sections. Errors are kParse with the JSON pointer (core/json_reader.hpp).
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -46,5 +47,15 @@ Result<glm::vec3> read_direction(const nlohmann::json& j, const std::string& whe
 Status read_rotation(const nlohmann::json& j, const std::string& where, glm::quat& out);
 // "scale": a number (uniform) or [x, y, z], every component > 0.
 Result<glm::vec3> read_scale(const nlohmann::json& j, const std::string& where);
+
+// Where the files a scene names resolve: the scene's folder, inside the asset root (if any).
+struct PathBase {
+  std::filesystem::path base_dir;
+  std::filesystem::path asset_root;  // canonical; empty = not confined
+};
+
+// A path (non-empty string) resolved against the scene's folder, inside the asset root when there
+// is one (docs/design/reliability.md, "Asset paths"); existence is the renderer's business.
+Result<std::filesystem::path> read_path(const nlohmann::json& j, const std::string& where, const PathBase& base);
 
 }  // namespace mote::scene::detail

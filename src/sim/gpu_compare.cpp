@@ -45,6 +45,11 @@ Result<std::unique_ptr<GpuSimulation>> GpuSimulation::create(Context& context, c
   CompiledEffect added = effect;
   if (!options.prewarm) added.emission.prewarm_seconds = 0.0f;
   MOTE_TRY(s.system->set_wind(options.wind));
+  if (options.vector_fields.size() > kMaxVectorFieldSlots)
+    return make_error(ErrorCode::kInvalidArgument, "at most " + std::to_string(kMaxVectorFieldSlots) + " vector fields",
+                      "vector_fields");
+  for (uint32_t i = 0; i < options.vector_fields.size(); ++i)
+    MOTE_TRY(s.system->set_vector_field(i, options.vector_fields[i]));
   MOTE_TRY_ASSIGN(s.emitter, s.system->add_emitter(added, options.emitter));
   s.bounds_offset = bounds_field_offset(effect);
   return made;
@@ -122,6 +127,7 @@ Result<std::unique_ptr<ReferenceComparison>> ReferenceComparison::create(std::un
   so.executor = executor;
   so.prewarm = false;  // neither side pre-warms (checked above)
   so.wind = o.wind;
+  so.vector_fields = o.vector_fields;
   so.emitter_row = gpu->emitter().row;
   so.emitter_generation = gpu->emitter().generation;
   MOTE_TRY_ASSIGN(Simulation reference, Simulation::create(gpu->effect(), so));

@@ -150,6 +150,10 @@ struct Simulation::State {
     in.record_words = stride;
     in.emitter = context(dt);
     in.wind = wind_field_at(options.wind, age);
+    if (in.vector_fields.size() != options.vector_fields.size()) {
+      in.vector_fields.clear();
+      for (const VectorField& f : options.vector_fields) in.vector_fields.push_back(&f);
+    }
     in.rng_base = rng_base;
     if (in.emitter_fields.size() != emitter_fields.size()) in.emitter_fields = emitter_fields;
     if (in.global_fields.size() != global_fields.size()) in.global_fields = global_fields;
@@ -388,6 +392,17 @@ Result<Simulation> Simulation::create(const CompiledEffect& effect, const Simula
     if (!(options.dt > 0.0f) || !std::isfinite(options.dt))
       return make_error(ErrorCode::kInvalidArgument, "dt must be a positive number of seconds");
     MOTE_TRY(check_wind(options.wind));
+    if (options.vector_fields.size() > kMaxVectorFieldSlots)
+      return make_error(ErrorCode::kInvalidArgument,
+                        "at most " + std::to_string(kMaxVectorFieldSlots) + " vector fields, got " +
+                            std::to_string(options.vector_fields.size()),
+                        "vector_fields");
+    for (size_t i = 0; i < options.vector_fields.size(); ++i)
+      if (Status checked = check_vector_field(options.vector_fields[i]); !checked.ok()) {
+        Error e = checked.error();
+        e.where = "vector_fields[" + std::to_string(i) + "]." + e.where;
+        return e;
+      }
     s->capacity = options.capacity ? options.capacity : effect.emission.capacity_hint;
     if (s->capacity == 0) return make_error(ErrorCode::kInvalidArgument, "capacity must be at least 1");
     if (s->capacity > (1u << 24))

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <string>
 
+#include "sim/vector_field_table.hpp"
+
 namespace mote {
 
 namespace {
@@ -123,30 +125,31 @@ Result<std::vector<uint8_t>> encode_vector_field(const VectorField& field) {
 }
 
 std::array<float, 3> sample_vector_field(const VectorField& field, const std::array<float, 3>& p) {
-  // Grid coordinates: g = (p - min) / (max - min) * (size - 1), clamped to the grid.
-  uint32_t cell[3];
-  float t[3];
-  for (uint32_t a = 0; a < 3; ++a) {
-    const float span = field.box_max[a] - field.box_min[a];
-    const float last = float(field.size[a] - 1);
-    float g = (p[a] - field.box_min[a]) / span * last;
-    g = std::isnan(g) ? 0.0f : std::clamp(g, 0.0f, last);
-    cell[a] = std::min(uint32_t(g), field.size[a] - 2);
-    t[a] = g - float(cell[a]);
-  }
-  std::array<float, 3> out{};
-  for (uint32_t corner = 0; corner < 8; ++corner) {
-    float w = 1.0f;
-    size_t index = 0, stride = 1;
-    for (uint32_t a = 0; a < 3; ++a) {
-      const uint32_t o = (corner >> a) & 1u;
-      w *= o ? t[a] : 1.0f - t[a];
-      index += (cell[a] + o) * stride;
-      stride *= field.size[a];
+  const shader::VmVectorFieldHeader h = vector_field_header(field, 0);
+  return sample_vector_field_values(h, field.vectors.data(), p);
+}
+
+Result<VectorFieldTable> pack_vector_fields(std::span<const VectorField* const> fields) {
+  if (fields.size() > shader::kVmVectorFields)
+    return make_error(ErrorCode::kInvalidArgument,
+                      "at most " + std::to_string(shader::kVmVectorFields) + " vector fields, got " +
+                          std::to_string(fields.size()),
+                      "fields");
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (!fields[i]) continue;
+    if (Status checked = check_vector_field(*fields[i]); !checked.ok()) {
+      Error e = checked.error();
+      e.where = "fields[" + std::to_string(i) + "]." + e.where;
+      return e;
     }
-    for (uint32_t c = 0; c < 3; ++c) out[c] += w * field.vectors[index * 3 + c];
   }
-  return out;
+  return vector_field_table(fields);
+}
+
+std::array<float, 3> sample_vector_field_table(const VectorFieldTable& table, uint32_t slot,
+                                               const std::array<float, 3>& p) {
+  if (slot >= table.headers.size() || !table.present[slot]) return {0.0f, 0.0f, 0.0f};
+  return sample_vector_field_values(table.headers[slot], table.values.data(), p);
 }
 
 }  // namespace mote

@@ -196,6 +196,12 @@ void special_SAMPLE_WIND(const Block& x) {
     for (uint32_t k = 0; k < x.d.written; ++k) x.o[k].v[i] = r[int(k)];
   }
 }
+void special_SAMPLE_FIELD(const Block& x) {
+  for (uint32_t i = 0; i < x.n; ++i) {
+    const vec4 r = vec4(sample_run_field(x.input, x.d.raw[1], vec3(gather(x.a, i))), 0.0f);
+    for (uint32_t k = 0; k < x.d.written; ++k) x.o[k].v[i] = r[int(k)];
+  }
+}
 void special_KILL(const Block& x) {
   for (uint32_t i = 0; i < x.n; ++i) x.killed[i] |= x.a[0][i] != 0.0f ? 1 : 0;
 }

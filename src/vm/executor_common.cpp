@@ -4,6 +4,7 @@
 
 #include "mote/verifier.hpp"
 #include "shared/vm_limits.h"
+#include "vm/vector_field_sampling.hpp"
 
 namespace mote {
 
@@ -64,6 +65,7 @@ Result<uint32_t> validate_run_input(const RunInput& input) {
                       "event_payloads holds " + std::to_string(input.event_payloads.size()) + " floats; a run of " +
                           std::to_string(input.count) + " particles needs none or " +
                           std::to_string(size_t(input.count) * shader::kVmEventPayloadWords));
+  MOTE_TRY(check_vector_field_shapes(input.vector_fields));
   if (input.emitter_fields.size() < vm_emitter_field_words(program))
     return make_error(ErrorCode::kInvalidArgument, "emitter_fields is smaller than the program's emitter field block");
 
@@ -106,6 +108,14 @@ Result<uint32_t> validate_run_input(const RunInput& input) {
     }
   }
   return record_words;
+}
+
+vec3 sample_run_field(const RunInput& input, uint32_t slot, vec3 p) {
+  if (slot >= input.vector_fields.size() || input.vector_fields[slot] == nullptr) return vec3(0.0f);
+  const VectorField& field = *input.vector_fields[slot];
+  const std::array<float, 3> v = sample_vector_field_values(vector_field_header(field, 0), field.vectors.data(),
+                                                            {p.x, p.y, p.z});
+  return vec3(v[0], v[1], v[2]);
 }
 
 vec4 load_builtin(const RunInput& input, uint32_t id, uint32_t lanes, uint32_t i) {

@@ -36,6 +36,9 @@ vec4 load_builtin(const RunInput& input, uint32_t id, uint32_t lanes, uint32_t i
 
 const char* section_name_of(Section section);
 
+// SAMPLE_FIELD: field slot `slot` of the run at p (0 for an empty slot or one past the list).
+vec3 sample_run_field(const RunInput& input, uint32_t slot, vec3 p);
+
 // Register file size every executor allocates: all 8-bit slots plus the 3 a swizzle can add.
 inline constexpr uint32_t kRegisterFileSlots = 256u + 3u;
 

@@ -16,6 +16,7 @@
 #include "shared/vm_gpu.h"
 #include "shared/vm_limits.h"
 #include "vm/executor_common.hpp"
+#include "vm/vector_field_sampling.hpp"
 #include "vm/wind_field.hpp"
 #include "vm_gpu/fast_fold.hpp"
 #include "vm_gpu/fast_fuse.hpp"
@@ -24,6 +25,8 @@
 
 namespace mote {
 namespace {
+
+constexpr float kNoFieldValues[4] = {};
 
 class GpuExecutor final : public TracingGpuExecutor {
  public:
@@ -112,6 +115,8 @@ Result<RunOutput> GpuExecutor::run_traced_unguarded(const RunInput& input, std::
                    {4, &b.params},
                    {5, &wide_registers_},
                    {6, &b.trace},
+                   {10, &b.field_headers},
+                   {11, &b.field_values},
                    code_view(image, b.program),
                    shapes_view(image, b.program)});
     else
@@ -121,6 +126,8 @@ Result<RunOutput> GpuExecutor::run_traced_unguarded(const RunInput& input, std::
                    {3, &b.op_counts},
                    {4, &b.params},
                    {6, &b.trace},
+                   {10, &b.field_headers},
+                   {11, &b.field_values},
                    code_view(image, b.program),
                    immediates_view(image, b.program)});
     rec.dispatch(image.groups);
@@ -163,6 +170,19 @@ Result<RunOutput> run_gpu_harness(gpu::Device& device, const RunInput& input, Gp
   MOTE_TRY_ASSIGN(b.params,
                   gpu::Buffer::create(device,
                                       {.size = sizeof(params), .usage = kParamsBufferUsage, .name = "vm.params"}));
+  // The fields' table (every slot's header, then the vectors; one zero float when there are none,
+  // so the buffer is never empty). Shapes are checked here too: a caller may skip the verifier.
+  MOTE_TRY(check_vector_field_shapes(input.vector_fields));
+  const VectorFieldTable fields = vector_field_table(input.vector_fields);
+  const std::span<const float> field_values = fields.values.empty() ? std::span<const float>(kNoFieldValues)
+                                                                    : std::span<const float>(fields.values);
+  MOTE_TRY_ASSIGN(b.field_headers,
+                  gpu::Buffer::create(device, {.size = sizeof(fields.headers), .name = "vm.field_headers"}));
+  MOTE_TRY_ASSIGN(b.field_values,
+                  gpu::Buffer::create(device, {.size = field_values.size_bytes(), .name = "vm.field_values"}));
+  MOTE_TRY(gpu::upload(device, b.field_headers,
+                       std::span(reinterpret_cast<const uint8_t*>(fields.headers.data()), sizeof(fields.headers))));
+  MOTE_TRY(gpu::upload_span<float>(device, b.field_values, field_values));
   MOTE_TRY(gpu::upload_span<uint32_t>(device, b.program, image.words));
   MOTE_TRY(gpu::upload_span<uint32_t>(device, b.records, input.records));
   MOTE_TRY(gpu::upload(device, b.params, std::span(reinterpret_cast<const uint8_t*>(&params), sizeof(params))));

@@ -108,6 +108,8 @@ GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_wo
 // 2 kill flags, 3 op counts, 4 params, 6 trace.
 struct GpuRunBuffers {
   gpu::Buffer program, records, killed, op_counts, params, trace;
+  // SAMPLE_FIELD's table of the run's vector fields (bindings 10 and 11 of both harnesses).
+  gpu::Buffer field_headers, field_values;
 };
 // One run of a harness pipeline (an interpreter or a compiled kernel) on `device`: uploads
 // `image` and the records, poisons the kill flags, records `dispatch` (which binds its pipeline

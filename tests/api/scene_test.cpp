@@ -97,6 +97,62 @@ TEST_F(ApiTest, SceneProblemsAreFoundBeforeAnyFrame) {
   }
 }
 
+// A scene's vector_fields (docs/design/vector_field.md, "Scene files"): leaves_swirl renders with
+// its authored field; a field file that fails to load is refused at its path's pointer with the
+// loader's offset; an effect naming a field the scene does not list is refused at its emitter.
+TEST_F(ApiTest, SceneVectorFieldsLoadStrictlyAndBindByName) {
+  auto leaves = Scene::load_file(scene_path("leaves_swirl.json"), kSourceRoot);
+  ASSERT_TRUE(leaves.ok()) << leaves.error().to_string();
+  auto renderer = SceneRenderer::create(context(), leaves.value(), {.width = 48, .height = 32});
+  ASSERT_TRUE(renderer.ok()) << renderer.error().to_string();
+  SceneFrameReport report;
+  ASSERT_TRUE(renderer.value()->render_next(&report).ok());
+  EXPECT_GT(report.alive, 0u);
+
+  // A folder of its own as the asset root: the effect and a good field copied in, a bad one written.
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "mote_api_scene_fields";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(std::string(MOTE_SOURCE_DIR) + "/effects/leaves_swirl.json", dir / "leaves.json");
+  std::filesystem::copy_file(std::string(MOTE_SCENES_DIR) + "/fields/leaves_swirl.mvf", dir / "good.mvf");
+  const SceneLoadOptions root{.asset_root = dir.string()};
+  auto scene_with = [&](const std::string& fields) {
+    return R"({"version": 1, "vector_fields": )" + fields +
+           R"(, "emitters": [{"effect": "leaves.json"}], "output": {"width": 32, "height": 32}})";
+  };
+  // The good file with its magic changed: the loader's offset 0, at the path's pointer.
+  auto good = read_binary_file(dir / "good.mvf");
+  ASSERT_TRUE(good.ok()) << good.error().to_string();
+  std::vector<uint8_t> bad = good.value();
+  bad[3] = '2';
+  ASSERT_TRUE(write_binary_file(dir / "bad.mvf", bad).ok());
+  auto bad_scene = Scene::parse(scene_with(R"([{"name": "swirl", "path": "bad.mvf"}])"), dir.string(), root);
+  ASSERT_TRUE(bad_scene.ok()) << bad_scene.error().to_string();
+  auto refused = SceneRenderer::create(context(), bad_scene.value());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().where, "/vector_fields/0/path");
+  EXPECT_NE(refused.error().message.find("offset 0"), std::string::npos) << refused.error().message;
+  // A file that is not there.
+  auto missing = Scene::parse(scene_with(R"([{"name": "swirl", "path": "none.mvf"}])"), dir.string(), root);
+  ASSERT_TRUE(missing.ok());
+  auto not_found = SceneRenderer::create(context(), missing.value());
+  ASSERT_FALSE(not_found.ok());
+  EXPECT_EQ(not_found.error().where, "/vector_fields/0/path");
+  // The effect samples "swirl"; the scene lists only "gust" (a good file), or nothing.
+  for (const std::string& fields : {std::string(R"([{"name": "gust", "path": "good.mvf"}])"), std::string("[]")}) {
+    auto unnamed = Scene::parse(scene_with(fields), dir.string(), root);
+    ASSERT_TRUE(unnamed.ok()) << unnamed.error().to_string();
+    auto unbound = SceneRenderer::create(context(), unnamed.value());
+    ASSERT_FALSE(unbound.ok()) << fields;
+    EXPECT_EQ(unbound.error().where, "/emitters/0/effect");
+    EXPECT_NE(unbound.error().message.find("'swirl'"), std::string::npos) << unbound.error().message;
+  }
+  auto named = Scene::parse(scene_with(R"([{"name": "swirl", "path": "good.mvf"}])"), dir.string(), root);
+  ASSERT_TRUE(named.ok()) << named.error().to_string();
+  EXPECT_TRUE(SceneRenderer::create(context(), named.value()).ok());
+  std::filesystem::remove_all(dir);
+}
+
 ImageRgba8 gradient(uint32_t width, uint32_t height) {
   ImageRgba8 image{width, height, std::vector<uint8_t>(size_t(width) * height * 4)};
   for (uint32_t y = 0; y < height; ++y)

@@ -198,6 +198,21 @@ TEST(Loader, RejectsDeepNestingBeforeReadingIt) {
   for (size_t i = 0; i < mote::core::kMaxJsonDepth - 5; ++i) where += "/0";
   expect_rejected(doc, where);
 }
+TEST(Loader, RejectsBadVectorFields) {
+  const char* sample =
+      R"({"id": "f", "type": "vector_field", "params": {"field": "gust"}, "inputs": {"position": [0, 0, 0]}},
+      {"id": "s1", "type": "set_field", "params": {"field": "velocity"}, "inputs": {"value": "f"}})";
+  // A node naming a field the document does not declare.
+  expect_rejected(effect_with(kStore, sample), "/update/nodes/0/params/field");
+  expect_rejected(effect_with(kStore, sample, R"("vector_fields": ["flow"],)"), "/update/nodes/0/params/field");
+  // Names: identifiers, unique, at most 4.
+  expect_rejected(effect_with(kStore, sample, R"("vector_fields": ["gust", "gust"],)"), "/vector_fields/1");
+  expect_rejected(effect_with(kStore, sample, R"("vector_fields": ["gust", "2x"],)"), "/vector_fields/1");
+  expect_rejected(effect_with(kStore, sample, R"("vector_fields": ["gust", "a", "b", "c", "d"],)"), "/vector_fields");
+  expect_rejected(effect_with(kStore, sample, R"("vector_fields": "gust",)"), "/vector_fields");
+  EXPECT_TRUE(mote::compile_effect(effect_with(kStore, sample, R"("vector_fields": ["gust"],)")).ok());
+}
+
 TEST(Loader, EscapesPointerTokens) { expect_rejected(effect_with(kStore, kStore, R"("a/b~c": 1,)"), "/a~1b~0c"); }
 
 }  // namespace

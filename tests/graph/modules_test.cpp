@@ -62,6 +62,7 @@ TEST(ModuleGolden, EveryModuleExpandsAsItsGolden) {
   for (const mote::graph::ModuleDef& m : **lib) {
     json doc = {{"version", 1}, {"name", m.name}, {"modules", {{stage_list(m), stage_with(m)}}}};
     if (m.name.rfind("event_", 0) == 0) doc["event_outputs"] = kEventOutputs;
+    if (m.name == "field_drag") doc["vector_fields"] = {"flow"};
     auto expanded = mote::graph::expand_module_document(doc);
     ASSERT_TRUE(expanded.ok()) << m.name << ": " << expanded.error().to_string();
     const std::string text = expanded->document.dump(2) + "\n";
@@ -122,7 +123,8 @@ TEST(ModuleDocument, EveryModuleCompilesInAStack) {
     for (const json& in : stack[m.stage]) present = present || in["module"] == m.name;
     if (present) continue;  // it is in the stack already (and compiles there)
     for (const json& in : stage_with(m)) stack[m.stage].push_back(in);
-    auto r = mote::compile_effect(module_doc(stack.dump(), R"("event_outputs": ["hit", "death"],)"));
+    auto r = mote::compile_effect(module_doc(stack.dump(),
+                                             R"("event_outputs": ["hit", "death"], "vector_fields": ["flow"],)"));
     EXPECT_TRUE(r.ok()) << m.name << ": " << r.error().to_string();
   }
 }

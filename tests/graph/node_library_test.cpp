@@ -151,6 +151,7 @@ constexpr const char* kExpected[] = {
     "vec2 s3 in() out(out:2) param value:8",
     "vec3 s3 in() out(out:3) param value:8",
     "vec4 s3 in() out(out:4) param value:8",
+    "vector_field s3 in(position:3) out(out:3) param field:10",
     "velocity_box s3 in(min:3=(-1,-1,-1) max:3=(1,1,1)) out(out:3) random",
     "velocity_cone s3 in(direction:3=(0,1,0) angle:1=(0.5) speed_min:1=(1) speed_max:1=(1)) out(out:3) random",
     "velocity_fixed s3 in(direction:3=(0,1,0) speed:1=(1)) out(out:3)",

@@ -32,6 +32,7 @@ ordered_json param_schema(ParamKind kind) {
     case ParamKind::kEmitterField:
     case ParamKind::kGlobalField:
     case ParamKind::kEventOutput: return {{"$ref", "#/$defs/identifier"}};
+    case ParamKind::kVectorField: return {{"$ref", "#/$defs/identifier"}};
     case ParamKind::kBuiltinName: {
       ordered_json names = ordered_json::array();
       for (const isa::BuiltinInfo& b : isa::all_builtins()) names.push_back(lower(b.name));

@@ -8,6 +8,7 @@
 #include "graph_test_util.hpp"
 #include "mote/effect.hpp"
 #include "mote/link.hpp"
+#include "mote/vector_field.hpp"
 #include "mote/vm.hpp"
 
 namespace {
@@ -19,7 +20,7 @@ struct RunResult {
 };
 
 RunResult run(const mote::CompiledEffect& e, mote::Section section, uint32_t count, std::vector<float> records = {},
-              float dt = 0.5f) {
+              float dt = 0.5f, std::vector<const mote::VectorField*> vector_fields = {}) {
   std::vector<uint32_t> offsets;
   std::vector<uint32_t> globals;
   for (const auto& g : e.globals) {
@@ -40,6 +41,7 @@ RunResult run(const mote::CompiledEffect& e, mote::Section section, uint32_t cou
   in.emitter_fields = e.emitter_defaults;
   in.global_fields = globals;
   in.rng_base = 7;
+  in.vector_fields = std::move(vector_fields);
   auto out = mote::make_reference_executor()->run(in);
   EXPECT_TRUE(out.ok()) << out.error().to_string();
   RunResult r;
@@ -72,6 +74,34 @@ TEST(Semantics, GravityAndIntegrateOverOneStep) {
   EXPECT_FLOAT_EQ(r.at(0, 1), 1.0f + 2.0f);
   EXPECT_FLOAT_EQ(r.at(0, 2), 2.0f);
   EXPECT_FLOAT_EQ(r.at(0, 3), 3.0f + 3.0f);
+}
+
+// A vector_field node samples the slot its `field` names in the document's "vector_fields" (the
+// second name: slot 1) at its position input; the effect carries the names in slot order.
+TEST(Semantics, VectorFieldSamplesTheSlotItNames) {
+  mote::VectorField field{.size = {3, 2, 2}, .box_min = {-2, 0, 0}, .box_max = {2, 1, 4}, .vectors = {}};
+  for (int i = 0; i < 12; ++i) field.vectors.insert(field.vectors.end(), {float(i), float(i * i) * 0.25f, -float(i)});
+  auto e =
+      compile(effect_with(R"({"id": "s", "type": "set_field", "params": {"field": "age"}, "inputs": {"value": 0}})",
+                          R"({"id": "p", "type": "get_field", "params": {"field": "position"}},
+      {"id": "f", "type": "vector_field", "params": {"field": "flow"}, "inputs": {"position": "p"}},
+      {"id": "s1", "type": "set_field", "params": {"field": "velocity"}, "inputs": {"value": "f"}})",
+                          R"("vector_fields": ["gust", "flow"],)"));
+  EXPECT_EQ(e.vector_fields, (std::vector<std::string>{"gust", "flow"}));
+  const std::vector<float> rec = {0, -0.7f, 0.25f, 3.1f, 9, 9, 9, 0, 0, 0, 0, 0, 0,
+                                  0, 5.0f,  -1.0f, 2.0f, 9, 9, 9, 0, 0, 0, 0, 0, 0};
+  RunResult r = run(e, mote::Section::kUpdate, 2, rec, 0.5f, {nullptr, &field});
+  for (uint32_t i = 0; i < 2; ++i) {
+    const std::array<float, 3> want = mote::sample_vector_field(field, {r.at(i, 1), r.at(i, 2), r.at(i, 3)});
+    for (uint32_t k = 0; k < 3; ++k) EXPECT_EQ(r.at(i, 4 + k), want[k]) << "particle " << i << " lane " << k;
+  }
+  // (5, -1, 2): past the box on x, below it on y, halfway along z: the mean of grid points 2 and 8.
+  EXPECT_EQ(r.at(1, 4), 5.0f);
+  EXPECT_EQ(r.at(1, 5), 8.5f);
+  EXPECT_EQ(r.at(1, 6), -5.0f);
+  // Given no field, the slot reads 0.
+  RunResult none = run(e, mote::Section::kUpdate, 2, rec, 0.5f);
+  for (uint32_t k = 0; k < 3; ++k) EXPECT_EQ(none.at(0, 4 + k), 0.0f);
 }
 
 TEST(Semantics, CurveAndGradientAtKeysAndBetween) {

@@ -94,6 +94,31 @@ TEST(Assembler, EmitEventNamesItsOutput) {
   EXPECT_NE(bare.message.find("e[N]"), std::string::npos) << bare.message;
 }
 
+TEST(Assembler, SampleFieldNamesItsSlot) {
+  const Program p = must_assemble(R"(
+.registers 8
+.particle position 3
+.update
+  LOAD_FIELD r0.xyz, @position
+  SAMPLE_FIELD r4.xyz, r0.xyz, v[3]
+  SAMPLE_FIELD r4.xyzw, 1.5, v[0]
+  STORE_FIELD @position, r4.xyz
+)");
+  ASSERT_EQ(p.update.size(), 4u);
+  EXPECT_EQ(p.update[1], inst(Op::SAMPLE_FIELD, 3, 4, reg(0, "xyz"), raw(3)));
+  EXPECT_EQ(p.update[2], inst(Op::SAMPLE_FIELD, 4, 4, imm(1.5f), raw(0)));
+  EXPECT_TRUE(verify_program(p).ok()) << verify_program(p).error().to_string();
+  expect_round_trip(p);
+  const Error past = parse_error(".registers 8\n.update\n  SAMPLE_FIELD r0.xyz, 1.0, v[4]\n");
+  EXPECT_NE(past.message.find("vector field slot"), std::string::npos) << past.message;
+  const Error bare = parse_error(".registers 8\n.update\n  SAMPLE_FIELD r0.xyz, 1.0, 2\n");
+  EXPECT_NE(bare.message.find("v[N]"), std::string::npos) << bare.message;
+  // The encoding's form check refuses a slot past the table, whatever wrote it.
+  Program q = p;
+  q.update[1].words[2] = shader::kVmVectorFields;
+  EXPECT_FALSE(verify_program(q).ok());
+}
+
 TEST(Assembler, LaneCountRules) {
   const Program p = must_assemble(R"(
 .registers 8

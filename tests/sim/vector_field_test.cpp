@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "mote/vector_field.hpp"
+#include "sim/vector_field_table.hpp"
 
 namespace {
 
@@ -138,3 +139,51 @@ TEST(VectorField, TheEncoderRefusesWhatTheLoaderWould) {
 }
 
 }  // namespace
+
+// The field table the executors will read (src/sim/vector_field_table.hpp): each slot samples
+// bit for bit as its field alone does (the shared coordinates and blend of
+// shaders/shared/vm_vector_field.h over the packed vectors), an empty slot or one past the table
+// reads 0, grid points read their vectors exactly, and bad input is refused with its place.
+TEST(VectorFieldTable, SlotsSampleBitForBitAsTheirFieldsAlone) {
+  const VectorField a = linear_field();
+  VectorField b = linear_field();
+  b.size = {3, 2, 2};
+  b.box_min = {-4.0f, 1.0f, 0.0f};
+  b.box_max = {4.0f, 4.5f, 0.25f};
+  b.vectors.resize(3 * 2 * 2 * 3);
+  for (size_t i = 0; i < b.vectors.size(); ++i) b.vectors[i] = float(i) * 0.37f - 2.0f;
+  const VectorField* slots[] = {&a, nullptr, &b};
+  auto table = mote::pack_vector_fields(slots);
+  ASSERT_TRUE(table.ok()) << table.error().to_string();
+  EXPECT_EQ(table->values.size(), a.vectors.size() + b.vectors.size());
+  uint32_t state = 12345;
+  auto next = [&](float lo, float hi) {
+    state = state * 1664525u + 1013904223u;
+    return lo + (hi - lo) * float(state >> 8) / 16777216.0f;
+  };
+  for (int i = 0; i < 500; ++i) {
+    const std::array<float, 3> p{next(-8, 8), next(-2, 6), next(-3, 3)};
+    for (uint32_t slot : {0u, 2u}) {
+      const auto got = mote::sample_vector_field_table(*table, slot, p);
+      const auto want = mote::sample_vector_field(slot == 0 ? a : b, p);
+      for (int c = 0; c < 3; ++c) EXPECT_EQ(std::bit_cast<uint32_t>(got[c]), std::bit_cast<uint32_t>(want[c]));
+    }
+    for (uint32_t slot : {1u, 3u, 7u})
+      for (float v : mote::sample_vector_field_table(*table, slot, p)) EXPECT_EQ(v, 0.0f);
+  }
+  // A grid point reads its own vector exactly (weights 1 and 0).
+  const auto at = mote::sample_vector_field(b, {0.0f, 4.5f, 0.0f});  // grid point (1, 1, 0)
+  const size_t k = ((0 * 2 + 1) * 3 + 1) * 3;
+  for (int c = 0; c < 3; ++c) EXPECT_EQ(at[c], b.vectors[k + size_t(c)]);
+
+  const VectorField* too_many[] = {&a, &a, &a, &a, &a};
+  auto refused = mote::pack_vector_fields(too_many);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().where, "fields");
+  VectorField bad = a;
+  bad.vectors[4] = std::numeric_limits<float>::infinity();
+  const VectorField* with_bad[] = {&a, &bad};
+  auto refused_bad = mote::pack_vector_fields(with_bad);
+  ASSERT_FALSE(refused_bad.ok());
+  EXPECT_EQ(refused_bad.error().where, "fields[1].vectors[4]");
+}

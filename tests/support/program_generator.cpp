@@ -161,6 +161,7 @@ class SectionBuilder {
         case SrcRule::kDraw: words[s] = rng_.range(0, 1000); break;
         case SrcRule::kCmp: words[s] = rng_.range(0, 5); break;
         case SrcRule::kEvent: words[s] = rng_.range(0, sh::kVmEventOutputs - 1); break;
+        case SrcRule::kVectorField: words[s] = rng_.range(0, sh::kVmVectorFields - 1); break;
         default: break;
       }
     }
@@ -292,6 +293,26 @@ uint32_t generated_global_field_words(const Program& program) {
   return words;
 }
 
+namespace {
+
+VectorField hashed_field(std::array<uint32_t, 3> size, std::array<float, 3> lo, std::array<float, 3> hi,
+                         uint64_t seed) {
+  VectorField f{.size = size, .box_min = lo, .box_max = hi, .vectors = {}};
+  Rng rng(seed);
+  f.vectors.resize(size_t(size[0]) * size[1] * size[2] * 3);
+  for (float& v : f.vectors) v = rng.uniform(-4.0f, 4.0f);
+  return f;
+}
+
+}  // namespace
+
+const std::vector<const VectorField*>& test_vector_fields() {
+  static const VectorField first = hashed_field({5, 4, 3}, {-10.0f, -5.0f, -3.0f}, {10.0f, 5.0f, 7.0f}, 0xF1E1Du);
+  static const VectorField second = hashed_field({2, 3, 2}, {-1.0f, 0.0f, -30.0f}, {2.0f, 40.0f, -20.0f}, 0xF1E2Du);
+  static const std::vector<const VectorField*> fields = {&first, nullptr, &second};
+  return fields;
+}
+
 RunInput make_random_input(const Program& program, Section section, uint32_t count, uint64_t seed,
                            uint32_t record_words) {
   Rng rng(seed ^ 0x696E707574ull);
@@ -337,6 +358,7 @@ RunInput make_random_input(const Program& program, Section section, uint32_t cou
   for (uint32_t& w : in.global_fields) w = bits(value());
   in.wind.base_velocity = {rng.uniform(-5, 5), rng.uniform(-1, 1), rng.uniform(-5, 5), 0.0f};
   in.wind.turbulence = {rng.uniform(0, 3), rng.uniform(0.05f, 1.0f), rng.uniform(0, 2), rng.uniform(0, 100)};
+  in.vector_fields = test_vector_fields();
   in.rng_base = uint32_t(rng.next());
   in.first_particle_index = rng.range(0, 1u << 20);
   return in;

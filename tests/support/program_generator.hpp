@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "mote/program.hpp"
 #include "mote/vm.hpp"
@@ -37,6 +38,12 @@ uint32_t generated_global_field_words(const Program& program);
 // record_words 0: the program's own record size.
 RunInput make_random_input(const Program& program, Section section, uint32_t count, uint64_t seed,
                            uint32_t record_words = 0);
+
+// The vector fields every generated run, the parity suite and RowCoverage give SAMPLE_FIELD: slot
+// 0 a 5 x 4 x 3 grid over [-10, 10] x [-5, 5] x [-3, 7], slot 1 empty, slot 2 a 2 x 3 x 2 grid
+// over [-1, 2] x [0, 40] x [-30, -20], with hashed values in [-4, 4] (not linear: the corner order
+// and weights show); slot 3 lies past the list. Static: they outlive every run.
+const std::vector<const VectorField*>& test_vector_fields();
 
 // The header marker make_random_input writes into particle i's word 0.
 inline uint32_t generated_header(uint32_t i) { return 0xC0DE0000u ^ (i * 2654435761u); }

@@ -76,7 +76,8 @@ CoverageCase make_case(const isa::OpInfo& info, uint32_t lanes, uint32_t compare
       case SrcRule::kBuiltin: src[s] = raw(builtin_word(shader::kVmSpaceEmitterField, 0)); break;
       case SrcRule::kDraw: src[s] = raw(7); break;
       case SrcRule::kCmp: src[s] = raw(compare_code); break;
-      case SrcRule::kEvent: src[s] = raw(2); break;  // not output 0: the index must be honoured
+      case SrcRule::kEvent: src[s] = raw(2); break;        // not output 0: the index must be honoured
+      case SrcRule::kVectorField: src[s] = raw(2); break;  // slot 2: a field, not slot 0's
       case SrcRule::kUnused: break;
     }
   }
@@ -102,6 +103,7 @@ RunInput make_input(const Program& p) {
   in.emitter_fields = {f2u(1.5f), f2u(-2.0f), f2u(0.25f), f2u(8.0f)};
   in.wind.base_velocity = {1.0f, 0.5f, -2.0f, 0.0f};
   in.wind.turbulence = {2.0f, 0.3f, 1.5f, 7.0f};
+  in.vector_fields = test_vector_fields();
   in.rng_base = 0x5EEDu;
   in.first_particle_index = 100;
   return in;

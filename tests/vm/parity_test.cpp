@@ -63,6 +63,8 @@ Domain domain_of(Op op) {
     case Op::NOISE3:
     case Op::CURL3:
     case Op::SAMPLE_WIND: return {-50.0f, 50.0f, false};
+    // Inside both test fields' boxes and outside them (clamped).
+    case Op::SAMPLE_FIELD: return {-40.0f, 45.0f, false};
     case Op::QMUL:
     case Op::QROTATE:
     case Op::QFROM_AXIS_ANGLE:
@@ -132,6 +134,7 @@ OpCase make_op_case(Op op, uint32_t lanes, Rng& rng, bool allow_imm) {
       case SrcRule::kDraw: src[s] = raw(rng.range(0, 100000)); break;
       case SrcRule::kCmp: src[s] = raw(rng.range(0, 5)); break;
       case SrcRule::kEvent: src[s] = raw(rng.range(0, shader::kVmEventOutputs - 1)); break;
+      case SrcRule::kVectorField: src[s] = raw(rng.range(0, shader::kVmVectorFields - 1)); break;
       default: break;
     }
   }
@@ -163,6 +166,7 @@ RunInput make_op_input(const Program& p, Op op, Rng& rng) {
   in.global_fields = {f2u(-3.0f), f2u(4.5f), f2u(100.0f), f2u(0.0f)};
   in.wind.base_velocity = {1.0f, 0.0f, -2.0f, 0.0f};
   in.wind.turbulence = {2.0f, 0.3f, 1.5f, 7.0f};
+  in.vector_fields = test_vector_fields();
   in.rng_base = uint32_t(rng.next());
   in.first_particle_index = rng.range(0, 100000);
   return in;

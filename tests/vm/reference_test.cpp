@@ -300,6 +300,51 @@ TEST(VmReference, EmitEventCountsPerOutputAndSaturates) {
   EXPECT_EQ(refused.error().where, "update[1].s1");
 }
 
+// SAMPLE_FIELD reads slot b of RunInput::vector_fields: a 2 x 2 x 2 field over the unit cube whose
+// corner k holds (k, 2k, -k), so its centre is the corners' mean exactly and a point past the
+// box reads the nearest corner; an empty slot and one past the list read 0; a field whose vector
+// count does not match its grid is refused with its place.
+TEST(VmReference, SampleFieldReadsItsSlotTrilinearAndClamped) {
+  VectorField cube{.size = {2, 2, 2}, .box_min = {0.0f, 0.0f, 0.0f}, .box_max = {1.0f, 1.0f, 1.0f}, .vectors = {}};
+  for (int k = 0; k < 8; ++k) cube.vectors.insert(cube.vectors.end(), {float(k), 2.0f * float(k), -float(k)});
+  Program p;
+  p.register_count = 16;
+  p.particle_fields = {{"p", 3}, {"a", 4}, {"b", 4}, {"c", 4}};
+  p.update = {make_ins(Op::LOAD_FIELD, 3, 0, raw(1)),           make_ins(Op::SAMPLE_FIELD, 4, 4, reg(0), raw(1)),
+              make_ins(Op::SAMPLE_FIELD, 3, 8, reg(0), raw(0)), make_ins(Op::SAMPLE_FIELD, 3, 12, reg(0), raw(3)),
+              make_ins(Op::STORE_FIELD, 4, 0, raw(4), reg(4)),  make_ins(Op::STORE_FIELD, 3, 0, raw(8), reg(8)),
+              make_ins(Op::STORE_FIELD, 3, 0, raw(12), reg(12))};
+  RunInput in = blank_input(p, 3);
+  in.vector_fields = {nullptr, &cube};
+  const float points[3][3] = {{0.5f, 0.5f, 0.5f}, {5.0f, 7.0f, 9.0f}, {0.0f, 1.0f, 0.0f}};
+  const float expected[3][3] = {{3.5f, 7.0f, -3.5f}, {7.0f, 14.0f, -7.0f}, {2.0f, 4.0f, -2.0f}};
+  const uint32_t rw = 16;
+  for (uint32_t i = 0; i < 3; ++i)
+    for (uint32_t k = 0; k < 3; ++k) in.records[i * rw + 1 + k] = f2u(points[i][k]);
+  std::unique_ptr<Executor> executors[] = {make_reference_executor(), make_batch_executor()};
+  for (const auto& executor : executors) {
+    const auto out = executor->run(in);
+    ASSERT_TRUE(out.ok()) << out.error().to_string();
+    for (uint32_t i = 0; i < 3; ++i) {
+      for (uint32_t k = 0; k < 3; ++k) {
+        EXPECT_EQ(u2f(out->records[i * rw + 4 + k]), expected[i][k]) << executor->name() << " particle " << i;
+        EXPECT_EQ(u2f(out->records[i * rw + 8 + k]), 0.0f) << executor->name() << " empty slot, particle " << i;
+        EXPECT_EQ(u2f(out->records[i * rw + 12 + k]), 0.0f) << executor->name() << " slot past the list";
+      }
+      EXPECT_EQ(u2f(out->records[i * rw + 7]), 0.0f) << executor->name() << " dst.w";
+    }
+  }
+  VectorField short_field = cube;
+  short_field.vectors.pop_back();
+  in.vector_fields = {&short_field};
+  const auto refused = make_reference_executor()->run(in);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, ErrorCode::kInvalidArgument);
+  EXPECT_EQ(refused.error().where, "vector_fields[0]");
+  in.vector_fields.assign(s::kVmVectorFields + 1, nullptr);
+  EXPECT_FALSE(make_batch_executor()->run(in).ok());
+}
+
 TEST(VmReference, BuiltinsAndFieldSpaces) {
   Program p;
   p.register_count = 16;

@@ -136,6 +136,8 @@ Result<RunOutput> run_specialised(gpu::Device& device, const RunInput& input, co
                   {3, &b.op_counts},
                   {4, &b.params},
                   {6, &b.trace},
+                  {10, &b.field_headers},
+                  {11, &b.field_values},
                   code_view(image, b.program),
                   immediates_view(image, b.program)})
         .dispatch(image.groups);
@@ -312,6 +314,8 @@ TEST_F(GpuTest, ConstantIndicesPastTheTableReadItsLastVector) {
                   {3, &b.op_counts},
                   {4, &b.params},
                   {6, &b.trace},
+                  {10, &b.field_headers},
+                  {11, &b.field_values},
                   code_view(image, b.program),
                   immediates_view(image, b.program)})
         .dispatch(image.groups);
@@ -426,6 +430,8 @@ TEST_F(GpuTest, FoldedSectionsComputeExactlyWhatTheUnfoldedOnesDo) {
                         {3, &b.op_counts},
                         {4, &b.params},
                         {6, &b.trace},
+                        {10, &b.field_headers},
+                        {11, &b.field_values},
                         code_view(image, b.program),
                         immediates_view(image, b.program)})
               .dispatch(image.groups);

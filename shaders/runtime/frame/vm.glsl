@@ -28,6 +28,7 @@
 #include "shared/vm_gpu.h"
 #include "shared/vm_limits.h"
 #include "shared/vm_semantics.h"
+#include "shared/vm_vector_field.h"
 
 // The particle's emitter row. Its record and state are read where a builtin, a constant or
 // the wide file needs them, not copied per particle: the interpreter's switch can reach every
@@ -289,6 +290,14 @@ float vm_load_constant(uint index) {
 }
 // The system's wind this frame (ParticleSystem::set_wind; still air by default).
 VmWindField vm_wind() { return VmWindField(params.wind_base, params.wind_turbulence); }
+// The system's vector fields (ParticleSystem::set_vector_field, src/runtime/frame/frame_vector_fields.hpp:
+// a header per slot, then every field's vectors; a stand-in of empty slots when none is set),
+// sampled by SAMPLE_FIELD through vm_gpu/vector_field_fetch.glsl.
+layout(std430, binding = kFrameBindingVectorFieldHeaders) readonly buffer VectorFieldHeaders {
+  VmVectorFieldHeader vector_field_headers[];
+};
+layout(std430, binding = kFrameBindingVectorFieldValues) readonly buffer VectorFieldValues { float vector_field_values[]; };
+#include "vm_gpu/vector_field_fetch.glsl"
 void vm_count_op(uint op) {}
 void vm_trace(uint pc, vec4 r) {}
 

@@ -57,6 +57,7 @@ void EmitPass::record(const FrameRecording& frame, std::span<const ProgramDispat
         {shader::kFrameBindingSpawnRows, &b.spawn_rows},   {shader::kFrameBindingSpawnRanges, &b.spawn_ranges}};
     if (wide) bindings.push_back({shader::kFrameBindingWideRegisters, &b.wide_registers});
     frame.add_event_bindings(bindings, true);
+    frame.add_vector_field_bindings(bindings);
     shader::FramePush push = d.init_push;
     push.events = frame.events.on ? 1u : 0u;
     gpu::ComputeRecorder rec(frame.device, frame.cmd);

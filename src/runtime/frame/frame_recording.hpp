@@ -32,6 +32,9 @@ struct FrameRecording {
   uint32_t wide_lanes = 0;       // the wide interpreter's fixed launch
   gpu::GpuProfiler* profiler = nullptr;
   FrameEventViews events{};  // the event buffers (always bound by emit and simulate), on when routed
+  // SAMPLE_FIELD's table (FrameVectorFields: the system's fields, or the stand-in).
+  const gpu::Buffer* field_headers = nullptr;
+  const gpu::Buffer* field_values = nullptr;
 
   // The event buffers a sender binds (emit and simulate), and with `delivers` (emit) also the
   // ones its children read their events from.
@@ -42,6 +45,12 @@ struct FrameRecording {
     if (!delivers) return;
     bindings.push_back({shader::kFrameBindingEventsIn, events.events_in});
     bindings.push_back({shader::kFrameBindingEventChildren, events.children});
+  }
+
+  // The vector field table, bound by the passes that run programs (emit and simulate).
+  void add_vector_field_bindings(std::vector<gpu::BufferBinding>& bindings) const {
+    bindings.push_back({shader::kFrameBindingVectorFieldHeaders, field_headers});
+    bindings.push_back({shader::kFrameBindingVectorFieldValues, field_values});
   }
 
   // Timestamps around a pass when a profiler is set (a branch per pass otherwise).

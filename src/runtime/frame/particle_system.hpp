@@ -43,6 +43,7 @@
 #include "runtime/frame/finish_pass.hpp"
 #include "runtime/frame/frame_buffers.hpp"
 #include "runtime/frame/frame_events.hpp"
+#include "runtime/frame/frame_vector_fields.hpp"
 #include "runtime/frame/frame_kernels.hpp"
 #include "runtime/frame/frame_options.hpp"
 #include "runtime/frame/frame_uploads.hpp"
@@ -192,6 +193,11 @@ class ParticleSystem {
   // The wind SAMPLE_WIND reads from the next frame on, evaluated each frame at its TIME
   // (mote/wind.hpp, docs/design/wind.md). kInvalidArgument when check_wind refuses it.
   Status set_wind(const Wind& wind);
+  // SAMPLE_FIELD's slot `slot` (the `vector_field` node's field, by the effect's vector_fields
+  // order) reads `field` from the next frame on; nullopt empties it (it reads 0, the default).
+  // Errors: a slot >= kVmVectorFields ("slot"), a field check_vector_field refuses ("field.*").
+  Status set_vector_field(uint32_t slot, std::optional<VectorField> field);
+  const FrameVectorFields& vector_fields() const { return vector_fields_; }
 
   // Events (docs/design/events.md, "On the GPU"): the events the emitter at `source` sends to
   // its output `output` (an index below its effect's event_outputs, or below 4 for an effect that
@@ -382,6 +388,7 @@ class ParticleSystem {
   gpu::GpuProfiler* profiler_ = nullptr;  // optional per-pass timestamps (set_profiler)
   std::optional<std::array<shader::vec4, 6>> cull_planes_;  // set_cull_camera
   Wind wind_;                                               // set_wind; still air
+  FrameVectorFields vector_fields_;                         // set_vector_field; every slot empty
 };
 
 }  // namespace mote::runtime

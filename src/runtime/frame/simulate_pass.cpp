@@ -43,6 +43,7 @@ std::vector<gpu::BufferBinding> simulate_bindings(const FrameRecording& frame, c
                                            {shader::kFrameBindingCoherence, &coherence}};
   if (wide) bindings.push_back({shader::kFrameBindingWideRegisters, &b.wide_registers});
   frame.add_event_bindings(bindings, false);
+  frame.add_vector_field_bindings(bindings);
   return bindings;
 }
 

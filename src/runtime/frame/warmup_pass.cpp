@@ -175,7 +175,9 @@ Status WarmupPass::record(const FrameRecording& main, const WarmupPopulation& po
                                                          .events_in = main.events.events_in,
                                                          .events_out = main.events.events_out,
                                                          .children = main.events.children,
-                                                         .on = false}};
+                                                         .on = false},
+                               .field_headers = main.field_headers,
+                               .field_values = main.field_values};
     reset.record(frame);
     gpu::ComputeRecorder(main.device, cmd)
         .bind(tick_)

@@ -45,7 +45,14 @@ Result<RunOutput> CompiledGpuExecutor::run_traced_unguarded(const RunInput& inpu
   GpuProgramImage image = make_gpu_program_image(input, record_words, GpuInterpreter::kFast, device_.limits());
   return run_gpu_harness(device_, input, image, trace_out, [&](gpu::ComputeRecorder& rec, const GpuRunBuffers& b) {
     rec.bind(*kernel);
-    rec.buffers({{0, &b.program}, {1, &b.records}, {2, &b.killed}, {3, &b.op_counts}, {4, &b.params}, {6, &b.trace}});
+    rec.buffers({{0, &b.program},
+                 {1, &b.records},
+                 {2, &b.killed},
+                 {3, &b.op_counts},
+                 {4, &b.params},
+                 {6, &b.trace},
+                 {10, &b.field_headers},
+                 {11, &b.field_values}});
     rec.dispatch(image.groups);
   });
 }

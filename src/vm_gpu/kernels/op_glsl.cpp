@@ -78,6 +78,10 @@ std::string op_RAND(const OpSite& s) {
   return per_lane(s.lanes, [&](uint32_t k) { return "vm_rand(vm_seed, " + u(s.words[1]) + ", " + u(k) + ")"; });
 }
 std::string op_SAMPLE_WIND(const OpSite&) { return "r = vec4(vm_sample_wind(vm_wind(), a.xyz), 0.0f);"; }
+// The slot is literal (< kVmVectorFields: check_form); the host's fetch reads 0 for any other.
+std::string op_SAMPLE_FIELD(const OpSite& s) {
+  return "r = vec4(vm_sample_vector_field_slot(" + u(s.words[2]) + ", a.xyz), 0.0f);";
+}
 std::string op_KILL(const OpSite&) { return "vm_killed = vm_killed || a.x != 0.0f;"; }
 // The output index is literal (< kVmEventOutputs: check_form); vm_event_add4 ignores any other.
 std::string op_EMIT_EVENT(const OpSite& s) {

@@ -26,7 +26,9 @@
 #include <string>
 
 #include "mote/effect.hpp"
+#include "core/file.hpp"
 #include "mote/simulation.hpp"
+#include "mote/vector_field.hpp"
 #include "runtime/frame/event_parity.hpp"
 #include "runtime/frame/particle_system.hpp"
 #include "sim/emission.hpp"
@@ -54,6 +56,8 @@ struct Preset {
   // > 0: both sides spawn at this rate instead of the effect's (an event child's preset, whose
   // own rate is 0 — its particles come from events, which one emitter alone does not receive).
   float rate = 0.0f;
+  // Non-null: both sides sample this .mvf (relative to the source folder) in vector field slot 0.
+  const char* vector_field = nullptr;
 };
 
 // The effect with its spawn rate (emission.rate and the `rate` emitter field's default) set.
@@ -90,6 +94,7 @@ const Preset kPresets[] = {
     {"fireworks_spark.json", 300, kTol, kTol, "", 120.0f},
     {"fountain.json", 300, kTol, kTol, ""},
     {"leaves.json", 300, kTol, kTol, ""},
+    {"leaves_swirl.json", 300, kTol, kTol, "", 0.0f, "scenes/fields/leaves_swirl.mvf"},
     {"rain.json", 300, kTol, kTol, ""},
     {"rain_splash.json", 300, kTol, kTol, ""},
     {"smoke.json", 300, kTol, kTol, ""},
@@ -137,6 +142,15 @@ TEST_P(PresetParityTest, GpuFrameMatchesTheReferenceSimulation) {
   // (the pre-warm's statistical parity is tests/runtime/frame/prewarm_test.cpp's).
   CompiledEffect gpu_effect = effect;
   gpu_effect.emission.prewarm_seconds = 0.0f;
+  std::vector<VectorField> fields;
+  if (preset.vector_field) {
+    auto bytes = read_file_bytes(std::string(MOTE_EFFECTS_DIR) + "/../" + preset.vector_field);
+    ASSERT_TRUE(bytes.ok()) << bytes.error().to_string();
+    auto field = load_vector_field(*bytes);
+    ASSERT_TRUE(field.ok()) << field.error().to_string();
+    fields.push_back(std::move(field).value());
+    ASSERT_TRUE(system.set_vector_field(0, fields[0]).ok());
+  }
   auto added = system.add_emitter(gpu_effect, {.seed = kSeed});
   ASSERT_TRUE(added.ok()) << added.error().to_string();
   const uint32_t row = added.value();
@@ -147,7 +161,8 @@ TEST_P(PresetParityTest, GpuFrameMatchesTheReferenceSimulation) {
                                                        .record_words = kRecordWords,
                                                        .prewarm = false,
                                                        .emitter_row = row,
-                                                       .emitter_generation = system.generation(row)});
+                                                       .emitter_generation = system.generation(row),
+                                                       .vector_fields = fields});
   ASSERT_TRUE(sim.ok()) << sim.error().to_string();
 
   std::map<uint32_t, uint32_t> ref_serial;  // reference slot -> birth serial

@@ -582,6 +582,16 @@ CompiledEffect generated_effect(uint64_t seed, float rate, const GeneratorOption
       ins.words[1] = (shader::kVmSpaceEmitterField << shader::kVmBuiltinSpaceShift) |
                      (field_words + (id & shader::kVmBuiltinIndexMask));
     }
+  // UPDATE's random stream is keyed by the slot (docs/design/simulation.md, "Simulate"), and the
+  // frame's one pool, which the fast program shares here, numbers slots otherwise than the
+  // reference's pool of its own: a draw in UPDATE that reaches a record differs particle by
+  // particle (seed 17's program has one). Each becomes a MOV of a fixed value in [0, 1); the
+  // slot keying itself is update_draws_test.cpp's.
+  for (Instruction& ins : p.code(Section::kUpdate)) {
+    if (shader::vm_op(ins.words[0]) != uint32_t(isa::Op::RAND)) continue;
+    const uint32_t lanes = ins.words[0] & (0x7u << 8), dst = ins.words[0] & (0xFFu << 24);
+    ins = Instruction{{uint32_t(isa::Op::MOV) | lanes | (shader::kVmKindImm << 16) | dst, bits(0.375f), 0u, 0u}};
+  }
   p.global_imports.clear();
   for (uint32_t w = 0; w < global_words; ++w) p.emitter_fields.push_back({"g" + std::to_string(w), 1});
   CompiledEffect e;
