@@ -443,7 +443,7 @@ Status SceneRenderer::record_frame(VkCommandBuffer cmd, const ParticleView& view
   pass_end();
   pass("opaque");
   opaque_.record_scene(cmd, targets_, glm::vec3(scene_.environment.background), draws, view_buffer,
-                       particle_renderer.point_lights_buffer());
+                       particle_renderer.point_lights_buffer(), particle_renderer.particle_lights_buffer());
   const mote::ParticleShadowMap shadow_map{targets_.shadow_map.handle(), targets_.shadow_map.view(),
                                            VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, targets_.shadow_size};
   MOTE_TRY(renderer_->record_opaque(cmd,
