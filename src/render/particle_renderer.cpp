@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "gpu/commands.hpp"
+#include "gpu/transfer.hpp"
 #include "render/draw_records.hpp"
 #include "shared/frame.h"
 
@@ -368,6 +369,13 @@ Status ParticleRenderer::record_opaque(VkCommandBuffer cmd, const ParticleTarget
   if (mesh_draws_.empty()) return ok_status();
   mesh_pass_.record_opaque(cmd, targets, shadow_map, mesh_draws_, inputs(), draw_args_);
   return ok_status();
+}
+
+Result<shader::ParticleLightHeader> ParticleRenderer::read_light_header() const {
+  if (!device_) return make_error(ErrorCode::kInvalidArgument, "particle renderer used before create()");
+  if (!light_pass_.valid()) return shader::ParticleLightHeader{0, 0, 0, options_.max_particle_lights};
+  MOTE_TRY_ASSIGN(const auto header, gpu::readback_as<shader::ParticleLightHeader>(*device_, light_pass_.list(), 1));
+  return header[0];
 }
 
 bool ParticleRenderer::has_light_rows() const {

@@ -146,6 +146,9 @@ class ParticleRenderer {
   const gpu::Buffer& particle_lights_buffer() const {
     return light_pass_.valid() ? light_pass_.list() : no_particle_lights_;
   }
+  // The list's header as the last submitted frame left it (a readback: waits for the device's
+  // queue); all zero but the capacity before the first light row.
+  Result<shader::ParticleLightHeader> read_light_header() const;
   // The selection of the last record_prepare (valid once a light row was set), for tests.
   const ParticleLightPass& light_pass() const { return light_pass_; }
   bool has_mesh_particles() const { return !mesh_draws_.empty(); }
