@@ -241,7 +241,7 @@ TEST_F(ParticleLightTest, LitSpritesSeeTheParticleLightAsThePointLight) {
     const ImageError error = compare_images(reference.value(),
                                             ReferenceImage{background.width, background.height, c.composited});
     std::printf("lit puffs under a particle light, GPU vs reference: %.1f dB\n", error.psnr_db);
-    EXPECT_GT(error.psnr_db, 35.0);
+    EXPECT_GT(error.psnr_db, 45.0);  // 49.2 dB measured on lavapipe
     // Without the particle light the reference is far off: the light is what the puffs show.
     in.particle_lights = {};
     auto unlit = render_particles_reference(in);
