@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "assets/image.hpp"
+#include "render/reference_particle_lights.hpp"
 #include "render/reference_renderer.hpp"
 #include "render/scene_renderer.hpp"
 #include "scene/scene.hpp"
@@ -492,6 +493,11 @@ class ReferenceErrorTest : public test::GpuTest {
       in.scene_depth = capture.depth;
       in.background = &background;
       in.point_lights = capture.point_lights;
+      // The particle lights as the CPU selects them from the captured pool (not the GPU's list).
+      const ReferenceParticleLights particle_lights =
+          select_reference_particle_lights(capture.pool, capture.record_words, capture.alive, capture.records,
+                                           capture.light_records, capture.particle_light_header.capacity);
+      in.particle_lights = particle_lights.lights;
       auto reference = render_particles_reference(in);
       ASSERT_TRUE(reference.ok()) << reference.error().to_string();
       const ReferenceImage gpu{kReferenceWidth, kReferenceHeight, capture.composited};
