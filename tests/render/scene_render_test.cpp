@@ -226,7 +226,7 @@ const GoldenCase kGoldenCases[] = {
     {"comet", "scenes/comet.json", 6},                         // a ribbon tail (docs/design/ribbons.md)
     {"sword_swing", "scenes/sword_swing.json", 6},             // a ribbon facing its normal field
     {"fireworks_trails", "scenes/fireworks_trails.json", 12},  // trails: events into a ribbon emitter
-    {"embers_night", "scenes/embers_night.json", 6},  // particle lights (docs/design/particle_lights.md)
+    {"embers_night", "scenes/embers_night.json", 6},           // particle lights (docs/design/particle_lights.md)
     {"projection_billboard", "tests/render/scenes/projection_billboard.json", 2},
     {"projection_stretched", "tests/render/scenes/projection_stretched.json", 2},
     {"projection_vertical", "tests/render/scenes/projection_vertical.json", 2},
