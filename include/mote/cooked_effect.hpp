@@ -23,8 +23,8 @@ namespace mote {
 // 'M' 'F' 'E' 0x1A: as `.mfx` (mote/mfx.hpp), the 0x1A byte stops a text-mode transfer visibly.
 inline constexpr std::array<uint8_t, 4> kCookedEffectMagic = {'M', 'F', 'E', 0x1A};
 // Version 1: no global previews (GLOB). Version 2: no culling (CULL). Version 3: no kernels
-// (KERN). Version 4: current.
-inline constexpr uint32_t kCookedEffectVersion = 5;
+// (KERN). Version 4: no ribbons (RIBN). Version 5: no particle lights (LITE). Version 6: current.
+inline constexpr uint32_t kCookedEffectVersion = 6;
 // What the loader refuses before it allocates: longer strings, more bursts or global previews.
 inline constexpr uint32_t kCookedMaxString = 4096;
 inline constexpr uint32_t kCookedMaxBursts = 4096;

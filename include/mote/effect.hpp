@@ -4,6 +4,7 @@
 // consumed by the reference simulation (src/sim/), the GPU runtime and the renderer.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -51,6 +52,21 @@ struct RibbonSettings {
   uint32_t subdivisions = 1;                   // Catmull-Rom pieces per segment, 1..8 (1 = straight)
 };
 
+// Particles that light the scene (docs/design/particle_lights.md): each alive particle of the
+// emitter is a point light at its position, of radiance color × intensity (× the particle's
+// colour rgb × alpha when use_particle_color) and range `radius` metres (or its drawn size ×
+// radius_from_size when that is above 0). The renderer keeps the brightest of the frame's
+// particle lights (ParticleRendererDesc::max_particle_lights) for the opaque scene, the lit
+// particles and the fog.
+struct LightSettings {
+  bool enabled = false;                          // the document's render "light" object is given
+  std::array<float, 3> color{1.0f, 1.0f, 1.0f};  // linear, each 0 .. 1e6
+  float intensity = 1.0f;                        // 0 .. 1e6
+  bool use_particle_color = true;
+  float radius = 2.0f;            // metres, (0, 1e4]
+  float radius_from_size = 0.0f;  // 0 .. 1e4; above 0 the range is the drawn size × this
+};
+
 struct RenderSettings {
   std::string texture;                   // image path, "" = the built-in soft disc
   std::string projection = "billboard";  // billboard | stretched | vertical | horizontal | facing_world | mesh | ribbon
@@ -69,6 +85,7 @@ struct RenderSettings {
   std::string rotation_field = "rotation";
   std::string frame_field;  // flipbook frame; "" = from age/life
   RibbonSettings ribbon;    // read for projection "ribbon" only
+  LightSettings light;      // the particles as lights (enabled: a "light" object)
 };
 
 // A value for a named emitter or global field (EmitterDesc, SimulationOptions, scene emitters).

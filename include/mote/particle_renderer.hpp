@@ -69,6 +69,20 @@ struct ParticleRendererDesc {
   // must stay inside this folder: absolute paths and paths that leave it are refused
   // (docs/design/reliability.md, "Asset paths"). Empty: the current directory.
   std::filesystem::path asset_root;
+  // Particles that light the scene (an effect's render "light"; docs/design/particle_lights.md):
+  // every frame, record_prepare keeps the brightest this many of the frame's particle lights,
+  // 1 .. 4096, which shade the mesh particles, the lit sprites and the fog (Fog::record given this
+  // renderer) — and the host's own opaque scene through particle_lights_buffer(). The rest are
+  // counted (ParticleLightStats::overflow).
+  uint32_t max_particle_lights = 256;
+};
+
+// The last recorded frame's particle lights, as read_light_stats() copies them out.
+struct ParticleLightStats {
+  uint32_t lights = 0;      // in the list the shading read
+  uint32_t candidates = 0;  // particles of light-emitting effects alive that frame (with a light above 0)
+  uint32_t overflow = 0;    // candidates - lights: the dimmest, left out
+  uint32_t capacity = 0;    // ParticleRendererDesc::max_particle_lights
 };
 
 struct PointLight {
@@ -109,8 +123,11 @@ struct ParticleView {
   uint32_t shadow_map_size = 0;  // the shadow map record_opaque will be given (0: none, unshadowed)
   std::array<float, 3> sky_ambient{0.0f, 0.0f, 0.0f};
   std::array<float, 3> ground_ambient{0.0f, 0.0f, 0.0f};
-  std::vector<PointLight> point_lights;  // the first 16 are used
-  std::vector<SpotLight> spot_lights;    // after the point lights, up to 16 lights in all
+  // The host's lights: the first 16 are used (point lights, then spot lights, 16 in all). The
+  // particles' own lights (an effect's render "light") come on top of these, up to
+  // ParticleRendererDesc::max_particle_lights of them.
+  std::vector<PointLight> point_lights;
+  std::vector<SpotLight> spot_lights;
 };
 
 // The host's images for one call (see the image contract above); the views are 2-D, one level,
@@ -177,6 +194,18 @@ class ParticleRenderer {
   // volume, which fog->record writes earlier in the same command buffer (mote/volumes.hpp); null:
   // none. The fog must outlive its use here (set null before destroying it).
   void set_fog(const Fog* fog);
+
+  // The particle-light list record_prepare writes each frame, for the host's own opaque shading
+  // later in the same command buffer (a storage buffer, std430; its writes made visible to the
+  // compute, vertex and fragment stages by record_prepare): a header of four u32 — lights,
+  // candidates, overflow, capacity — then `capacity` lights of three vec4 each: position xyz and
+  // range (metres), radiance rgb (w 0), and a zero vec4 (no cone). Shade the first
+  // min(lights, capacity) as point lights: inverse-square falloff windowed to the range,
+  // ((1 - (d / range)^4)^2 / d²), as Mote's own opaque pass does (docs/design/particle_lights.md).
+  VkBuffer particle_lights_buffer() const;
+  // The counts of the last recorded frame's light selection; waits for Mote's queue (tools and
+  // HUDs; never needed for a frame).
+  Result<ParticleLightStats> read_light_stats();
 
   // Textures that fell back to the soft disc, one line each.
   const std::vector<std::string>& warnings() const;

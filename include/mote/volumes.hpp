@@ -117,9 +117,11 @@ class Fog {
   // accumulation reprojected by the camera's motion, integration, and the composite over
   // targets.color at targets.depth. Waits for nothing. Errors (kInvalidArgument, nothing
   // recorded): a view check_view refuses (see ParticleRenderer), targets of another size or in
-  // layouts the contract does not list, a shadow map without a view.
+  // layouts the contract does not list, a shadow map without a view. `particle_lights`: a
+  // renderer whose record_prepare was recorded earlier in `cmd`; its particle lights
+  // (docs/design/particle_lights.md) light the medium too (null: the view's lights alone).
   Status record(VkCommandBuffer cmd, const ParticleView& view, const ParticleTargets& targets,
-                const ParticleShadowMap* shadow_map = nullptr);
+                const ParticleShadowMap* shadow_map = nullptr, const ParticleRenderer* particle_lights = nullptr);
   // The next record starts the accumulation over (after a camera cut).
   void reset_history();
 

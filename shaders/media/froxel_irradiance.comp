@@ -17,6 +17,18 @@ layout(binding = 2) uniform sampler2DShadow shadow_map;
 layout(binding = 3, rgba16f) uniform writeonly image3D luma;
 layout(binding = 4, rgba16f) uniform writeonly image3D chroma;
 layout(push_constant) uniform Push { IrradiancePush push; };
+#define PARTICLE_LIGHTS_BINDING 5
+#include "render/particle_lights_list.glsl"
+
+// Irradiance of a point light (no cone: the particle lights) at p.
+IrradianceSh add_point_light(IrradianceSh sh, PointLightGpu light, vec3 p) {
+  vec3 to_light = light.position_range.xyz - p;
+  float d = length(to_light);
+  if (d <= 1e-4 || d >= light.position_range.w) return sh;  // at the light, or past its range
+  vec3 e = light.radiance.rgb * media_point_falloff(d, light.position_range.w) *
+           light_cone_factor(light.radiance, light.spot, -to_light / d);
+  return irradiance_sh_add(sh, irradiance_sh_light(e, to_light / d));
+}
 
 IrradianceSh irradiance_at(vec3 p) {
   IrradianceSh sh = irradiance_sh_ambient(push.sky_ambient.rgb, push.ground_ambient.rgb);
@@ -32,6 +44,8 @@ IrradianceSh irradiance_at(vec3 p) {
              light_cone_factor(point_lights[i].radiance, point_lights[i].spot, -to_light / d);
     sh = irradiance_sh_add(sh, irradiance_sh_light(e, to_light / d));
   }
+  uint particle_count = particle_light_count();
+  for (uint i = 0u; i < particle_count; i++) sh = add_point_light(sh, particle_lights[i], p);
   return sh;
 }
 

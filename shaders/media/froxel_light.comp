@@ -16,6 +16,8 @@ layout(binding = 2, rgba16f) uniform readonly image3D medium;
 layout(binding = 3) uniform sampler3D history;
 layout(binding = 4, rgba16f) uniform writeonly image3D lit;
 layout(binding = 5) uniform sampler2DShadow shadow_map;
+#define PARTICLE_LIGHTS_BINDING 6
+#include "render/particle_lights_list.glsl"
 
 // Radiance scattered towards the eye per unit scattering coefficient, at p.
 vec3 in_scattering(vec3 p) {
@@ -31,6 +33,15 @@ vec3 in_scattering(vec3 p) {
     float cos_theta = d > 1e-4 ? dot(from_light / d, to_eye) : 1.0;
     float cone = d > 1e-4 ? light_cone_factor(point_lights[i].radiance, point_lights[i].spot, from_light / d) : 1.0;
     light += point_lights[i].radiance.rgb * media_point_falloff(d, point_lights[i].position_range.w) * cone *
+             media_hg_phase(cos_theta, g);
+  }
+  uint particle_count = particle_light_count();
+  for (uint i = 0u; i < particle_count; i++) {
+    vec3 from_light = p - particle_lights[i].position_range.xyz;
+    float d = length(from_light);
+    if (d >= particle_lights[i].position_range.w) continue;  // past its range: nothing
+    float cos_theta = d > 1e-4 ? dot(from_light / d, to_eye) : 1.0;
+    light += particle_lights[i].radiance.rgb * media_point_falloff(d, particle_lights[i].position_range.w) *
              media_hg_phase(cos_theta, g);
   }
   return light;

@@ -1,7 +1,10 @@
 #version 460
-// Opaque shading: lighting.glsl's model with the sun's shadow map (3x3 PCF on a compare sampler).
+// Opaque shading: lighting.glsl's model with the sun's shadow map (3x3 PCF on a compare sampler),
+// the scene's point and spot lights, then the frame's particle lights (particle_lights_list.glsl).
 #include "opaque_common.glsl"
 #include "lighting.glsl"
+#define PARTICLE_LIGHTS_BINDING 8
+#include "particle_lights_list.glsl"
 
 layout(binding = 7) uniform sampler2DShadow shadow_map;
 
@@ -26,6 +29,14 @@ float sun_shadow(vec3 world, vec3 normal) {
   return lit / 9.0;
 }
 
+vec3 point_light_shade(PointLightGpu light, vec3 n, vec3 v, vec3 base, float roughness, float metallic) {
+  vec3 to_light = light.position_range.xyz - v_world;
+  float d = length(to_light);
+  vec3 l = to_light / max(d, 1e-4);
+  return brdf(n, v, l, base, roughness, metallic) * light.radiance.rgb *
+         point_light_falloff(d, light.position_range.w) * light_cone_factor(light.radiance, light.spot, -l);
+}
+
 void main() {
   vec3 n = normalize(v_normal);
   if (!gl_FrontFacing) n = -n;
@@ -42,13 +53,15 @@ void main() {
     vec3 l = -view.sun_direction.xyz;
     color += brdf(n, v, l, base, roughness, metallic) * view.sun_radiance.rgb * sun_shadow(v_world, n);
   }
-  for (uint i = 0u; i < min(view.point_light_count, kMaxPointLights); ++i) {
-    vec3 to_light = point_lights[i].position_range.xyz - v_world;
-    float d = length(to_light);
-    vec3 l = to_light / max(d, 1e-4);
-    color += brdf(n, v, l, base, roughness, metallic) * point_lights[i].radiance.rgb *
-             point_light_falloff(d, point_lights[i].position_range.w) *
-             light_cone_factor(point_lights[i].radiance, point_lights[i].spot, -l);
+  for (uint i = 0u; i < min(view.point_light_count, kMaxPointLights); ++i)
+    color += point_light_shade(point_lights[i], n, v, base, roughness, metallic);
+  uint particle_count = particle_light_count();
+  for (uint i = 0u; i < particle_count; ++i) {
+    // Beyond its range a light adds nothing: skip the BRDF (most of a large list, most pixels).
+    vec3 to_light = particle_lights[i].position_range.xyz - v_world;
+    float range = particle_lights[i].position_range.w;
+    if (dot(to_light, to_light) >= range * range) continue;
+    color += point_light_shade(particle_lights[i], n, v, base, roughness, metallic);
   }
   o_color = vec4(color, 1.0);
 }

@@ -32,3 +32,6 @@ mote_shader(NAME render/ribbon_keys SOURCE render/ribbon_keys.comp)
 mote_shader(NAME render/ribbon_points SOURCE render/ribbon_points.comp)
 mote_shader(NAME render/ribbon_links SOURCE render/ribbon_links.comp)
 mote_shader(NAME render/ribbon_pieces SOURCE render/ribbon_pieces.comp)
+# The particle-light selection (src/render/particle_light_pass.cpp): candidates, then the list.
+mote_shader(NAME render/particle_lights_candidates SOURCE render/particle_lights_candidates.comp)
+mote_shader(NAME render/particle_lights_select SOURCE render/particle_lights_select.comp)

@@ -90,6 +90,7 @@ namespace detail {
 
 struct ApiAccess {
   static render::ParticleRenderer& renderer(ParticleRenderer& r) { return r.state_->renderer; }
+  static const render::ParticleRenderer& renderer(const ParticleRenderer& r) { return r.state_->renderer; }
   // The scene renderer hands its scene's root on (empty when the scene has none).
   static void set_asset_root(ParticleRenderer& r, const std::filesystem::path& canonical_root) {
     r.state_->asset_root = canonical_root;

@@ -162,7 +162,7 @@ Status Fog::remove_noise_texture(uint32_t slot) {
 }
 
 Status Fog::record(VkCommandBuffer cmd, const ParticleView& view, const ParticleTargets& targets,
-                   const ParticleShadowMap* shadow_map) {
+                   const ParticleShadowMap* shadow_map, const ParticleRenderer* particle_lights) {
   return core::guard_allocation("Fog::record", [&]() -> Status {
     State& s = *state_;
     if (cmd == VK_NULL_HANDLE) return make_error(ErrorCode::kInvalidArgument, "Fog::record needs a command buffer");
@@ -182,7 +182,10 @@ Status Fog::record(VkCommandBuffer cmd, const ParticleView& view, const Particle
       shadow = {shadow_map->view, shadow_map->layout};
     }
     const std::vector<shader::MediaVolume> rows = s.table.rows();
-    return s.froxels.record(cmd, block, lights, rows, s.atlas, b.targets, shadow);
+    const gpu::Buffer* particle_list = particle_lights
+                                           ? &detail::ApiAccess::renderer(*particle_lights).particle_lights_buffer()
+                                           : nullptr;
+    return s.froxels.record(cmd, block, lights, rows, s.atlas, b.targets, shadow, particle_list);
   });
 }
 

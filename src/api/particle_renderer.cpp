@@ -158,7 +158,8 @@ Result<std::unique_ptr<ParticleRenderer>> ParticleRenderer::create(ParticleSyste
         .lighting_grid = {desc.lighting_grid[0], desc.lighting_grid[1], desc.lighting_grid[2]},
         .lighting_near = desc.lighting_near,
         .lighting_far = desc.lighting_far,
-        .avboit_grid = {desc.avboit_grid[0], desc.avboit_grid[1], desc.avboit_grid[2]}};
+        .avboit_grid = {desc.avboit_grid[0], desc.avboit_grid[1], desc.avboit_grid[2]},
+        .max_particle_lights = desc.max_particle_lights};
     MOTE_TRY_ASSIGN(s.renderer, render::ParticleRenderer::create(*s.device, options));
     return r;
   });
@@ -230,6 +231,15 @@ Status ParticleRenderer::record_transparent(VkCommandBuffer cmd, const ParticleT
     const gpu::Image shadow = gpu::Image::borrow(shadow_map->image, shadow_map->view, render::kDepthFormat,
                                                  shadow_map->size, shadow_map->size, VK_IMAGE_ASPECT_DEPTH_BIT);
     return s.renderer.record_transparent(cmd, b.targets, {&shadow, shadow_map->layout});
+  });
+}
+
+VkBuffer ParticleRenderer::particle_lights_buffer() const { return state_->renderer.particle_lights_buffer().handle(); }
+
+Result<ParticleLightStats> ParticleRenderer::read_light_stats() {
+  return core::guard_allocation("ParticleRenderer::read_light_stats", [&]() -> Result<ParticleLightStats> {
+    MOTE_TRY_ASSIGN(const shader::ParticleLightHeader h, state_->renderer.read_light_header());
+    return ParticleLightStats{h.count, h.candidates, h.overflow, h.capacity};
   });
 }
 

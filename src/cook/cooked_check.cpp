@@ -53,6 +53,17 @@ Status check_ribbon(const RibbonSettings& r) {
   return ok_status();
 }
 
+// The document format's ranges (docs/design/particle_lights.md); NaN fails every comparison.
+Status check_light(const LightSettings& l) {
+  for (float c : l.color)
+    if (!(c >= 0.0f && c <= 1e6f)) return inconsistent("LITE", "a light colour channel is outside 0..1e6");
+  if (!(l.intensity >= 0.0f && l.intensity <= 1e6f)) return inconsistent("LITE", "the intensity is outside 0..1e6");
+  if (!(l.radius > 0.0f && l.radius <= 1e4f)) return inconsistent("LITE", "the radius is outside (0, 1e4] metres");
+  if (!(l.radius_from_size >= 0.0f && l.radius_from_size <= 1e4f))
+    return inconsistent("LITE", "radius_from_size is outside 0..1e4");
+  return ok_status();
+}
+
 // The render fields name particle fields the renderer reads when the layout has them (a document
 // that names none keeps the defaults, which a layout may lack), so their names are not checked.
 Status check_render(const RenderSettings& r) {
@@ -63,7 +74,8 @@ Status check_render(const RenderSettings& r) {
     return inconsistent("REND", "a mesh is given exactly when the projection is 'mesh'");
   if (r.flipbook_columns < 1 || r.flipbook_columns > 256 || r.flipbook_rows < 1 || r.flipbook_rows > 256)
     return inconsistent("REND", "flipbook columns and rows must be within 1..256");
-  return check_ribbon(r.ribbon);
+  MOTE_TRY(check_ribbon(r.ribbon));
+  return check_light(r.light);
 }
 
 }  // namespace

@@ -24,6 +24,7 @@ inline constexpr uint32_t kChunkRender = fourcc('R', 'E', 'N', 'D');
 inline constexpr uint32_t kChunkCulling = fourcc('C', 'U', 'L', 'L');
 inline constexpr uint32_t kChunkKernels = fourcc('K', 'E', 'R', 'N');
 inline constexpr uint32_t kChunkRibbon = fourcc('R', 'I', 'B', 'N');
+inline constexpr uint32_t kChunkLight = fourcc('L', 'I', 'T', 'E');
 
 inline constexpr size_t kHeaderBytes = 16;
 inline constexpr size_t kChunkHeaderBytes = 8;

@@ -8,6 +8,8 @@
 // version 4 without the KERN chunk: its effects load with no kernels (compiled where they run).
 // Version 4 is version 5 without the RIBN chunk: its effects load with RibbonSettings' defaults
 // (no version 4 file can hold a ribbon emitter: the projection "ribbon" came with version 5).
+// Version 5 is version 6 without the LITE chunk: its effects load with LightSettings' defaults (no
+// particle lights: render "light" came with version 6).
 #include <zlib.h>
 
 #include <cstdio>
@@ -32,6 +34,9 @@ constexpr uint32_t kV4Chunks[] = {kChunkName,     kChunkProgram, kChunkEmitterDe
 constexpr uint32_t kV5Chunks[] = {kChunkName,           kChunkProgram,  kChunkEmitterDefaults,
                                   kChunkGlobalPreviews, kChunkEmission, kChunkCulling,
                                   kChunkRender,         kChunkRibbon,   kChunkKernels};
+constexpr uint32_t kV6Chunks[] = {kChunkName,     kChunkProgram, kChunkEmitterDefaults, kChunkGlobalPreviews,
+                                  kChunkEmission, kChunkCulling, kChunkRender,          kChunkRibbon,
+                                  kChunkLight,    kChunkKernels};
 
 std::string tag_text(uint32_t tag) {
   std::string text;
@@ -141,6 +146,27 @@ Status read_ribbon(ByteReader& in, RibbonSettings& r) {
   return ok_status();
 }
 
+// LITE: enabled (u32 0 or 1), colour (3 f32), intensity, use_particle_color (u32 0 or 1), radius,
+// radius_from_size; the ranges are check_cooked_effect's.
+Status read_light(ByteReader& in, LightSettings& l) {
+  const auto flag = [&](bool& out) -> Status {
+    const size_t at = in.offset();
+    MOTE_TRY_ASSIGN(const uint32_t v, in.u32());
+    if (v > 1) return in.error_at("a light flag of " + std::to_string(v) + " (0 or 1)", at);
+    out = v == 1;
+    return ok_status();
+  };
+  MOTE_TRY(flag(l.enabled));
+  for (float& c : l.color) {
+    MOTE_TRY_ASSIGN(c, in.f32());
+  }
+  MOTE_TRY_ASSIGN(l.intensity, in.f32());
+  MOTE_TRY(flag(l.use_particle_color));
+  MOTE_TRY_ASSIGN(l.radius, in.f32());
+  MOTE_TRY_ASSIGN(l.radius_from_size, in.f32());
+  return ok_status();
+}
+
 Status read_culling(ByteReader& in, EmissionSettings& e) {
   const size_t at = in.offset();
   MOTE_TRY_ASSIGN(const uint32_t cull, in.u32());
@@ -162,6 +188,7 @@ Status read_chunk(uint32_t tag, ByteReader& in, CompiledEffect& effect) {
   if (tag == kChunkCulling) return read_culling(in, effect.emission);
   if (tag == kChunkKernels) return read_kernels(in, effect);
   if (tag == kChunkRibbon) return read_ribbon(in, effect.render.ribbon);
+  if (tag == kChunkLight) return read_light(in, effect.render.light);
   return read_render(in, effect.render);
 }
 
@@ -203,7 +230,8 @@ std::span<const uint32_t> version_chunks(uint32_t version) {
   if (version == 2) return kV2Chunks;
   if (version == 3) return kV3Chunks;
   if (version == 4) return kV4Chunks;
-  return kV5Chunks;
+  if (version == 5) return kV5Chunks;
+  return kV6Chunks;
 }
 
 }  // namespace cook

@@ -40,6 +40,15 @@ void write_ribbon(const RibbonSettings& r, cook::ByteWriter& out) {
   out.u32(r.subdivisions);
 }
 
+void write_light(const LightSettings& l, cook::ByteWriter& out) {
+  out.u32(l.enabled ? 1u : 0u);
+  for (float c : l.color) out.f32(c);
+  out.f32(l.intensity);
+  out.u32(l.use_particle_color ? 1u : 0u);
+  out.f32(l.radius);
+  out.f32(l.radius_from_size);
+}
+
 void write_chunk(uint32_t tag, cook::ByteWriter& payload, cook::ByteWriter& out) {
   payload.pad();
   out.u32(tag);
@@ -76,6 +85,8 @@ std::vector<uint8_t> save_cooked_effect(const CompiledEffect& effect) {
       write_render(effect.render, chunk);
     } else if (tag == cook::kChunkRibbon) {
       write_ribbon(effect.render.ribbon, chunk);
+    } else if (tag == cook::kChunkLight) {
+      write_light(effect.render.light, chunk);
     } else if (tag == cook::kChunkKernels) {
       cook::write_kernels(effect, chunk);
     }

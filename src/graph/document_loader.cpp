@@ -128,10 +128,30 @@ Status read_ribbon(const json* j, const std::string& where, RibbonSettings& r,
   return {};
 }
 
+// render.light (docs/design/particle_lights.md): every key optional, each number finite and in
+// its range (a negative radius or an intensity past a float's range refused at its pointer).
+Status read_light(const json& j, const std::string& where, LightSettings& l) {
+  MOTE_TRY(check_object(j, where, {"color", "intensity", "use_particle_color", "radius", "radius_from_size"}));
+  l.enabled = true;
+  if (j.contains("color")) {
+    const std::string cw = json_child(where, "color");
+    if (!j["color"].is_array() || j["color"].size() != 3)
+      return json_parse_error(cw, "expected an array of 3 numbers (linear rgb)");
+    MOTE_TRY_ASSIGN(const std::vector<float> c, read_number_elements(j["color"], cw, {0.0, 1e6}));
+    l.color = {c[0], c[1], c[2]};
+  }
+  MOTE_TRY(read_optional_number(j, where, "intensity", {0.0, 1e6}, l.intensity));
+  MOTE_TRY(read_optional_bool(j, where, "use_particle_color", l.use_particle_color));
+  MOTE_TRY(read_optional_number(j, where, "radius", {0.0, 1e4, true, false}, l.radius));
+  MOTE_TRY(read_optional_number(j, where, "radius_from_size", {0.0, 1e4}, l.radius_from_size));
+  return {};
+}
+
 Status read_render(const json& j, const std::string& where, RenderSettings& r,
                    const std::vector<DocField>& particle_fields) {
   MOTE_TRY(check_object(j, where,
-                        {"texture", "projection", "blend", "flipbook", "soft", "lit", "mesh", "fields", "ribbon"}));
+                        {"texture", "projection", "blend", "flipbook", "soft", "lit", "mesh", "fields", "ribbon",
+                         "light"}));
   MOTE_TRY(read_optional_string(j, where, "texture", r.texture));
   if (j.contains("projection")) {
     MOTE_TRY_ASSIGN(r.projection, read_choice(j["projection"], json_child(where, "projection"),
@@ -179,6 +199,7 @@ Status read_render(const json& j, const std::string& where, RenderSettings& r,
         return json_parse_error(json_child(fw, key), fmt::format("'{}' is not a declared particle field", *dst));
     }
   }
+  if (j.contains("light")) MOTE_TRY(read_light(j["light"], json_child(where, "light"), r.light));
   if (r.projection == "ribbon")
     MOTE_TRY(read_ribbon(j.contains("ribbon") ? &j["ribbon"] : nullptr,
                          j.contains("ribbon") ? json_child(where, "ribbon") : json_child(where, "projection"), r.ribbon,

@@ -91,6 +91,8 @@ Result<FroxelFog> FroxelFog::create(gpu::Device& device, const FroxelFogDesc& de
                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "mote.media.volumes"));
   MOTE_TRY_ASSIGN(fog.lights_, block(device, shader::kMaxPointLights * sizeof(shader::PointLightGpu),
                                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "mote.media.point_lights"));
+  MOTE_TRY_ASSIGN(fog.no_particle_lights_,
+                  block(device, 64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "mote.media.no_particle_lights"));
   MOTE_TRY_ASSIGN(fog.taps_, block(device, 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                    "mote.media.noise_taps"));
   MOTE_TRY_ASSIGN(fog.linear_, gpu::Sampler::create(device, {.name = "mote.media.linear"}));
@@ -105,6 +107,7 @@ Result<FroxelFog> FroxelFog::create(gpu::Device& device, const FroxelFogDesc& de
   MOTE_TRY_ASSIGN(fog.composite_, gpu::ComputePipeline::create(device, "media/froxel_composite"));
   const Image3D* volumes[] = {&fog.medium_, &fog.lit_[0], &fog.lit_[1], &fog.integrated_};
   MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) {
+    vkCmdFillBuffer(cmd, fog.no_particle_lights_.handle(), 0, VK_WHOLE_SIZE, 0);
     initialise(cmd, volumes, fog.far_shadow_);
     vkCmdFillBuffer(cmd, fog.taps_.handle(), 0, VK_WHOLE_SIZE, 0);
   }));
@@ -136,7 +139,7 @@ shader::MediaFrame FroxelFog::frame_block(const shader::RenderView& view, uint32
 Status FroxelFog::record(VkCommandBuffer cmd, const shader::RenderView& view,
                          std::span<const shader::PointLightGpu> lights, std::span<const shader::MediaVolume> rows,
                          const TileAtlas3D& atlas, const render::ParticleTargets& targets,
-                         const FogShadowMap& shadow_map) {
+                         const FogShadowMap& shadow_map, const gpu::Buffer* particle_lights) {
   MOTE_TRY(render::check_targets(targets, desc_.width, desc_.height, "FroxelFog::record"));
   if (rows.size() > desc_.max_volumes)
     return make_error(ErrorCode::kInvalidArgument,
@@ -150,7 +153,7 @@ Status FroxelFog::record(VkCommandBuffer cmd, const shader::RenderView& view,
   if (rows.empty()) return record_empty(cmd);
   const shader::MediaFrame frame = frame_block(view, uint32_t(rows.size()), light_count);
   record_uploads(cmd, frame, lights.first(light_count), rows);
-  record_grid_passes(cmd, atlas, shadow_map);
+  record_grid_passes(cmd, atlas, shadow_map, particle_lights ? *particle_lights : no_particle_lights_);
   record_composite(cmd, targets);
   previous_view_projection_ = view.view_projection;
   accumulated_ = history_valid_ ? accumulated_ + 1 : 1;

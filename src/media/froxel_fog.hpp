@@ -62,10 +62,13 @@ class FroxelFog {
   // is composited in GENERAL, the depth sampled). `rows`: the live volumes (at most
   // max_volumes); `view.point_light_count` of `lights` are used. Without rows nothing runs: the
   // colour is left as it is and the particles read no fog. Errors (kInvalidArgument,
-  // nothing recorded): targets check_targets refuses, too many rows or lights.
+  // nothing recorded): targets check_targets refuses, too many rows or lights. `particle_lights`:
+  // the particle-light list (shared/particle_lights.h) the light pass adds, written earlier in
+  // the command buffer and visible to compute shaders; null: none.
   Status record(VkCommandBuffer cmd, const shader::RenderView& view, std::span<const shader::PointLightGpu> lights,
                 std::span<const shader::MediaVolume> rows, const TileAtlas3D& atlas,
-                const render::ParticleTargets& targets, const FogShadowMap& shadow_map);
+                const render::ParticleTargets& targets, const FogShadowMap& shadow_map,
+                const gpu::Buffer* particle_lights = nullptr);
   // Timestamps around each pass of every record from now on ("fog_upload", "fog_inject",
   // "fog_light", "fog_integrate", "fog_composite"), into `profiler` (null: none; benchmarks).
   void set_profiler(gpu::GpuProfiler* profiler) { profiler_ = profiler; }
@@ -92,21 +95,23 @@ class FroxelFog {
   shader::MediaFrame frame_block(const shader::RenderView& view, uint32_t volumes, uint32_t lights) const;
   void record_uploads(VkCommandBuffer cmd, const shader::MediaFrame& frame,
                       std::span<const shader::PointLightGpu> lights, std::span<const shader::MediaVolume> rows);
-  void record_grid_passes(VkCommandBuffer cmd, const TileAtlas3D& atlas, const FogShadowMap& shadow_map);
+  void record_grid_passes(VkCommandBuffer cmd, const TileAtlas3D& atlas, const FogShadowMap& shadow_map,
+                          const gpu::Buffer& particle_lights);
   void record_composite(VkCommandBuffer cmd, const render::ParticleTargets& targets);
   Status record_empty(VkCommandBuffer cmd);
 
   gpu::Device* device_ = nullptr;
   FroxelFogDesc desc_;
-  Image3D medium_;            // scattering rgb, extinction a
-  Image3D lit_[2];            // in-scattered radiance rgb, extinction a: this frame's and the history
-  Image3D integrated_;        // light rgb, transmittance a, to each slice's far side
-  gpu::Image far_shadow_;     // 1 x 1 at far: the binding when there is no shadow map
-  gpu::Buffer frame_buffer_;  // MediaFrame (uniform)
-  gpu::Buffer sampling_;      // MediaFogSampling (uniform)
-  gpu::Buffer volumes_;       // MediaVolume[max_volumes]
-  gpu::Buffer lights_;        // PointLightGpu[kMaxPointLights]
-  gpu::Buffer taps_;          // u32, the counting variant's
+  Image3D medium_;                  // scattering rgb, extinction a
+  Image3D lit_[2];                  // in-scattered radiance rgb, extinction a: this frame's and the history
+  Image3D integrated_;              // light rgb, transmittance a, to each slice's far side
+  gpu::Image far_shadow_;           // 1 x 1 at far: the binding when there is no shadow map
+  gpu::Buffer frame_buffer_;        // MediaFrame (uniform)
+  gpu::Buffer sampling_;            // MediaFogSampling (uniform)
+  gpu::Buffer volumes_;             // MediaVolume[max_volumes]
+  gpu::Buffer lights_;              // PointLightGpu[kMaxPointLights]
+  gpu::Buffer no_particle_lights_;  // a particle-light list of none (zero)
+  gpu::Buffer taps_;                // u32, the counting variant's
   gpu::Sampler linear_;
   gpu::Sampler nearest_;  // the scene depth (read texel by texel)
   gpu::Sampler shadow_sampler_;

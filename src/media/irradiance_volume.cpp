@@ -98,12 +98,18 @@ Result<IrradianceVolume> IrradianceVolume::create(gpu::Device& device, const Irr
   MOTE_TRY_ASSIGN(v.shadow_sampler_,
                   gpu::Sampler::create(device, {.compare = true, .name = "mote.media.irradiance_shadow"}));
   MOTE_TRY_ASSIGN(v.pass_, gpu::ComputePipeline::create(device, "media/froxel_irradiance"));
-  MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) { initialise(cmd, v.luma_, v.chroma_, v.far_shadow_); }));
+  MOTE_TRY_ASSIGN(v.no_particle_lights_,
+                  block(device, 64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "mote.media.no_particle_lights"));
+  MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) {
+    vkCmdFillBuffer(cmd, v.no_particle_lights_.handle(), 0, VK_WHOLE_SIZE, 0);
+    initialise(cmd, v.luma_, v.chroma_, v.far_shadow_);
+  }));
   return v;
 }
 
 Status IrradianceVolume::record(VkCommandBuffer cmd, const shader::RenderView& view,
-                                std::span<const shader::PointLightGpu> lights, const SunShadowMap& shadow_map) {
+                                std::span<const shader::PointLightGpu> lights, const SunShadowMap& shadow_map,
+                                const gpu::Buffer* particle_lights) {
   const uint32_t light_count = std::min(view.point_light_count, shader::kMaxPointLights);
   if (light_count > lights.size())
     return make_error(ErrorCode::kInvalidArgument,
@@ -140,7 +146,9 @@ Status IrradianceVolume::record(VkCommandBuffer cmd, const shader::RenderView& v
   const VkImageLayout shadow_layout = shadow_map.view ? shadow_map.layout : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
   gpu::ComputeRecorder(*device_, cmd)
       .bind(pass_)
-      .bind_resources({{0, &frame_buffer_}, {1, &lights_}},
+      .bind_resources({{0, &frame_buffer_},
+                       {1, &lights_},
+                       {5, particle_lights ? particle_lights : &no_particle_lights_}},
                       {{2, shadow, shadow_sampler_.handle(), shadow_layout},
                        {3, luma_.view(), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL},
                        {4, chroma_.view(), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL}})

@@ -50,12 +50,14 @@ class IrradianceVolume {
   // device's own.
   static Result<IrradianceVolume> create(gpu::Device& device, const IrradianceVolumeDesc& desc);
 
-  // One frame: uploads the frame block and `view.point_light_count` of `lights`, then the pass.
+  // One frame: uploads the frame block and `view.point_light_count` of `lights`, then the pass,
+  // which also adds the particle lights of `particle_lights` (shared/particle_lights.h's list,
+  // written earlier in the command buffer and visible to compute shaders; null: none).
   // Opens with a barrier from the previous frame's readers; ends with the volumes visible to
   // compute and fragment shaders. Errors (kInvalidArgument, nothing recorded): fewer lights given
   // than the view counts.
   Status record(VkCommandBuffer cmd, const shader::RenderView& view, std::span<const shader::PointLightGpu> lights,
-                const SunShadowMap& shadow_map);
+                const SunShadowMap& shadow_map, const gpu::Buffer* particle_lights = nullptr);
 
   // Timestamps around the pass ("irradiance") of every record from now on, into `profiler`
   // (null: none; benchmarks).
@@ -83,6 +85,7 @@ class IrradianceVolume {
   gpu::Buffer frame_buffer_;
   gpu::Buffer sampling_;
   gpu::Buffer lights_;
+  gpu::Buffer no_particle_lights_;  // a list of no lights (zero), bound when none is given
   gpu::Sampler linear_;
   gpu::Sampler shadow_sampler_;
   gpu::ComputePipeline pass_;

@@ -73,6 +73,27 @@ Result<shader::RibbonRecord> make_ribbon_record(const CompiledEffect& effect) {
   return rec;
 }
 
+Result<shader::ParticleLightRecord> make_light_record(const CompiledEffect& effect) {
+  shader::ParticleLightRecord rec{};
+  const LightSettings& l = effect.render.light;
+  if (!l.enabled) return rec;
+  const auto refuse = [&](const char* key, const char* message) {
+    return make_error(ErrorCode::kInvalidArgument, message, fmt::format("{}#/render/light/{}", effect.name, key));
+  };
+  for (float c : l.color)
+    if (!(c >= 0.0f && c <= 1e6f)) return refuse("color", "a light colour channel must be within 0..1e6");
+  if (!(l.intensity >= 0.0f && l.intensity <= 1e6f)) return refuse("intensity", "the intensity must be within 0..1e6");
+  if (!(l.radius > 0.0f && l.radius <= 1e4f)) return refuse("radius", "the radius must be within (0, 1e4] metres");
+  if (!(l.radius_from_size >= 0.0f && l.radius_from_size <= 1e4f))
+    return refuse("radius_from_size", "radius_from_size must be within 0..1e4");
+  rec.color_intensity = glm::vec4(l.color[0], l.color[1], l.color[2], l.intensity);
+  rec.radius = l.radius;
+  rec.radius_from_size = l.radius_from_size;
+  rec.flags = shader::kParticleLightFlagLive | (l.use_particle_color ? shader::kParticleLightFlagParticleColor : 0u) |
+              (l.radius_from_size > 0.0f ? shader::kParticleLightFlagRadiusFromSize : 0u);
+  return rec;
+}
+
 Result<uint32_t> projection_mode(const std::string& name) {
   if (name == "billboard") return shader::kProjectionBillboard;
   if (name == "stretched") return shader::kProjectionStretched;

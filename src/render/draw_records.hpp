@@ -9,6 +9,7 @@
 #include "assets/atlas.hpp"
 #include "mote/effect.hpp"
 #include "mote/result.hpp"
+#include "shared/particle_lights.h"
 #include "shared/particle_render.h"
 #include "shared/ribbon.h"
 
@@ -29,5 +30,12 @@ Result<shader::ParticleDrawRecord> make_draw_record(const CompiledEffect& effect
 // ribbon) for a projection other than "ribbon". The serial, id and normal fields must be declared
 // with widths 1, 1 and 3 (an error naming the field, where: "<effect>#/render/ribbon/<key>").
 Result<shader::RibbonRecord> make_ribbon_record(const CompiledEffect& effect);
+
+// The row's light record (shaders/shared/particle_lights.h) from the effect's LightSettings:
+// flags 0 (no light) when they are not enabled. Values outside the document format's ranges
+// (docs/design/particle_lights.md: a negative or zero radius, an intensity that is not finite, ...)
+// are refused (kInvalidArgument, where: "<effect>#/render/light/<key>"), as an effect built in code
+// may hold anything.
+Result<shader::ParticleLightRecord> make_light_record(const CompiledEffect& effect);
 
 }  // namespace mote::render

@@ -45,9 +45,11 @@ class OpaquePass {
   // HDR cleared to `background`, depth cleared to 0 (reversed-Z far); both UNDEFINED before.
   // After: hdr in COLOR_ATTACHMENT_OPTIMAL, depth in DEPTH_STENCIL_ATTACHMENT_OPTIMAL, written by
   // colour-attachment output and the fragment tests. The shadow map in SHADER_READ_ONLY_OPTIMAL;
-  // `view` and `point_lights` (PointLightGpu[kMaxPointLights]) visible to the shaders.
+  // `view`, `point_lights` (PointLightGpu[kMaxPointLights]) and `particle_lights` (the
+  // particle-light list, shared/particle_lights.h) visible to the shaders.
   void record_scene(VkCommandBuffer cmd, RenderTargets& targets, const glm::vec3& background,
-                    std::span<const OpaqueDraw> draws, const gpu::Buffer& view, const gpu::Buffer& point_lights);
+                    std::span<const OpaqueDraw> draws, const gpu::Buffer& view, const gpu::Buffer& point_lights,
+                    const gpu::Buffer& particle_lights);
 
  private:
   gpu::Device* device_ = nullptr;

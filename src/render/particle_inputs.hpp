@@ -72,6 +72,10 @@ struct ParticleInputs {
   const gpu::Buffer* emitter_bounds = nullptr;  // FrameEmitterBounds per row (ParticleBuffers'); may be null
   uint32_t emitter_bounds_rows = 0;
   RibbonInputs ribbons;  // this frame's ribbon build; none: no ribbons drawn
+  // The frame's particle lights (render/particle_light_pass.hpp: ParticleLightHeader, then
+  // PointLightGpu; storage), which the mesh particles are shaded by; always bound (a header of
+  // no lights when none).
+  const gpu::Buffer* particle_lights = nullptr;
 };
 
 }  // namespace mote::render

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "gpu/commands.hpp"
+#include "gpu/transfer.hpp"
 #include "render/draw_records.hpp"
 #include "shared/frame.h"
 
@@ -77,6 +78,11 @@ Result<ParticleRenderer> ParticleRenderer::create(gpu::Device& device, const Par
   r.rows_.assign(options.max_emitters, Row{});
   r.records_.assign(options.max_emitters, shader::ParticleDrawRecord{});
   r.ribbon_records_.assign(options.max_emitters, shader::RibbonRecord{});
+  r.light_records_.assign(options.max_emitters, shader::ParticleLightRecord{});
+  if (options.max_particle_lights == 0 || options.max_particle_lights > shader::kParticleLightsMaxCapacity)
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("max_particle_lights {} is outside 1..{}", options.max_particle_lights,
+                                  shader::kParticleLightsMaxCapacity));
   r.dirty_end_ = options.max_emitters;  // the buffer starts undefined: every row goes up once
 
   constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
@@ -97,6 +103,13 @@ Result<ParticleRenderer> ParticleRenderer::create(gpu::Device& device, const Par
                   gpu::Buffer::create(device, {.size = sizeof(shader::RibbonRecord) * options.max_emitters,
                                                .usage = kStorage,
                                                .name = "mote.render.ribbon_records"}));
+  MOTE_TRY_ASSIGN(r.light_records_buffer_,
+                  gpu::Buffer::create(device, {.size = sizeof(shader::ParticleLightRecord) * options.max_emitters,
+                                               .usage = kStorage,
+                                               .name = "mote.render.light_records"}));
+  MOTE_TRY_ASSIGN(r.no_particle_lights_, gpu::Buffer::create(device, {.size = particle_light_list_bytes(1),
+                                                                      .usage = kStorage,
+                                                                      .name = "mote.render.no_particle_lights"}));
   MOTE_TRY_ASSIGN(r.draw_args_, gpu::Buffer::create(device, {.size = shader::kDrawArgsWords * 4,
                                                              .usage = kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
                                                              .name = "mote.render.draw_args"}));
@@ -153,6 +166,11 @@ Status ParticleRenderer::set_emitter(uint32_t row, const CompiledEffect& effect,
                       effect.name + "#/render/texture");
   MOTE_TRY_ASSIGN(shader::ParticleDrawRecord record, make_draw_record(effect, *texture, generation));
   MOTE_TRY_ASSIGN(shader::RibbonRecord ribbon, make_ribbon_record(effect));
+  MOTE_TRY_ASSIGN(shader::ParticleLightRecord light, make_light_record(effect));
+  if (light.flags != 0 && !light_pass_.valid()) {
+    MOTE_TRY_ASSIGN(light_pass_, ParticleLightPass::create(*device_, {.capacity = options_.capacity,
+                                                                      .max_lights = options_.max_particle_lights}));
+  }
   // The compute path draws ribbons with the raster path's ribbon pipeline after its tiles
   // (docs/design/ribbons.md): made with the first ribbon row.
   if (ribbon.flags != 0 && options_.path == DrawPath::kCompute && !ribbon_raster_) {
@@ -176,6 +194,7 @@ Status ParticleRenderer::set_emitter(uint32_t row, const CompiledEffect& effect,
   rows_[row] = Row{true, key, is_mesh ? mesh : nullptr};
   records_[row] = record;
   ribbon_records_[row] = ribbon;
+  light_records_[row] = light;
   dirty_begin_ = std::min(dirty_begin_, row);
   dirty_end_ = std::max(dirty_end_, row + 1);
   rebuild_mesh_draws();
@@ -189,6 +208,7 @@ Status ParticleRenderer::clear_emitter(uint32_t row) {
   rows_[row] = Row{};
   records_[row] = shader::ParticleDrawRecord{};
   ribbon_records_[row] = shader::RibbonRecord{};
+  light_records_[row] = shader::ParticleLightRecord{};
   dirty_begin_ = std::min(dirty_begin_, row);
   dirty_end_ = std::max(dirty_end_, row + 1);
   rebuild_mesh_draws();
@@ -218,6 +238,7 @@ ParticleInputs ParticleRenderer::inputs() const {
   in.fog = fog_;
   in.emitter_bounds = frame_.emitter_bounds;
   in.emitter_bounds_rows = frame_.emitter_bounds ? frame_.emitter_bounds_rows : 0;
+  in.particle_lights = &particle_lights_buffer();
   in.lighting = {irradiance_.luma_view(), irradiance_.chroma_view(), irradiance_.sampler(),
                  &irradiance_.sampling_buffer()};
   if (ribbons_built_)
@@ -238,6 +259,7 @@ void ParticleRenderer::record_uploads(VkCommandBuffer cmd, const shader::RenderV
   shader::PointLightGpu block[shader::kMaxPointLights] = {};
   std::copy_n(lights.begin(), std::min<size_t>(lights.size(), shader::kMaxPointLights), block);
   vkCmdUpdateBuffer(cmd, lights_buffer_.handle(), 0, sizeof(block), block);
+  vkCmdFillBuffer(cmd, no_particle_lights_.handle(), 0, VK_WHOLE_SIZE, 0);
   if (dirty_begin_ < dirty_end_) {
     constexpr VkDeviceSize kRecord = sizeof(shader::ParticleDrawRecord);
     update_buffer(cmd, records_buffer_, dirty_begin_ * kRecord, &records_[dirty_begin_],
@@ -245,6 +267,9 @@ void ParticleRenderer::record_uploads(VkCommandBuffer cmd, const shader::RenderV
     constexpr VkDeviceSize kRibbon = sizeof(shader::RibbonRecord);
     update_buffer(cmd, ribbon_records_buffer_, dirty_begin_ * kRibbon, &ribbon_records_[dirty_begin_],
                   (dirty_end_ - dirty_begin_) * kRibbon);
+    constexpr VkDeviceSize kLight = sizeof(shader::ParticleLightRecord);
+    update_buffer(cmd, light_records_buffer_, dirty_begin_ * kLight, &light_records_[dirty_begin_],
+                  (dirty_end_ - dirty_begin_) * kLight);
     dirty_begin_ = uint32_t(rows_.size());
     dirty_end_ = 0;
   }
@@ -296,6 +321,11 @@ Status ParticleRenderer::record_prepare(VkCommandBuffer cmd, const ParticleBuffe
   ribbons_built_ = ribbons_.capacity() != 0 && live_ribbon(shader::kRibbonFlagLive);
   if (ribbons_built_)
     MOTE_TRY(ribbons_.record(cmd, inputs(), ribbon_records_buffer_, live_ribbon(shader::kRibbonFlagIdField)));
+  // The particle lights, selected again every frame (docs/design/particle_lights.md).
+  if (light_pass_.valid()) {
+    if (has_light_rows()) MOTE_TRY(light_pass_.record(cmd, inputs(), light_records_buffer_));
+    else light_pass_.record_empty(cmd);
+  }
   return ok_status();
 }
 
@@ -341,6 +371,20 @@ Status ParticleRenderer::record_opaque(VkCommandBuffer cmd, const ParticleTarget
   return ok_status();
 }
 
+Result<shader::ParticleLightHeader> ParticleRenderer::read_light_header() const {
+  if (!device_) return make_error(ErrorCode::kInvalidArgument, "particle renderer used before create()");
+  if (!light_pass_.valid()) return shader::ParticleLightHeader{0, 0, 0, options_.max_particle_lights};
+  MOTE_TRY_ASSIGN(const auto header, gpu::readback_as<shader::ParticleLightHeader>(*device_, light_pass_.list(), 1));
+  return header[0];
+}
+
+bool ParticleRenderer::has_light_rows() const {
+  for (size_t row = 0; row < records_.size(); ++row)
+    if ((records_[row].flags & shader::kDrawFlagLive) && (light_records_[row].flags & shader::kParticleLightFlagLive))
+      return true;
+  return false;
+}
+
 bool ParticleRenderer::has_lit_rows() const {
   return std::any_of(records_.begin(), records_.end(), [](const shader::ParticleDrawRecord& r) {
     return (r.flags & shader::kDrawFlagLive) && (r.flags & shader::kDrawFlagLit);
@@ -354,7 +398,7 @@ Status ParticleRenderer::record_transparent(VkCommandBuffer cmd, const ParticleT
   MOTE_TRY(check_shadow_map(shadow_map, "record_transparent"));
   if (has_lit_rows()) {
     const media::SunShadowMap sun{shadow_map.image ? shadow_map.image->view() : VK_NULL_HANDLE, shadow_map.layout};
-    MOTE_TRY(irradiance_.record(cmd, view_, lights_, sun));
+    MOTE_TRY(irradiance_.record(cmd, view_, lights_, sun, &particle_lights_buffer()));
   }
   if (options_.path == DrawPath::kCompute) {
     compute_.record(cmd, inputs(), targets, depth_sampler_.handle());

@@ -42,6 +42,7 @@
 #include "render/particle_compute_path.hpp"
 #include "render/particle_fog.hpp"
 #include "render/particle_inputs.hpp"
+#include "render/particle_light_pass.hpp"
 #include "render/particle_raster_path.hpp"
 #include "render/particle_targets.hpp"
 #include "render/ribbon_pass.hpp"
@@ -69,6 +70,9 @@ struct ParticleRendererOptions {
   float lighting_near = 0.5f;  // metres of view depth the grid's slices span
   float lighting_far = 200.0f;
   glm::uvec3 avboit_grid{0, 0, 0};  // Transparency::kAvboit's volume (a zero in it: avboit_grid_for the size)
+  // The particle-light list's capacity (render/particle_light_pass.hpp): the brightest this many
+  // particle lights of a frame light the scene, 1 .. kParticleLightsMaxCapacity.
+  uint32_t max_particle_lights = shader::kParticleLightsDefaultCapacity;
 };
 
 // The runtime frame's buffers as ParticleBuffers (this frame's alive list).
@@ -104,6 +108,8 @@ class ParticleRenderer {
   std::span<const shader::ParticleDrawRecord> records() const { return records_; }
   // The rows' ribbon records (shaders/shared/ribbon.h; flags 0 for a row that draws no ribbon).
   std::span<const shader::RibbonRecord> ribbon_records() const { return ribbon_records_; }
+  // The rows' light records (shaders/shared/particle_lights.h; flags 0 for a row that lights nothing).
+  std::span<const shader::ParticleLightRecord> light_records() const { return light_records_; }
 
   // Writes this frame's view, lights (the first kMaxPointLights; the rest of the block zeroed) and
   // whatever records and draw-argument parameters changed, then the draw arguments from the alive
@@ -135,11 +141,23 @@ class ParticleRenderer {
   // record_prepare wrote, for the host's own passes later in the same command buffer.
   const gpu::Buffer& view_buffer() const { return view_buffer_; }
   const gpu::Buffer& point_lights_buffer() const { return lights_buffer_; }
+  // The particle lights record_prepare selected (ParticleLightHeader, then PointLightGpu; storage),
+  // for the host's own opaque and fog passes later in the same command buffer.
+  const gpu::Buffer& particle_lights_buffer() const {
+    return light_pass_.valid() ? light_pass_.list() : no_particle_lights_;
+  }
+  // The list's header as the last submitted frame left it (a readback: waits for the device's
+  // queue); all zero but the capacity before the first light row.
+  Result<shader::ParticleLightHeader> read_light_header() const;
+  // The selection of the last record_prepare (valid once a light row was set), for tests.
+  const ParticleLightPass& light_pass() const { return light_pass_; }
   bool has_mesh_particles() const { return !mesh_draws_.empty(); }
   // The ribbon build of the last record_prepare (valid once a ribbon row was set), for tests.
   const RibbonPass& ribbon_pass() const { return ribbons_; }
   // Whether a live row draws lit sprites (the irradiance volume is rebuilt for them).
   bool has_lit_rows() const;
+  // Whether a live row's particles are lights (the light selection runs).
+  bool has_light_rows() const;
   const media::IrradianceVolume& irradiance() const { return irradiance_; }
   const ParticleRendererOptions& options() const { return options_; }
 
@@ -162,8 +180,9 @@ class ParticleRenderer {
   gpu::Sampler depth_sampler_;  // nearest: the scene depth read by soft particles
   std::vector<Row> rows_;
   std::vector<shader::ParticleDrawRecord> records_;
-  std::vector<shader::RibbonRecord> ribbon_records_;  // beside records_, uploaded with them
-  uint32_t dirty_begin_ = 0;                          // rows [dirty_begin_, dirty_end_) differ from the records buffer
+  std::vector<shader::RibbonRecord> ribbon_records_;        // beside records_, uploaded with them
+  std::vector<shader::ParticleLightRecord> light_records_;  // likewise
+  uint32_t dirty_begin_ = 0;  // rows [dirty_begin_, dirty_end_) differ from the records buffer
   uint32_t dirty_end_ = 0;
   std::vector<MeshParticleDraw> mesh_draws_;
   shader::DrawArgsParams params_written_{};
@@ -172,9 +191,12 @@ class ParticleRenderer {
   gpu::Buffer lights_buffer_;
   gpu::Buffer records_buffer_;
   gpu::Buffer ribbon_records_buffer_;
-  RibbonPass ribbons_;          // made with the first ribbon row (render/ribbon_pass.hpp)
-  bool ribbons_built_ = false;  // the last record_prepare built ribbons (a live ribbon row)
-  bool ribbon_raster_ = false;  // compute path: raster_ made to draw its ribbons
+  gpu::Buffer light_records_buffer_;
+  ParticleLightPass light_pass_;    // made with the first light row (render/particle_light_pass.hpp)
+  gpu::Buffer no_particle_lights_;  // a list header of no lights, bound until then
+  RibbonPass ribbons_;              // made with the first ribbon row (render/ribbon_pass.hpp)
+  bool ribbons_built_ = false;      // the last record_prepare built ribbons (a live ribbon row)
+  bool ribbon_raster_ = false;      // compute path: raster_ made to draw its ribbons
   gpu::Buffer draw_args_;
   gpu::Buffer draw_args_params_;
   gpu::ComputePipeline draw_args_pipeline_;

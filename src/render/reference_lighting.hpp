@@ -13,9 +13,10 @@
 
 namespace mote::render {
 
-// The hemisphere ambient, the sun (unshadowed) and the first view.point_light_count of `lights`
-// at world point `p`, as froxel_irradiance.comp sums them.
+// The hemisphere ambient, the sun (unshadowed), the first view.point_light_count of `lights` and
+// every one of `particle_lights` (the frame's selected particle lights) at world point `p`, as
+// froxel_irradiance.comp sums them.
 shader::IrradianceSh reference_irradiance(const shader::RenderView& view, std::span<const shader::PointLightGpu> lights,
-                                          glm::vec3 p);
+                                          glm::vec3 p, std::span<const shader::PointLightGpu> particle_lights = {});
 
 }  // namespace mote::render

@@ -297,7 +297,8 @@ glm::vec4 shade(const ReferenceInputs& in, const Particle& p, const LinearTextur
     // The lights exactly at the fragment's point on the quad (render/reference_lighting.hpp).
     const glm::vec2 corner(uv.x - 0.5f, 0.5f - uv.y);  // particle_corner_uv inverted
     const shader::IrradianceSh sh = reference_irradiance(in.view, in.point_lights,
-                                                         p.center + corner.x * p.axis_x + corner.y * p.axis_y);
+                                                         p.center + corner.x * p.axis_x + corner.y * p.axis_y,
+                                                         in.particle_lights);
     const glm::vec3 normal = shader::particle_lit_normal(p.face, p.right, p.up, corner);
     color = shader::particle_lit_color(color, texel.w, fade, shader::irradiance_sh_evaluate(sh.luma, sh.chroma, normal),
                                        shader::irradiance_sh_evaluate(sh.luma, sh.chroma, -normal));

@@ -100,6 +100,9 @@ struct ReferenceInputs {
   const ReferenceImage* background = nullptr;
   // The point lights lit sprites see (the first view.point_light_count of them).
   std::span<const shader::PointLightGpu> point_lights;
+  // The frame's particle lights lit sprites see too, every one of them (the list the GPU selected,
+  // or render/reference_particle_lights.hpp's selection of the same).
+  std::span<const shader::PointLightGpu> particle_lights;
   // The ribbon records, indexed by row as `records` (empty: no ribbons). A live record of
   // projection kProjectionRibbon with a live ribbon record joins its particles into strips
   // (render/reference_ribbons.hpp, built on the CPU here, not read from the GPU's build): each

@@ -213,7 +213,8 @@ Status SceneRenderer::make_particles(uint32_t width, uint32_t height) {
                       : options_.transparency == Transparency::kAvboit ? mote::Transparency::kAvboit
                                                                        : mote::Transparency::kOit,
       .lighting_grid = {options_.lighting_grid.x, options_.lighting_grid.y, options_.lighting_grid.z},
-      .avboit_grid = {options_.avboit_grid.x, options_.avboit_grid.y, options_.avboit_grid.z}};
+      .avboit_grid = {options_.avboit_grid.x, options_.avboit_grid.y, options_.avboit_grid.z},
+      .max_particle_lights = options_.max_particle_lights};
   MOTE_TRY_ASSIGN(renderer_, mote::ParticleRenderer::create(*particles_, desc));
   // The effects' textures and meshes stay inside the scene's asset root (none: not confined).
   detail::ApiAccess::set_asset_root(*renderer_, scene_.asset_root);
@@ -444,7 +445,7 @@ Status SceneRenderer::record_frame(VkCommandBuffer cmd, const ParticleView& view
   pass_end();
   pass("opaque");
   opaque_.record_scene(cmd, targets_, glm::vec3(scene_.environment.background), draws, view_buffer,
-                       particle_renderer.point_lights_buffer());
+                       particle_renderer.point_lights_buffer(), particle_renderer.particle_lights_buffer());
   const mote::ParticleShadowMap shadow_map{targets_.shadow_map.handle(), targets_.shadow_map.view(),
                                            VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, targets_.shadow_size};
   MOTE_TRY(renderer_->record_opaque(cmd,
@@ -459,7 +460,7 @@ Status SceneRenderer::record_frame(VkCommandBuffer cmd, const ParticleView& view
                                 {targets_.hdr.handle(), targets_.hdr.view(), VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
                                  targets_.depth.handle(), targets_.depth.view(),
                                  VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL},
-                                shadows ? &shadow_map : nullptr));
+                                shadows ? &shadow_map : nullptr, renderer_.get()));
   }
   // For the sprites: the depth read-only (tested and sampled), the colour as a storage image (the
   // compute path's and the OIT resolve's layout, and the tonemapper's after).
@@ -540,6 +541,17 @@ Result<assets::ImageRgba8> SceneRenderer::render(FrameReport* report, FrameCaptu
     const std::span<const shader::ParticleDrawRecord> records = particle_renderer.records();
     capture->records.assign(records.begin(), records.end());
     capture->ribbons.assign(particle_renderer.ribbon_records().begin(), particle_renderer.ribbon_records().end());
+    capture->light_records.assign(particle_renderer.light_records().begin(), particle_renderer.light_records().end());
+    MOTE_TRY_ASSIGN(capture->particle_light_header, particle_renderer.read_light_header());
+    capture->particle_lights.clear();
+    if (const ParticleLightPass& selection = particle_renderer.light_pass();
+        selection.valid() && capture->particle_light_header.count > 0) {
+      MOTE_TRY_ASSIGN(capture->particle_lights,
+                      gpu::readback_as<shader::PointLightGpu>(device, selection.list(),
+                                                              std::min(capture->particle_light_header.count,
+                                                                       selection.max_lights()),
+                                                              shader::kParticleLightHeaderBytes));
+    }
     if (const RibbonPass& ribbons = particle_renderer.ribbon_pass(); ribbons.capacity() != 0) {
       MOTE_TRY_ASSIGN(capture->ribbon_counts,
                       gpu::readback_as<uint32_t>(device, ribbons.counts(), shader::kRibbonCountWords));

@@ -47,6 +47,8 @@ struct SceneRenderOptions {
   // AVBOIT's volume (mote::ParticleRendererDesc::avboit_grid; a zero: a column per 16 x 16 pixels
   // and 64 slices).
   glm::uvec3 avboit_grid{0, 0, 0};
+  // The particle-light list's capacity (mote::ParticleRendererDesc::max_particle_lights).
+  uint32_t max_particle_lights = 256;
 };
 
 struct FrameReport {
@@ -68,6 +70,11 @@ struct FrameCapture {
   std::vector<uint32_t> alive;  // the slots drawn, in alive-list order
   std::vector<shader::ParticleDrawRecord> records;
   std::vector<shader::RibbonRecord> ribbons;  // beside records (docs/design/ribbons.md)
+  // The particle lights (docs/design/particle_lights.md): the rows' light records, and the list
+  // the GPU selected for the frame (its header and its first header.count lights).
+  std::vector<shader::ParticleLightRecord> light_records;
+  shader::ParticleLightHeader particle_light_header{};
+  std::vector<shader::PointLightGpu> particle_lights;
   // The GPU's ribbon build of the frame (render/ribbon_pass.hpp): its counts block and a point per
   // alive-list place, in (row, id, serial) order; empty without a ribbon row.
   std::vector<uint32_t> ribbon_counts;

@@ -2,6 +2,8 @@
 // particles as the JSON path, frame by frame), the version 1 upgrade, and the file loader.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <filesystem>
 #include <fstream>
 
@@ -59,6 +61,12 @@ void expect_same_effect(const CompiledEffect& a, const CompiledEffect& b) {
   EXPECT_EQ(r.ribbon.facing, s.ribbon.facing);
   EXPECT_EQ(r.ribbon.normal_field, s.ribbon.normal_field);
   EXPECT_EQ(r.ribbon.subdivisions, s.ribbon.subdivisions);
+  EXPECT_EQ(r.light.enabled, s.light.enabled);
+  EXPECT_EQ(r.light.color, s.light.color);
+  EXPECT_EQ(r.light.intensity, s.light.intensity);
+  EXPECT_EQ(r.light.use_particle_color, s.light.use_particle_color);
+  EXPECT_EQ(r.light.radius, s.light.radius);
+  EXPECT_EQ(r.light.radius_from_size, s.light.radius_from_size);
 }
 
 TEST(CookedEffect, EveryPresetRoundTrips) {
@@ -109,6 +117,7 @@ TEST(CookedEffect, UpgradesVersion1) {
   ASSERT_FALSE(effect.program.global_imports.empty()) << "the test needs an effect with global imports";
   std::vector<uint8_t> bytes = save_cooked_effect(effect);
   test::erase_chunk(bytes, "KERN");
+  test::erase_chunk(bytes, "LITE");
   test::erase_chunk(bytes, "RIBN");
   test::erase_chunk(bytes, "CULL");
   test::erase_chunk(bytes, "GLOB");
@@ -146,6 +155,7 @@ TEST(CookedEffect, CullingRoundTripsAndVersion2LoadsWithoutIt) {
   EXPECT_EQ(loaded->emission.max_catchup_seconds, 0.25f);
   // Version 2 had no CULL (nor KERN, nor RIBN): such a file loads with the defaults.
   test::erase_chunk(bytes, "KERN");
+  test::erase_chunk(bytes, "LITE");
   test::erase_chunk(bytes, "RIBN");
   test::erase_chunk(bytes, "CULL");
   test::put_u32(bytes, 4, 2);
@@ -185,6 +195,7 @@ TEST(CookedEffect, RibbonSettingsRoundTripAndVersion4LoadsWithout) {
 
   const CompiledEffect plain = compile_document(std::filesystem::path(MOTE_SOURCE_DIR) / "effects/fire.json");
   std::vector<uint8_t> v4 = save_cooked_effect(plain);
+  test::erase_chunk(v4, "LITE");
   test::erase_chunk(v4, "RIBN");
   test::put_u32(v4, 4, 4);
   test::reseal(v4);
@@ -195,6 +206,58 @@ TEST(CookedEffect, RibbonSettingsRoundTripAndVersion4LoadsWithout) {
   test::put_u32(v4, 4, 5);
   test::reseal(v4);
   EXPECT_FALSE(load_cooked_effect(v4).ok());
+}
+
+// LITE (version 6) keeps the particle-light settings; a version 5 file (no LITE) loads with the
+// defaults (no light); settings outside the document's ranges — a negative radius, a NaN or
+// infinite intensity — are refused at the chunk's tag.
+TEST(CookedEffect, LightSettingsRoundTripAndVersion5LoadsWithout) {
+  CompiledEffect effect = compile_document(std::filesystem::path(MOTE_SOURCE_DIR) / "effects/fire.json");
+  effect.render.light = {.enabled = true,
+                         .color = {1.0f, 0.4f, 0.1f},
+                         .intensity = 3.5f,
+                         .use_particle_color = false,
+                         .radius = 2.5f,
+                         .radius_from_size = 6.0f};
+  std::vector<uint8_t> bytes = save_cooked_effect(effect);
+  Result<CompiledEffect> loaded = load_cooked_effect(bytes);
+  ASSERT_TRUE(loaded.ok()) << loaded.error().to_string();
+  expect_same_effect(effect, *loaded);
+  // Out of range: refused by the check, at the chunk's tag.
+  for (const float bad : {-1.0f, 0.0f, 2e4f}) {
+    CompiledEffect broken = effect;
+    broken.render.light.radius = bad;
+    Result<CompiledEffect> refused = load_cooked_effect(save_cooked_effect(broken));
+    ASSERT_FALSE(refused.ok()) << bad;
+    EXPECT_EQ(refused.error().where, "LITE") << refused.error().to_string();
+  }
+  CompiledEffect dim = effect;
+  dim.render.light.intensity = -2.0f;
+  Result<CompiledEffect> refused = load_cooked_effect(save_cooked_effect(dim));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().where, "LITE") << refused.error().to_string();
+  // Not finite: refused as the number is read (a format error at its offset).
+  for (const float bad : {std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()}) {
+    CompiledEffect broken = effect;
+    broken.render.light.intensity = bad;
+    refused = load_cooked_effect(save_cooked_effect(broken));
+    ASSERT_FALSE(refused.ok()) << bad;
+    EXPECT_EQ(refused.error().code, ErrorCode::kFormat) << refused.error().to_string();
+  }
+
+  const CompiledEffect plain = compile_document(std::filesystem::path(MOTE_SOURCE_DIR) / "effects/fire.json");
+  std::vector<uint8_t> v5 = save_cooked_effect(effect);
+  test::erase_chunk(v5, "LITE");
+  test::put_u32(v5, 4, 5);
+  test::reseal(v5);
+  Result<CompiledEffect> old = load_cooked_effect(v5);
+  ASSERT_TRUE(old.ok()) << old.error().to_string();
+  EXPECT_FALSE(old->render.light.enabled);
+  expect_same_effect(plain, *old);
+  // A version 6 file without LITE is refused.
+  test::put_u32(v5, 4, 6);
+  test::reseal(v5);
+  EXPECT_FALSE(load_cooked_effect(v5).ok());
 }
 
 TEST(CookedEffect, FileLoaderSetsTheSourcePath) {

@@ -48,6 +48,7 @@ TEST(CookedKernels, Version3LoadsWithoutKernels) {
   std::vector<uint8_t> bytes = save_cooked_effect(fire_with_kernels());
   test::erase_chunk(bytes, "KERN");
   test::erase_chunk(bytes, "RIBN");
+  test::erase_chunk(bytes, "LITE");
   test::put_u32(bytes, 4, 3);
   test::reseal(bytes);
   Result<CompiledEffect> loaded = load_cooked_effect(bytes);

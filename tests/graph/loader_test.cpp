@@ -110,6 +110,49 @@ TEST(Loader, RejectsBadRibbonSettings) {
   expect_rejected(effect_with(kStore, kStore, R"("render": {"projection": "ribbon"},)"), "/render/projection");
 }
 
+// render.light (docs/design/particle_lights.md): every key optional, the particles' colour and a
+// fixed radius by default; each number in its range, refused at its own pointer.
+TEST(Loader, ReadsLightSettings) {
+  auto r = mote::compile_effect(
+      effect_with(kStore, kStore,
+                  R"("render": {"light": {"color": [1, 0.5, 0.25], "intensity": 3, "use_particle_color": false,
+                                "radius": 1.5, "radius_from_size": 4}},)"));
+  ASSERT_TRUE(r.ok()) << r.error().to_string();
+  const mote::LightSettings& l = r->render.light;
+  EXPECT_TRUE(l.enabled);
+  EXPECT_EQ(l.color, (std::array<float, 3>{1.0f, 0.5f, 0.25f}));
+  EXPECT_EQ(l.intensity, 3.0f);
+  EXPECT_FALSE(l.use_particle_color);
+  EXPECT_EQ(l.radius, 1.5f);
+  EXPECT_EQ(l.radius_from_size, 4.0f);
+  auto d = mote::compile_effect(effect_with(kStore, kStore, R"("render": {"light": {}},)"));
+  ASSERT_TRUE(d.ok()) << d.error().to_string();
+  EXPECT_TRUE(d->render.light.enabled);
+  EXPECT_TRUE(d->render.light.use_particle_color);
+  EXPECT_EQ(d->render.light.radius, 2.0f);
+  auto none = mote::compile_effect(effect_with(kStore, kStore, R"("render": {},)"));
+  ASSERT_TRUE(none.ok()) << none.error().to_string();
+  EXPECT_FALSE(none->render.light.enabled);
+}
+
+TEST(Loader, RejectsBadLightSettings) {
+  const auto rejected = [](const std::string& light, const std::string& where) {
+    expect_rejected(effect_with(kStore, kStore, R"("render": {"light": )" + light + "},"), where);
+  };
+  rejected(R"({"radius": -1})", "/render/light/radius");
+  rejected(R"({"radius": 0})", "/render/light/radius");
+  rejected(R"({"radius": 1e5})", "/render/light/radius");
+  rejected(R"({"intensity": 1e39})", "/render/light/intensity");  // no finite float
+  rejected(R"({"intensity": -0.5})", "/render/light/intensity");
+  rejected(R"({"intensity": "bright"})", "/render/light/intensity");
+  rejected(R"({"radius_from_size": -2})", "/render/light/radius_from_size");
+  rejected(R"({"color": [1, 1]})", "/render/light/color");
+  rejected(R"({"color": [1, -1, 1]})", "/render/light/color/1");
+  rejected(R"({"use_particle_color": 1})", "/render/light/use_particle_color");
+  rejected(R"({"range": 3})", "/render/light/range");
+  rejected(R"(true)", "/render/light");
+}
+
 TEST(Loader, RejectsDuplicateNodeId) {
   expect_rejected(effect_with(std::string(kStore) + "," + kStore, kStore), "/init/nodes/1/id");
 }

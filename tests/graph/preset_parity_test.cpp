@@ -102,6 +102,8 @@ constexpr LookChange kLookChanges[] = {
     {"bonfire_soot", "initialize", "tint_range", "color_range"},
     {"fire", "update", "color_over_life", nullptr},
     {"bonfire_flame", "update", "color_over_life", nullptr},
+    {"bonfire_flame", "render", "light", nullptr},  // the fire lights the scene (particle lights)
+    {"bonfire_embers", "render", "light", nullptr},
     {"explosion", "update", "color_over_life", nullptr},
 };
 

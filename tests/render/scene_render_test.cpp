@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "assets/image.hpp"
+#include "render/reference_particle_lights.hpp"
 #include "render/reference_renderer.hpp"
 #include "render/scene_renderer.hpp"
 #include "scene/scene.hpp"
@@ -226,6 +227,7 @@ const GoldenCase kGoldenCases[] = {
     {"sword_swing", "scenes/sword_swing.json", 6},             // a ribbon facing its normal field
     {"fireworks_trails", "scenes/fireworks_trails.json", 12},  // trails: events into a ribbon emitter
     {"leaves_swirl", "scenes/leaves_swirl.json", 6},           // an authored vector field carries the leaves
+    {"embers_night", "scenes/embers_night.json", 6},           // particle lights (docs/design/particle_lights.md)
     {"projection_billboard", "tests/render/scenes/projection_billboard.json", 2},
     {"projection_stretched", "tests/render/scenes/projection_stretched.json", 2},
     {"projection_vertical", "tests/render/scenes/projection_vertical.json", 2},
@@ -255,6 +257,7 @@ const GoldenCase kGoldenCases[] = {
     {"water_jet_compute", "scenes/water_jet.json", 6, DrawPath::kCompute},
     {"fog_bank_compute", "scenes/fog_bank.json", 6, DrawPath::kCompute},
     {"bonfire_fog_compute", "scenes/bonfire_fog.json", 6, DrawPath::kCompute},
+    {"embers_night_compute", "scenes/embers_night.json", 6, DrawPath::kCompute},
     {"sun_shafts_compute", "scenes/sun_shafts.json", 6, DrawPath::kCompute},
     {"projection_stretched_compute", "tests/render/scenes/projection_stretched.json", 2, DrawPath::kCompute},
     {"projection_vertical_compute", "tests/render/scenes/projection_vertical.json", 2, DrawPath::kCompute},
@@ -493,6 +496,11 @@ class ReferenceErrorTest : public test::GpuTest {
       in.scene_depth = capture.depth;
       in.background = &background;
       in.point_lights = capture.point_lights;
+      // The particle lights as the CPU selects them from the captured pool (not the GPU's list).
+      const ReferenceParticleLights particle_lights =
+          select_reference_particle_lights(capture.pool, capture.record_words, capture.alive, capture.records,
+                                           capture.light_records, capture.particle_light_header.capacity);
+      in.particle_lights = particle_lights.lights;
       auto reference = render_particles_reference(in);
       ASSERT_TRUE(reference.ok()) << reference.error().to_string();
       const ReferenceImage gpu{kReferenceWidth, kReferenceHeight, capture.composited};

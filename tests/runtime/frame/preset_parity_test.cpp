@@ -70,7 +70,7 @@ CompiledEffect with_rate(CompiledEffect effect, float rate) {
 
 void PrintTo(const Preset& p, std::ostream* os) { *os << p.file; }
 
-// curl_noise (bonfire_embers, bonfire_soot): the noise is a sum of sin/cos of the position, and
+// curl_noise (bonfire_embers, bonfire_soot, embers_night): the noise is a sum of sin/cos of the position, and
 // its derivative feeds the velocity every frame; the GPU's sin/cos differ from the CPU's by a few
 // ulp, and that difference is fed back through the integrated position for up to the
 // particle's whole life. The bound is 2e-3 + 2e-3 |ref| there: measured on lavapipe, seed 11,
@@ -87,6 +87,7 @@ const Preset kPresets[] = {
     {"bonfire_soot.json", 300, kCurlTol, kCurlTol, kCurlWhy},
     {"comet.json", 300, kTol, kTol, ""},
     {"debris.json", 300, kTol, kTol, ""},
+    {"embers_night.json", 300, kCurlTol, kCurlTol, kCurlWhy},
     {"explosion.json", 300, kTol, kTol, ""},
     {"fire.json", 300, kTol, kTol, ""},
     {"fireworks_crackle.json", 300, kTol, kTol, "", 120.0f},
