@@ -93,7 +93,7 @@ class SectionBuilder {
       if (rng_.chance(0.15f)) emit_store();
     }
     for (uint32_t k = 0; k < 4; ++k) emit_store();
-    emit_events();
+    if (section_ != Section::kEval) emit_events();  // EVAL sends no events
   }
 
   // EMIT_EVENT writes no register and no record word, so it comes last, from its own random
@@ -181,6 +181,9 @@ class SectionBuilder {
     if (info.dst == isa::DstRule::kDstLanes) written = lanes;
     if (info.dst == isa::DstRule::kDstScalar) written = 1;
     if (written > 0) dst = rng_.range(0, p_.register_count - written);
+    // EVAL reads back only what it stored this run: store the range first where it did not.
+    if (section_ == Section::kEval && op == Op::LOAD_FIELD && !stored(words[0], lanes)) emit_store_to(words[0], lanes);
+    if (op == Op::STORE_FIELD) mark_stored(words[0], lanes);
     code_.push_back(Instruction{{word0(uint32_t(op), lanes, kinds, dst), words[0], words[1], words[2]}});
     for (uint32_t k = 0; k < written; ++k) written_.set(dst + k);
     if (written > 0 && o_.clamp_unbounded && unbounded(op)) emit_clamp(dst, written);
@@ -192,6 +195,7 @@ class SectionBuilder {
       const uint32_t space = rng_.range(0, 2);
       if (space == 0) {
         const uint32_t id = rng_.range(0, isa::kBuiltinCount - 1);
+        if (section_ == Section::kEval && !eval_builtin(id)) continue;
         lanes = std::min<uint32_t>(lanes, isa::builtin_info(id)->width);
         return (sh::kVmSpaceEngine << sh::kVmBuiltinSpaceShift) | id;
       }
@@ -219,9 +223,30 @@ class SectionBuilder {
     const uint32_t f = rng_.range(0, uint32_t(layout_.field_start.size() - 1));
     const uint32_t lanes = rng_.range(1, layout_.field_width[f]);
     const uint32_t offset = layout_.field_start[f] + rng_.range(0, layout_.field_width[f] - lanes);
+    emit_store_to(offset, lanes);
+  }
+
+  void emit_store_to(uint32_t offset, uint32_t lanes) {
     auto [kind, word] = value_source(lanes);
     const uint32_t kinds[3] = {sh::kVmKindNone, kind, sh::kVmKindNone};
     code_.push_back(Instruction{{word0(uint32_t(Op::STORE_FIELD), lanes, kinds, 0), offset, word, 0}});
+    mark_stored(offset, lanes);
+  }
+
+  bool stored(uint32_t offset, uint32_t lanes) const {
+    for (uint32_t k = 0; k < lanes; ++k)
+      if (!stored_.test(offset + k)) return false;
+    return true;
+  }
+  void mark_stored(uint32_t offset, uint32_t lanes) {
+    for (uint32_t k = 0; k < lanes; ++k) stored_.set(offset + k);
+  }
+
+  // The engine builtins EVAL may read (docs/design/isa.md, "EVAL"): not DT, not the event payload.
+  static bool eval_builtin(uint32_t id) {
+    const isa::Builtin b = isa::builtin_info(id)->builtin;
+    return b != isa::Builtin::DT && b != isa::Builtin::EVENT_POSITION && b != isa::Builtin::EVENT_VELOCITY &&
+           b != isa::Builtin::EVENT_COLOR && b != isa::Builtin::EVENT_ID;
   }
 
   Rng& rng_;
@@ -232,15 +257,13 @@ class SectionBuilder {
   Section section_;
   std::vector<Instruction>& code_;
   std::bitset<256> written_;
+  std::bitset<256> stored_;  // record words stored so far (what EVAL may read back)
 };
 
-}  // namespace
-
-Program generate_random_program(uint64_t seed, const GeneratorOptions& options) {
-  Rng rng(seed ^ 0x6D6F74652D766Dull);
+// Registers, the particle, emitter and global layouts and the constant pool of a program.
+Program random_layout(Rng& rng, const GeneratorOptions& options, Layout& layout) {
   Program p;
   p.register_count = rng.range(std::max(options.min_registers, 8u), std::min(options.max_registers, 256u));
-  Layout layout;
 
   // Particle fields: widths 1..4 all present (shuffled), then more while the record fits the
   // default 32-word stride.
@@ -278,10 +301,27 @@ Program generate_random_program(uint64_t seed, const GeneratorOptions& options) 
   }
   const uint32_t vec4s = rng.range(1, 8);
   for (uint32_t i = 0; i < vec4s * 4; ++i) p.constants.push_back(bits(rng.uniform(-20.0f, 20.0f)));
+  return p;
+}
 
+}  // namespace
+
+Program generate_random_program(uint64_t seed, const GeneratorOptions& options) {
+  Rng rng(seed ^ 0x6D6F74652D766Dull);
+  Layout layout;
+  Program p = random_layout(rng, options, layout);
   Rng event_rng(seed ^ 0x4556454E54ull);  // "EVENT": EMIT_EVENT's own stream (SectionBuilder::emit_events)
   SectionBuilder(rng, event_rng, options, p, layout, Section::kInit).build();
   SectionBuilder(rng, event_rng, options, p, layout, Section::kUpdate).build();
+  return p;
+}
+
+Program generate_random_eval_program(uint64_t seed, const GeneratorOptions& options) {
+  Rng rng(seed ^ 0x6D6F74652D6576ull);  // "mote-ev": its own stream, apart from the stateful programs'
+  Layout layout;
+  Program p = random_layout(rng, options, layout);
+  Rng event_rng(seed);  // unused: EVAL sends no events
+  SectionBuilder(rng, event_rng, options, p, layout, Section::kEval).build();
   return p;
 }
 
