@@ -51,6 +51,9 @@ struct ParamSpec {
 
 inline constexpr uint8_t kInit = 1;
 inline constexpr uint8_t kUpdate = 2;
+// EVAL takes every node UPDATE takes but the ones that need state, which graph_check.cpp refuses
+// there by name (docs/design/effects.md, "Stateless effects"); a node only EVAL has says kEval.
+inline constexpr uint8_t kEval = 4;
 
 struct NodeSpec {
   std::string_view type;
