@@ -246,8 +246,23 @@ Status check_eval_node(const TypedNode& n, const std::string& w) {
   return {};
 }
 
+// The lifetime loop's lives, where the document gives them as constants: a life that is not
+// above zero loops nowhere (docs/design/nodes.md, "lifetime").
+Status check_lifetime_lives(const TypedNode& n, const std::string& w) {
+  const TypedInput& lo = n.inputs[1];
+  const TypedInput& hi = n.inputs[2];
+  if (lo.kind == TypedInput::Kind::kConst && !(lo.value[0] > 0.0f))
+    return err(w + "/inputs/life_min", "a particle's life must be above zero seconds");
+  if (hi.kind == TypedInput::Kind::kConst && !(hi.value[0] > 0.0f))
+    return err(w + "/inputs/life_max", "a particle's life must be above zero seconds");
+  if (lo.kind == TypedInput::Kind::kConst && hi.kind == TypedInput::Kind::kConst && hi.value[0] < lo.value[0])
+    return err(w + "/inputs/life_max", "life_max is below life_min");
+  return {};
+}
+
 // A port left to the tick's dt in a stateless graph: refused where the input would be.
 Status check_eval_defaults(const TypedNode& n, const std::string& w) {
+  if (n.spec->type == "lifetime") MOTE_TRY(check_lifetime_lives(n, w));
   for (size_t p = 0; p < n.spec->inputs.size(); ++p)
     if (n.inputs[p].kind == TypedInput::Kind::kBuiltin && n.inputs[p].builtin == isa::Builtin::DT)
       return err(n.doc->has_inputs_key ? w + "/inputs" : w,

@@ -68,6 +68,11 @@ struct NodeSpec {
   const isa::OpInfo* op = nullptr;
 };
 
+// The easing nodes: one node type per curve (docs/design/nodes.md, "Stateless nodes").
+inline constexpr std::array<std::string_view, 9> kEasingNodes = {"ease_in_quad",  "ease_out_quad",  "ease_in_out_quad",
+                                                                 "ease_in_cubic", "ease_out_cubic", "ease_in_out_cubic",
+                                                                 "ease_in_sine",  "ease_out_sine",  "ease_in_out_sine"};
+
 // nullptr for an unknown type.
 const NodeSpec* find_node_spec(std::string_view type);
 std::span<const NodeSpec> all_node_specs();
