@@ -22,6 +22,7 @@ layout(std430, binding = kFrameBindingAliveOut) readonly buffer AliveOut { uint 
 layout(std430, binding = kFrameBindingPool) readonly buffer Pool { uint pool[]; };
 layout(std430, binding = kFrameBindingBoundsAccumulators) buffer Accumulators { uint accumulators[]; };
 
+#define BOUNDS_READ_BEFORE_MAX 0
 #include "runtime/frame/bounds_fold.glsl"
 
 float word_f32(uint base, uint word) { return uintBitsToFloat(pool[base + word]); }

@@ -13,7 +13,14 @@
 // The includer declares Params params, Emitters emitters[] and, writable, the accumulators as
 // `uint accumulators[]` at kFrameBindingBoundsAccumulators, and enables the subgroup basic,
 // ballot and arithmetic extensions. Every bounds_* call with subgroup operations is made in
-// uniform control flow.
+// uniform control flow. It defines BOUNDS_READ_BEFORE_MAX: 1 reads a box word before its atomic
+// and sends only a key that grows it — for simulate's fold, whose frames have few rows, each
+// hit by thousands of subgroups; 0 sends every key unread — for the bounds pass, which also
+// serves frames of 100,000 rows, where a row sees few flushes and the read's round trip before
+// each atomic only adds latency (docs/PERFORMANCE.md, "Bounds folded into simulate").
+#ifndef BOUNDS_READ_BEFORE_MAX
+#error "define BOUNDS_READ_BEFORE_MAX (0 or 1) before including bounds_fold.glsl"
+#endif
 #include "shared/particle_render.h"
 
 const uint kBoundsNoRow = 0xFFFFFFFFu;
@@ -83,6 +90,7 @@ void bounds_flush(bool pending) {
       atomicAdd(accumulators[at + 6u], sum_alive);
       if (sum_boxed != 0u) {
         atomicAdd(accumulators[at + 7u], sum_boxed);
+#if BOUNDS_READ_BEFORE_MAX
         // Only a key that grows the box goes out: a plain read sees at most what the atomics
         // have made of the word so far (it only grows within a frame and starts at 0), so a
         // key not above it is not above the word either, and once the box has settled the
@@ -91,6 +99,12 @@ void bounds_flush(bool pending) {
           if (lo[c] > accumulators[at + c]) atomicMax(accumulators[at + c], lo[c]);
           if (hi[c] > accumulators[at + 3u + c]) atomicMax(accumulators[at + 3u + c], hi[c]);
         }
+#else
+        for (uint c = 0u; c < 3u; ++c) {
+          atomicMax(accumulators[at + c], lo[c]);
+          atomicMax(accumulators[at + 3u + c], hi[c]);
+        }
+#endif
       }
     }
     if (mine) pending = false;

@@ -61,6 +61,7 @@ layout(std430, binding = kFrameBindingCoherence) readonly buffer Coherence { uin
 // The bounds of every survivor, folded here where its record is at hand (the pre-warm's
 // population has no bounds; its survivors are folded by the frame that takes them in).
 layout(std430, binding = kFrameBindingBoundsAccumulators) buffer Accumulators { uint accumulators[]; };
+#define BOUNDS_READ_BEFORE_MAX 1
 #include "runtime/frame/bounds_fold.glsl"
 #endif
 
