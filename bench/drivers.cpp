@@ -3,11 +3,13 @@
 //    be measured) on 1, 2 and all hardware threads (CpuEmitterDesc::threads) — particle updates
 //    per second over the wall time of execute() (the host step, the forces, the upload and the
 //    GPU frame, which waits for the previous one), with and without a custom force, and the bytes
-//    it uploads a frame against a full upload of the pool;
+//    it uploads a frame (ParticleSystem::driver_upload_bytes, measured) against a full upload of
+//    the pool;
 //  - sim: the same fire's host step alone (mote::Simulation on the batch VM, no GPU) on 1, 2 and
 //    all threads: what the worker threads buy.
-//  - manual: the cost of one upload of N records (10k by default): execute() after an upload
-//    against execute() without one, both waited for.
+//  - manual: the cost of one upload that rewrote all N records (10k by default), then of one that
+//    rewrote a single record: execute() after an upload against execute() without one, both
+//    waited for, and the bytes each upload sent.
 // One JSON object per line.
 //
 //   bench_drivers [--rate R] [--capacity C] [--frames N] [--records N]
@@ -16,6 +18,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <string>
+#include <span>
 #include <vector>
 
 #include <thread>
@@ -108,6 +111,7 @@ int main(int argc, char** argv) {
         if (auto s = (*system)->execute(dt); !s.ok()) return fail("warm-up frame", s.error());
       uint64_t updated = 0;
       double elapsed = 0.0;
+      const uint64_t uploaded_before = (*system)->driver_upload_bytes();
       for (uint32_t f = 0; f < frames; ++f) {
         auto alive = (*system)->read_alive_count(cpu->id());
         if (!alive.ok()) return fail("count", alive.error());
@@ -123,7 +127,8 @@ int main(int argc, char** argv) {
           "\"particles_per_second\": {:.0f}, \"ms_per_frame\": {:.3f}, \"uploaded_bytes_per_frame\": {:.0f}, "
           "\"full_upload_bytes\": {}}}\n",
           threads, with_force, per_frame, double(updated) / elapsed, 1e3 * elapsed / frames,
-          per_frame * sizeof(Particle), uint64_t(capacity) * (*system)->record_words() * 4);
+          double((*system)->driver_upload_bytes() - uploaded_before) / double(frames),
+          uint64_t(capacity) * (*system)->record_words() * 4);
     }
 
   auto system = ParticleSystem::create(*context.value(), {.capacity = 2 * records + 64, .max_emitters = 2});
@@ -134,20 +139,31 @@ int main(int argc, char** argv) {
   for (uint32_t i = 0; i < records; ++i) written[i].position = {float(i % 100), float(i / 100), 0.0f};
   if (auto s = manual->write_range(0, written); !s.ok()) return fail("write_range", s.error());
   if (auto s = manual->set_count(records); !s.ok()) return fail("set_count", s.error());
-  double with_upload = 0.0, without = 0.0;
-  for (uint32_t f = 0; f < frames; ++f) {
-    const bool upload = f % 2 == 0;
-    if (upload)
-      if (auto s = manual->upload(); !s.ok()) return fail("upload", s.error());
-    const Clock::time_point t = Clock::now();
-    if (auto s = (*system)->execute(dt); !s.ok()) return fail("frame", s.error());
-    if (auto s = (*system)->wait_idle(); !s.ok()) return fail("wait", s.error());
-    (upload ? with_upload : without) += seconds_since(t);
+  // Upload frames rewrite `changed` records (each moved a little) and upload; the frames between
+  // upload nothing. The first upload placed them all (before the loop, outside the figures).
+  if (auto s = manual->upload(); !s.ok()) return fail("upload", s.error());
+  if (auto s = (*system)->execute(dt); !s.ok()) return fail("first frame", s.error());
+  for (const uint32_t changed : {records, 1u}) {
+    double with_upload = 0.0, without = 0.0;
+    const uint64_t uploaded_before = (*system)->driver_upload_bytes();
+    for (uint32_t f = 0; f < frames; ++f) {
+      const bool upload = f % 2 == 0;
+      if (upload) {
+        for (uint32_t i = 0; i < changed; ++i) written[i].position[2] = float(f) * 0.001f;
+        if (auto s = manual->write_range(0, std::span(written).first(changed)); !s.ok())
+          return fail("write_range", s.error());
+        if (auto s = manual->upload(); !s.ok()) return fail("upload", s.error());
+      }
+      const Clock::time_point t = Clock::now();
+      if (auto s = (*system)->execute(dt); !s.ok()) return fail("frame", s.error());
+      if (auto s = (*system)->wait_idle(); !s.ok()) return fail("wait", s.error());
+      (upload ? with_upload : without) += seconds_since(t);
+    }
+    const double half = double(frames / 2);
+    fmt::print("{{\"driver\": \"manual\", \"records\": {}, \"changed\": {}, \"uploaded_bytes_per_upload\": {:.0f}, "
+               "\"ms_frame_with_upload\": {:.3f}, \"ms_frame_without\": {:.3f}, \"ms_per_upload\": {:.3f}}}\n",
+               records, changed, double((*system)->driver_upload_bytes() - uploaded_before) / half,
+               1e3 * with_upload / half, 1e3 * without / half, 1e3 * (with_upload - without) / half);
   }
-  const double half = double(frames / 2);
-  fmt::print("{{\"driver\": \"manual\", \"records\": {}, \"bytes\": {}, \"ms_frame_with_upload\": {:.3f}, "
-             "\"ms_frame_without\": {:.3f}, \"ms_per_upload\": {:.3f}}}\n",
-             records, uint64_t(records) * sizeof(Particle), 1e3 * with_upload / half, 1e3 * without / half,
-             1e3 * (with_upload - without) / half);
   return 0;
 }

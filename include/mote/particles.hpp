@@ -168,11 +168,15 @@ enum class PoolFullPolicy { kDrop, kReplaceOldest };
 // A manual emitter's records (docs/design/drivers.md, "The manual driver"): the application
 // writes standard particles (mote/particle.hpp) and Mote draws exactly them, with the emitter's
 // effect's render settings. `set`, `write_range` and `set_count` edit the host's copy; `upload()`
-// makes the next frame hold exactly the first count() records (it replaces what the emitter
-// held before; a pool without room for them all drops the rest, counted in
-// ParticleStats::dropped). Between uploads the frame keeps the particles as they are: no rate,
-// no UPDATE, no ageing. Errors (kInvalidArgument) name the index and the bound, and change
-// nothing; a handle whose emitter was removed refuses every call.
+// makes the next frame hold exactly the first count() records. It sends only what changed: the
+// records written since the last upload and, when the count grew, the new ones (placed as
+// newborns beside the others, so the draw's order is no longer the records' order); the first
+// upload, and one that rewrote every record, or after the count shrank or the emitter was
+// inactive, places them all anew in their order, replacing what the emitter held. A pool without room for
+// the records it places drops the rest, counted in ParticleStats::dropped (such a record stays
+// out until the emitter's records are placed anew). Between uploads the frame keeps the particles
+// as they are: no rate, no UPDATE, no ageing. Errors (kInvalidArgument) name the index and the
+// bound, and change nothing; a handle whose emitter was removed refuses every call.
 class ManualEmitter {
  public:
   ManualEmitter() = default;
@@ -380,6 +384,9 @@ class ParticleSystem {
   Status detach_driver(EmitterId id);
   // The emitter's particles in the last completed frame's alive list (what it draws).
   Result<uint32_t> read_alive_count(EmitterId id);
+  // The bytes of particle records the cpu and manual drivers have sent to the GPU, since the
+  // system was made (what their uploads cost; a host count, no wait).
+  uint64_t driver_upload_bytes() const;
   // The last completed frame's passes as the GPU timed them (kInvalidArgument without
   // desc.profile; empty before the first frame).
   Result<std::vector<PassTime>> read_pass_times();

@@ -61,21 +61,24 @@ MOTE_ASSERT_OFFSET(ParticleWritePush, record_words, 4);
 MOTE_ASSERT_OFFSET(ParticleWritePush, capacity, 8);
 MOTE_ASSERT_OFFSET(ParticleWritePush, pad0, 12);
 
-// The manual driver's fill (shaders/runtime/drivers/manual_fill.comp): after emit, record i of
-// the row's upload goes to the row's i-th newborn of the frame. Bound beside the frame's buffers
-// (shared/frame.h's kFrameBinding*), the upload at its own binding.
+// The manual driver's fill (shaders/runtime/drivers/manual_fill.comp): after emit, record
+// first + i of the row's upload goes to the row's i-th newborn of the frame, and its slot into the
+// row's slot map; its patch (manual_patch.comp): records [first, first + count) over the slots the
+// map holds for them. Bound beside the frame's buffers (shared/frame.h's kFrameBinding*; neither
+// binds the event buffers whose numbers they reuse), the upload and the map at their own bindings.
 MOTE_CONSTANT(uint, kManualFillBindingRecords, 31u);
+MOTE_CONSTANT(uint, kManualFillBindingSlots, 32u);
 struct ManualFillPush {
-  uint row;    // the manual emitter's row
-  uint count;  // records in the upload (what the frame's command asked the row to spawn)
-  uint pad0;
-  uint pad1;
+  uint row;     // the manual emitter's row
+  uint count;   // records placed (fill: what the frame's command asked the row to spawn) or patched
+  uint first;   // the first of them in the row's records
+  uint header;  // patch: the record header its slots must still hold (row | generation << 20)
 };
 MOTE_ASSERT_SIZE(ManualFillPush, 16);
 MOTE_ASSERT_OFFSET(ManualFillPush, row, 0);
 MOTE_ASSERT_OFFSET(ManualFillPush, count, 4);
-MOTE_ASSERT_OFFSET(ManualFillPush, pad0, 8);
-MOTE_ASSERT_OFFSET(ManualFillPush, pad1, 12);
+MOTE_ASSERT_OFFSET(ManualFillPush, first, 8);
+MOTE_ASSERT_OFFSET(ManualFillPush, header, 12);
 
 MOTE_SHARED_END
 #endif

@@ -78,6 +78,8 @@ Result<uint32_t> ParticleSystem::read_alive_count(EmitterId id) {
   });
 }
 
+uint64_t ParticleSystem::driver_upload_bytes() const { return state_->system.manual().uploaded_bytes(); }
+
 Status ParticleSystem::set_pool_full_policy(EmitterId id, PoolFullPolicy policy) {
   MOTE_TRY(check_live(state_->system, id));
   if (state_->cpu_emitters.count(id.row) != 0)

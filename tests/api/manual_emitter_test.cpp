@@ -3,8 +3,10 @@
 // emitter, replaces them on the next upload, and refuses bad input without changing anything.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <span>
 #include <vector>
 
 #include "api/api_fixture.hpp"
@@ -152,6 +154,85 @@ TEST_F(ApiTest, AManualEmitterRefusesBadInputAndKeepsItsRecords) {
   EXPECT_FALSE(handle->set_count(1).ok());
   EXPECT_EQ(handle->count(), 0u);
   ASSERT_TRUE(system.execute(kDt).ok());
+  auto stats = system.read_stats();
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->alive + stats->free, system.capacity());
+}
+
+// The records of `row` the last frame drew, in index order (each record's size is its index's:
+// spline_point gives every index its own).
+std::vector<Particle> drawn_by_index(ParticleSystem& system, uint32_t row) {
+  std::vector<Particle> drawn = drawn_particles(system, row);
+  std::sort(drawn.begin(), drawn.end(), [](const Particle& a, const Particle& b) { return a.size < b.size; });
+  return drawn;
+}
+
+void expect_drawn_in_any_order(ParticleSystem& system, uint32_t row, const std::vector<Particle>& want) {
+  const std::vector<Particle> drawn = drawn_by_index(system, row);
+  ASSERT_EQ(drawn.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_TRUE(same_bytes(drawn[i], want[i])) << "record " << i;
+}
+
+// An upload sends what changed: the records written since the last one, and the new ones when
+// the count grew; the first upload, a shrunk count, and an emitter that was inactive place all.
+TEST_F(ApiTest, AManualUploadSendsOnlyWhatChanged) {
+  ParticleSystem& system = make_system({.capacity = 4096, .max_emitters = 4});
+  const CompiledEffect fire = load_effect("fire.json");
+  auto gpu_fire = system.add_emitter(fire, {.seed = 2});
+  auto manual = system.add_manual_emitter(fire, 200, {.seed = 3});
+  ASSERT_TRUE(gpu_fire.ok() && manual.ok());
+  const uint32_t row = manual->id().row;
+  std::vector<Particle> spline;
+  for (uint32_t i = 0; i < 100; ++i) spline.push_back(spline_point(i, 200, 0.0f));
+  uint64_t sent = system.driver_upload_bytes();
+  auto upload_and_frame = [&](uint64_t expected_records) {
+    ASSERT_TRUE(manual->upload().ok());
+    ASSERT_TRUE(system.execute(kDt).ok());
+    EXPECT_EQ(system.driver_upload_bytes() - sent, expected_records * sizeof(Particle));
+    sent = system.driver_upload_bytes();
+  };
+  ASSERT_TRUE(manual->write_range(0, spline).ok());
+  ASSERT_TRUE(manual->set_count(100).ok());
+  upload_and_frame(100);
+  expect_drawn_exactly(system, row, spline);
+
+  // One record moved: one record sent, and drawn where the others stay.
+  spline[7] = spline_point(7, 200, 0.5f);
+  ASSERT_TRUE(manual->set(7, spline[7]).ok());
+  upload_and_frame(1);
+  expect_drawn_in_any_order(system, row, spline);
+
+  // Twenty more: only they are sent, placed as newborns beside the hundred.
+  for (uint32_t i = 100; i < 120; ++i) spline.push_back(spline_point(i, 200, 0.0f));
+  ASSERT_TRUE(manual->write_range(100, std::span(spline).subspan(100)).ok());
+  ASSERT_TRUE(manual->set_count(120).ok());
+  upload_and_frame(20);
+  expect_drawn_in_any_order(system, row, spline);
+
+  // Overlapping writes go out once; an upload with nothing written sends nothing.
+  for (uint32_t i = 50; i < 70; ++i) spline[i] = spline_point(i, 200, 1.0f);
+  ASSERT_TRUE(manual->write_range(50, std::span(spline).subspan(50, 10)).ok());
+  ASSERT_TRUE(manual->write_range(55, std::span(spline).subspan(55, 15)).ok());
+  upload_and_frame(20);
+  expect_drawn_in_any_order(system, row, spline);
+  upload_and_frame(0);
+  expect_drawn_in_any_order(system, row, spline);
+
+  // Fewer records: all of them placed anew, replacing the others.
+  spline.resize(90);
+  ASSERT_TRUE(manual->set_count(90).ok());
+  upload_and_frame(90);
+  expect_drawn_exactly(system, row, spline);
+
+  // Inactive, its particles are freed; active again, the next upload places them all.
+  ASSERT_TRUE(system.set_active(manual->id(), false).ok());
+  ASSERT_TRUE(system.execute(kDt).ok());
+  EXPECT_TRUE(drawn_particles(system, row).empty());
+  ASSERT_TRUE(system.set_active(manual->id(), true).ok());
+  spline[3] = spline_point(3, 200, 2.0f);
+  ASSERT_TRUE(manual->set(3, spline[3]).ok());
+  upload_and_frame(90);
+  expect_drawn_exactly(system, row, spline);
   auto stats = system.read_stats();
   ASSERT_TRUE(stats.ok());
   EXPECT_EQ(stats->alive + stats->free, system.capacity());

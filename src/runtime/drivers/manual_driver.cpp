@@ -41,6 +41,7 @@ Result<ManualDrivers> ManualDrivers::create(gpu::Device& device) {
   ManualDrivers d;
   d.device_ = &device;
   MOTE_TRY_ASSIGN(d.fill_, gpu::ComputePipeline::create(device, "runtime/drivers/manual_fill"));
+  MOTE_TRY_ASSIGN(d.patch_, gpu::ComputePipeline::create(device, "runtime/drivers/manual_patch"));
   return d;
 }
 
@@ -53,13 +54,16 @@ Status ManualDrivers::add(gpu::Device& device, uint32_t row, uint32_t max_count)
   r.records.resize(max_count);
   MOTE_TRY_ASSIGN(r.source, gpu::Buffer::create(device, {.size = VkDeviceSize(max_count) * sizeof(Particle),
                                                          .name = "mote.manual_records"}));
+  MOTE_TRY_ASSIGN(r.slots,
+                  gpu::Buffer::create(device, {.size = VkDeviceSize(max_count) * 4, .name = "mote.manual_slots"}));
   rows_.insert_or_assign(row, std::move(r));
   return ok_status();
 }
 
 void ManualDrivers::remove(uint32_t row) {
   rows_.erase(row);
-  std::erase_if(fills_, [&](const auto& f) { return f.first == row; });
+  std::erase_if(fills_, [&](const Work& w) { return w.row == row; });
+  std::erase_if(patches_, [&](const Work& w) { return w.row == row; });
 }
 
 Result<ManualDrivers::Row*> ManualDrivers::find(uint32_t row) {
@@ -93,6 +97,7 @@ Status ManualDrivers::write_range(uint32_t row, uint32_t first, std::span<const 
                                                        std::to_string(particles.size()) + " records): past the " +
                                                        std::to_string(r->max_count) + " the manual emitter holds");
   std::copy(particles.begin(), particles.end(), r->records.begin() + first);
+  if (!particles.empty()) r->written.emplace_back(first, first + uint32_t(particles.size()));
   return ok_status();
 }
 
@@ -122,30 +127,87 @@ uint32_t ManualDrivers::max_count(uint32_t row) const {
   return it == rows_.end() ? 0u : it->second.max_count;
 }
 
-Status ManualDrivers::prepare(EmitterLifecycle& emitters, FrameUploads& uploads) {
-  // Fills left from a prepared frame that was refused before it was recorded go out again.
-  for (const auto& [row, count] : fills_)
-    if (auto it = rows_.find(row); it != rows_.end()) it->second.upload_pending = true;
-  fills_.clear();
-  for (auto& [row, r] : rows_) {
-    if (!r.upload_pending) continue;
-    MOTE_TRY(emitters.set_control(row, shader::kEmitterFlagReplace, true));
-    if (r.count > 0) {
-      MOTE_TRY(emitters.burst(row, r.count));
-      uploads.add(r.source, 0, r.records.data(), VkDeviceSize(r.count) * sizeof(Particle));
-      fills_.emplace_back(row, r.count);
+std::vector<std::pair<uint32_t, uint32_t>> ManualDrivers::patch_ranges(const Row& r, uint32_t end) {
+  std::vector<std::pair<uint32_t, uint32_t>> ranges;
+  for (auto [first, last] : r.written)
+    if (first < end) ranges.emplace_back(first, std::min(last, end));
+  std::sort(ranges.begin(), ranges.end());
+  std::vector<std::pair<uint32_t, uint32_t>> merged;
+  for (const auto& range : ranges) {
+    if (!merged.empty() && range.first <= merged.back().second) {
+      merged.back().second = std::max(merged.back().second, range.second);
+    } else {
+      merged.push_back(range);
     }
+  }
+  if (merged.size() > kMaxPatchRanges) merged = {{merged.front().first, merged.back().second}};
+  return merged;
+}
+
+Status ManualDrivers::prepare(EmitterLifecycle& emitters, FrameUploads& uploads) {
+  // Work left from a prepared frame that was refused before it was recorded: its rows place
+  // everything again (what the refused frame would have placed or patched is unknown to the GPU).
+  for (const std::vector<Work>* left : {&fills_, &patches_})
+    for (const Work& w : *left)
+      if (auto it = rows_.find(w.row); it != rows_.end()) {
+        it->second.upload_pending = true;
+        it->second.placed = 0;
+      }
+  fills_.clear();
+  patches_.clear();
+  for (auto& [row, r] : rows_) {
+    // An inactive row's particles are freed by the frame, and a new generation's (swap_effect)
+    // orphans the old one's: its next upload places them anew.
+    const EmitterLifecycle::Row* live = emitters.row(row);
+    if (live == nullptr || (live->emitter.control_flags & shader::kEmitterFlagInactive) != 0 ||
+        emitters.generation(row) != r.placed_generation)
+      r.placed = 0;
+    if (!r.upload_pending) continue;
+    // Everything placed rewritten: placed anew, in the records' order, as the first upload was
+    // (what the cpu driver does each frame: its simulation lists its particles newest first).
+    const std::vector<std::pair<uint32_t, uint32_t>> patches = patch_ranges(r, r.placed);
+    const bool rewritten = patches.size() == 1 && patches[0].first == 0 && patches[0].second == r.placed;
+    const bool in_place = r.placed > 0 && r.count >= r.placed && !rewritten;
+    if (!in_place) {
+      MOTE_TRY(emitters.set_control(row, shader::kEmitterFlagReplace, true));
+      if (r.count > 0) {
+        MOTE_TRY(emitters.burst(row, r.count));
+        uploads.add(r.source, 0, r.records.data(), VkDeviceSize(r.count) * sizeof(Particle));
+        uploaded_bytes_ += uint64_t(r.count) * sizeof(Particle);
+        fills_.push_back({row, 0, r.count, 0});
+      }
+    } else {
+      const uint32_t header = (row & shader::kFrameHeaderRowMask) |
+                              ((emitters.generation(row) & shader::kFrameHeaderGenerationMask)
+                               << shader::kFrameHeaderRowBits);
+      for (const auto& [first, end] : patches) {
+        uploads.add(r.source, VkDeviceSize(first) * sizeof(Particle), r.records.data() + first,
+                    VkDeviceSize(end - first) * sizeof(Particle));
+        uploaded_bytes_ += uint64_t(end - first) * sizeof(Particle);
+        patches_.push_back({row, first, end - first, header});
+      }
+      if (r.count > r.placed) {
+        const uint32_t added = r.count - r.placed;
+        MOTE_TRY(emitters.burst(row, added));
+        uploads.add(r.source, VkDeviceSize(r.placed) * sizeof(Particle), r.records.data() + r.placed,
+                    VkDeviceSize(added) * sizeof(Particle));
+        uploaded_bytes_ += uint64_t(added) * sizeof(Particle);
+        fills_.push_back({row, r.placed, added, 0});
+      }
+    }
+    r.placed = r.count;
+    r.placed_generation = emitters.generation(row);
+    r.written.clear();
     r.upload_pending = false;
   }
   return ok_status();
 }
 
 void ManualDrivers::record(const FrameRecording& frame) const {
-  if (fills_.empty()) return;
+  if (fills_.empty() && patches_.empty()) return;
   const FrameBuffers& b = frame.buffers;
-  for (const auto& [row, count] : fills_) {
-    const Row& r = rows_.at(row);
-    const shader::ManualFillPush push{row, count, 0u, 0u};
+  for (const Work& w : fills_) {
+    const Row& r = rows_.at(w.row);
     gpu::ComputeRecorder(frame.device, frame.cmd)
         .bind(fill_)
         .buffers({{shader::kFrameBindingParams, &b.params},
@@ -155,9 +217,21 @@ void ManualDrivers::record(const FrameRecording& frame) const {
                   {shader::kFrameBindingSpawnPlaces, &b.spawn_places},
                   {shader::kFrameBindingAliveOut, &frame.alive_out},
                   {shader::kFrameBindingPool, &b.pool},
-                  {shader::kManualFillBindingRecords, &r.source}})
-        .push(push)
-        .dispatch_threads(count);
+                  {shader::kManualFillBindingRecords, &r.source},
+                  {shader::kManualFillBindingSlots, &r.slots}})
+        .push(shader::ManualFillPush{w.row, w.count, w.first, 0u})
+        .dispatch_threads(w.count);
+  }
+  for (const Work& w : patches_) {
+    const Row& r = rows_.at(w.row);
+    gpu::ComputeRecorder(frame.device, frame.cmd)
+        .bind(patch_)
+        .buffers({{shader::kFrameBindingParams, &b.params},
+                  {shader::kFrameBindingPool, &b.pool},
+                  {shader::kManualFillBindingRecords, &r.source},
+                  {shader::kManualFillBindingSlots, &r.slots}})
+        .push(shader::ManualFillPush{w.row, w.count, w.first, w.header})
+        .dispatch_threads(w.count);
   }
   gpu::compute_to_compute(frame.cmd);
 }
@@ -170,6 +244,7 @@ void ManualDrivers::recorded(EmitterLifecycle& emitters) {
       (void)emitters.set_control(row, shader::kEmitterFlagReplace, false);  // a live row: cannot fail
   }
   fills_.clear();
+  patches_.clear();
 }
 
 }  // namespace mote::runtime

@@ -1,9 +1,13 @@
 // The manual driver (docs/design/drivers.md, "The manual driver"): emitter rows whose particles
 // are the application's records. The host keeps each row's records (standard particles,
-// mote/particle.hpp); an upload makes the next frame hold exactly the first `count` of them: that
-// frame's tick spawns `count` for the row (a host command, through the budget), emit places them,
-// manual_fill.comp writes the records over them, and the row's previous particles are freed
-// (kEmitterFlagReplace, for that frame only). Between uploads the frame keeps the row's particles
+// mote/particle.hpp); an upload makes the next frame hold exactly the first `count` of them. The
+// first upload (and any after the row's particles were lost, or after the count shrank) places
+// them all: that frame's tick spawns `count` for the row (a host command, through the budget),
+// emit places them, manual_fill.comp writes the records over them and notes each one's slot in
+// the row's slot map, and the row's previous particles are freed (kEmitterFlagReplace, for that
+// frame only). Any other upload sends only what changed: the records written since the last one
+// (manual_patch.comp rewrites them where the map says they are) and, when the count grew, the new
+// ones, placed as newborns beside the others. Between uploads the frame keeps the row's particles
 // as they are (kEmitterFlagManual: no spawn from the rate, no UPDATE).
 #pragma once
 
@@ -46,30 +50,52 @@ class ManualDrivers {
   Status upload(uint32_t row);
   uint32_t count(uint32_t row) const;
   uint32_t max_count(uint32_t row) const;
+  // Record bytes the uploads have put into the frames' uploads, every row, since creation.
+  uint64_t uploaded_bytes() const { return uploaded_bytes_; }
 
-  // The frame's host half, before the emitters' flush: each pending upload's spawn command, its
-  // Replace flag and its records into the frame's uploads.
+  // The frame's host half, before the emitters' flush: each pending upload's spawn command (and
+  // Replace flag when it places every record) and the records it sends into the frame's uploads.
   Status prepare(EmitterLifecycle& emitters, FrameUploads& uploads);
-  // After emit: the pending uploads' records over their newborns.
+  // After emit: the placed records over their newborns, the patched ones over their slots.
   void record(const FrameRecording& frame) const;
   // After the frame was recorded: the Replace flags come off (the next frame restages the rows).
   void recorded(EmitterLifecycle& emitters);
 
  private:
+  // More written ranges than this go out as the one range that covers them (one dispatch).
+  static constexpr size_t kMaxPatchRanges = 8;
+
   struct Row {
     uint32_t max_count = 0;
     std::vector<Particle> records;  // max_count of them; the first `count` are drawn after an upload
     uint32_t count = 0;
     bool upload_pending = false;
     gpu::Buffer source;  // the records as the GPU reads them (max_count, at least one)
+    gpu::Buffer slots;   // per record: the pool slot its placing gave it (the capacity: none)
+    // Records [0, placed) sit at the slots the map holds (0: the next upload places them all).
+    uint32_t placed = 0;
+    uint32_t placed_generation = 0;                      // the row's generation then (another one's particles are gone)
+    std::vector<std::pair<uint32_t, uint32_t>> written;  // [first, end) since the last upload
+  };
+  // This frame's work for a row: records [first, first + count) placed as newborns or patched.
+  struct Work {
+    uint32_t row = 0;
+    uint32_t first = 0;
+    uint32_t count = 0;
+    uint32_t header = 0;  // patches: the header their slots must still hold
   };
   Result<Row*> find(uint32_t row);
   Result<const Row*> find(uint32_t row) const;
+  // The ranges written since the last upload below `end`, merged (at most kMaxPatchRanges).
+  static std::vector<std::pair<uint32_t, uint32_t>> patch_ranges(const Row& r, uint32_t end);
 
   gpu::Device* device_ = nullptr;
   gpu::ComputePipeline fill_;
+  gpu::ComputePipeline patch_;
   std::map<uint32_t, Row> rows_;
-  std::vector<std::pair<uint32_t, uint32_t>> fills_;  // this frame: row, record count
+  std::vector<Work> fills_;    // this frame's placings
+  std::vector<Work> patches_;  // this frame's patches
+  uint64_t uploaded_bytes_ = 0;
 };
 
 }  // namespace mote::runtime
