@@ -15,8 +15,9 @@ namespace mote {
 // 'M' 'F' 'X' 0x1A: the 0x1A (DOS end-of-file) byte makes a text-mode transfer or `type` of
 // the file stop visibly early instead of silently corrupting it (PNG's trick).
 inline constexpr std::array<uint8_t, 4> kMfxMagic = {'M', 'F', 'X', 0x1A};
-// Version 1: no EFLD/GIMP sections (before emitter and global fields). Version 2: current.
-inline constexpr uint32_t kMfxVersion = 2;
+// Version 1: no EFLD/GIMP sections (before emitter and global fields). Version 2: no EVAL
+// section (before stateless programs). Version 3: current.
+inline constexpr uint32_t kMfxVersion = 3;
 
 // Always writes the current version. Deterministic: equal programs give identical bytes.
 std::vector<uint8_t> save_mfx(const Program& program);

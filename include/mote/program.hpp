@@ -39,8 +39,12 @@ struct Instruction {
   bool operator==(const Instruction&) const = default;
 };
 
-enum class Section : uint32_t { kInit = 0, kUpdate = 1 };
-const char* section_name(Section section);  // "init", "update"
+// EVAL is the stateless section (docs/design/isa.md, "EVAL"): it computes a particle's render
+// fields from the frame's time, the particle's seed and its index, and nothing persists between
+// frames, so it may only read back record words it stored earlier in the same run.
+enum class Section : uint32_t { kInit = 0, kUpdate = 1, kEval = 2 };
+inline constexpr Section kAllSections[] = {Section::kInit, Section::kUpdate, Section::kEval};
+const char* section_name(Section section);  // "init", "update", "eval"
 
 struct Program {
   uint32_t register_count = 0;  // slots r0..r(register_count-1) the program may touch, <= 256
@@ -50,12 +54,17 @@ struct Program {
   std::vector<uint32_t> constants;  // the vec4 constant pool as f32 bit patterns, 4 words each
   std::vector<Instruction> init;
   std::vector<Instruction> update;
+  std::vector<Instruction> eval;  // empty unless the program is stateless
 
   bool operator==(const Program&) const = default;
   uint64_t hash() const;  // content hash, stable across runs and machines
 
-  const std::vector<Instruction>& code(Section section) const { return section == Section::kInit ? init : update; }
-  std::vector<Instruction>& code(Section section) { return section == Section::kInit ? init : update; }
+  const std::vector<Instruction>& code(Section section) const {
+    return section == Section::kInit ? init : section == Section::kUpdate ? update : eval;
+  }
+  std::vector<Instruction>& code(Section section) {
+    return section == Section::kInit ? init : section == Section::kUpdate ? update : eval;
+  }
 
   // 1 (header) + the sum of particle field widths.
   uint32_t particle_record_words() const;

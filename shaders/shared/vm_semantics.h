@@ -91,6 +91,8 @@ MOTE_CONSTANT(float, kVmCurlOffset2Y, 71.729f);
 MOTE_CONSTANT(float, kVmCurlOffset2Z, -5.347f);
 // Separates the particle-seed hash from RAND's (seed, draw, lane) hash ("mote").
 MOTE_CONSTANT(uint, kVmSeedSalt, 0x6D6F7465u);
+// Separates HASH's (a, b) hash from the others ("hash").
+MOTE_CONSTANT(uint, kVmHashSalt, 0x68617368u);
 
 MOTE_SHARED_END
 
@@ -314,6 +316,21 @@ VM_INLINE uint vm_particle_seed(uint base, uint particle_index) { return vm_hash
 // The top 24 bits scaled by 2^-24: exactly representable, uniform on [0, 1), never 1.
 VM_INLINE float vm_rand(uint seed, uint draw, uint lane) {
   return float(vm_hash3(seed, draw, lane) >> 8u) * (1.0f / 16777216.0f);
+}
+// HASH: a uniform on [0, 1) keyed by two values rather than by the particle's seed (the lifetime
+// loop's per-iteration reseed, docs/design/nodes.md). Its operands are read as integers:
+// floor, NaN as 0, clamped to +-2^30 so the conversion is defined in both languages; integer
+// arithmetic after that, so every executor computes the same bits.
+VM_INLINE uint vm_hash_key(float a) {
+  float f = isnan(a) ? 0.0f : floor(a);
+  f = f < -1073741824.0f ? -1073741824.0f : (f > 1073741824.0f ? 1073741824.0f : f);
+  return uint(int(f));
+}
+VM_INLINE float vm_hash01(float a, float b) {
+  return float(vm_hash3(vm_hash_key(a), vm_hash_key(b), kVmHashSalt) >> 8u) * (1.0f / 16777216.0f);
+}
+VM_INLINE vec4 vm_hash01(vec4 a, vec4 b) {
+  return vec4(vm_hash01(a.x, b.x), vm_hash01(a.y, b.y), vm_hash01(a.z, b.z), vm_hash01(a.w, b.w));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -18,21 +18,27 @@ using namespace graph;
 
 namespace {
 
-Result<CompiledEffect> compile_document(const EffectDocument& doc) {
-  MOTE_TRY_ASSIGN(TypedGraph init_graph, check_graph(doc.init, Section::kInit, doc, "/init"));
-  MOTE_TRY_ASSIGN(TypedGraph update_graph, check_graph(doc.update, Section::kUpdate, doc, "/update"));
+// The document's graphs with the sections they compile to and their pointers: INIT and UPDATE
+// for a stateful effect, EVAL alone for a stateless one (the other sections stay empty).
+struct SectionGraph {
+  const DocGraph* graph;
+  Section section;
+  const char* where;
+};
+std::vector<SectionGraph> section_graphs(const EffectDocument& doc) {
+  if (doc.stateless) return {{&doc.eval, Section::kEval, "/eval"}};
+  return {{&doc.init, Section::kInit, "/init"}, {&doc.update, Section::kUpdate, "/update"}};
+}
 
-  IrFunction init_fn, update_fn;
-  {
-    IrBuilder b(init_fn);
-    MOTE_TRY(lower_graph(init_graph, b, "/init"));
+Result<CompiledEffect> compile_document(const EffectDocument& doc) {
+  const std::vector<SectionGraph> graphs = section_graphs(doc);
+  std::vector<IrFunction> fns(graphs.size());
+  for (size_t g = 0; g < graphs.size(); ++g) {
+    MOTE_TRY_ASSIGN(TypedGraph typed, check_graph(*graphs[g].graph, graphs[g].section, doc, graphs[g].where));
+    IrBuilder b(fns[g]);
+    MOTE_TRY(lower_graph(typed, b, graphs[g].where));
   }
-  {
-    IrBuilder b(update_fn);
-    MOTE_TRY(lower_graph(update_graph, b, "/update"));
-  }
-  eliminate_dead_code(init_fn);
-  eliminate_dead_code(update_fn);
+  for (IrFunction& fn : fns) eliminate_dead_code(fn);
 
   CompiledEffect out;
   out.name = doc.name;
@@ -46,10 +52,10 @@ Result<CompiledEffect> compile_document(const EffectDocument& doc) {
     p.emitter_fields.push_back({f.name, f.width});
     for (float v : f.values) out.emitter_defaults.push_back(std::bit_cast<uint32_t>(v));
   }
-  // Global imports in order of first read (INIT, then UPDATE), after dead code is gone.
+  // Global imports in order of first read (INIT, then UPDATE; or EVAL), after dead code is gone.
   std::vector<uint32_t> import_of(doc.global_fields.size(), kNoValue);
-  for (const IrFunction* fn : {&init_fn, &update_fn})
-    for (const IrInst& ins : fn->code) {
+  for (const IrFunction& fn : fns)
+    for (const IrInst& ins : fn.code) {
       if (ins.pending != Pending::kGlobal) continue;
       const uint32_t declared = ins.src[0].word & 0xFFFFu;
       if (import_of[declared] != kNoValue) continue;
@@ -57,16 +63,17 @@ Result<CompiledEffect> compile_document(const EffectDocument& doc) {
       p.global_imports.push_back({doc.global_fields[declared].name, doc.global_fields[declared].width});
       out.globals.push_back({doc.global_fields[declared].name, doc.global_fields[declared].values});
     }
-  IrFunction* fns[] = {&init_fn, &update_fn};
-  MOTE_TRY_ASSIGN(p.constants, intern_constants(fns));
-  MOTE_TRY_ASSIGN(Allocation init_alloc, allocate_registers(init_fn));
-  MOTE_TRY_ASSIGN(Allocation update_alloc, allocate_registers(update_fn));
-  p.register_count = std::max(init_alloc.register_count, update_alloc.register_count);
-  MOTE_TRY_ASSIGN(p.init, encode_function(init_fn, init_alloc, import_of));
-  MOTE_TRY_ASSIGN(p.update, encode_function(update_fn, update_alloc, import_of));
-  if (p.init.size() > 4096 || p.update.size() > 4096)
-    return make_error(ErrorCode::kInvalidArgument, "a section compiles to more than 4096 instructions",
-                      p.init.size() > 4096 ? "/init" : "/update");
+  std::vector<IrFunction*> fn_pointers;
+  for (IrFunction& fn : fns) fn_pointers.push_back(&fn);
+  MOTE_TRY_ASSIGN(p.constants, intern_constants(fn_pointers));
+  for (size_t g = 0; g < graphs.size(); ++g) {
+    MOTE_TRY_ASSIGN(Allocation alloc, allocate_registers(fns[g]));
+    p.register_count = std::max(p.register_count, alloc.register_count);
+    MOTE_TRY_ASSIGN(p.code(graphs[g].section), encode_function(fns[g], alloc, import_of));
+    if (p.code(graphs[g].section).size() > 4096)
+      return make_error(ErrorCode::kInvalidArgument, "a section compiles to more than 4096 instructions",
+                        graphs[g].where);
+  }
   if (Status s = verify_program(p); !s.ok()) {
     Error e = s.take_error();
     if (e.code == ErrorCode::kOutOfMemory) return e;  // exhaustion, not a compiler bug

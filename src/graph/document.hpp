@@ -53,6 +53,10 @@ struct EffectDocument {
   std::vector<std::string> vector_fields;  // SAMPLE_FIELD's slots by index
   DocGraph init;
   DocGraph update;
+  // "stateless": true (docs/design/effects.md, "Stateless effects"): the document has one graph,
+  // "eval", which compiles to the EVAL section; "init" and "update" are absent.
+  bool stateless = false;
+  DocGraph eval;
 };
 
 // Strict reading; errors are kParse with a JSON pointer in `where`.

@@ -291,6 +291,35 @@ Result<std::vector<std::string>> read_index_names(const json& j, const std::stri
   return names;
 }
 
+// A stateful document has "init" and "update"; a stateless one has "eval" instead
+// (docs/design/effects.md, "Stateless effects").
+Status check_sections(const json& j, bool stateless) {
+  for (const char* key : {"name", "particle_fields"}) MOTE_TRY(require(j, "", key));
+  if (!stateless) {
+    if (j.contains("eval"))
+      return json_parse_error("/eval", "only a stateless effect (\"stateless\": true) has an eval graph");
+    for (const char* key : {"init", "update"}) MOTE_TRY(require(j, "", key));
+    return {};
+  }
+  for (const char* key : {"init", "update"})
+    if (j.contains(key))
+      return json_parse_error(std::string("/") + key,
+                              fmt::format("a stateless effect has no {} graph: its one graph is \"eval\", run every "
+                                          "frame from the time, the seed and the index",
+                                          key));
+  return require(j, "", "eval");
+}
+
+// A stateless effect draws a fixed count of particles (emission.capacity), each one looping
+// through its own lifetimes; it spawns nothing, so rates, bursts and prewarm mean nothing.
+Status check_stateless_emission(const EmissionSettings& e) {
+  const char* why = "a stateless effect spawns nothing: it evaluates emission.capacity particles every frame";
+  if (e.rate != 0.0f) return json_parse_error("/emission/rate", why);
+  if (!e.bursts.empty()) return json_parse_error("/emission/bursts", why);
+  if (e.prewarm_seconds != 0.0f) return json_parse_error("/emission/prewarm", why);
+  return {};
+}
+
 }  // namespace
 
 Result<EffectDocument> load_effect_document(std::string_view json_text) {
@@ -302,13 +331,16 @@ Result<EffectDocument> load_effect_document(const json& j) {
   const std::string root;
   MOTE_TRY(check_object(j, root,
                         {"$schema", "version", "name", "particle_fields", "emitter_fields", "global_fields", "emission",
-                         "render", "event_outputs", "vector_fields", "init", "update"}));
+                         "render", "event_outputs", "vector_fields", "init", "update", "stateless", "eval"}));
   // "$schema" names the schema an editor checks the document against (docs/effect.schema.json):
   // a string, otherwise unread.
   if (j.contains("$schema")) MOTE_TRY(read_string(j["$schema"], "/$schema"));
   if (j.contains("version")) MOTE_TRY(read_uint(j["version"], "/version", 1, 1));
-  for (const char* key : {"name", "particle_fields", "init", "update"}) MOTE_TRY(require(j, root, key));
   EffectDocument doc;
+  if (j.contains("stateless")) {
+    MOTE_TRY_ASSIGN(doc.stateless, read_bool(j["stateless"], "/stateless"));
+  }
+  MOTE_TRY(check_sections(j, doc.stateless));
   MOTE_TRY_ASSIGN(doc.name, read_string(j["name"], "/name"));
   if (doc.name.empty() || doc.name.size() > 256)
     return json_parse_error("/name", "the name must have 1 to 256 characters");
@@ -329,6 +361,11 @@ Result<EffectDocument> load_effect_document(const json& j) {
                     read_index_names(j["vector_fields"], "/vector_fields", shader::kVmVectorFields, "vector field"));
   }
   if (j.contains("render")) MOTE_TRY(read_render(j["render"], "/render", doc.render, doc.particle_fields));
+  if (doc.stateless) {
+    MOTE_TRY(check_stateless_emission(doc.emission));
+    MOTE_TRY_ASSIGN(doc.eval, read_graph(j["eval"], "/eval"));
+    return doc;
+  }
   MOTE_TRY_ASSIGN(doc.init, read_graph(j["init"], "/init"));
   MOTE_TRY_ASSIGN(doc.update, read_graph(j["update"], "/update"));
   return doc;

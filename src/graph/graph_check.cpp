@@ -238,6 +238,54 @@ Status apply_input_defaults(TypedNode& n, const std::string& w) {
   return {};
 }
 
+// What a stateless effect's graph cannot say (docs/design/effects.md, "Stateless effects"): it
+// has no state from an earlier frame to read, no tick whose dt it could use, and it neither kills
+// nor sends events (a particle's life is its lifetime loop).
+Status check_eval_node(const TypedNode& n, const std::string& w) {
+  const std::string_view type = n.spec->type;
+  if (type == "get_field")
+    return err(w + "/params/field",
+               fmt::format("a stateless effect cannot read particle field '{}': nothing persists between frames "
+                           "(compute it from time, the seed and the index)",
+                           n.doc->params.value("field", std::string())));
+  if (type == "kill_if" || type == "send_event")
+    return err(w + "/type", fmt::format("node type '{}' needs state, which a stateless effect has not", type));
+  if (type == "builtin") {
+    const isa::Builtin b = isa::builtin_info(n.builtin_id)->builtin;
+    if (b == isa::Builtin::DT || b == isa::Builtin::EVENT_POSITION || b == isa::Builtin::EVENT_VELOCITY ||
+        b == isa::Builtin::EVENT_COLOR || b == isa::Builtin::EVENT_ID)
+      return err(w + "/params/name", fmt::format("'{}' is not defined in a stateless effect (a frame depends on "
+                                                 "the time, not on the step that reached it)",
+                                                 n.doc->params.value("name", std::string())));
+  }
+  return {};
+}
+
+// The lifetime loop's lives, where the document gives them as constants: a life that is not
+// above zero loops nowhere (docs/design/nodes.md, "lifetime").
+Status check_lifetime_lives(const TypedNode& n, const std::string& w) {
+  const TypedInput& lo = n.inputs[1];
+  const TypedInput& hi = n.inputs[2];
+  if (lo.kind == TypedInput::Kind::kConst && !(lo.value[0] > 0.0f))
+    return err(w + "/inputs/life_min", "a particle's life must be above zero seconds");
+  if (hi.kind == TypedInput::Kind::kConst && !(hi.value[0] > 0.0f))
+    return err(w + "/inputs/life_max", "a particle's life must be above zero seconds");
+  if (lo.kind == TypedInput::Kind::kConst && hi.kind == TypedInput::Kind::kConst && hi.value[0] < lo.value[0])
+    return err(w + "/inputs/life_max", "life_max is below life_min");
+  return {};
+}
+
+// A port left to the tick's dt in a stateless graph: refused where the input would be.
+Status check_eval_defaults(const TypedNode& n, const std::string& w) {
+  if (n.spec->type == "lifetime") MOTE_TRY(check_lifetime_lives(n, w));
+  for (size_t p = 0; p < n.spec->inputs.size(); ++p)
+    if (n.inputs[p].kind == TypedInput::Kind::kBuiltin && n.inputs[p].builtin == isa::Builtin::DT)
+      return err(n.doc->has_inputs_key ? w + "/inputs" : w,
+                 fmt::format("input '{}' defaults to the tick's dt, which a stateless effect has not: connect it",
+                             n.spec->inputs[p].name));
+  return {};
+}
+
 // Node `i` with its type, parameters, port names and references checked; widths come later.
 Result<TypedNode> type_node(const DocGraph& graph, const std::map<std::string, uint32_t>& by_id, uint32_t i,
                             Section section, const EffectDocument& doc, const std::string& w) {
@@ -247,10 +295,12 @@ Result<TypedNode> type_node(const DocGraph& graph, const std::map<std::string, u
   n.doc = &d;
   n.spec = find_node_spec(d.type);
   if (n.spec == nullptr) return err(w + "/type", fmt::format("unknown node type '{}'", d.type));
-  const uint8_t mask = section == Section::kInit ? kInit : kUpdate;
-  if (!(n.spec->sections & mask))
+  const uint8_t mask = section == Section::kInit ? kInit : section == Section::kUpdate ? kUpdate : kEval;
+  const uint8_t allowed = section == Section::kEval && (n.spec->sections & kUpdate) ? kEval : n.spec->sections;
+  if (!(allowed & mask))
     return err(w + "/type", fmt::format("node type '{}' cannot be used in {}", d.type, section_name(section)));
   MOTE_TRY(read_params(n, section, doc, w));
+  if (section == Section::kEval) MOTE_TRY(check_eval_node(n, w));
   n.inputs.resize(n.spec->inputs.size());
   for (const auto& [port, in] : d.inputs) {
     const std::string iw = w + "/inputs/" + json_pointer_token(port);
@@ -266,6 +316,7 @@ Result<TypedNode> type_node(const DocGraph& graph, const std::map<std::string, u
     for (size_t k = 0; k < in.values.size(); ++k) t.value[k] = in.values[k];
   }
   MOTE_TRY(apply_input_defaults(n, w));
+  if (section == Section::kEval) MOTE_TRY(check_eval_defaults(n, w));
   return n;
 }
 

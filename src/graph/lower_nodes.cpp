@@ -469,6 +469,7 @@ Status lower_graph(const TypedGraph& graph, IrBuilder& builder, const std::strin
     if (!out) out = lower_motion_node(L, node);
     if (!out) out = lower_field_node(L, node);
     if (!out) out = lower_collider_node(L, node);
+    if (!out) out = lower_stateless_node(builder, node.type, node.generic, node.draw, in);
     if (!out)
       return make_error(ErrorCode::kInternal, fmt::format("node type '{}' has no lowering", node.type),
                         where + "/nodes/" + std::to_string(n.index) + "/type");

@@ -309,6 +309,49 @@ void add_shape_and_motion_nodes(std::vector<NodeSpec>& t) {
   t.push_back({"quat_random", kInit | kUpdate, {}, {out(4)}, {}, false, true});
 }
 
+PortSpec time_port() { return {"time", 1, D::kBuiltin, {}, 1, isa::Builtin::TIME}; }
+
+// The stateless nodes (docs/design/nodes.md, "Stateless nodes"): the lifetime loop (EVAL only),
+// random numbers keyed by an iteration's seed, emitter paths and windows over time, easing, scale
+// in/out. All but the loop are plain functions of their inputs, so every section has them.
+void add_stateless_nodes(std::vector<NodeSpec>& t) {
+  const uint8_t N = kGeneric;
+  const uint8_t any = kInit | kUpdate;
+  t.push_back({"lifetime",
+               kEval,
+               {time_port(), val("life_min", 1, 2.0f), val("life_max", 1, 5.0f)},
+               {{"life", 1}, {"iteration", 1}, {"phase", 1}, {"particle_time", 1}, {"emission_time", 1}, {"seed", 1}},
+               {},
+               false,
+               true});
+  t.push_back(
+      {"seeded_random", any, {req("seed", 1), val("min", N, 0.0f), val("max", N, 1.0f)}, {out(N)}, {}, false, true});
+  t.push_back({"seeded_direction", any, {req("seed", 1)}, {out(3)}, {}, false, true});
+  t.push_back({"seeded_in_box",
+               any,
+               {req("seed", 1), vec("min", 3, {-1, -1, -1, 0}, 3), vec("max", 3, {1, 1, 1, 0}, 3)},
+               {out(3)},
+               {},
+               false,
+               true});
+  t.push_back({"seeded_in_ball", any, {req("seed", 1), val("radius", 1, 1.0f)}, {out(3)}, {}, false, true});
+  t.push_back({"seeded_rotation", any, {req("seed", 1), req("angle", 1)}, {out(4)}, {}, false, true});
+  t.push_back({"path_circle",
+               any,
+               {time_port(), val("radius", 1, 10.0f), val("angular_speed", 1, 1.0f), vec("center", 3, {}, 3)},
+               {out(3)},
+               {}});
+  t.push_back(
+      {"path_line", any, {time_port(), vec("velocity", 3, {30, 0, 0, 0}, 3), vec("origin", 3, {}, 3)}, {out(3)}, {}});
+  t.push_back({"time_window", any, {time_port(), val("start", 1, 0.0f), val("end", 1, 3.0f)}, {out(1)}, {}});
+  t.push_back({"scale_in_out",
+               any,
+               {req("phase", 1), val("size", 1, 1.0f), val("grow", 1, 0.2f), val("shrink", 1, 0.2f)},
+               {out(1)},
+               {}});
+  for (std::string_view e : kEasingNodes) t.push_back({e, any, {req("t", 1)}, {out(1)}, {}});
+}
+
 std::vector<NodeSpec> build_table() {
   const uint8_t N = kGeneric;
   std::vector<NodeSpec> t;
@@ -345,6 +388,7 @@ std::vector<NodeSpec> build_table() {
   add_random_curve_and_force_nodes(t);
   add_shape_and_motion_nodes(t);
   add_field_and_collider_nodes(t);
+  add_stateless_nodes(t);
   return t;
 }
 

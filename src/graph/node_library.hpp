@@ -52,6 +52,9 @@ struct ParamSpec {
 
 inline constexpr uint8_t kInit = 1;
 inline constexpr uint8_t kUpdate = 2;
+// EVAL takes every node UPDATE takes but the ones that need state, which graph_check.cpp refuses
+// there by name (docs/design/effects.md, "Stateless effects"); a node only EVAL has says kEval.
+inline constexpr uint8_t kEval = 4;
 
 struct NodeSpec {
   std::string_view type;
@@ -65,6 +68,11 @@ struct NodeSpec {
   // order (the ISA table's node column, include/mote/isa/isa_table.inc); nullptr otherwise.
   const isa::OpInfo* op = nullptr;
 };
+
+// The easing nodes: one node type per curve (docs/design/nodes.md, "Stateless nodes").
+inline constexpr std::array<std::string_view, 9> kEasingNodes = {"ease_in_quad",  "ease_out_quad",  "ease_in_out_quad",
+                                                                 "ease_in_cubic", "ease_out_cubic", "ease_in_out_cubic",
+                                                                 "ease_in_sine",  "ease_out_sine",  "ease_in_out_sine"};
 
 // nullptr for an unknown type.
 const NodeSpec* find_node_spec(std::string_view type);

@@ -176,15 +176,15 @@ class Assembler {
       }
       return ok_status();
     }
-    if (d == ".init" || d == ".update") {
+    if (d == ".init" || d == ".update" || d == ".eval") {
       MOTE_TRY(expect_args(head, args, 0));
-      section_ = d == ".init" ? Section::kInit : Section::kUpdate;
+      section_ = d == ".init" ? Section::kInit : d == ".update" ? Section::kUpdate : Section::kEval;
       in_section_ = true;
       return ok_status();
     }
     if (d == ".word") {
       MOTE_TRY(expect_args(head, args, 4));
-      if (!in_section_) return error("instruction outside .init/.update", head);
+      if (!in_section_) return error("instruction outside .init/.update/.eval", head);
       Instruction inst;
       for (size_t i = 0; i < 4; ++i) {
         MOTE_TRY_ASSIGN(inst.words[i], u32_arg(args[i]));
@@ -260,7 +260,7 @@ class Assembler {
   }
 
   Status instruction(const Token& head, const std::vector<Token>& operands) {
-    if (!in_section_) return error("instruction outside .init/.update", head);
+    if (!in_section_) return error("instruction outside .init/.update/.eval", head);
     std::string_view mnemonic = head.text;
     std::optional<uint32_t> suffix;
     if (size_t dot = mnemonic.find('.'); dot != std::string_view::npos) {

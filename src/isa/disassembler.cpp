@@ -42,8 +42,10 @@ class Disassembler {
       for (size_t k = i; k < i + 4 && k < p_.constants.size(); ++k) out_ += " " + isa::format_f32(p_.constants[k]);
       out_ += "          ; c[" + std::to_string(i) + "]\n";
     }
-    for (Section section : {Section::kInit, Section::kUpdate}) {
-      out_ += section == Section::kInit ? ".init\n" : ".update\n";
+    // .eval only when the program has one, so a stateful program's text is what it always was.
+    for (Section section : kAllSections) {
+      if (section == Section::kEval && p_.eval.empty()) continue;
+      out_ += "." + std::string(section_name(section)) + "\n";
       for (const Instruction& inst : p_.code(section)) out_ += "  " + instruction(inst) + "\n";
     }
     return std::move(out_);

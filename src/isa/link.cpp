@@ -17,7 +17,7 @@ Result<Program> link_globals(const Program& program, std::span<const uint32_t> i
                         "offset " + std::to_string(import_offsets[i]) + " does not fit the 16-bit builtin index",
                         "import_offsets[" + std::to_string(i) + "]");
   Program linked = program;
-  for (Section section : {Section::kInit, Section::kUpdate}) {
+  for (Section section : kAllSections) {
     std::vector<Instruction>& code = linked.code(section);
     for (size_t i = 0; i < code.size(); ++i) {
       Instruction& inst = code[i];

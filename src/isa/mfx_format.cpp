@@ -29,10 +29,13 @@ Error format_error(std::string message, size_t offset) {
 constexpr uint32_t kV1Tags[] = {kTagMeta, kTagParticleFields, kTagConstants, kTagInit, kTagUpdate};
 constexpr uint32_t kV2Tags[] = {kTagMeta,      kTagParticleFields, kTagEmitterFields, kTagGlobalImports,
                                 kTagConstants, kTagInit,           kTagUpdate};
+constexpr uint32_t kV3Tags[] = {kTagMeta,      kTagParticleFields, kTagEmitterFields, kTagGlobalImports,
+                                kTagConstants, kTagInit,           kTagUpdate,        kTagEval};
 
 std::span<const uint32_t> version_tags(uint32_t version) {
   if (version == 1) return kV1Tags;
-  return kV2Tags;
+  if (version == 2) return kV2Tags;
+  return kV3Tags;
 }
 
 }  // namespace
@@ -110,6 +113,7 @@ std::vector<uint8_t> save_mfx(const Program& program) {
   add(kTagConstants, [&](auto& out) { encode_words(program.constants, out); });
   add(kTagInit, [&](auto& out) { encode_code(program.init, out); });
   add(kTagUpdate, [&](auto& out) { encode_code(program.update, out); });
+  add(kTagEval, [&](auto& out) { encode_code(program.eval, out); });
 
   const size_t table_end = kHeaderBytes + payloads.size() * kTableEntryBytes;
   size_t total = table_end;
@@ -137,12 +141,12 @@ Result<Program> load_mfx_body(std::span<const uint8_t> bytes) {
   using namespace mfx;
   MOTE_TRY_ASSIGN(Container c, parse_container(bytes));
   if (c.version == 1) return upgrade_v1(c);
+  if (c.version == 2) return upgrade_v2(c);
   Program p;
   MOTE_TRY(decode_common_sections(c, p));
-  MOTE_TRY_ASSIGN(const SectionView* efld, require_section(c, kTagEmitterFields));
-  MOTE_TRY(decode_fields(*efld, p.emitter_fields));
-  MOTE_TRY_ASSIGN(const SectionView* gimp, require_section(c, kTagGlobalImports));
-  MOTE_TRY(decode_imports(*gimp, p.global_imports));
+  MOTE_TRY(decode_field_sections(c, p));
+  MOTE_TRY_ASSIGN(const SectionView* eval, require_section(c, kTagEval));
+  MOTE_TRY(decode_code(*eval, p.eval));
   return p;
 }
 

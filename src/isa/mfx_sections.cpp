@@ -199,4 +199,12 @@ Status decode_common_sections(const Container& c, Program& p) {
   return {};
 }
 
+Status decode_field_sections(const Container& c, Program& p) {
+  MOTE_TRY_ASSIGN(const SectionView* efld, require_section(c, kTagEmitterFields));
+  MOTE_TRY(decode_fields(*efld, p.emitter_fields));
+  MOTE_TRY_ASSIGN(const SectionView* gimp, require_section(c, kTagGlobalImports));
+  MOTE_TRY(decode_imports(*gimp, p.global_imports));
+  return {};
+}
+
 }  // namespace mote::mfx

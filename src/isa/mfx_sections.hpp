@@ -24,6 +24,7 @@ inline constexpr uint32_t kTagGlobalImports = fourcc('G', 'I', 'M', 'P');
 inline constexpr uint32_t kTagConstants = fourcc('C', 'N', 'S', 'T');
 inline constexpr uint32_t kTagInit = fourcc('I', 'N', 'I', 'T');
 inline constexpr uint32_t kTagUpdate = fourcc('U', 'P', 'D', 'T');
+inline constexpr uint32_t kTagEval = fourcc('E', 'V', 'A', 'L');
 
 inline constexpr size_t kHeaderBytes = 16;
 inline constexpr size_t kTableEntryBytes = 12;
@@ -68,5 +69,9 @@ Status decode_common_sections(const Container& c, Program& p);
 
 // Version 1 -> current Program (mfx_upgrade.cpp).
 Result<Program> upgrade_v1(const Container& container);
+// Version 2 -> current Program: every section but EVAL, which version 2 did not have.
+Result<Program> upgrade_v2(const Container& container);
+// EFLD and GIMP, which versions 2 and later have.
+Status decode_field_sections(const Container& c, Program& p);
 
 }  // namespace mote::mfx

@@ -5,6 +5,9 @@
 // engine builtin id: builtin spaces did not exist, so a v1 file whose LOAD_BUILTIN sets space
 // bits was never written by a v1 tool and is rejected rather than silently reinterpreted as an
 // emitter or global field read.
+//
+// Version 2 (before stateless programs) is version 3 without the EVAL section: its program is
+// read unchanged with an empty EVAL, which is what every version 2 program meant.
 #include <string>
 
 #include "isa/encoding.hpp"
@@ -29,6 +32,13 @@ Result<Program> upgrade_v1(const Container& c) {
     }
   }
   return p;
+}
+
+Result<Program> upgrade_v2(const Container& c) {
+  Program p;
+  MOTE_TRY(decode_common_sections(c, p));
+  MOTE_TRY(decode_field_sections(c, p));
+  return p;  // p.eval stays empty: a version 2 program is stateful
 }
 
 }  // namespace mote::mfx

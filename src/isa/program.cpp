@@ -53,6 +53,7 @@ const char* section_name(Section section) {
   switch (section) {
     case Section::kInit: return "init";
     case Section::kUpdate: return "update";
+    case Section::kEval: return "eval";
   }
   return "unknown";
 }
@@ -77,6 +78,13 @@ uint64_t Program::hash() const {
   for (const auto* section : {&init, &update}) {
     w.u32(uint32_t(section->size()));
     for (const Instruction& inst : *section)
+      for (uint32_t word : inst.words) w.u32(word);
+  }
+  // Only a stateless program hashes its EVAL section, so every program from before EVAL keeps
+  // the identity it had (kernel cache keys, cooked files).
+  if (!eval.empty()) {
+    w.u32(uint32_t(eval.size()));
+    for (const Instruction& inst : eval)
       for (uint32_t word : inst.words) w.u32(word);
   }
   return content_key64(w.bytes());

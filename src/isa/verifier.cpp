@@ -93,6 +93,7 @@ class SectionVerifier {
       return verify_error(where(i), "KILL is only allowed in UPDATE");
     // Reads first: an instruction may read the slots it overwrites, never ones only it writes.
     for (int s = 0; s < 3; ++s) MOTE_TRY(source(i, s, inst, info.src[s], lanes));
+    if (section_ == Section::kEval) MOTE_TRY(eval_rules(i, inst, info, lanes));
     const uint32_t dst = isa::word_dst(inst);
     uint32_t written = 0;
     if (info.dst == isa::DstRule::kDstLanes) {
@@ -109,6 +110,40 @@ class SectionVerifier {
     }
     for (uint32_t k = 0; k < written; ++k) written_.set(dst + k);
     return ok_status();
+  }
+
+  // EVAL is a pure function of (time, seed, index): nothing persists between its runs, so it may
+  // read back only record words it stored earlier in the same run, sends no events and reads no
+  // builtin that depends on how the clock got there (docs/design/isa.md, "EVAL").
+  Status eval_rules(size_t i, const Instruction& inst, const isa::OpInfo& info, uint32_t lanes) {
+    if (info.op == isa::Op::EMIT_EVENT) return verify_error(where(i), "EMIT_EVENT is not allowed in EVAL");
+    if (info.op == isa::Op::LOAD_BUILTIN && isa::builtin_space(inst.words[1]) == sh::kVmSpaceEngine) {
+      const isa::BuiltinInfo& b = *isa::builtin_info(isa::builtin_index(inst.words[1]));  // known: check_form
+      if (!eval_reads_builtin(b.builtin))
+        return verify_error(where(i, 0), "builtin " + std::string(b.name) +
+                                             " is not defined in EVAL (a frame depends only on time, seed and index)");
+    }
+    const uint32_t offset = inst.words[1];
+    if (info.op == isa::Op::LOAD_FIELD) {
+      for (uint32_t k = 0; k < lanes; ++k)
+        if (offset + k >= stored_.size() || !stored_.test(offset + k))
+          return verify_error(where(i, 0), "record word " + std::to_string(offset + k) +
+                                               " is read before EVAL stores it: nothing persists between frames");
+    }
+    if (info.op == isa::Op::STORE_FIELD)
+      for (uint32_t k = 0; k < lanes && offset + k < stored_.size(); ++k) stored_.set(offset + k);
+    return ok_status();
+  }
+
+  static bool eval_reads_builtin(isa::Builtin b) {
+    switch (b) {
+      case isa::Builtin::DT:
+      case isa::Builtin::EVENT_POSITION:
+      case isa::Builtin::EVENT_VELOCITY:
+      case isa::Builtin::EVENT_COLOR:
+      case isa::Builtin::EVENT_ID: return false;
+      default: return true;
+    }
   }
 
   Status source(size_t i, int s, const Instruction& inst, SrcRule rule, uint32_t lanes) {
@@ -212,6 +247,7 @@ class SectionVerifier {
   Section section_;
   const std::vector<Instruction>& code_;
   std::bitset<sh::kVmMaxRegisters> written_;
+  std::bitset<sh::kVmMaxRecordWords> stored_;  // EVAL: record words stored so far
 };
 
 }  // namespace
@@ -221,6 +257,7 @@ Status verify_program(const Program& program, const VerifyOptions& options) {
     MOTE_TRY(check_header(program, options));
     MOTE_TRY(SectionVerifier(program, options, Section::kInit).run());
     MOTE_TRY(SectionVerifier(program, options, Section::kUpdate).run());
+    MOTE_TRY(SectionVerifier(program, options, Section::kEval).run());
     return ok_status();
   });
 }

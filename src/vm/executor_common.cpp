@@ -41,7 +41,7 @@ std::string at(Section section, size_t index) {
 
 }  // namespace
 
-const char* section_name_of(Section section) { return section == Section::kInit ? "init" : "update"; }
+const char* section_name_of(Section section) { return section_name(section); }
 
 Result<uint32_t> validate_run_input(const RunInput& input) {
   if (input.program == nullptr) return make_error(ErrorCode::kInvalidArgument, "RunInput.program is null");

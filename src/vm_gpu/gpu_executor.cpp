@@ -332,14 +332,13 @@ GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_wo
   // the instructions as they are. (A section whose immediates do not fit stays as it is: the
   // executor never runs the fast interpreter on it, and the compiled kernels read no code.)
   const RecordWindow window = record_window(program, input.section, record_words);
-  std::optional<FastOperandSection> fast[2];
+  std::optional<FastOperandSection> fast[std::size(kAllSections)];
   if (which == GpuInterpreter::kFast) {
-    fast[0] = fast_operand_section(program.init);
-    fast[1] = fast_operand_section(program.update);
+    for (Section section : kAllSections) fast[uint32_t(section)] = fast_operand_section(program.code(section));
     // A pipeline without the counters and the trace runs the section with its moves folded;
     // the run's section is the one that matters (the other is never read).
     if (pipeline && !pipeline->instrumented) {
-      std::optional<FastOperandSection>& run = fast[input.section == Section::kInit ? 0 : 1];
+      std::optional<FastOperandSection>& run = fast[uint32_t(input.section)];
       FastFoldContext fold{.constants = program.constants, .record_words = record_words};
       fold.uniform_builtin = [&input](uint32_t id) { return run_uniform_builtin(input, id); };
       if (pipeline->window_chunks > 0 && pipeline->window_chunks == window.chunks) fold.window = window;
@@ -353,17 +352,17 @@ GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_wo
     }
     for (const Instruction& ins : code) words.insert(words.end(), ins.words.begin(), ins.words.end());
   };
-  const uint32_t init_offset = uint32_t(words.size());
-  insert_section(program.init, fast[0]);
-  align();
-  const uint32_t update_offset = uint32_t(words.size());
-  insert_section(program.update, fast[1]);
-  align();
+  uint32_t section_offsets[std::size(kAllSections)] = {};
+  for (Section section : kAllSections) {
+    section_offsets[uint32_t(section)] = uint32_t(words.size());
+    insert_section(program.code(section), fast[uint32_t(section)]);
+    align();
+  }
   // The immediates block (run_program.comp, binding 9): the count, then the bit patterns, then
   // the constant vectors.
   image.immediates_offset = uint32_t(words.size());
   words.resize(words.size() + kImmediatesViewBytes / 4, 0);
-  if (const std::optional<FastOperandSection>& run = fast[input.section == Section::kInit ? 0 : 1]; run) {
+  if (const std::optional<FastOperandSection>& run = fast[uint32_t(input.section)]; run) {
     words[image.immediates_offset] = uint32_t(run->immediates.size());
     std::copy(run->immediates.begin(), run->immediates.end(), words.begin() + image.immediates_offset + 4);
     const size_t vectors_at = image.immediates_offset + kConstantVectorsViewOffset / 4;
@@ -376,9 +375,9 @@ GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_wo
   params.globals_offset = uint32_t(words.size());
   params.globals_words = uint32_t(input.global_fields.size());
   words.insert(words.end(), input.global_fields.begin(), input.global_fields.end());
-  params.code_offset = input.section == Section::kInit ? init_offset : update_offset;
+  params.code_offset = section_offsets[uint32_t(input.section)];
   {
-    const std::optional<FastOperandSection>& run = fast[input.section == Section::kInit ? 0 : 1];
+    const std::optional<FastOperandSection>& run = fast[uint32_t(input.section)];
     params.code_length = run ? uint32_t(run->code.size() / 4) : uint32_t(program.code(input.section).size());
   }
   // The code view is the shader's whole SectionCode block (4096 instructions = 64 KiB), so the
@@ -403,7 +402,7 @@ GpuProgramImage make_gpu_program_image(const RunInput& input, uint32_t record_wo
   params.flags = 0;
   params.register_count = program.register_count;
   // The fast interpreter zeroes only the registers its section reads before writing them.
-  if (const std::optional<FastOperandSection>& run = fast[input.section == Section::kInit ? 0 : 1]; run)
+  if (const std::optional<FastOperandSection>& run = fast[uint32_t(input.section)]; run)
     params.register_count = run->registers_to_clear;
   params.record_capacity = input.count;  // callers bind exactly count * record_words words
   // The window is in the params whether or not the pipeline stages it (its specialisation

@@ -40,7 +40,7 @@ for f in "$src"/programs/*.masm; do
   if ! cmp -s "$work/$name.mfx" "$work/$name.2.mfx"; then
     echo "FAIL round trip $name: disassembly does not reassemble to the same bytes"; failures=$((failures + 1))
   fi
-  for section in init update; do
+  for section in init update eval; do
     "$mote" run-program "$work/$name.mfx" --count 37 --section $section --executor reference > "$work/ref.json" 2>/dev/null
     "$mote" run-program "$work/$name.mfx" --count 37 --section $section --executor batch > "$work/batch.json" 2>/dev/null
     if ! cmp -s "$work/ref.json" "$work/batch.json"; then

@@ -86,11 +86,11 @@ TEST(Mfx, HeaderLayout) {
   EXPECT_EQ(b[0], 'M');
   EXPECT_EQ(b[3], 0x1A);
   EXPECT_EQ(get_u32(b, 4), kMfxVersion);
-  EXPECT_EQ(get_u32(b, 8), 7u);
+  EXPECT_EQ(get_u32(b, 8), 8u);
   EXPECT_EQ(get_u32(b, 16), chars("META"));
-  EXPECT_EQ(get_u32(b, 20), 16u + 7 * 12);
+  EXPECT_EQ(get_u32(b, 20), 16u + 8 * 12);
   EXPECT_EQ(get_u32(b, 24), 8u);
-  EXPECT_EQ(get_u32(b, 16 + 7 * 12), 12u);  // register_count
+  EXPECT_EQ(get_u32(b, 16 + 8 * 12), 12u);  // register_count
   EXPECT_EQ(b.size() % 4, 0u);
 }
 
@@ -114,7 +114,7 @@ TEST(Mfx, BadMagicAndShortFile) {
 
 TEST(Mfx, UnsupportedVersion) {
   std::vector<uint8_t> b = save_mfx(sample_program());
-  set_u32(b, 4, 3);
+  set_u32(b, 4, kMfxVersion + 1);
   Result<Program> r = load_mfx(b);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kUnsupported);
@@ -200,7 +200,7 @@ TEST(Mfx, LoadsVersion1ThroughUpgrader) {
   EXPECT_TRUE(verify_program(*r).ok());
   // Saving writes the current version, which loads back to the same program.
   std::vector<uint8_t> current = save_mfx(*r);
-  EXPECT_EQ(get_u32(current, 4), 2u);
+  EXPECT_EQ(get_u32(current, 4), kMfxVersion);
   EXPECT_EQ(*load_mfx(current), expected);
 }
 

@@ -53,7 +53,7 @@ TEST(IsaTable, GpuExactRowsAreTheFoldAllowList) {
   std::string exact;
   for (const isa::OpInfo& op : isa::all_ops())
     if (op.gpu_exact) exact += std::string(exact.empty() ? "" : " ") + std::string(op.mnemonic);
-  EXPECT_EQ(exact, "MOV ADD SUB MUL FMA MIN MAX CLAMP ABS SIGN FLOOR CEIL STEP CMP SELECT AND OR NOT");
+  EXPECT_EQ(exact, "MOV ADD SUB MUL FMA MIN MAX CLAMP ABS SIGN FLOOR CEIL STEP CMP SELECT AND OR NOT HASH");
 }
 
 TEST(GeneratedGlsl, InterpreterCasesCoverEveryRowByItsForm) {

@@ -80,20 +80,65 @@ struct Layout {
 
 class SectionBuilder {
  public:
-  SectionBuilder(Rng& rng, Rng& event_rng, const GeneratorOptions& o, Program& p, const Layout& layout, Section section)
-      : rng_(rng), event_rng_(event_rng), o_(o), p_(p), layout_(layout), section_(section), code_(p.code(section)) {}
+  SectionBuilder(Rng& rng, Rng& event_rng, const GeneratorOptions& o, Program& p, const Layout& layout, Section section,
+                 uint64_t hash_seed)
+      : rng_(rng),
+        event_rng_(event_rng),
+        hash_rng_(hash_seed),
+        o_(o),
+        p_(p),
+        layout_(layout),
+        section_(section),
+        code_(p.code(section)) {}
 
   void build() {
     const uint32_t n = rng_.range(o_.min_instructions, o_.max_instructions);
     std::vector<Op> ops;
     for (const isa::OpInfo& info : isa::all_ops())
-      if ((info.op != Op::KILL || section_ == Section::kUpdate) && info.op != Op::EMIT_EVENT) ops.push_back(info.op);
+      if ((info.op != Op::KILL || section_ == Section::kUpdate) && info.op != Op::EMIT_EVENT && info.op != Op::HASH)
+        ops.push_back(info.op);
     for (uint32_t k = 0; k < n; ++k) {
       emit_random(ops[rng_.range(0, uint32_t(ops.size() - 1))]);
       if (rng_.chance(0.15f)) emit_store();
     }
     for (uint32_t k = 0; k < 4; ++k) emit_store();
-    emit_events();
+    if (section_ != Section::kEval) emit_events();  // EVAL sends no events
+    emit_hashes();
+  }
+
+  // HASH comes last too, from its own stream, for EMIT_EVENT's reason: the rest of every program
+  // is what it was before the opcode existed. Each result is stored, so every executor shows it.
+  void emit_hashes() {
+    const uint32_t hashes = hash_rng_.range(0, 2);
+    for (uint32_t h = 0; h < hashes; ++h) {
+      std::vector<uint32_t> written;
+      for (uint32_t s = 0; s < p_.register_count; ++s)
+        if (written_.test(s)) written.push_back(s);
+      const uint32_t lanes = hash_rng_.range(1, 4);
+      uint32_t kinds[3] = {sh::kVmKindImm, sh::kVmKindImm, sh::kVmKindNone};
+      uint32_t words[3] = {0, 0, 0};
+      for (uint32_t s = 0; s < 2; ++s) {
+        words[s] = bits(kImmediates[hash_rng_.range(0, uint32_t(std::size(kImmediates) - 1))]);
+        if (written.empty() || !hash_rng_.chance(0.7f)) continue;
+        // One written slot replicated over the lanes; the unused components keep the identity.
+        uint32_t swizzle = 0;
+        for (uint32_t c = lanes; c < 4; ++c) swizzle |= c << (2 * c);
+        kinds[s] = sh::kVmKindReg;
+        words[s] = written[hash_rng_.range(0, uint32_t(written.size() - 1))] | (swizzle << 8);
+      }
+      const uint32_t dst = hash_rng_.range(0, p_.register_count - lanes);
+      code_.push_back(Instruction{{word0(uint32_t(Op::HASH), lanes, kinds, dst), words[0], words[1], 0}});
+      for (uint32_t k = 0; k < lanes; ++k) written_.set(dst + k);
+      std::vector<uint32_t> wide_enough;
+      for (uint32_t f = 0; f < layout_.field_start.size(); ++f)
+        if (layout_.field_width[f] >= lanes) wide_enough.push_back(f);
+      const uint32_t f = wide_enough[hash_rng_.range(0, uint32_t(wide_enough.size() - 1))];
+      const uint32_t offset = layout_.field_start[f] + hash_rng_.range(0, layout_.field_width[f] - lanes);
+      const uint32_t store_kinds[3] = {sh::kVmKindNone, sh::kVmKindReg, sh::kVmKindNone};
+      code_.push_back(Instruction{
+          {word0(uint32_t(Op::STORE_FIELD), lanes, store_kinds, 0), offset, dst | (sh::kVmSwizzleIdentity << 8), 0}});
+      mark_stored(offset, lanes);
+    }
   }
 
   // EMIT_EVENT writes no register and no record word, so it comes last, from its own random
@@ -182,6 +227,9 @@ class SectionBuilder {
     if (info.dst == isa::DstRule::kDstLanes) written = lanes;
     if (info.dst == isa::DstRule::kDstScalar) written = 1;
     if (written > 0) dst = rng_.range(0, p_.register_count - written);
+    // EVAL reads back only what it stored this run: store the range first where it did not.
+    if (section_ == Section::kEval && op == Op::LOAD_FIELD && !stored(words[0], lanes)) emit_store_to(words[0], lanes);
+    if (op == Op::STORE_FIELD) mark_stored(words[0], lanes);
     code_.push_back(Instruction{{word0(uint32_t(op), lanes, kinds, dst), words[0], words[1], words[2]}});
     for (uint32_t k = 0; k < written; ++k) written_.set(dst + k);
     if (written > 0 && o_.clamp_unbounded && unbounded(op)) emit_clamp(dst, written);
@@ -193,6 +241,7 @@ class SectionBuilder {
       const uint32_t space = rng_.range(0, 2);
       if (space == 0) {
         const uint32_t id = rng_.range(0, isa::kBuiltinCount - 1);
+        if (section_ == Section::kEval && !eval_builtin(id)) continue;
         lanes = std::min<uint32_t>(lanes, isa::builtin_info(id)->width);
         return (sh::kVmSpaceEngine << sh::kVmBuiltinSpaceShift) | id;
       }
@@ -220,28 +269,48 @@ class SectionBuilder {
     const uint32_t f = rng_.range(0, uint32_t(layout_.field_start.size() - 1));
     const uint32_t lanes = rng_.range(1, layout_.field_width[f]);
     const uint32_t offset = layout_.field_start[f] + rng_.range(0, layout_.field_width[f] - lanes);
+    emit_store_to(offset, lanes);
+  }
+
+  void emit_store_to(uint32_t offset, uint32_t lanes) {
     auto [kind, word] = value_source(lanes);
     const uint32_t kinds[3] = {sh::kVmKindNone, kind, sh::kVmKindNone};
     code_.push_back(Instruction{{word0(uint32_t(Op::STORE_FIELD), lanes, kinds, 0), offset, word, 0}});
+    mark_stored(offset, lanes);
+  }
+
+  bool stored(uint32_t offset, uint32_t lanes) const {
+    for (uint32_t k = 0; k < lanes; ++k)
+      if (!stored_.test(offset + k)) return false;
+    return true;
+  }
+  void mark_stored(uint32_t offset, uint32_t lanes) {
+    for (uint32_t k = 0; k < lanes; ++k) stored_.set(offset + k);
+  }
+
+  // The engine builtins EVAL may read (docs/design/isa.md, "EVAL"): not DT, not the event payload.
+  static bool eval_builtin(uint32_t id) {
+    const isa::Builtin b = isa::builtin_info(id)->builtin;
+    return b != isa::Builtin::DT && b != isa::Builtin::EVENT_POSITION && b != isa::Builtin::EVENT_VELOCITY &&
+           b != isa::Builtin::EVENT_COLOR && b != isa::Builtin::EVENT_ID;
   }
 
   Rng& rng_;
   Rng& event_rng_;
+  Rng hash_rng_;  // HASH's own stream (emit_hashes)
   const GeneratorOptions& o_;
   Program& p_;
   const Layout& layout_;
   Section section_;
   std::vector<Instruction>& code_;
   std::bitset<256> written_;
+  std::bitset<256> stored_;  // record words stored so far (what EVAL may read back)
 };
 
-}  // namespace
-
-Program generate_random_program(uint64_t seed, const GeneratorOptions& options) {
-  Rng rng(seed ^ 0x6D6F74652D766Dull);
+// Registers, the particle, emitter and global layouts and the constant pool of a program.
+Program random_layout(Rng& rng, const GeneratorOptions& options, Layout& layout) {
   Program p;
   p.register_count = rng.range(std::max(options.min_registers, 8u), std::min(options.max_registers, 256u));
-  Layout layout;
 
   // Particle fields: widths 1..4 all present (shuffled), then more while the record fits the
   // default 32-word stride.
@@ -279,10 +348,27 @@ Program generate_random_program(uint64_t seed, const GeneratorOptions& options) 
   }
   const uint32_t vec4s = rng.range(1, 8);
   for (uint32_t i = 0; i < vec4s * 4; ++i) p.constants.push_back(bits(rng.uniform(-20.0f, 20.0f)));
+  return p;
+}
 
+}  // namespace
+
+Program generate_random_program(uint64_t seed, const GeneratorOptions& options) {
+  Rng rng(seed ^ 0x6D6F74652D766Dull);
+  Layout layout;
+  Program p = random_layout(rng, options, layout);
   Rng event_rng(seed ^ 0x4556454E54ull);  // "EVENT": EMIT_EVENT's own stream (SectionBuilder::emit_events)
-  SectionBuilder(rng, event_rng, options, p, layout, Section::kInit).build();
-  SectionBuilder(rng, event_rng, options, p, layout, Section::kUpdate).build();
+  SectionBuilder(rng, event_rng, options, p, layout, Section::kInit, seed ^ 0x48415348494Eull).build();
+  SectionBuilder(rng, event_rng, options, p, layout, Section::kUpdate, seed ^ 0x484153485550ull).build();
+  return p;
+}
+
+Program generate_random_eval_program(uint64_t seed, const GeneratorOptions& options) {
+  Rng rng(seed ^ 0x6D6F74652D6576ull);  // "mote-ev": its own stream, apart from the stateful programs'
+  Layout layout;
+  Program p = random_layout(rng, options, layout);
+  Rng event_rng(seed);  // unused: EVAL sends no events
+  SectionBuilder(rng, event_rng, options, p, layout, Section::kEval, seed ^ 0x484153484556ull).build();
   return p;
 }
 

@@ -29,6 +29,11 @@ inline constexpr float kGeneratorBound = 1000.0f;
 // Deterministic in `seed` (own SplitMix64, no std distributions), on every platform.
 Program generate_random_program(uint64_t seed, const GeneratorOptions& options = {});
 
+// A stateless program: only an EVAL section, over the same layouts, with EVAL's rules kept (no
+// KILL or EMIT_EVENT, no DT or event builtins, a record word read only after this run stored
+// it), every other opcode reachable.
+Program generate_random_eval_program(uint64_t seed, const GeneratorOptions& options = {});
+
 // The global field section size (words) a generated program was linked against.
 uint32_t generated_global_field_words(const Program& program);
 

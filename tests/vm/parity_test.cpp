@@ -240,8 +240,10 @@ TEST_P(ProgramParity, GeneratedProgramsMatchReferenceAndCoverEveryOpcode) {
   for (uint32_t k = 0; k < kPrograms; ++k) {
     GeneratorOptions options;
     if (k % 10 == 9) options.max_registers = 256;  // some programs need the wide register file
-    const Program program = generate_random_program(k, options);
-    for (Section section : {Section::kInit, Section::kUpdate}) {
+    const Program stateful = generate_random_program(k, options);
+    const Program stateless = generate_random_eval_program(k, options);  // EVAL (docs/design/isa.md)
+    for (Section section : kAllSections) {
+      const Program& program = section == Section::kEval ? stateless : stateful;
       for (const Instruction& ins : program.code(section)) {
         const uint32_t op = shader::vm_op(ins.words[0]);
         op_lanes_seen.insert({op, shader::vm_lanes(ins.words[0])});
@@ -249,7 +251,7 @@ TEST_P(ProgramParity, GeneratedProgramsMatchReferenceAndCoverEveryOpcode) {
       }
       const uint32_t count = 1 + (k * 37) % 150;  // odd sizes hit partial blocks
       const RunInput in = make_random_input(program, section, count, k * 2 + uint32_t(section));
-      const std::string where = "program " + std::to_string(k) + " " + (section == Section::kInit ? "init" : "update");
+      const std::string where = "program " + std::to_string(k) + " " + section_name(section);
       auto ref = reference->run(in);
       ASSERT_TRUE(ref.ok()) << where << ": " << ref.error().to_string();
       auto got = executor->run(in);

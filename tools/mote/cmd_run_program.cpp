@@ -213,7 +213,7 @@ int run(const Options& o) {
 
   RunInput in;
   in.program = &linked.value();
-  in.section = o.section == "init" ? Section::kInit : Section::kUpdate;
+  in.section = o.section == "init" ? Section::kInit : o.section == "eval" ? Section::kEval : Section::kUpdate;
   in.count = o.count;
   in.records.assign(size_t(o.count) * rw, 0);
   in.emitter.dt = o.dt;
@@ -270,7 +270,7 @@ void add_run_program_command(CLI::App& app, int& exit_code) {
   cmd->add_option("input", o->input, "the .mfx or .masm file")->required();
   cmd->add_option("-n,--count", o->count, "particles to run")->check(CLI::Range(1u, 1u << 24));
   cmd->add_option("--executor", o->executor, "reference | batch | gpu | gpu-fast | gpu-wide | gpu-compiled");
-  cmd->add_option("--section", o->section, "init | update")->check(CLI::IsMember({"init", "update"}));
+  cmd->add_option("--section", o->section, "init | update | eval")->check(CLI::IsMember({"init", "update", "eval"}));
   cmd->add_option("--fields", o->fields, "JSON file of starting field values");
   cmd->add_option("--seed", o->seed, "RNG base and emitter seed");
   cmd->add_option("--dt", o->dt, "DT builtin, seconds");
