@@ -21,6 +21,7 @@
 #include "vm_bench.hpp"
 #include "shared/vm_limits.h"
 #include "update_program.hpp"
+#include "vm/vector_field_sampling.hpp"
 #include "vm_gpu/gpu_executor.hpp"
 #include "vm_gpu/record_window.hpp"
 #include "vm_gpu/kernels/glsl_translator.hpp"
@@ -92,8 +93,16 @@ Result<VmBenchResult> run_vm_bench(gpu::Device& device, const VmBenchOptions& op
   auto wide_registers = gpu::Buffer::create(device, {.size = VkDeviceSize(shader::kVmWideLaunchLanes) *
                                                              shader::kVmMaxRegisters * 4,
                                                      .name = "bench.wide_registers"});
-  for (auto* r : {&records, &killed, &op_counts, &trace, &wide_registers})
+  // No vector fields: the runs' field table (bindings 10 and 11) holds empty slots.
+  const VectorFieldTable no_fields = vector_field_table({});
+  auto field_headers = gpu::Buffer::create(device, {.size = sizeof(no_fields.headers), .name = "bench.field_headers"});
+  auto field_values = gpu::Buffer::create(device, {.size = 16, .name = "bench.field_values"});
+  for (auto* r : {&records, &killed, &op_counts, &trace, &wide_registers, &field_headers, &field_values})
     if (!r->ok()) return (r->error());
+  MOTE_TRY(gpu::upload(device, *field_headers,
+                       std::span(reinterpret_cast<const uint8_t*>(no_fields.headers.data()),
+                                 sizeof(no_fields.headers))));
+  MOTE_TRY(gpu::upload_span<float>(device, *field_values, std::vector<float>(4, 0.0f)));
 
   // Particles of every age, in chunks so the staging buffer stays small.
   const uint32_t chunk = 1u << 20;
@@ -248,7 +257,14 @@ Result<VmBenchResult> run_vm_bench(gpu::Device& device, const VmBenchOptions& op
       rec.buffers({{1, &*records}, {2, &*killed}, {3, &r.records_out}, {4, &r.params_buffer}});
     else if (r.touch) rec.buffers({{1, &*records}, {2, &*killed}, {4, &r.params_buffer}});
     else if (r.compiled)
-      rec.buffers({{0, &pb}, {1, &*records}, {2, &*killed}, {3, &*op_counts}, {4, &r.params_buffer}, {6, &*trace}});
+      rec.buffers({{0, &pb},
+                   {1, &*records},
+                   {2, &*killed},
+                   {3, &*op_counts},
+                   {4, &r.params_buffer},
+                   {6, &*trace},
+                   {10, &*field_headers},
+                   {11, &*field_values}});
     else if (r.which == GpuInterpreter::kWide)
       rec.buffers({{0, &pb},
                    {1, &*records},
@@ -257,6 +273,8 @@ Result<VmBenchResult> run_vm_bench(gpu::Device& device, const VmBenchOptions& op
                    {4, &r.params_buffer},
                    {5, &*wide_registers},
                    {6, &*trace},
+                   {10, &*field_headers},
+                   {11, &*field_values},
                    code_view(r.image, pb),
                    shapes_view(r.image, pb)});
     else
@@ -266,6 +284,8 @@ Result<VmBenchResult> run_vm_bench(gpu::Device& device, const VmBenchOptions& op
                    {3, &*op_counts},
                    {4, &r.params_buffer},
                    {6, &*trace},
+                   {10, &*field_headers},
+                   {11, &*field_values},
                    code_view(r.image, pb),
                    immediates_view(r.image, pb)});
     rec.dispatch(r.image.groups);

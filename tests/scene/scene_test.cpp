@@ -1000,9 +1000,14 @@ TEST(SceneFiles, BonfireIsTheShowcaseOfTheMainCommand) {
   ASSERT_TRUE(s.sun.has_value());
   EXPECT_TRUE(s.sun->shadows);
   EXPECT_GT(s.sun->color.b, s.sun->color.r);  // moonlight is bluish
-  ASSERT_FALSE(s.point_lights.empty());
-  EXPECT_EQ(s.point_lights[0].transform, "fire");
-  EXPECT_GT(s.point_lights[0].color.r, s.point_lights[0].color.b);  // firelight is warm
+  // The firelight is the flame's and the embers' own (their effects' render.light,
+  // docs/design/particle_lights.md): no point light placed by hand at the fire.
+  EXPECT_TRUE(s.point_lights.empty());
+  for (const char* lit : {"bonfire_flame.json", "bonfire_embers.json"}) {
+    std::ifstream file(fs::path(MOTE_SCENES_DIR) / ".." / "effects" / lit);
+    const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("\"light\""), std::string::npos) << lit << " carries no render.light";
+  }
   ASSERT_TRUE(s.camera.orbit.has_value());
   EXPECT_GE(s.camera.orbit->radius, 4.0f);
   EXPECT_LE(s.camera.orbit->radius, 5.0f);
