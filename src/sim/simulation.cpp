@@ -389,6 +389,9 @@ Result<Simulation> Simulation::create(const CompiledEffect& effect, const Simula
     s->effect = effect;
     s->options = options;
     const Program& program = effect.program;
+    if (!program.eval.empty())
+      return make_error(ErrorCode::kUnsupported,
+                        "a stateless effect (an EVAL section) has no simulation: it is evaluated, not stepped");
     if (!(options.dt > 0.0f) || !std::isfinite(options.dt))
       return make_error(ErrorCode::kInvalidArgument, "dt must be a positive number of seconds");
     MOTE_TRY(check_wind(options.wind));

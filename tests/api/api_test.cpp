@@ -6,6 +6,7 @@
 #include <string>
 
 #include "api_fixture.hpp"
+#include "mote/effect.hpp"
 #include "mote/particles.hpp"
 #include "mote/simulation.hpp"  // header_row, header_generation
 #include "mote/vulkan_interop.hpp"
@@ -206,6 +207,25 @@ TEST_F(ApiTest, ASerialWordInsideTheFieldsIsRefused) {
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().code, ErrorCode::kInvalidArgument);
   EXPECT_FALSE(ParticleSystem::create(*context_, {.capacity = 64, .record_words = 32, .serial_word = 32}).ok());
+}
+
+// A stateless effect compiles, but no emitter runs it in this build (its driver is not here):
+// every way to add one, or to step one on the host, refuses it rather than drawing nothing.
+TEST_F(ApiTest, AStatelessEffectIsRefusedWhereNoDriverRunsIt) {
+  Result<CompiledEffect> stateless = compile_effect(R"({"name": "s", "stateless": true,
+    "particle_fields": [{"name": "position", "width": 3}], "emission": {"capacity": 64},
+    "eval": {"nodes": [{"id": "t", "type": "builtin", "params": {"name": "time"}},
+      {"id": "p", "type": "combine", "inputs": {"x": "t", "y": 0, "z": 0}},
+      {"id": "s", "type": "set_field", "params": {"field": "position"}, "inputs": {"value": "p"}}]}})");
+  ASSERT_TRUE(stateless.ok()) << stateless.error().to_string();
+  ParticleSystem& system = make_system({.capacity = 1024, .max_emitters = 4});
+  EXPECT_EQ(system.add_emitter(stateless.value()).error().code, ErrorCode::kUnsupported);
+  EXPECT_FALSE(system.add_manual_emitter(stateless.value(), 16).ok());
+  auto fire = system.add_emitter(load_effect("fire.json"));
+  ASSERT_TRUE(fire.ok());
+  EXPECT_EQ(system.swap_effect(*fire, stateless.value()).error().code, ErrorCode::kUnsupported);
+  EXPECT_EQ(Simulation::create(stateless.value(), {}).error().code, ErrorCode::kUnsupported);
+  ASSERT_TRUE(system.execute(1.0f / 60.0f).ok());  // the fire is untouched
 }
 
 }  // namespace
