@@ -256,38 +256,21 @@ Result<VmBenchResult> run_vm_bench(gpu::Device& device, const VmBenchOptions& op
     if (r.touch && r.records_out.valid())
       rec.buffers({{1, &*records}, {2, &*killed}, {3, &r.records_out}, {4, &r.params_buffer}});
     else if (r.touch) rec.buffers({{1, &*records}, {2, &*killed}, {4, &r.params_buffer}});
-    else if (r.compiled)
-      rec.buffers({{0, &pb},
-                   {1, &*records},
-                   {2, &*killed},
-                   {3, &*op_counts},
-                   {4, &r.params_buffer},
-                   {6, &*trace},
-                   {10, &*field_headers},
-                   {11, &*field_values}});
-    else if (r.which == GpuInterpreter::kWide)
-      rec.buffers({{0, &pb},
-                   {1, &*records},
-                   {2, &*killed},
-                   {3, &*op_counts},
-                   {4, &r.params_buffer},
-                   {5, &*wide_registers},
-                   {6, &*trace},
-                   {10, &*field_headers},
-                   {11, &*field_values},
-                   code_view(r.image, pb),
-                   shapes_view(r.image, pb)});
-    else
-      rec.buffers({{0, &pb},
-                   {1, &*records},
-                   {2, &*killed},
-                   {3, &*op_counts},
-                   {4, &r.params_buffer},
-                   {6, &*trace},
-                   {10, &*field_headers},
-                   {11, &*field_values},
-                   code_view(r.image, pb),
-                   immediates_view(r.image, pb)});
+    else {
+      // The interpreters' and the compiled kernel's common bindings, then each one's own.
+      std::vector<gpu::BufferBinding> bindings{
+          {0, &pb},     {1, &*records},        {2, &*killed},       {3, &*op_counts}, {4, &r.params_buffer},
+          {6, &*trace}, {10, &*field_headers}, {11, &*field_values}};
+      if (r.which == GpuInterpreter::kWide && !r.compiled) {
+        bindings.push_back({5, &*wide_registers});
+        bindings.push_back(code_view(r.image, pb));
+        bindings.push_back(shapes_view(r.image, pb));
+      } else if (!r.compiled) {
+        bindings.push_back(code_view(r.image, pb));
+        bindings.push_back(immediates_view(r.image, pb));
+      }
+      rec.buffers(std::span<const gpu::BufferBinding>(bindings));
+    }
     rec.dispatch(r.image.groups);
   };
   uint32_t updates = 0;  // how many times the records were advanced
