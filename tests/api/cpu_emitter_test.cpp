@@ -19,21 +19,6 @@ namespace {
 
 constexpr float kDt = 1.0f / 60.0f;
 
-std::vector<Particle> drawn_particles(ParticleSystem& system, uint32_t row) {
-  std::vector<Particle> out;
-  auto alive = system.read_alive_records();
-  EXPECT_TRUE(alive.ok());
-  if (!alive.ok()) return out;
-  for (size_t i = 0; i < alive->slots.size(); ++i) {
-    const uint32_t* record = alive->records.data() + i * alive->record_words;
-    if (header_row(record[0]) != row) continue;
-    Particle p;
-    std::memcpy(static_cast<void*>(&p), record + kParticleFirstWord, sizeof(Particle));
-    out.push_back(p);
-  }
-  return out;
-}
-
 bool same_bytes(const Particle& a, const Particle& b) { return std::memcmp(&a, &b, sizeof(Particle)) == 0; }
 
 std::vector<float> sorted_ages(const std::vector<Particle>& particles) {

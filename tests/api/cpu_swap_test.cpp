@@ -19,21 +19,6 @@ namespace {
 
 constexpr float kDt = 1.0f / 60.0f;
 
-std::vector<Particle> drawn(ParticleSystem& system, EmitterId id) {
-  std::vector<Particle> out;
-  auto alive = system.read_alive_records();
-  EXPECT_TRUE(alive.ok());
-  if (!alive.ok()) return out;
-  for (size_t i = 0; i < alive->slots.size(); ++i) {
-    const uint32_t* record = alive->records.data() + i * alive->record_words;
-    if (header_row(record[0]) != id.row || header_generation(record[0]) != id.generation) continue;
-    Particle p;
-    std::memcpy(static_cast<void*>(&p), record + kParticleFirstWord, sizeof(Particle));
-    out.push_back(p);
-  }
-  return out;
-}
-
 std::vector<float> sorted_ages(const std::vector<Particle>& particles) {
   std::vector<float> ages;
   for (const Particle& p : particles) ages.push_back(p.age);
@@ -61,18 +46,18 @@ TEST_F(ApiTest, AGpuEmitterSwappedToCpuGoesOnAsOnTheGpu) {
   for (int frame = 0; frame < 100; ++frame) {
     SCOPED_TRACE(frame);
     if (frame == 40) {
-      const std::vector<Particle> before = drawn(system, *id);
+      const std::vector<Particle> before = drawn_particles(system, *id);
       ASSERT_TRUE(system.set_driver(*id, Driver::kCpu).ok());
       EXPECT_EQ(system.driver(*id).value(), Driver::kCpu);
       EXPECT_TRUE(system.cpu_emitter(*id).ok());
-      EXPECT_TRUE(same(drawn(system, *id), before)) << "the swap itself moves nothing";
+      EXPECT_TRUE(same(drawn_particles(system, *id), before)) << "the swap itself moves nothing";
     }
     ASSERT_TRUE(reference.execute(kDt).ok());
     ASSERT_TRUE(system.execute(kDt).ok());
     ASSERT_EQ(system.read_alive_count(*id).value(), reference.read_alive_count(*ref).value());
     if (frame % 10 != 9) continue;
-    const std::vector<float> got = sorted_ages(drawn(system, *id));
-    const std::vector<float> want = sorted_ages(drawn(reference, *ref));
+    const std::vector<float> got = sorted_ages(drawn_particles(system, *id));
+    const std::vector<float> want = sorted_ages(drawn_particles(reference, *ref));
     ASSERT_EQ(got.size(), want.size());
     for (size_t i = 0; i < got.size(); ++i) ASSERT_NEAR(got[i], want[i], 1e-4f + 1e-4f * std::fabs(want[i])) << i;
   }
@@ -100,7 +85,7 @@ TEST_F(ApiTest, AManualEmitterSwappedToCpuRunsItsRecords) {
   ASSERT_TRUE(system.execute(kDt).ok());
   ASSERT_TRUE(system.set_driver(manual->id(), Driver::kCpu).ok());
   ASSERT_TRUE(system.execute(kDt).ok());
-  std::vector<Particle> now = drawn(system, manual->id());
+  std::vector<Particle> now = drawn_particles(system, manual->id());
   ASSERT_GT(now.size(), 50u) << "the rate spawns beside the adopted records";
   // The simulation's list: this frame's newborns, then the adopted records in their order.
   const size_t first = now.size() - 50;
@@ -115,9 +100,9 @@ TEST_F(ApiTest, AManualEmitterSwappedToCpuRunsItsRecords) {
                    return std::array<float, 3>{0.0f, 600.0f, 0.0f};
                  }})
                   .ok());
-  const float y_before = drawn(system, manual->id()).back().position[1];
+  const float y_before = drawn_particles(system, manual->id()).back().position[1];
   ASSERT_TRUE(system.execute(kDt).ok());
-  now = drawn(system, manual->id());
+  now = drawn_particles(system, manual->id());
   EXPECT_GT(now.back().position[1], y_before + 0.1f);
 
   auto rocket = system.add_emitter(load_effect("fireworks_rocket.json"));
@@ -166,14 +151,14 @@ TEST_F(ApiTest, DriverSwapChurnThroughEveryDriverKeepsThePoolWhole) {
       counted += count;
       const Driver driver = system.driver(id).value();
       if (driver == Driver::kCpu) {
-        ASSERT_EQ(drawn(system, id).size(), count);
+        ASSERT_EQ(drawn_particles(system, id).size(), count);
       }
       if (driver != Driver::kManual) continue;
       auto handle = system.manual_emitter(id);
       ASSERT_TRUE(handle.ok());
       std::vector<Particle> records;
       for (uint32_t i = 0; i < handle->count(); ++i) records.push_back(handle->get(i).value());
-      ASSERT_TRUE(same(drawn(system, id), records)) << "row " << id.row;
+      ASSERT_TRUE(same(drawn_particles(system, id), records)) << "row " << id.row;
     }
     ASSERT_EQ(counted, stats->alive);
   }
@@ -222,7 +207,7 @@ TEST_F(ApiTest, ADetachedEmitterHoldsNothingUntilADriverIsAttached) {
       EXPECT_EQ(system.read_alive_count(*id).value(), 5u);
     } else {
       EXPECT_GT(count, 0u) << "it spawns again";
-      EXPECT_EQ(drawn(system, *id).size(), count);
+      EXPECT_EQ(drawn_particles(system, *id).size(), count);
     }
     stats = system.read_stats();
     ASSERT_TRUE(stats.ok());

@@ -17,21 +17,6 @@ namespace {
 
 constexpr float kDt = 1.0f / 60.0f;
 
-std::vector<Particle> drawn_particles(ParticleSystem& system, EmitterId id) {
-  std::vector<Particle> out;
-  auto alive = system.read_alive_records();
-  EXPECT_TRUE(alive.ok());
-  if (!alive.ok()) return out;
-  for (size_t i = 0; i < alive->slots.size(); ++i) {
-    const uint32_t* record = alive->records.data() + i * alive->record_words;
-    if (header_row(record[0]) != id.row || header_generation(record[0]) != id.generation) continue;
-    Particle p;
-    std::memcpy(static_cast<void*>(&p), record + kParticleFirstWord, sizeof(Particle));
-    out.push_back(p);
-  }
-  return out;
-}
-
 bool same(const std::vector<Particle>& a, const std::vector<Particle>& b) {
   return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(Particle)) == 0);
 }

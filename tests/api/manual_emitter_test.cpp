@@ -30,22 +30,6 @@ Particle spline_point(uint32_t i, uint32_t n, float turn) {
   return p;
 }
 
-// The records of `row` in the last frame's alive list, in list order, as particles.
-std::vector<Particle> drawn_particles(ParticleSystem& system, uint32_t row) {
-  std::vector<Particle> out;
-  auto alive = system.read_alive_records();
-  EXPECT_TRUE(alive.ok());
-  if (!alive.ok()) return out;
-  for (size_t i = 0; i < alive->slots.size(); ++i) {
-    const uint32_t* record = alive->records.data() + i * alive->record_words;
-    if (header_row(record[0]) != row) continue;
-    Particle p;
-    std::memcpy(static_cast<void*>(&p), record + kParticleFirstWord, sizeof(Particle));
-    out.push_back(p);
-  }
-  return out;
-}
-
 bool same_bytes(const Particle& a, const Particle& b) { return std::memcmp(&a, &b, sizeof(Particle)) == 0; }
 
 void expect_drawn_exactly(ParticleSystem& system, uint32_t row, const std::vector<Particle>& want) {
