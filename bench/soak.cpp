@@ -6,18 +6,23 @@
 // the pool's bookkeeping (ParticleSystem::check_consistency: alive + free == capacity, no slot
 // twice, every header of a live emitter's generation, free records zeroed) and samples the
 // device memory Mote holds (Context::device_memory_in_use) and the process's resident memory.
-// Memory is flat when, after the first tenth of the run (the pools, heaps and queues reaching
-// their high-water marks), no sample exceeds that tenth's largest by more than the slack.
+// Memory is flat when no sample of the run's second half exceeds the first half's largest (the
+// device's bytes exactly, the resident set by more than the slack): buffers that grow to a
+// high-water mark (the program buffer, the event queues made with the first binding, the wide
+// interpreter's registers) reach it early, a leak keeps growing.
 // One JSON object per checkpoint, then a summary; exit 1 on a broken invariant or an unexpected
 // error, 3 when memory grew.
 //
-//   bench_soak [--frames N] [--check-every K] [--capacity C] [--seed S] [--interpreted 1]
+//   bench_soak [--frames N] [--check-every K] [--capacity C] [--seed S] [--interpreted 1] [--seconds T]
+// --seconds T ends the run at the first check after T seconds of wall time (the summary says how
+// many frames ran).
 // --interpreted 1 runs every program on the interpreter (no compiled kernels: for lavapipe,
 // where building a kernel per preset dominates a short run).
 #include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -189,17 +194,16 @@ struct Sample {
   uint64_t frame = 0, device_bytes = 0, device_allocations = 0, host_bytes = 0;
 };
 
-// Memory is flat when no sample after the first tenth exceeds the first tenth's largest (the
+// Memory is flat when no sample of the second half exceeds the first half's largest (the
 // device's bytes exactly; the resident set by more than the slack).
 bool memory_flat(const std::vector<Sample>& samples) {
-  if (samples.size() < 10) return true;
-  const size_t warm = samples.size() / 10;
+  const size_t half = samples.size() / 2;
   uint64_t device = 0, host = 0;
-  for (size_t i = 0; i < warm; ++i) {
+  for (size_t i = 0; i < half; ++i) {
     device = std::max(device, samples[i].device_bytes);
     host = std::max(host, samples[i].host_bytes);
   }
-  for (size_t i = warm; i < samples.size(); ++i)
+  for (size_t i = half; i < samples.size(); ++i)
     if (samples[i].device_bytes > device || samples[i].host_bytes > host + kHostSlackBytes) return false;
   return true;
 }
@@ -210,6 +214,7 @@ int main(int argc, char** argv) {
   uint64_t frames = 100000, check_every = 1000;
   uint32_t capacity = 1u << 16, seed = 20261202;
   bool interpreted = false;
+  double seconds = 0.0;  // 0: no limit
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
     const char* v = argv[i + 1];
@@ -218,9 +223,10 @@ int main(int argc, char** argv) {
     else if (a == "--capacity") capacity = uint32_t(std::strtoul(v, nullptr, 10));
     else if (a == "--seed") seed = uint32_t(std::strtoul(v, nullptr, 10));
     else if (a == "--interpreted") interpreted = std::string(v) != "0";
+    else if (a == "--seconds") seconds = std::strtod(v, nullptr);
     else {
-      fmt::print(stderr,
-                 "usage: bench_soak [--frames N] [--check-every K] [--capacity C] [--seed S] [--interpreted 1]\n");
+      fmt::print(stderr, "usage: bench_soak [--frames N] [--check-every K] [--capacity C] [--seed S] [--interpreted 1] "
+                         "[--seconds T]\n");
       return 2;
     }
   }
@@ -240,7 +246,10 @@ int main(int argc, char** argv) {
   if (!system.ok()) return fail("system", system.error());
   Soak soak(**system, std::move(effects), seed);
   std::vector<Sample> samples;
+  const auto start = std::chrono::steady_clock::now();
+  uint64_t ran = 0;
   for (uint64_t frame = 1; frame <= frames; ++frame) {
+    ran = frame;
     if (Status s = soak.act(); !s.ok()) return fail(fmt::format("frame {}: an action", frame), s.error());
     if (Status s = (*system)->execute(kDt); !s.ok()) return fail(fmt::format("frame {}", frame), s.error());
     if (frame % check_every != 0 && frame != frames) continue;
@@ -255,13 +264,16 @@ int main(int argc, char** argv) {
                frame, stats->alive, stats->free, stats->emitters.size(), device.bytes, device.allocations,
                samples.back().host_bytes);
     std::fflush(stdout);
+    if (seconds > 0.0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > seconds)
+      break;
   }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::string actions;
   for (const auto& [name, n] : soak.done())
     actions += fmt::format("{}\"{}\": {}", actions.empty() ? "" : ", ", name, n);
   const bool flat = memory_flat(samples);
-  fmt::print("{{\"soak\": \"done\", \"frames\": {}, \"checks\": {}, \"invariants\": \"held\", \"memory_flat\": {}, "
-             "\"refused\": {}, \"actions\": {{{}}}}}\n",
-             frames, samples.size(), flat, soak.refused(), actions);
+  fmt::print("{{\"soak\": \"done\", \"frames\": {}, \"seconds\": {:.1f}, \"checks\": {}, \"invariants\": \"held\", "
+             "\"memory_flat\": {}, \"refused\": {}, \"actions\": {{{}}}}}\n",
+             ran, wall, samples.size(), flat, soak.refused(), actions);
   return flat ? 0 : 3;
 }
