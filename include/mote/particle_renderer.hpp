@@ -79,21 +79,22 @@ struct ParticleRendererDesc {
   // view depth between lighting_near and lighting_far, each listing the lights that reach it, so
   // that a pixel or froxel loops over its cluster's lights only. The lists share
   // particle_light_cluster_entries u32 (0: 32 a cluster, 17 MB at 1920 x 1080; at most 2^28);
-  // where they run out a cluster lists fewer and the pairs left out are counted
-  // (ParticleLightStats::cluster_overflow). false: no grid, every reader loops over the whole list.
+  // a cluster they run out for is shaded with the whole list (correct, as slow as no grid) and its
+  // lights are counted (ParticleLightStats::cluster_overflow). false: no grid, every reader loops over the whole list.
   bool cluster_particle_lights = true;
   uint32_t particle_light_cluster_entries = 0;
 };
 
 // The last recorded frame's particle lights, as read_light_stats() copies them out.
 struct ParticleLightStats {
-  uint32_t lights = 0;            // in the list the shading read
-  uint32_t candidates = 0;        // particles of light-emitting effects alive that frame (with a light above 0)
-  uint32_t overflow = 0;          // candidates - lights: the dimmest, left out
-  uint32_t capacity = 0;          // ParticleRendererDesc::max_particle_lights
-  uint32_t clusters = 0;          // the cluster grid's (0: none)
-  uint32_t cluster_entries = 0;   // list words the clusters asked for (lights × the clusters each reaches)
-  uint32_t cluster_overflow = 0;  // (cluster, light) pairs left out: the entries ran out
+  uint32_t lights = 0;           // in the list the shading read
+  uint32_t candidates = 0;       // particles of light-emitting effects alive that frame (with a light above 0)
+  uint32_t overflow = 0;         // candidates - lights: the dimmest, left out
+  uint32_t capacity = 0;         // ParticleRendererDesc::max_particle_lights
+  uint32_t clusters = 0;         // the cluster grid's (0: none)
+  uint32_t cluster_entries = 0;  // list words the clusters asked for (lights × the clusters each reaches)
+  uint32_t cluster_overflow =
+      0;  // (cluster, light) pairs not listed: the entries ran out, those clusters read the whole list
 };
 
 struct PointLight {
@@ -223,7 +224,8 @@ class ParticleRenderer {
   // with v = view × p, clip = projection × v, ndc = clip.xy / clip.w, tx = floor((ndc.x + 1) /
   // tile_ndc_x) (ty likewise, both clamped to the grid), slice = floor(log(-v.z / near) ×
   // slice_scale); its lights are words[words[2c] + k], k < words[2c + 1], indices into the list,
-  // ascending (never past word 2 × clusters + entry_capacity). A point in no
+  // ascending (never past word 2 × clusters + entry_capacity); a length of 0xffffffff: the
+  // entries ran out, shade with the whole list. A point in no
   // cluster (tiles_x 0, clip.w ≤ 0, -v.z < near, slice ≥ slices, |ndc| > 1.01) is shaded with the
   // whole list. shaders/shared/particle_lights.h has the same as code
   // (particle_light_cluster_of); docs/design/particle_lights.md, "The clustered list".

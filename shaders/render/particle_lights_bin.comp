@@ -4,8 +4,9 @@
 // (shared/particle_lights.h) tests every light of the list against its view-space box, a batch
 // of 64 lights at a time through shared memory, twice: first counting the lights that reach it,
 // then, with that many entries taken at the header's atomic, writing them in list order
-// (ascending: a reader sums them in the order the loop over the whole list did). Where the
-// entries run out the cluster lists what fits and the rest are counted in the header's overflow.
+// (ascending: a reader sums them in the order the loop over the whole list did). A cluster the
+// entries run out for lists none and is marked kParticleLightClusterWholeList (its readers loop
+// over the whole list); its lights are counted in the header's overflow.
 #include "shared/particle_lights.h"
 
 layout(local_size_x = 64) in;
@@ -47,20 +48,22 @@ void main() {
         if (particle_light_touches_box(batch[k].xyz, batch[k].w, box)) ++n;
     barrier();
   }
-  // Take the entries: what fits of n.
+  // Take the entries: all n, or none and the whole list.
   uint table = 2u * clusters;
   uint offset = 0u;
   uint listed = 0u;
+  bool whole = false;
   if (in_grid && n > 0u) {
     offset = atomicAdd(grid.entries, n);
-    listed = offset < grid.entry_capacity ? min(n, grid.entry_capacity - offset) : 0u;
-    if (listed < n) atomicAdd(grid.overflow, n - listed);
+    whole = offset >= grid.entry_capacity || n > grid.entry_capacity - offset;
+    if (whole) atomicAdd(grid.overflow, n);
+    else listed = n;
   }
   if (in_grid) {
-    words[2u * c] = table + min(offset, grid.entry_capacity);
-    words[2u * c + 1u] = listed;
+    words[2u * c] = table + (whole ? 0u : offset);
+    words[2u * c + 1u] = whole ? kParticleLightClusterWholeList : listed;
   }
-  // Fill: the same tests in the same order, the first `listed` written.
+  // Fill: the same tests in the same order.
   uint written = 0u;
   for (uint first = 0u; first < count; first += 64u) {
     load_batch(first, count);

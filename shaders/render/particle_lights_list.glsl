@@ -23,7 +23,7 @@ layout(std430, binding = PARTICLE_LIGHT_CLUSTERS_BINDING) readonly buffer Partic
 uint particle_light_count() { return min(particle_light_header.count, particle_light_header.capacity); }
 
 // The lights a point is shaded with: `count` entries of its cluster's list from word `first`, or
-// (all) the whole list where the point is in no cluster.
+// (all) the whole list where the point is in no cluster or its cluster's entries ran out.
 struct ParticleLightSpan {
   uint first;
   uint count;
@@ -33,7 +33,8 @@ struct ParticleLightSpan {
 ParticleLightSpan particle_light_span(vec3 world) {
   ParticleLightSpan span;
   int c = particle_light_cluster_of(particle_light_grid, world);
-  span.all = c < 0 || uint(c) >= particle_light_grid.clusters;
+  span.all = c < 0 || uint(c) >= particle_light_grid.clusters ||
+             particle_light_cluster_words[2u * uint(c) + 1u] == kParticleLightClusterWholeList;
   if (span.all) {
     span.first = 0u;
     span.count = particle_light_count();

@@ -81,7 +81,8 @@ MOTE_ASSERT_SIZE(ParticleLightPush, 32);
 // then u32 `words`: cluster c's list is words[words[2c] ..][.. words[2c + 1]] (its first word and
 // its length), indices into the light list, ascending; the lists lie in the entry_capacity words
 // after the 2 × clusters of the table, each cluster's taken with an atomic. A cluster the entries
-// ran out for lists fewer than reach it, and the pairs left out are counted in `overflow`.
+// ran out for has the length kParticleLightClusterWholeList: its points loop over the whole list
+// (correct, as slow as no grid), and its lights are counted in `overflow`.
 // A point outside the grid (behind the camera, nearer than `near`, past `far`, off the screen) is
 // in no cluster: its readers loop over the whole list. tiles_x 0: no grid (every point loops
 // over the whole list; ParticleRendererDesc::cluster_particle_lights false).
@@ -91,6 +92,7 @@ MOTE_CONSTANT(uint, kParticleLightClusterSlices, 16u);
 MOTE_CONSTANT(uint, kParticleLightClusterEntriesPerCluster, 32u);
 MOTE_CONSTANT(uint, kParticleLightClusterMaxEntries, 1u << 28);
 MOTE_CONSTANT(uint, kParticleLightClusterHeaderBytes, 240u);
+MOTE_CONSTANT(uint, kParticleLightClusterWholeList, 0xffffffffu);  // a length: the entries ran out
 // How far past the screen's edge (in NDC) a point still belongs to an edge tile: rasterised
 // points and froxel centres sit on the screen up to rounding.
 MOTE_CONSTANT(float, kParticleLightClusterEdgeNdc, 0.01f);
@@ -109,7 +111,7 @@ struct ParticleLightClusterHeader {
   float slice_scale;    // slices / log(far / near)
   uint entry_capacity;  // the words for the lists, after the table
   uint entries;         // the words the clusters asked for (the binning's atomic; may pass the capacity)
-  uint overflow;        // (cluster, light) pairs left out: the entries ran out
+  uint overflow;        // (cluster, light) pairs not listed: their clusters read the whole list
   uint pad0;
 };
 MOTE_ASSERT_SIZE(ParticleLightClusterHeader, 240);

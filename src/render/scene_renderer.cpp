@@ -215,7 +215,8 @@ Status SceneRenderer::make_particles(uint32_t width, uint32_t height) {
       .lighting_grid = {options_.lighting_grid.x, options_.lighting_grid.y, options_.lighting_grid.z},
       .avboit_grid = {options_.avboit_grid.x, options_.avboit_grid.y, options_.avboit_grid.z},
       .max_particle_lights = options_.max_particle_lights,
-      .cluster_particle_lights = options_.cluster_particle_lights};
+      .cluster_particle_lights = options_.cluster_particle_lights,
+      .particle_light_cluster_entries = options_.particle_light_cluster_entries};
   MOTE_TRY_ASSIGN(renderer_, mote::ParticleRenderer::create(*particles_, desc));
   // The effects' textures and meshes stay inside the scene's asset root (none: not confined).
   detail::ApiAccess::set_asset_root(*renderer_, scene_.asset_root);

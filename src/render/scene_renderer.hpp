@@ -52,6 +52,7 @@ struct SceneRenderOptions {
   // Its cluster grid (mote::ParticleRendererDesc::cluster_particle_lights; false: every reader
   // loops over the whole list).
   bool cluster_particle_lights = true;
+  uint32_t particle_light_cluster_entries = 0;  // mote::ParticleRendererDesc's (0: 32 a cluster)
 };
 
 struct FrameReport {
