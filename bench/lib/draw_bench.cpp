@@ -441,7 +441,8 @@ Status record_frame(Bench& b, CaseGpu& g, PathKind path) {
     memory_barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                    VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                    VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
-    b.opaque.record_scene(cmd, b.targets, kBackground, {}, b.view_buffer, b.lights, b.lights);
+    // No particle lights: the zero point-light block reads as an empty list and a grid of none.
+    b.opaque.record_scene(cmd, b.targets, kBackground, {}, b.view_buffer, b.lights, b.lights, b.lights);
     // The cleared depth to the read-only layout both paths test and sample it in (untimed, as a
     // host's own depth pass would leave it); the HDR target stays where the opaque pass left it.
     image_barrier(cmd, b.targets.depth, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL,

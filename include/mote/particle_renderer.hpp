@@ -71,18 +71,30 @@ struct ParticleRendererDesc {
   std::filesystem::path asset_root;
   // Particles that light the scene (an effect's render "light"; docs/design/particle_lights.md):
   // every frame, record_prepare keeps the brightest this many of the frame's particle lights,
-  // 1 .. 4096, which shade the mesh particles, the lit sprites and the fog (Fog::record given this
+  // 1 .. 16384, which shade the mesh particles, the lit sprites and the fog (Fog::record given this
   // renderer) — and the host's own opaque scene through particle_lights_buffer(). The rest are
   // counted (ParticleLightStats::overflow).
   uint32_t max_particle_lights = 256;
+  // The list's cluster grid (particle_light_clusters_buffer()): 16 x 16-pixel tiles x 16 slices of
+  // view depth between lighting_near and lighting_far, each listing the lights that reach it, so
+  // that a pixel or froxel loops over its cluster's lights only. The lists share
+  // particle_light_cluster_entries u32 (0: 32 a cluster, 17 MB at 1920 x 1080; at most 2^28);
+  // a cluster they run out for is shaded with the whole list (correct, as slow as no grid) and its
+  // lights are counted (ParticleLightStats::cluster_overflow). false: no grid, every reader loops over the whole list.
+  bool cluster_particle_lights = true;
+  uint32_t particle_light_cluster_entries = 0;
 };
 
 // The last recorded frame's particle lights, as read_light_stats() copies them out.
 struct ParticleLightStats {
-  uint32_t lights = 0;      // in the list the shading read
-  uint32_t candidates = 0;  // particles of light-emitting effects alive that frame (with a light above 0)
-  uint32_t overflow = 0;    // candidates - lights: the dimmest, left out
-  uint32_t capacity = 0;    // ParticleRendererDesc::max_particle_lights
+  uint32_t lights = 0;           // in the list the shading read
+  uint32_t candidates = 0;       // particles of light-emitting effects alive that frame (with a light above 0)
+  uint32_t overflow = 0;         // candidates - lights: the dimmest, left out
+  uint32_t capacity = 0;         // ParticleRendererDesc::max_particle_lights
+  uint32_t clusters = 0;         // the cluster grid's (0: none)
+  uint32_t cluster_entries = 0;  // list words the clusters asked for (lights × the clusters each reaches)
+  uint32_t cluster_overflow =
+      0;  // (cluster, light) pairs not listed: the entries ran out, those clusters read the whole list
 };
 
 struct PointLight {
@@ -203,6 +215,21 @@ class ParticleRenderer {
   // min(lights, capacity) as point lights: inverse-square falloff windowed to the range,
   // ((1 - (d / range)^4)^2 / d²), as Mote's own opaque pass does (docs/design/particle_lights.md).
   VkBuffer particle_lights_buffer() const;
+  // The list's cluster grid, written by record_prepare beside it (storage, std430, the same
+  // visibility): a header of 240 bytes — view (world → view), projection and its inverse (three
+  // column-major mat4 of the frame's camera), then u32 tiles_x, tiles_y, slices,
+  // clusters, f32 tile_ndc_x, tile_ndc_y (a tile's size in NDC), near (metres), slice_scale, u32
+  // entry_capacity, entries, overflow, a pad — then u32 words. A world point p is in cluster
+  //   c = (slice × tiles_y + ty) × tiles_x + tx,
+  // with v = view × p, clip = projection × v, ndc = clip.xy / clip.w, tx = floor((ndc.x + 1) /
+  // tile_ndc_x) (ty likewise, both clamped to the grid), slice = floor(log(-v.z / near) ×
+  // slice_scale); its lights are words[words[2c] + k], k < words[2c + 1], indices into the list,
+  // ascending (never past word 2 × clusters + entry_capacity); a length of 0xffffffff: the
+  // entries ran out, shade with the whole list. A point in no
+  // cluster (tiles_x 0, clip.w ≤ 0, -v.z < near, slice ≥ slices, |ndc| > 1.01) is shaded with the
+  // whole list. shaders/shared/particle_lights.h has the same as code
+  // (particle_light_cluster_of); docs/design/particle_lights.md, "The clustered list".
+  VkBuffer particle_light_clusters_buffer() const;
   // The counts of the last recorded frame's light selection; waits for Mote's queue (tools and
   // HUDs; never needed for a frame).
   Result<ParticleLightStats> read_light_stats();

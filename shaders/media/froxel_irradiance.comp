@@ -18,6 +18,7 @@ layout(binding = 3, rgba16f) uniform writeonly image3D luma;
 layout(binding = 4, rgba16f) uniform writeonly image3D chroma;
 layout(push_constant) uniform Push { IrradiancePush push; };
 #define PARTICLE_LIGHTS_BINDING 5
+#define PARTICLE_LIGHT_CLUSTERS_BINDING 6
 #include "render/particle_lights_list.glsl"
 
 // Irradiance of a point light (no cone: the particle lights) at p.
@@ -44,8 +45,13 @@ IrradianceSh irradiance_at(vec3 p) {
              light_cone_factor(point_lights[i].radiance, point_lights[i].spot, -to_light / d);
     sh = irradiance_sh_add(sh, irradiance_sh_light(e, to_light / d));
   }
+  // The particle lights of p's cluster (the whole list where p is in none).
   uint particle_count = particle_light_count();
-  for (uint i = 0u; i < particle_count; i++) sh = add_point_light(sh, particle_lights[i], p);
+  ParticleLightSpan span = particle_light_span(p);
+  for (uint k = 0u; k < span.count; k++) {
+    uint i = particle_light_at(span, k);
+    if (i < particle_count) sh = add_point_light(sh, particle_lights[i], p);
+  }
   return sh;
 }
 

@@ -17,6 +17,7 @@ layout(binding = 3) uniform sampler3D history;
 layout(binding = 4, rgba16f) uniform writeonly image3D lit;
 layout(binding = 5) uniform sampler2DShadow shadow_map;
 #define PARTICLE_LIGHTS_BINDING 6
+#define PARTICLE_LIGHT_CLUSTERS_BINDING 7
 #include "render/particle_lights_list.glsl"
 
 // Radiance scattered towards the eye per unit scattering coefficient, at p.
@@ -35,8 +36,12 @@ vec3 in_scattering(vec3 p) {
     light += point_lights[i].radiance.rgb * media_point_falloff(d, point_lights[i].position_range.w) * cone *
              media_hg_phase(cos_theta, g);
   }
+  // The particle lights of p's cluster (the whole list where p is in none).
   uint particle_count = particle_light_count();
-  for (uint i = 0u; i < particle_count; i++) {
+  ParticleLightSpan span = particle_light_span(p);
+  for (uint k = 0u; k < span.count; k++) {
+    uint i = particle_light_at(span, k);
+    if (i >= particle_count) continue;
     vec3 from_light = p - particle_lights[i].position_range.xyz;
     float d = length(from_light);
     if (d >= particle_lights[i].position_range.w) continue;  // past its range: nothing

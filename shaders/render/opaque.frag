@@ -1,9 +1,11 @@
 #version 460
 // Opaque shading: lighting.glsl's model with the sun's shadow map (3x3 PCF on a compare sampler),
-// the scene's point and spot lights, then the frame's particle lights (particle_lights_list.glsl).
+// the scene's point and spot lights, then the frame's particle lights of the pixel's cluster
+// (particle_lights_list.glsl; the whole list where the point is in no cluster).
 #include "opaque_common.glsl"
 #include "lighting.glsl"
 #define PARTICLE_LIGHTS_BINDING 8
+#define PARTICLE_LIGHT_CLUSTERS_BINDING 9
 #include "particle_lights_list.glsl"
 
 layout(binding = 7) uniform sampler2DShadow shadow_map;
@@ -56,8 +58,12 @@ void main() {
   for (uint i = 0u; i < min(view.point_light_count, kMaxPointLights); ++i)
     color += point_light_shade(point_lights[i], n, v, base, roughness, metallic);
   uint particle_count = particle_light_count();
-  for (uint i = 0u; i < particle_count; ++i) {
-    // Beyond its range a light adds nothing: skip the BRDF (most of a large list, most pixels).
+  ParticleLightSpan span = particle_light_span(v_world);
+  for (uint k = 0u; k < span.count; ++k) {
+    uint i = particle_light_at(span, k);
+    if (i >= particle_count) continue;
+    // Beyond its range a light adds nothing: skip the BRDF (a cluster's box is larger than the
+    // pixel's point, and the whole list's most lights are out of range where there is no cluster).
     vec3 to_light = particle_lights[i].position_range.xyz - v_world;
     float range = particle_lights[i].position_range.w;
     if (dot(to_light, to_light) >= range * range) continue;

@@ -35,3 +35,4 @@ mote_shader(NAME render/ribbon_pieces SOURCE render/ribbon_pieces.comp)
 # The particle-light selection (src/render/particle_light_pass.cpp): candidates, then the list.
 mote_shader(NAME render/particle_lights_candidates SOURCE render/particle_lights_candidates.comp)
 mote_shader(NAME render/particle_lights_select SOURCE render/particle_lights_select.comp)
+mote_shader(NAME render/particle_lights_bin SOURCE render/particle_lights_bin.comp)

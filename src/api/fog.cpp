@@ -182,10 +182,10 @@ Status Fog::record(VkCommandBuffer cmd, const ParticleView& view, const Particle
       shadow = {shadow_map->view, shadow_map->layout};
     }
     const std::vector<shader::MediaVolume> rows = s.table.rows();
-    const gpu::Buffer* particle_list = particle_lights
-                                           ? &detail::ApiAccess::renderer(*particle_lights).particle_lights_buffer()
-                                           : nullptr;
-    return s.froxels.record(cmd, block, lights, rows, s.atlas, b.targets, shadow, particle_list);
+    const render::ParticleRenderer* lit_by = particle_lights ? &detail::ApiAccess::renderer(*particle_lights) : nullptr;
+    return s.froxels.record(cmd, block, lights, rows, s.atlas, b.targets, shadow,
+                            lit_by ? &lit_by->particle_lights_buffer() : nullptr,
+                            lit_by ? &lit_by->particle_light_clusters_buffer() : nullptr);
   });
 }
 

@@ -159,7 +159,9 @@ Result<std::unique_ptr<ParticleRenderer>> ParticleRenderer::create(ParticleSyste
         .lighting_near = desc.lighting_near,
         .lighting_far = desc.lighting_far,
         .avboit_grid = {desc.avboit_grid[0], desc.avboit_grid[1], desc.avboit_grid[2]},
-        .max_particle_lights = desc.max_particle_lights};
+        .max_particle_lights = desc.max_particle_lights,
+        .cluster_particle_lights = desc.cluster_particle_lights,
+        .particle_light_cluster_entries = desc.particle_light_cluster_entries};
     MOTE_TRY_ASSIGN(s.renderer, render::ParticleRenderer::create(*s.device, options));
     return r;
   });
@@ -235,11 +237,15 @@ Status ParticleRenderer::record_transparent(VkCommandBuffer cmd, const ParticleT
 }
 
 VkBuffer ParticleRenderer::particle_lights_buffer() const { return state_->renderer.particle_lights_buffer().handle(); }
+VkBuffer ParticleRenderer::particle_light_clusters_buffer() const {
+  return state_->renderer.particle_light_clusters_buffer().handle();
+}
 
 Result<ParticleLightStats> ParticleRenderer::read_light_stats() {
   return core::guard_allocation("ParticleRenderer::read_light_stats", [&]() -> Result<ParticleLightStats> {
     MOTE_TRY_ASSIGN(const shader::ParticleLightHeader h, state_->renderer.read_light_header());
-    return ParticleLightStats{h.count, h.candidates, h.overflow, h.capacity};
+    MOTE_TRY_ASSIGN(const shader::ParticleLightClusterHeader g, state_->renderer.read_light_cluster_header());
+    return ParticleLightStats{h.count, h.candidates, h.overflow, h.capacity, g.clusters, g.entries, g.overflow};
   });
 }
 

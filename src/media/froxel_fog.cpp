@@ -92,7 +92,7 @@ Result<FroxelFog> FroxelFog::create(gpu::Device& device, const FroxelFogDesc& de
   MOTE_TRY_ASSIGN(fog.lights_, block(device, shader::kMaxPointLights * sizeof(shader::PointLightGpu),
                                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "mote.media.point_lights"));
   MOTE_TRY_ASSIGN(fog.no_particle_lights_,
-                  block(device, 64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "mote.media.no_particle_lights"));
+                  block(device, 256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "mote.media.no_particle_lights"));
   MOTE_TRY_ASSIGN(fog.taps_, block(device, 4, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                    "mote.media.noise_taps"));
   MOTE_TRY_ASSIGN(fog.linear_, gpu::Sampler::create(device, {.name = "mote.media.linear"}));
@@ -139,7 +139,8 @@ shader::MediaFrame FroxelFog::frame_block(const shader::RenderView& view, uint32
 Status FroxelFog::record(VkCommandBuffer cmd, const shader::RenderView& view,
                          std::span<const shader::PointLightGpu> lights, std::span<const shader::MediaVolume> rows,
                          const TileAtlas3D& atlas, const render::ParticleTargets& targets,
-                         const FogShadowMap& shadow_map, const gpu::Buffer* particle_lights) {
+                         const FogShadowMap& shadow_map, const gpu::Buffer* particle_lights,
+                         const gpu::Buffer* particle_light_clusters) {
   MOTE_TRY(render::check_targets(targets, desc_.width, desc_.height, "FroxelFog::record"));
   if (rows.size() > desc_.max_volumes)
     return make_error(ErrorCode::kInvalidArgument,
@@ -153,7 +154,9 @@ Status FroxelFog::record(VkCommandBuffer cmd, const shader::RenderView& view,
   if (rows.empty()) return record_empty(cmd);
   const shader::MediaFrame frame = frame_block(view, uint32_t(rows.size()), light_count);
   record_uploads(cmd, frame, lights.first(light_count), rows);
-  record_grid_passes(cmd, atlas, shadow_map, particle_lights ? *particle_lights : no_particle_lights_);
+  // A list without its grid is read whole (the zero block's grid has no tiles).
+  record_grid_passes(cmd, atlas, shadow_map, particle_lights ? *particle_lights : no_particle_lights_,
+                     particle_lights && particle_light_clusters ? *particle_light_clusters : no_particle_lights_);
   record_composite(cmd, targets);
   previous_view_projection_ = view.view_projection;
   accumulated_ = history_valid_ ? accumulated_ + 1 : 1;

@@ -64,11 +64,12 @@ class FroxelFog {
   // colour is left as it is and the particles read no fog. Errors (kInvalidArgument,
   // nothing recorded): targets check_targets refuses, too many rows or lights. `particle_lights`:
   // the particle-light list (shared/particle_lights.h) the light pass adds, written earlier in
-  // the command buffer and visible to compute shaders; null: none.
+  // the command buffer and visible to compute shaders; null: none. `particle_light_clusters`: its
+  // cluster grid (each froxel's point reads its cluster's lights); null: the whole list.
   Status record(VkCommandBuffer cmd, const shader::RenderView& view, std::span<const shader::PointLightGpu> lights,
                 std::span<const shader::MediaVolume> rows, const TileAtlas3D& atlas,
                 const render::ParticleTargets& targets, const FogShadowMap& shadow_map,
-                const gpu::Buffer* particle_lights = nullptr);
+                const gpu::Buffer* particle_lights = nullptr, const gpu::Buffer* particle_light_clusters = nullptr);
   // Timestamps around each pass of every record from now on ("fog_upload", "fog_inject",
   // "fog_light", "fog_integrate", "fog_composite"), into `profiler` (null: none; benchmarks).
   void set_profiler(gpu::GpuProfiler* profiler) { profiler_ = profiler; }
@@ -96,7 +97,7 @@ class FroxelFog {
   void record_uploads(VkCommandBuffer cmd, const shader::MediaFrame& frame,
                       std::span<const shader::PointLightGpu> lights, std::span<const shader::MediaVolume> rows);
   void record_grid_passes(VkCommandBuffer cmd, const TileAtlas3D& atlas, const FogShadowMap& shadow_map,
-                          const gpu::Buffer& particle_lights);
+                          const gpu::Buffer& particle_lights, const gpu::Buffer& particle_light_clusters);
   void record_composite(VkCommandBuffer cmd, const render::ParticleTargets& targets);
   Status record_empty(VkCommandBuffer cmd);
 

@@ -67,7 +67,7 @@ void FroxelFog::record_uploads(VkCommandBuffer cmd, const shader::MediaFrame& fr
 }
 
 void FroxelFog::record_grid_passes(VkCommandBuffer cmd, const TileAtlas3D& atlas, const FogShadowMap& shadow_map,
-                                   const gpu::Buffer& particle_lights) {
+                                   const gpu::Buffer& particle_lights, const gpu::Buffer& particle_light_clusters) {
   const glm::uvec3 g = desc_.grid;
   const uint32_t out = 1 - current_;  // this frame's lit volume; lit_[current_] is the history
   gpu::ComputeRecorder rec(*device_, cmd);
@@ -90,11 +90,12 @@ void FroxelFog::record_grid_passes(VkCommandBuffer cmd, const TileAtlas3D& atlas
   // light: in-scattering at the light pass's jittered point, blended with the reprojected history.
   const VkImageView shadow = shadow_map.view ? shadow_map.view : far_shadow_.view();
   const VkImageLayout shadow_layout = shadow_map.view ? shadow_map.layout : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-  rec.bind(light_).bind_resources({{0, &frame_buffer_}, {1, &lights_}, {6, &particle_lights}},
-                                  {{2, medium_.view(), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL},
-                                   {3, lit_[current_].view(), linear_.handle(), VK_IMAGE_LAYOUT_GENERAL},
-                                   {4, lit_[out].view(), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL},
-                                   {5, shadow, shadow_sampler_.handle(), shadow_layout}});
+  rec.bind(light_).bind_resources(
+      {{0, &frame_buffer_}, {1, &lights_}, {6, &particle_lights}, {7, &particle_light_clusters}},
+      {{2, medium_.view(), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL},
+       {3, lit_[current_].view(), linear_.handle(), VK_IMAGE_LAYOUT_GENERAL},
+       {4, lit_[out].view(), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL},
+       {5, shadow, shadow_sampler_.handle(), shadow_layout}});
   rec.dispatch(groups(g.x), groups(g.y), g.z);
   compute_to_compute_reads(cmd);
   scope.reset();

@@ -99,7 +99,7 @@ Result<IrradianceVolume> IrradianceVolume::create(gpu::Device& device, const Irr
                   gpu::Sampler::create(device, {.compare = true, .name = "mote.media.irradiance_shadow"}));
   MOTE_TRY_ASSIGN(v.pass_, gpu::ComputePipeline::create(device, "media/froxel_irradiance"));
   MOTE_TRY_ASSIGN(v.no_particle_lights_,
-                  block(device, 64, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "mote.media.no_particle_lights"));
+                  block(device, 256, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "mote.media.no_particle_lights"));
   MOTE_TRY(device.submit_and_wait([&](VkCommandBuffer cmd) {
     vkCmdFillBuffer(cmd, v.no_particle_lights_.handle(), 0, VK_WHOLE_SIZE, 0);
     initialise(cmd, v.luma_, v.chroma_, v.far_shadow_);
@@ -109,7 +109,7 @@ Result<IrradianceVolume> IrradianceVolume::create(gpu::Device& device, const Irr
 
 Status IrradianceVolume::record(VkCommandBuffer cmd, const shader::RenderView& view,
                                 std::span<const shader::PointLightGpu> lights, const SunShadowMap& shadow_map,
-                                const gpu::Buffer* particle_lights) {
+                                const gpu::Buffer* particle_lights, const gpu::Buffer* particle_light_clusters) {
   const uint32_t light_count = std::min(view.point_light_count, shader::kMaxPointLights);
   if (light_count > lights.size())
     return make_error(ErrorCode::kInvalidArgument,
@@ -148,7 +148,9 @@ Status IrradianceVolume::record(VkCommandBuffer cmd, const shader::RenderView& v
       .bind(pass_)
       .bind_resources({{0, &frame_buffer_},
                        {1, &lights_},
-                       {5, particle_lights ? particle_lights : &no_particle_lights_}},
+                       {5, particle_lights ? particle_lights : &no_particle_lights_},
+                       {6,
+                        particle_lights && particle_light_clusters ? particle_light_clusters : &no_particle_lights_}},
                       {{2, shadow, shadow_sampler_.handle(), shadow_layout},
                        {3, luma_.view(), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL},
                        {4, chroma_.view(), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL}})

@@ -52,12 +52,15 @@ class IrradianceVolume {
 
   // One frame: uploads the frame block and `view.point_light_count` of `lights`, then the pass,
   // which also adds the particle lights of `particle_lights` (shared/particle_lights.h's list,
-  // written earlier in the command buffer and visible to compute shaders; null: none).
+  // written earlier in the command buffer and visible to compute shaders; null: none), each
+  // froxel's point those of its cluster in `particle_light_clusters` (the list's grid; null: the
+  // whole list).
   // Opens with a barrier from the previous frame's readers; ends with the volumes visible to
   // compute and fragment shaders. Errors (kInvalidArgument, nothing recorded): fewer lights given
   // than the view counts.
   Status record(VkCommandBuffer cmd, const shader::RenderView& view, std::span<const shader::PointLightGpu> lights,
-                const SunShadowMap& shadow_map, const gpu::Buffer* particle_lights = nullptr);
+                const SunShadowMap& shadow_map, const gpu::Buffer* particle_lights = nullptr,
+                const gpu::Buffer* particle_light_clusters = nullptr);
 
   // Timestamps around the pass ("irradiance") of every record from now on, into `profiler`
   // (null: none; benchmarks).

@@ -123,9 +123,14 @@ void MeshParticlePass::record_opaque(VkCommandBuffer cmd, const ParticleTargets&
   const gpu::ImageBinding shadow_binding{7, shadow.view(), shadow_sampler_.handle(), shadow_layout};
   gpu::GraphicsRecorder rec(*device_, cmd);
   rec.bind(opaque_, color.width(), color.height())
-      .resources(
-          {{0, in.view}, {1, in.point_lights}, {2, in.pool}, {3, in.records}, {4, in.alive}, {8, in.particle_lights}},
-          {shadow_binding});
+      .resources({{0, in.view},
+                  {1, in.point_lights},
+                  {2, in.pool},
+                  {3, in.records},
+                  {4, in.alive},
+                  {8, in.particle_lights},
+                  {9, in.particle_light_clusters}},
+                 {shadow_binding});
   draw_meshes(rec, draws, in, draw_args);
   vkCmdEndRendering(cmd);
   release_target(cmd, color, kColorLayout, t.color_layout, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,

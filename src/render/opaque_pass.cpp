@@ -75,7 +75,8 @@ void OpaquePass::finish_shadow(VkCommandBuffer cmd, RenderTargets& t) {
 
 void OpaquePass::record_scene(VkCommandBuffer cmd, RenderTargets& t, const glm::vec3& background,
                               std::span<const OpaqueDraw> draws, const gpu::Buffer& view,
-                              const gpu::Buffer& point_lights, const gpu::Buffer& particle_lights) {
+                              const gpu::Buffer& point_lights, const gpu::Buffer& particle_lights,
+                              const gpu::Buffer& particle_light_clusters) {
   gpu::image_barrier(cmd, t.hdr, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_NONE,
                      VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
@@ -94,7 +95,8 @@ void OpaquePass::record_scene(VkCommandBuffer cmd, RenderTargets& t, const glm::
   const gpu::ImageBinding shadow_map{7, t.shadow_map.view(), shadow_sampler_.handle(),
                                      VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
   gpu::GraphicsRecorder rec(*device_, cmd);
-  rec.bind(opaque_, t.width, t.height).resources({{0, &view}, {1, &point_lights}, {8, &particle_lights}}, {shadow_map});
+  rec.bind(opaque_, t.width, t.height)
+      .resources({{0, &view}, {1, &point_lights}, {8, &particle_lights}, {9, &particle_light_clusters}}, {shadow_map});
   for (const OpaqueDraw& d : draws)
     rec.push(d.push).vertex_buffer(d.mesh->vertices).index_buffer(d.mesh->indices).draw_indexed(d.mesh->index_count);
   vkCmdEndRendering(cmd);

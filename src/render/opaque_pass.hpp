@@ -49,7 +49,7 @@ class OpaquePass {
   // particle-light list, shared/particle_lights.h) visible to the shaders.
   void record_scene(VkCommandBuffer cmd, RenderTargets& targets, const glm::vec3& background,
                     std::span<const OpaqueDraw> draws, const gpu::Buffer& view, const gpu::Buffer& point_lights,
-                    const gpu::Buffer& particle_lights);
+                    const gpu::Buffer& particle_lights, const gpu::Buffer& particle_light_clusters);
 
  private:
   gpu::Device* device_ = nullptr;

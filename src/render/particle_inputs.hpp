@@ -76,6 +76,8 @@ struct ParticleInputs {
   // PointLightGpu; storage), which the mesh particles are shaded by; always bound (a header of
   // no lights when none).
   const gpu::Buffer* particle_lights = nullptr;
+  // Its cluster grid (ParticleLightClusterHeader, then the grid's words; storage), bound beside it.
+  const gpu::Buffer* particle_light_clusters = nullptr;
 };
 
 }  // namespace mote::render

@@ -107,9 +107,15 @@ Result<ParticleRenderer> ParticleRenderer::create(gpu::Device& device, const Par
                   gpu::Buffer::create(device, {.size = sizeof(shader::ParticleLightRecord) * options.max_emitters,
                                                .usage = kStorage,
                                                .name = "mote.render.light_records"}));
-  MOTE_TRY_ASSIGN(r.no_particle_lights_, gpu::Buffer::create(device, {.size = particle_light_list_bytes(1),
-                                                                      .usage = kStorage,
-                                                                      .name = "mote.render.no_particle_lights"}));
+  if (options.particle_light_cluster_entries > shader::kParticleLightClusterMaxEntries)
+    return make_error(ErrorCode::kInvalidArgument,
+                      fmt::format("particle_light_cluster_entries {} is past {}",
+                                  options.particle_light_cluster_entries, shader::kParticleLightClusterMaxEntries));
+  // Zero: a list of no lights and a cluster header of no grid (both headers fit).
+  static_assert(shader::kParticleLightClusterHeaderBytes <= 256 && shader::kParticleLightHeaderBytes <= 256);
+  MOTE_TRY_ASSIGN(r.no_particle_lights_,
+                  gpu::Buffer::create(device,
+                                      {.size = 256, .usage = kStorage, .name = "mote.render.no_particle_lights"}));
   MOTE_TRY_ASSIGN(r.draw_args_, gpu::Buffer::create(device, {.size = shader::kDrawArgsWords * 4,
                                                              .usage = kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
                                                              .name = "mote.render.draw_args"}));
@@ -168,8 +174,15 @@ Status ParticleRenderer::set_emitter(uint32_t row, const CompiledEffect& effect,
   MOTE_TRY_ASSIGN(shader::RibbonRecord ribbon, make_ribbon_record(effect));
   MOTE_TRY_ASSIGN(shader::ParticleLightRecord light, make_light_record(effect));
   if (light.flags != 0 && !light_pass_.valid()) {
-    MOTE_TRY_ASSIGN(light_pass_, ParticleLightPass::create(*device_, {.capacity = options_.capacity,
-                                                                      .max_lights = options_.max_particle_lights}));
+    MOTE_TRY_ASSIGN(light_pass_,
+                    ParticleLightPass::create(*device_, {.capacity = options_.capacity,
+                                                         .max_lights = options_.max_particle_lights,
+                                                         .cluster = options_.cluster_particle_lights,
+                                                         .width = options_.width,
+                                                         .height = options_.height,
+                                                         .near = options_.lighting_near,
+                                                         .far = options_.lighting_far,
+                                                         .entries = options_.particle_light_cluster_entries}));
   }
   // The compute path draws ribbons with the raster path's ribbon pipeline after its tiles
   // (docs/design/ribbons.md): made with the first ribbon row.
@@ -239,6 +252,7 @@ ParticleInputs ParticleRenderer::inputs() const {
   in.emitter_bounds = frame_.emitter_bounds;
   in.emitter_bounds_rows = frame_.emitter_bounds ? frame_.emitter_bounds_rows : 0;
   in.particle_lights = &particle_lights_buffer();
+  in.particle_light_clusters = &particle_light_clusters_buffer();
   in.lighting = {irradiance_.luma_view(), irradiance_.chroma_view(), irradiance_.sampler(),
                  &irradiance_.sampling_buffer()};
   if (ribbons_built_)
@@ -323,7 +337,7 @@ Status ParticleRenderer::record_prepare(VkCommandBuffer cmd, const ParticleBuffe
     MOTE_TRY(ribbons_.record(cmd, inputs(), ribbon_records_buffer_, live_ribbon(shader::kRibbonFlagIdField)));
   // The particle lights, selected again every frame (docs/design/particle_lights.md).
   if (light_pass_.valid()) {
-    if (has_light_rows()) MOTE_TRY(light_pass_.record(cmd, inputs(), light_records_buffer_));
+    if (has_light_rows()) MOTE_TRY(light_pass_.record(cmd, inputs(), light_records_buffer_, view));
     else light_pass_.record_empty(cmd);
   }
   return ok_status();
@@ -378,6 +392,14 @@ Result<shader::ParticleLightHeader> ParticleRenderer::read_light_header() const 
   return header[0];
 }
 
+Result<shader::ParticleLightClusterHeader> ParticleRenderer::read_light_cluster_header() const {
+  if (!device_) return make_error(ErrorCode::kInvalidArgument, "particle renderer used before create()");
+  if (!light_pass_.valid()) return shader::ParticleLightClusterHeader{};
+  MOTE_TRY_ASSIGN(const auto header,
+                  gpu::readback_as<shader::ParticleLightClusterHeader>(*device_, light_pass_.clusters(), 1));
+  return header[0];
+}
+
 bool ParticleRenderer::has_light_rows() const {
   for (size_t row = 0; row < records_.size(); ++row)
     if ((records_[row].flags & shader::kDrawFlagLive) && (light_records_[row].flags & shader::kParticleLightFlagLive))
@@ -398,7 +420,8 @@ Status ParticleRenderer::record_transparent(VkCommandBuffer cmd, const ParticleT
   MOTE_TRY(check_shadow_map(shadow_map, "record_transparent"));
   if (has_lit_rows()) {
     const media::SunShadowMap sun{shadow_map.image ? shadow_map.image->view() : VK_NULL_HANDLE, shadow_map.layout};
-    MOTE_TRY(irradiance_.record(cmd, view_, lights_, sun, &particle_lights_buffer()));
+    MOTE_TRY(irradiance_.record(cmd, view_, lights_, sun, &particle_lights_buffer(),
+                                &particle_light_clusters_buffer()));
   }
   if (options_.path == DrawPath::kCompute) {
     compute_.record(cmd, inputs(), targets, depth_sampler_.handle());

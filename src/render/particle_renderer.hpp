@@ -73,6 +73,10 @@ struct ParticleRendererOptions {
   // The particle-light list's capacity (render/particle_light_pass.hpp): the brightest this many
   // particle lights of a frame light the scene, 1 .. kParticleLightsMaxCapacity.
   uint32_t max_particle_lights = shader::kParticleLightsDefaultCapacity;
+  // The list's cluster grid (render/particle_light_pass.hpp; its slices span lighting_near ..
+  // lighting_far): false, none (every reader loops over the whole list).
+  bool cluster_particle_lights = true;
+  uint32_t particle_light_cluster_entries = 0;  // 0: kParticleLightClusterEntriesPerCluster a cluster
 };
 
 // The runtime frame's buffers as ParticleBuffers (this frame's alive list).
@@ -146,9 +150,15 @@ class ParticleRenderer {
   const gpu::Buffer& particle_lights_buffer() const {
     return light_pass_.valid() ? light_pass_.list() : no_particle_lights_;
   }
+  // The list's cluster grid (ParticleLightClusterHeader, then its words; storage), beside it.
+  const gpu::Buffer& particle_light_clusters_buffer() const {
+    return light_pass_.valid() ? light_pass_.clusters() : no_particle_lights_;
+  }
   // The list's header as the last submitted frame left it (a readback: waits for the device's
   // queue); all zero but the capacity before the first light row.
   Result<shader::ParticleLightHeader> read_light_header() const;
+  // The cluster grid's header likewise (all zero before the first light row).
+  Result<shader::ParticleLightClusterHeader> read_light_cluster_header() const;
   // The selection of the last record_prepare (valid once a light row was set), for tests.
   const ParticleLightPass& light_pass() const { return light_pass_; }
   bool has_mesh_particles() const { return !mesh_draws_.empty(); }
@@ -193,7 +203,7 @@ class ParticleRenderer {
   gpu::Buffer ribbon_records_buffer_;
   gpu::Buffer light_records_buffer_;
   ParticleLightPass light_pass_;    // made with the first light row (render/particle_light_pass.hpp)
-  gpu::Buffer no_particle_lights_;  // a list header of no lights, bound until then
+  gpu::Buffer no_particle_lights_;  // a list header of no lights and a grid of none (zero), bound until then
   RibbonPass ribbons_;              // made with the first ribbon row (render/ribbon_pass.hpp)
   bool ribbons_built_ = false;      // the last record_prepare built ribbons (a live ribbon row)
   bool ribbon_raster_ = false;      // compute path: raster_ made to draw its ribbons

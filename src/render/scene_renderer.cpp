@@ -214,7 +214,9 @@ Status SceneRenderer::make_particles(uint32_t width, uint32_t height) {
                                                                        : mote::Transparency::kOit,
       .lighting_grid = {options_.lighting_grid.x, options_.lighting_grid.y, options_.lighting_grid.z},
       .avboit_grid = {options_.avboit_grid.x, options_.avboit_grid.y, options_.avboit_grid.z},
-      .max_particle_lights = options_.max_particle_lights};
+      .max_particle_lights = options_.max_particle_lights,
+      .cluster_particle_lights = options_.cluster_particle_lights,
+      .particle_light_cluster_entries = options_.particle_light_cluster_entries};
   MOTE_TRY_ASSIGN(renderer_, mote::ParticleRenderer::create(*particles_, desc));
   // The effects' textures and meshes stay inside the scene's asset root (none: not confined).
   detail::ApiAccess::set_asset_root(*renderer_, scene_.asset_root);
@@ -445,7 +447,8 @@ Status SceneRenderer::record_frame(VkCommandBuffer cmd, const ParticleView& view
   pass_end();
   pass("opaque");
   opaque_.record_scene(cmd, targets_, glm::vec3(scene_.environment.background), draws, view_buffer,
-                       particle_renderer.point_lights_buffer(), particle_renderer.particle_lights_buffer());
+                       particle_renderer.point_lights_buffer(), particle_renderer.particle_lights_buffer(),
+                       particle_renderer.particle_light_clusters_buffer());
   const mote::ParticleShadowMap shadow_map{targets_.shadow_map.handle(), targets_.shadow_map.view(),
                                            VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, targets_.shadow_size};
   MOTE_TRY(renderer_->record_opaque(cmd,
@@ -543,6 +546,7 @@ Result<assets::ImageRgba8> SceneRenderer::render(FrameReport* report, FrameCaptu
     capture->ribbons.assign(particle_renderer.ribbon_records().begin(), particle_renderer.ribbon_records().end());
     capture->light_records.assign(particle_renderer.light_records().begin(), particle_renderer.light_records().end());
     MOTE_TRY_ASSIGN(capture->particle_light_header, particle_renderer.read_light_header());
+    MOTE_TRY_ASSIGN(capture->particle_light_clusters, particle_renderer.read_light_cluster_header());
     capture->particle_lights.clear();
     if (const ParticleLightPass& selection = particle_renderer.light_pass();
         selection.valid() && capture->particle_light_header.count > 0) {

@@ -49,6 +49,10 @@ struct SceneRenderOptions {
   glm::uvec3 avboit_grid{0, 0, 0};
   // The particle-light list's capacity (mote::ParticleRendererDesc::max_particle_lights).
   uint32_t max_particle_lights = 256;
+  // Its cluster grid (mote::ParticleRendererDesc::cluster_particle_lights; false: every reader
+  // loops over the whole list).
+  bool cluster_particle_lights = true;
+  uint32_t particle_light_cluster_entries = 0;  // mote::ParticleRendererDesc's (0: 32 a cluster)
 };
 
 struct FrameReport {
@@ -74,6 +78,7 @@ struct FrameCapture {
   // the GPU selected for the frame (its header and its first header.count lights).
   std::vector<shader::ParticleLightRecord> light_records;
   shader::ParticleLightHeader particle_light_header{};
+  shader::ParticleLightClusterHeader particle_light_clusters{};  // the list's cluster grid (all zero: none)
   std::vector<shader::PointLightGpu> particle_lights;
   // The GPU's ribbon build of the frame (render/ribbon_pass.hpp): its counts block and a point per
   // alive-list place, in (row, id, serial) order; empty without a ribbon row.

@@ -14,6 +14,7 @@
 #include "shared/media_density.h"
 #include "shared/media_passes.h"
 #include "shared/particle.h"
+#include "shared/particle_lights.h"
 #include "shared/particle_render.h"
 #include "shared/radix_sort.h"
 #include "shared/render_passes.h"
@@ -288,6 +289,22 @@ inline std::vector<SharedLayout> shared_layouts() {
       {"PointLightGpu",
        {MOTE_MEMBER(PointLightGpu, position_range), MOTE_MEMBER(PointLightGpu, radiance),
         MOTE_MEMBER(PointLightGpu, spot)}},
+      {"ParticleLightHeader",
+       {MOTE_MEMBER(ParticleLightHeader, count), MOTE_MEMBER(ParticleLightHeader, candidates),
+        MOTE_MEMBER(ParticleLightHeader, overflow), MOTE_MEMBER(ParticleLightHeader, capacity)}},
+      {"ParticleLightRecord",
+       {MOTE_MEMBER(ParticleLightRecord, color_intensity), MOTE_MEMBER(ParticleLightRecord, radius),
+        MOTE_MEMBER(ParticleLightRecord, radius_from_size), MOTE_MEMBER(ParticleLightRecord, flags),
+        MOTE_MEMBER(ParticleLightRecord, pad0)}},
+      {"ParticleLightClusterHeader",
+       {MOTE_MEMBER(ParticleLightClusterHeader, view), MOTE_MEMBER(ParticleLightClusterHeader, projection),
+        MOTE_MEMBER(ParticleLightClusterHeader, inverse_projection), MOTE_MEMBER(ParticleLightClusterHeader, tiles_x),
+        MOTE_MEMBER(ParticleLightClusterHeader, tiles_y), MOTE_MEMBER(ParticleLightClusterHeader, slices),
+        MOTE_MEMBER(ParticleLightClusterHeader, clusters), MOTE_MEMBER(ParticleLightClusterHeader, tile_ndc_x),
+        MOTE_MEMBER(ParticleLightClusterHeader, tile_ndc_y), MOTE_MEMBER(ParticleLightClusterHeader, near),
+        MOTE_MEMBER(ParticleLightClusterHeader, slice_scale), MOTE_MEMBER(ParticleLightClusterHeader, entry_capacity),
+        MOTE_MEMBER(ParticleLightClusterHeader, entries), MOTE_MEMBER(ParticleLightClusterHeader, overflow),
+        MOTE_MEMBER(ParticleLightClusterHeader, pad0)}},
       {"OpaquePush",
        {MOTE_MEMBER(OpaquePush, model), MOTE_MEMBER(OpaquePush, base_color), MOTE_MEMBER(OpaquePush, emissive)}},
       {"ParticleDrawPush",
