@@ -166,6 +166,24 @@ Result<CompiledEffect> frame_bench_effect(uint32_t extra_fields) {
   return effect;
 }
 
+Result<CompiledEffect> frame_bench_depth_effect() {
+  std::string text = kProgram;
+  const std::string moved = "  FMA r0.xyz, r3.xyz, r6.x, r0.xyz\n";
+  text.insert(text.find(moved) + moved.size(),
+              "  SAMPLE_DEPTH r17.xyzw, r0.xyz, 0.5\n"  // n, depth behind the surface (0, 0: no hit)
+              "  FMA r0.xyz, r17.xyz, r17.w, r0.xyz\n"  // onto the surface
+              "  DOT r21.x, r3.xyz, r17.xyz\n"          // v.n
+              "  MIN r21.x, r21.x, 0.0\n"               // only into the surface
+              "  MUL r21.x, r21.x, -1.5\n"              // -(1 + restitution) v.n
+              "  FMA r3.xyz, r17.xyz, r21.x, r3.xyz\n");
+  text.replace(text.find(".registers 17"), 13, ".registers 24");
+  MOTE_TRY_ASSIGN(Program program, assemble(text));
+  CompiledEffect effect;
+  effect.name = "bench_depth_collision";
+  effect.program = std::move(program);
+  return effect;
+}
+
 Result<FrameResult> run_frame_scenario(gpu::Device& device, const FrameBenchOptions& opt, const Scenario& sc,
                                        const CompiledEffect& base, double roofline_gbps) {
   const auto t_setup = std::chrono::steady_clock::now();
@@ -192,6 +210,7 @@ Result<FrameResult> run_frame_scenario(gpu::Device& device, const FrameBenchOpti
                                                           .compiled_simulate = !opt.interpreted});
   if (!created.ok()) return created.error();
   runtime::ParticleSystem& system = *created;
+  if (opt.collision_depth) MOTE_TRY(system.set_collision_depth(*opt.collision_depth));
 
   CompiledEffect effect = base;
   const float emitter_rate = sc.idle ? 0.0f : rate;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gpu/device.hpp"
+#include "mote/depth_image.hpp"
 #include "mote/effect.hpp"
 #include "mote/result.hpp"
 
@@ -21,6 +22,8 @@ struct FrameBenchOptions {
   uint64_t roofline_mib = 1024;  // 0: no roofline, and no GPU warm-up before the measured frames
   uint32_t record_words = 32;
   uint32_t extra_fields = 0;
+  // The collision depth the system is given before its frames (bench/depth_collision; nullptr: none).
+  const DepthImage* collision_depth = nullptr;
 };
 
 struct Scenario {
@@ -48,6 +51,10 @@ struct FrameResult {
 // The benchmark's effect: ballistic particles whose life is an emitter field, with `extra_fields`
 // more float fields each advanced in UPDATE.
 Result<CompiledEffect> frame_bench_effect(uint32_t extra_fields);
+// The same ballistic particles colliding with the collision depth after they move: one SAMPLE_DEPTH
+// (thickness 0.5) and the collide_depth node's response with restitution 0.5, friction 0 written
+// without selects (a miss returns 0: nothing moves), bench/depth_collision's effect.
+Result<CompiledEffect> frame_bench_depth_effect();
 Result<FrameResult> run_frame_scenario(gpu::Device& device, const FrameBenchOptions& options, const Scenario& scenario,
                                        const CompiledEffect& effect, double roofline_gbps);
 

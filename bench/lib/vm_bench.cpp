@@ -21,6 +21,7 @@
 #include "vm_bench.hpp"
 #include "shared/vm_limits.h"
 #include "update_program.hpp"
+#include "vm/depth_sampling.hpp"
 #include "vm/vector_field_sampling.hpp"
 #include "vm_gpu/gpu_executor.hpp"
 #include "vm_gpu/record_window.hpp"
@@ -97,12 +98,16 @@ Result<VmBenchResult> run_vm_bench(gpu::Device& device, const VmBenchOptions& op
   const VectorFieldTable no_fields = vector_field_table({});
   auto field_headers = gpu::Buffer::create(device, {.size = sizeof(no_fields.headers), .name = "bench.field_headers"});
   auto field_values = gpu::Buffer::create(device, {.size = 16, .name = "bench.field_values"});
-  for (auto* r : {&records, &killed, &op_counts, &trace, &wide_registers, &field_headers, &field_values})
+  // No collision depth: binding 12 holds a view with no image, so SAMPLE_DEPTH misses.
+  const std::vector<uint32_t> no_depth = depth_buffer_words(nullptr);
+  auto depth = gpu::Buffer::create(device, {.size = no_depth.size() * 4, .name = "bench.depth"});
+  for (auto* r : {&records, &killed, &op_counts, &trace, &wide_registers, &field_headers, &field_values, &depth})
     if (!r->ok()) return (r->error());
   MOTE_TRY(gpu::upload(device, *field_headers,
                        std::span(reinterpret_cast<const uint8_t*>(no_fields.headers.data()),
                                  sizeof(no_fields.headers))));
   MOTE_TRY(gpu::upload_span<float>(device, *field_values, std::vector<float>(4, 0.0f)));
+  MOTE_TRY(gpu::upload_span<uint32_t>(device, *depth, no_depth));
 
   // Particles of every age, in chunks so the staging buffer stays small.
   const uint32_t chunk = 1u << 20;
@@ -259,8 +264,8 @@ Result<VmBenchResult> run_vm_bench(gpu::Device& device, const VmBenchOptions& op
     else {
       // The interpreters' and the compiled kernel's common bindings, then each one's own.
       std::vector<gpu::BufferBinding> bindings{
-          {0, &pb},     {1, &*records},        {2, &*killed},       {3, &*op_counts}, {4, &r.params_buffer},
-          {6, &*trace}, {10, &*field_headers}, {11, &*field_values}};
+          {0, &pb},     {1, &*records},        {2, &*killed},        {3, &*op_counts}, {4, &r.params_buffer},
+          {6, &*trace}, {10, &*field_headers}, {11, &*field_values}, {12, &*depth}};
       if (r.which == GpuInterpreter::kWide && !r.compiled) {
         bindings.push_back({5, &*wide_registers});
         bindings.push_back(code_view(r.image, pb));

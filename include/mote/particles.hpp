@@ -23,6 +23,7 @@
 #include "mote/emitter.hpp"
 #include "mote/particle.hpp"
 #include "mote/result.hpp"
+#include "mote/depth_image.hpp"
 #include "mote/vector_field.hpp"
 #include "mote/wind.hpp"
 
@@ -333,6 +334,14 @@ class ParticleSystem {
   // refuses (where "field." + its member, e.g. "field.vectors[7]").
   Status set_vector_field(uint32_t slot, const VectorField& field);
   Status clear_vector_field(uint32_t slot);
+  // The depth every `collide_depth` node (SAMPLE_DEPTH) tests particles against from the next
+  // frame on: a reversed-Z depth image and the camera it was drawn with (mote/depth_image.hpp,
+  // docs/design/depth_collision.md) — the previous frame's opaque depth, from Mote's scene
+  // renderer or the host's own renderer. The image is copied. clear_collision_depth removes it
+  // (the default: the node never hits). kInvalidArgument: an image check_depth_image refuses
+  // (where "depth." + its member).
+  Status set_collision_depth(const DepthImage& image);
+  Status clear_collision_depth();
 
   // One frame of `dt` seconds: uploads the transforms (waiting for the previous frame first),
   // records the frame and submits it. Does not wait for it.

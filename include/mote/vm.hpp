@@ -12,6 +12,7 @@
 
 #include "mote/program.hpp"
 #include "mote/result.hpp"
+#include "mote/depth_image.hpp"
 #include "mote/vector_field.hpp"
 
 namespace mote {
@@ -64,6 +65,10 @@ struct RunInput {
   // (mote/vector_field.hpp; executors check its grid and size, and refuse a run otherwise).
   // The fields are the caller's and must outlive the run.
   std::vector<const VectorField*> vector_fields;
+  // What SAMPLE_DEPTH tests against (nullptr: no depth, every sample misses). Should pass
+  // check_depth_image (mote/depth_image.hpp; executors check its size and refuse a run otherwise
+  // at "depth"). The caller's; must outlive the run.
+  const DepthImage* depth = nullptr;
 };
 
 struct RunOutput {

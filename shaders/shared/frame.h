@@ -407,6 +407,8 @@ MOTE_CONSTANT(uint, kFrameBindingEventOrder, 37u);     // the sort's values: the
 // SAMPLE_FIELD's table (shared/vm_vector_field.h; emit and simulate bind it).
 MOTE_CONSTANT(uint, kFrameBindingVectorFieldHeaders, 38u);  // VmVectorFieldHeader per slot
 MOTE_CONSTANT(uint, kFrameBindingVectorFieldValues, 39u);   // every field's vectors
+// SAMPLE_DEPTH's depth (shared/vm_depth.h: the view, then the depths; emit and simulate bind it).
+MOTE_CONSTANT(uint, kFrameBindingCollisionDepth, 40u);
 
 MOTE_CONSTANT(uint, kFrameWorkgroupSize, 64u);
 // The interpreted simulate's record window (shaders/runtime/frame/vm.glsl): the most chunks of a

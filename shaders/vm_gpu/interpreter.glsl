@@ -10,6 +10,8 @@
 //   VmWindField vm_wind()               -- the scene's wind
 //   vec3  vm_sample_vector_field_slot(uint slot, vec3 p)  -- SAMPLE_FIELD: a field slot at p
 //     (vm_gpu/vector_field_fetch.glsl over the includer's field table; 0 for an empty slot)
+//   vec4  vm_sample_depth(vec3 p, float thickness)  -- SAMPLE_DEPTH: the collision depth at p
+//     (vm_gpu/depth_fetch.glsl over the includer's depth buffer; 0 without one)
 //   void  vm_count_op(uint op)          -- per-opcode execution counting (may do nothing)
 //   void  vm_trace(uint pc, vec4 result) -- per-instruction result tracing (may do nothing)
 //   uint  vm_op_shape(uint op)          -- mote::isa::op_shape of a known opcode
@@ -137,6 +139,7 @@ vec4 vm_read_operand(uint w0, uint word, uint s) {
 #define VM_SPECIAL_SAMPLE_WIND() r = vec4(vm_sample_wind(vm_wind(), a.xyz), 0.0f)
 // The slot is src1's raw word (< kVmVectorFields: check_form); the fetch reads 0 for any other.
 #define VM_SPECIAL_SAMPLE_FIELD() r = vec4(vm_sample_vector_field_slot(s1, a.xyz), 0.0f)
+#define VM_SPECIAL_SAMPLE_DEPTH() r = vm_sample_depth(a.xyz, b.x)
 #ifdef VM_FAST_OPERANDS
 // A comparison in the fast form: KILL x arrives as (x, 0.0, NE), a fused CMP as its own.
 #define VM_SPECIAL_KILL() killed = killed || vm_cmp(a.x, b.x, s2) != 0.0f

@@ -18,6 +18,7 @@
 //   vec4  vm_load_builtin(uint id, uint lanes)   -- LOAD_BUILTIN, any id (unknown ids read 0)
 //   VmWindField vm_wind()                        -- the scene's wind
 //   vec3  vm_sample_vector_field_slot(uint, vec3) -- SAMPLE_FIELD (vm_gpu/vector_field_fetch.glsl)
+//   vec4  vm_sample_depth(vec3, float)            -- SAMPLE_DEPTH (vm_gpu/depth_fetch.glsl)
 //   void  vm_trace(uint pc, vec4 result)         -- per-instruction results (may do nothing)
 //   void  vm_count_ops(uint op, uint times)      -- per-opcode execution counts (may do nothing)
 //   uint  vm_seed                                -- this particle's RNG seed
@@ -68,6 +69,14 @@ VmWindField vm_wind() { return params.wind; }
 layout(std430, binding = 10) readonly buffer VectorFieldHeaders { VmVectorFieldHeader vector_field_headers[]; };
 layout(std430, binding = 11) readonly buffer VectorFieldValues { float vector_field_values[]; };
 #include "vm_gpu/vector_field_fetch.glsl"
+// SAMPLE_DEPTH's depth (src/vm/depth_sampling.hpp: the view, then the depths), read through
+// vm_gpu/depth_fetch.glsl.
+#include "shared/vm_depth.h"
+layout(std430, binding = 12) readonly buffer CollisionDepth {
+  VmDepthView depth_view;
+  float depth_values[];
+};
+#include "vm_gpu/depth_fetch.glsl"
 void vm_trace(uint pc, vec4 r) {
   if (!kTrace) return;
   uint results = uint(trace.length());

@@ -220,6 +220,14 @@ VmWindField vm_wind() { return params.wind; }
 layout(std430, binding = 10) readonly buffer VectorFieldHeaders { VmVectorFieldHeader vector_field_headers[]; };
 layout(std430, binding = 11) readonly buffer VectorFieldValues { float vector_field_values[]; };
 #include "vm_gpu/vector_field_fetch.glsl"
+// SAMPLE_DEPTH's depth (src/vm/depth_sampling.hpp: the view, then the depths), read through
+// vm_gpu/depth_fetch.glsl.
+#include "shared/vm_depth.h"
+layout(std430, binding = 12) readonly buffer CollisionDepth {
+  VmDepthView depth_view;
+  float depth_values[];
+};
+#include "vm_gpu/depth_fetch.glsl"
 #ifndef VM_REGISTERS_FAST
 uint vm_op_shape(uint op) { return op_shapes[op & 63u].x; }
 #endif

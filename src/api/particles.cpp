@@ -230,6 +230,12 @@ Status ParticleSystem::set_vector_field(uint32_t slot, const VectorField& field)
   return state_->system.set_vector_field(slot, field);
 }
 
+Status ParticleSystem::set_collision_depth(const DepthImage& image) {
+  return state_->system.set_collision_depth(image);
+}
+
+Status ParticleSystem::clear_collision_depth() { return state_->system.set_collision_depth(std::nullopt); }
+
 Status ParticleSystem::clear_vector_field(uint32_t slot) { return state_->system.set_vector_field(slot, std::nullopt); }
 
 Status ParticleSystem::execute(float dt) {

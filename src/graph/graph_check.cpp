@@ -409,13 +409,15 @@ Status check_one_store_per_field(const TypedGraph& g, const std::string& where) 
   return {};
 }
 
-// A collider whose size is a constant must have one: a radius or every half extent finite and
-// above 0 (issue 27's bad input; a size computed by the graph is the author's to keep positive).
+// A collider whose size is a constant must have one: a radius, every half extent or a depth
+// collider's thickness finite and above 0 (issue 27's bad input; a size computed by the graph is the author's to keep
+// positive).
 Status check_collider_sizes(const TypedGraph& g, const std::string& where) {
   for (const TypedNode& n : g.nodes) {
     const std::string_view type = n.spec->type;
     const char* port = type == "collide_box"                                     ? "extent"
                        : (type == "collide_sphere" || type == "collide_capsule") ? "radius"
+                       : type == "collide_depth"                                 ? "thickness"
                                                                                  : nullptr;
     if (port == nullptr) continue;
     const int p = port_index(n.spec->inputs, port);

@@ -431,6 +431,11 @@ Outputs lower_collider_node(Lowerer& L, const NodeLowering& node) {
   }
   if (type == "collide_sphere") return collide_ball(L, in, in[2], in[3], in[4], in[5]);
   if (type == "collide_box") return collide_box(L, in);
+  if (type == "collide_depth") {
+    // SAMPLE_DEPTH's xyz is the surface normal and w the depth behind it (0 and 0: no hit).
+    ValueRef s = L.op(Op::SAMPLE_DEPTH, 4, {in[0], in[2]});
+    return collide_response(L, in, IrBuilder::prefix(s, 3), L.c(s, 3), in[3], in[4]);
+  }
   if (type == "collide_capsule") {
     // The nearest point of the segment a-b, then a ball there (a == b: a sphere at a).
     ValueRef ab = L.op(Op::SUB, 3, {in[3], in[2]});

@@ -249,6 +249,13 @@ void add_field_and_collider_nodes(std::vector<NodeSpec>& t) {
                 val("radius", 1, 0.5f), restitution, friction},
                collide_out,
                {}});
+  // Against the collision depth the system is given (docs/design/depth_collision.md): a particle
+  // at most `thickness` behind the surface seen through its texel.
+  t.push_back({"collide_depth",
+               kUpdate,
+               {req("position", 3), req("velocity", 3), val("thickness", 1, 0.5f), restitution, friction},
+               collide_out,
+               {}});
 }
 
 // Emit shapes, velocity patterns, age and the quaternions beyond the ISA's own.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/alloc_guard.hpp"
+#include "vm/depth_sampling.hpp"
 #include "vm/executor_common.hpp"
 
 namespace mote {
@@ -199,6 +200,18 @@ void special_SAMPLE_WIND(const Block& x) {
 void special_SAMPLE_FIELD(const Block& x) {
   for (uint32_t i = 0; i < x.n; ++i) {
     const vec4 r = vec4(sample_run_field(x.input, x.d.raw[1], vec3(gather(x.a, i))), 0.0f);
+    for (uint32_t k = 0; k < x.d.written; ++k) x.o[k].v[i] = r[int(k)];
+  }
+}
+void special_SAMPLE_DEPTH(const Block& x) {
+  if (x.input.depth == nullptr) {
+    for (uint32_t k = 0; k < x.d.written; ++k)
+      for (uint32_t i = 0; i < x.n; ++i) x.o[k].v[i] = 0.0f;
+    return;
+  }
+  const shader::VmDepthView view = depth_view(x.input.depth);
+  for (uint32_t i = 0; i < x.n; ++i) {
+    const vec4 r = sample_depth_values(view, x.input.depth->depths, vec3(gather(x.a, i)), gather(x.b, i).x);
     for (uint32_t k = 0; k < x.d.written; ++k) x.o[k].v[i] = r[int(k)];
   }
 }

@@ -4,6 +4,7 @@
 
 #include "mote/verifier.hpp"
 #include "shared/vm_limits.h"
+#include "vm/depth_sampling.hpp"
 #include "vm/vector_field_sampling.hpp"
 
 namespace mote {
@@ -66,6 +67,7 @@ Result<uint32_t> validate_run_input(const RunInput& input) {
                           std::to_string(input.count) + " particles needs none or " +
                           std::to_string(size_t(input.count) * shader::kVmEventPayloadWords));
   MOTE_TRY(check_vector_field_shapes(input.vector_fields));
+  MOTE_TRY(check_depth_image_shape(input.depth));
   if (input.emitter_fields.size() < vm_emitter_field_words(program))
     return make_error(ErrorCode::kInvalidArgument, "emitter_fields is smaller than the program's emitter field block");
 
@@ -108,6 +110,11 @@ Result<uint32_t> validate_run_input(const RunInput& input) {
     }
   }
   return record_words;
+}
+
+vec4 sample_run_depth(const RunInput& input, vec3 p, float thickness) {
+  if (input.depth == nullptr) return vec4(0.0f);
+  return sample_depth_values(depth_view(input.depth), input.depth->depths, p, thickness);
 }
 
 vec3 sample_run_field(const RunInput& input, uint32_t slot, vec3 p) {

@@ -39,6 +39,9 @@ const char* section_name_of(Section section);
 // SAMPLE_FIELD: field slot `slot` of the run at p (0 for an empty slot or one past the list).
 vec3 sample_run_field(const RunInput& input, uint32_t slot, vec3 p);
 
+// SAMPLE_DEPTH: the run's depth at p with `thickness` (0 without a depth).
+vec4 sample_run_depth(const RunInput& input, vec3 p, float thickness);
+
 // Register file size every executor allocates: all 8-bit slots plus the 3 a swizzle can add.
 inline constexpr uint32_t kRegisterFileSlots = 256u + 3u;
 

@@ -85,6 +85,7 @@ void special_RAND(Site& s) {
 void special_SAMPLE_WIND(Site& s) { s.r = vec4(shader::vm_sample_wind(s.in.wind, vec3(s.a)), 0.0f); }
 // The slot is src1's raw word (< kVmVectorFields: check_form).
 void special_SAMPLE_FIELD(Site& s) { s.r = vec4(sample_run_field(s.in, s.ins.words[2], vec3(s.a)), 0.0f); }
+void special_SAMPLE_DEPTH(Site& s) { s.r = sample_run_depth(s.in, vec3(s.a), s.b.x); }
 void special_KILL(Site& s) { s.p.killed = s.p.killed || s.a.x != 0.0f; }
 void special_EMIT_EVENT(Site& s) {
   uint32_t& total = s.p.events[s.ins.words[2]];  // < kVmEventOutputs: the verifier's check_form

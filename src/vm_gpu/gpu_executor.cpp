@@ -16,6 +16,7 @@
 #include "shared/vm_gpu.h"
 #include "shared/vm_limits.h"
 #include "vm/executor_common.hpp"
+#include "vm/depth_sampling.hpp"
 #include "vm/vector_field_sampling.hpp"
 #include "vm/wind_field.hpp"
 #include "vm_gpu/fast_fold.hpp"
@@ -117,6 +118,7 @@ Result<RunOutput> GpuExecutor::run_traced_unguarded(const RunInput& input, std::
                    {6, &b.trace},
                    {10, &b.field_headers},
                    {11, &b.field_values},
+                   {12, &b.depth},
                    code_view(image, b.program),
                    shapes_view(image, b.program)});
     else
@@ -128,6 +130,7 @@ Result<RunOutput> GpuExecutor::run_traced_unguarded(const RunInput& input, std::
                    {6, &b.trace},
                    {10, &b.field_headers},
                    {11, &b.field_values},
+                   {12, &b.depth},
                    code_view(image, b.program),
                    immediates_view(image, b.program)});
     rec.dispatch(image.groups);
@@ -183,6 +186,10 @@ Result<RunOutput> run_gpu_harness(gpu::Device& device, const RunInput& input, Gp
   MOTE_TRY(gpu::upload(device, b.field_headers,
                        std::span(reinterpret_cast<const uint8_t*>(fields.headers.data()), sizeof(fields.headers))));
   MOTE_TRY(gpu::upload_span<float>(device, b.field_values, field_values));
+  MOTE_TRY(check_depth_image_shape(input.depth));
+  const std::vector<uint32_t> depth_words = depth_buffer_words(input.depth);
+  MOTE_TRY_ASSIGN(b.depth, gpu::Buffer::create(device, {.size = depth_words.size() * 4, .name = "vm.depth"}));
+  MOTE_TRY(gpu::upload_span<uint32_t>(device, b.depth, depth_words));
   MOTE_TRY(gpu::upload_span<uint32_t>(device, b.program, image.words));
   MOTE_TRY(gpu::upload_span<uint32_t>(device, b.records, input.records));
   MOTE_TRY(gpu::upload(device, b.params, std::span(reinterpret_cast<const uint8_t*>(&params), sizeof(params))));

@@ -110,6 +110,8 @@ struct GpuRunBuffers {
   gpu::Buffer program, records, killed, op_counts, params, trace;
   // SAMPLE_FIELD's table of the run's vector fields (bindings 10 and 11 of both harnesses).
   gpu::Buffer field_headers, field_values;
+  // SAMPLE_DEPTH's depth: the view, then the depths (binding 12 of both harnesses).
+  gpu::Buffer depth;
 };
 // One run of a harness pipeline (an interpreter or a compiled kernel) on `device`: uploads
 // `image` and the records, poisons the kill flags, records `dispatch` (which binds its pipeline

@@ -68,6 +68,8 @@ constexpr const char* kExpected[] = {
     "out(position:3 velocity:3 hit:1)",
     "collide_capsule s2 in(position:3 velocity:3 a:3=(0,0,0) b:3=(0,1,0) radius:1=(0.5) restitution:1=(0.5) "
     "friction:1=(0)) out(position:3 velocity:3 hit:1)",
+    "collide_depth s2 in(position:3 velocity:3 thickness:1=(0.5) restitution:1=(0.5) friction:1=(0)) "
+    "out(position:3 velocity:3 hit:1)",
     "collide_plane s2 in(position:3 velocity:3 point:3=(0,0,0) normal:3=(0,1,0) restitution:1=(0.5) friction:1=(0)) "
     "out(position:3 velocity:3 hit:1)",
     "collide_sphere s2 in(position:3 velocity:3 center:3=(0,0,0) radius:1=(1) restitution:1=(0.5) friction:1=(0)) "

@@ -29,7 +29,8 @@ TEST(IsaTable, SpecialRowsAreTheOnesThatTouchMoreThanTheirOperands) {
   for (const isa::OpInfo& op : isa::all_ops())
     if (op.form == OpForm::kSpecial) special += std::string(special.empty() ? "" : " ") + std::string(op.mnemonic);
   EXPECT_EQ(special,
-            "NOP CMP LOAD_FIELD STORE_FIELD LOAD_CONST LOAD_BUILTIN RAND SAMPLE_WIND KILL EMIT_EVENT SAMPLE_FIELD");
+            "NOP CMP LOAD_FIELD STORE_FIELD LOAD_CONST LOAD_BUILTIN RAND SAMPLE_WIND KILL EMIT_EVENT SAMPLE_FIELD "
+            "SAMPLE_DEPTH");
 }
 
 TEST(IsaTable, SemanticsFunctionsFollowTheirForm) {

@@ -1,5 +1,7 @@
 #include "support/program_generator.hpp"
 
+#include "support/depth_test_image.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <bitset>
@@ -445,6 +447,7 @@ RunInput make_random_input(const Program& program, Section section, uint32_t cou
   in.wind.base_velocity = {rng.uniform(-5, 5), rng.uniform(-1, 1), rng.uniform(-5, 5), 0.0f};
   in.wind.turbulence = {rng.uniform(0, 3), rng.uniform(0.05f, 1.0f), rng.uniform(0, 2), rng.uniform(0, 100)};
   in.vector_fields = test_vector_fields();
+  in.depth = &test_depth_image();
   in.rng_base = uint32_t(rng.next());
   in.first_particle_index = rng.range(0, 1u << 20);
   return in;

@@ -50,6 +50,9 @@ RunInput make_random_input(const Program& program, Section section, uint32_t cou
 // and weights show); slot 3 lies past the list. Static: they outlive every run.
 const std::vector<const VectorField*>& test_vector_fields();
 
+// make_random_input also gives every run the collision depth of tests/support/depth_test_image.hpp
+// (test_depth_image: a box on the ground), so SAMPLE_DEPTH hits and misses.
+
 // The header marker make_random_input writes into particle i's word 0.
 inline uint32_t generated_header(uint32_t i) { return 0xC0DE0000u ^ (i * 2654435761u); }
 

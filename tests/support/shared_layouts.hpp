@@ -22,6 +22,7 @@
 #include "shared/scan.h"
 #include "shared/transform.h"
 #include "shared/vm_gpu.h"
+#include "shared/vm_depth.h"
 #include "shared/vm_vector_field.h"
 
 namespace mote::test {
@@ -214,6 +215,9 @@ inline std::vector<SharedLayout> shared_layouts() {
        {MOTE_MEMBER(FramePush, program), MOTE_MEMBER(FramePush, first_dispatch), MOTE_MEMBER(FramePush, only_dispatch),
         MOTE_MEMBER(FramePush, section_offset), MOTE_MEMBER(FramePush, section_words), MOTE_MEMBER(FramePush, bucketed),
         MOTE_MEMBER(FramePush, warmup_tick), MOTE_MEMBER(FramePush, events)}},
+      {"VmDepthView",
+       {MOTE_MEMBER(VmDepthView, view_proj), MOTE_MEMBER(VmDepthView, inv_view_proj), MOTE_MEMBER(VmDepthView, size),
+        MOTE_MEMBER(VmDepthView, texel)}},
       {"VmVectorFieldHeader",
        {MOTE_MEMBER(VmVectorFieldHeader, size), MOTE_MEMBER(VmVectorFieldHeader, box_min),
         MOTE_MEMBER(VmVectorFieldHeader, scale), MOTE_MEMBER(VmVectorFieldHeader, last)}},

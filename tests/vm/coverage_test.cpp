@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "support/program_generator.hpp"
+#include "support/depth_test_image.hpp"
 #include "shared/vm_limits.h"
 #include "test_executors.hpp"
 #include "vm_test_support.hpp"
@@ -104,6 +105,7 @@ RunInput make_input(const Program& p) {
   in.wind.base_velocity = {1.0f, 0.5f, -2.0f, 0.0f};
   in.wind.turbulence = {2.0f, 0.3f, 1.5f, 7.0f};
   in.vector_fields = test_vector_fields();
+  in.depth = &test_depth_image();
   in.rng_base = 0x5EEDu;
   in.first_particle_index = 100;
   return in;

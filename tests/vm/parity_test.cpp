@@ -13,6 +13,7 @@
 
 #include "test_executors.hpp"
 #include "support/program_generator.hpp"
+#include "support/depth_test_image.hpp"
 #include "shared/vm_limits.h"
 #include "vm_test_support.hpp"
 
@@ -65,6 +66,9 @@ Domain domain_of(Op op) {
     case Op::SAMPLE_WIND: return {-50.0f, 50.0f, false};
     // Inside both test fields' boxes and outside them (clamped).
     case Op::SAMPLE_FIELD: return {-40.0f, 45.0f, false};
+    // Around the test depth's box and ground, in view and out of it (the thickness too: some
+    // negative, no hit).
+    case Op::SAMPLE_DEPTH: return {-3.0f, 3.0f, false};
     case Op::QMUL:
     case Op::QROTATE:
     case Op::QFROM_AXIS_ANGLE:
@@ -167,6 +171,7 @@ RunInput make_op_input(const Program& p, Op op, Rng& rng) {
   in.wind.base_velocity = {1.0f, 0.0f, -2.0f, 0.0f};
   in.wind.turbulence = {2.0f, 0.3f, 1.5f, 7.0f};
   in.vector_fields = test_vector_fields();
+  in.depth = &test_depth_image();
   in.rng_base = uint32_t(rng.next());
   in.first_particle_index = rng.range(0, 100000);
   return in;

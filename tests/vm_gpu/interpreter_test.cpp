@@ -138,6 +138,7 @@ Result<RunOutput> run_specialised(gpu::Device& device, const RunInput& input, co
                   {6, &b.trace},
                   {10, &b.field_headers},
                   {11, &b.field_values},
+                  {12, &b.depth},
                   code_view(image, b.program),
                   immediates_view(image, b.program)})
         .dispatch(image.groups);
@@ -316,6 +317,7 @@ TEST_F(GpuTest, ConstantIndicesPastTheTableReadItsLastVector) {
                   {6, &b.trace},
                   {10, &b.field_headers},
                   {11, &b.field_values},
+                  {12, &b.depth},
                   code_view(image, b.program),
                   immediates_view(image, b.program)})
         .dispatch(image.groups);
@@ -432,6 +434,7 @@ TEST_F(GpuTest, FoldedSectionsComputeExactlyWhatTheUnfoldedOnesDo) {
                         {6, &b.trace},
                         {10, &b.field_headers},
                         {11, &b.field_values},
+                        {12, &b.depth},
                         code_view(image, b.program),
                         immediates_view(image, b.program)})
               .dispatch(image.groups);

@@ -107,7 +107,8 @@ TEST(VmJitTranslator, SectionIsOneFunctionOverTheInterpretersHostContract) {
 TEST(VmJitTranslator, KernelKeepsTheHarnessInterface) {
   // A generated program using every kind of source: the kernel's reflected interface must be
   // run_program.comp's (storage buffers at bindings 0-3 and 6, the run parameters' uniform
-  // buffer at 4, the vector field table at 10 and 11, no push constants, 64-wide workgroups).
+  // buffer at 4, the vector field table at 10 and 11, the
+  // collision depth at 12, no push constants, 64-wide workgroups).
   const Program program = generate_random_program(7, {});
   for (Section section : {Section::kInit, Section::kUpdate}) {
     auto glsl = vm_kernels::translate_to_glsl(program, section);
@@ -118,9 +119,9 @@ TEST(VmJitTranslator, KernelKeepsTheHarnessInterface) {
     ASSERT_TRUE(reflection.ok()) << reflection.error().to_string();
     EXPECT_EQ(reflection->local_size[0], shader::kVmWorkgroupSize);
     EXPECT_EQ(reflection->push_constant_size, 0u);
-    ASSERT_EQ(reflection->bindings.size(), 8u);
-    const uint32_t expected[] = {0, 1, 2, 3, 4, 6, 10, 11};
-    for (size_t i = 0; i < 8; ++i) {
+    ASSERT_EQ(reflection->bindings.size(), 9u);
+    const uint32_t expected[] = {0, 1, 2, 3, 4, 6, 10, 11, 12};
+    for (size_t i = 0; i < 9; ++i) {
       EXPECT_EQ(reflection->bindings[i].binding, expected[i]);
       EXPECT_EQ(reflection->bindings[i].type,
                 expected[i] == 4 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);

@@ -298,6 +298,15 @@ layout(std430, binding = kFrameBindingVectorFieldHeaders) readonly buffer Vector
 };
 layout(std430, binding = kFrameBindingVectorFieldValues) readonly buffer VectorFieldValues { float vector_field_values[]; };
 #include "vm_gpu/vector_field_fetch.glsl"
+// The collision depth (ParticleSystem::set_collision_depth, src/runtime/frame/frame_depth.hpp: the
+// view, then the depths; a stand-in with no depth when none is set), sampled by SAMPLE_DEPTH
+// through vm_gpu/depth_fetch.glsl.
+#include "shared/vm_depth.h"
+layout(std430, binding = kFrameBindingCollisionDepth) readonly buffer CollisionDepth {
+  VmDepthView depth_view;
+  float depth_values[];
+};
+#include "vm_gpu/depth_fetch.glsl"
 void vm_count_op(uint op) {}
 void vm_trace(uint pc, vec4 r) {}
 

@@ -35,6 +35,8 @@ struct FrameRecording {
   // SAMPLE_FIELD's table (FrameVectorFields: the system's fields, or the stand-in).
   const gpu::Buffer* field_headers = nullptr;
   const gpu::Buffer* field_values = nullptr;
+  // SAMPLE_DEPTH's depth (FrameDepth: the system's collision depth, or the stand-in).
+  const gpu::Buffer* collision_depth = nullptr;
 
   // The event buffers a sender binds (emit and simulate), and with `delivers` (emit) also the
   // ones its children read their events from.
@@ -47,10 +49,11 @@ struct FrameRecording {
     bindings.push_back({shader::kFrameBindingEventChildren, events.children});
   }
 
-  // The vector field table, bound by the passes that run programs (emit and simulate).
+  // The vector field table and the collision depth, bound by the passes that run programs (emit and simulate).
   void add_vector_field_bindings(std::vector<gpu::BufferBinding>& bindings) const {
     bindings.push_back({shader::kFrameBindingVectorFieldHeaders, field_headers});
     bindings.push_back({shader::kFrameBindingVectorFieldValues, field_values});
+    bindings.push_back({shader::kFrameBindingCollisionDepth, collision_depth});
   }
 
   // Timestamps around a pass when a profiler is set (a branch per pass otherwise).

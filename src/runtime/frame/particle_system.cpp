@@ -62,6 +62,7 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
   MOTE_TRY_ASSIGN(s.buffers_, FrameBuffers::create(device, options));
   MOTE_TRY_ASSIGN(s.events_, FrameEvents::create(device, options.max_emitters, options.capacity));
   MOTE_TRY_ASSIGN(s.vector_fields_, FrameVectorFields::create(device));
+  MOTE_TRY_ASSIGN(s.collision_depth_, FrameDepth::create(device));
   MOTE_TRY_ASSIGN(s.program_, ProgramBuffer::create(device, s.emitters_->heap(), s.uploads_stats_));
   if (options.compiled_simulate)
     s.kernels_ = std::make_unique<FrameKernels>(device, options.record_words, options.compile_in_background);
@@ -347,6 +348,7 @@ Result<ParticleSystem::FramePlan> ParticleSystem::prepare_frame(float dt, bool h
   MOTE_TRY(bindings_.prepare(device, *emitters_, uploads_, uploads_stats_, retired_, frame_));
   MOTE_TRY(events_.prepare(device, uploads_, retired_, frame_));
   MOTE_TRY(vector_fields_.prepare(device, uploads_, retired_, frame_));
+  MOTE_TRY(collision_depth_.prepare(device, uploads_, retired_, frame_));
   MOTE_TRY(uploads_.stage(device, host_submits));
   plan.bind_pass = transforms_ != nullptr && bindings_.gpu_row_count() > 0;
 
@@ -371,7 +373,8 @@ FrameRecording ParticleSystem::recording(VkCommandBuffer cmd, uint32_t rows, uin
                         .profiler = profiler_,
                         .events = events_.views(frame_),
                         .field_headers = &vector_fields_.headers(),
-                        .field_values = &vector_fields_.values()};
+                        .field_values = &vector_fields_.values(),
+                        .collision_depth = &collision_depth_.buffer()};
 }
 
 Status ParticleSystem::record_frame(VkCommandBuffer cmd, const FramePlan& plan) {
@@ -447,6 +450,10 @@ Status ParticleSystem::set_wind(const Wind& wind) {
   MOTE_TRY(check_wind(wind));
   wind_ = wind;
   return {};
+}
+
+Status ParticleSystem::set_collision_depth(std::optional<DepthImage> image) {
+  return collision_depth_.set(std::move(image));
 }
 
 Status ParticleSystem::set_vector_field(uint32_t slot, std::optional<VectorField> field) {

@@ -44,6 +44,7 @@
 #include "runtime/frame/finish_pass.hpp"
 #include "runtime/frame/frame_buffers.hpp"
 #include "runtime/frame/frame_events.hpp"
+#include "runtime/frame/frame_depth.hpp"
 #include "runtime/frame/frame_vector_fields.hpp"
 #include "runtime/frame/frame_kernels.hpp"
 #include "runtime/frame/frame_options.hpp"
@@ -199,6 +200,11 @@ class ParticleSystem {
   // Errors: a slot >= kVmVectorFields ("slot"), a field check_vector_field refuses ("field.*").
   Status set_vector_field(uint32_t slot, std::optional<VectorField> field);
   const FrameVectorFields& vector_fields() const { return vector_fields_; }
+  // What SAMPLE_DEPTH (the `collide_depth` node) tests against from the next frame on: a depth
+  // image and its camera (nullopt: none, the node never hits). Errors: an image
+  // check_depth_image refuses ("depth.*").
+  Status set_collision_depth(std::optional<DepthImage> image);
+  const FrameDepth& collision_depth() const { return collision_depth_; }
 
   // Events (docs/design/events.md, "On the GPU"): the events the emitter at `source` sends to
   // its output `output` (an index below its effect's event_outputs, or below 4 for an effect that
@@ -411,6 +417,7 @@ class ParticleSystem {
   gpu::GpuProfiler* profiler_ = nullptr;  // optional per-pass timestamps (set_profiler)
   std::optional<std::array<shader::vec4, 6>> cull_planes_;  // set_cull_camera
   Wind wind_;                                               // set_wind; still air
+  FrameDepth collision_depth_;                              // set_collision_depth; none by default
   FrameVectorFields vector_fields_;                         // set_vector_field; every slot empty
 };
 

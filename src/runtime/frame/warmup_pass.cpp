@@ -177,7 +177,8 @@ Status WarmupPass::record(const FrameRecording& main, const WarmupPopulation& po
                                                          .children = main.events.children,
                                                          .on = false},
                                .field_headers = main.field_headers,
-                               .field_values = main.field_values};
+                               .field_values = main.field_values,
+                               .collision_depth = main.collision_depth};
     reset.record(frame);
     gpu::ComputeRecorder(main.device, cmd)
         .bind(tick_)

@@ -52,7 +52,8 @@ Result<RunOutput> CompiledGpuExecutor::run_traced_unguarded(const RunInput& inpu
                  {4, &b.params},
                  {6, &b.trace},
                  {10, &b.field_headers},
-                 {11, &b.field_values}});
+                 {11, &b.field_values},
+                 {12, &b.depth}});
     rec.dispatch(image.groups);
   });
 }

@@ -14,6 +14,7 @@
 //   vec4 vm_load_builtin(uint id, uint lanes)   LOAD_BUILTIN, any id (unknown ids read 0)
 //   VmWindField vm_wind()                        the scene's wind
 //   vec3 vm_sample_vector_field_slot(uint, vec3) SAMPLE_FIELD's fetch (vm_gpu/vector_field_fetch.glsl)
+//   vec4 vm_sample_depth(vec3, float)            SAMPLE_DEPTH's sampling (vm_gpu/depth_fetch.glsl)
 //   void vm_trace(uint pc, vec4 result)          per-instruction results (may do nothing)
 //   void vm_count_ops(uint op, uint times)       per-opcode execution counts (may do nothing)
 //   uint vm_seed                                 the particle's RNG seed

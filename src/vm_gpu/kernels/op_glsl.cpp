@@ -82,6 +82,7 @@ std::string op_SAMPLE_WIND(const OpSite&) { return "r = vec4(vm_sample_wind(vm_w
 std::string op_SAMPLE_FIELD(const OpSite& s) {
   return "r = vec4(vm_sample_vector_field_slot(" + u(s.words[2]) + ", a.xyz), 0.0f);";
 }
+std::string op_SAMPLE_DEPTH(const OpSite&) { return "r = vm_sample_depth(a.xyz, b.x);"; }
 std::string op_KILL(const OpSite&) { return "vm_killed = vm_killed || a.x != 0.0f;"; }
 // The output index is literal (< kVmEventOutputs: check_form); vm_event_add4 ignores any other.
 std::string op_EMIT_EVENT(const OpSite& s) {

@@ -28,7 +28,8 @@ struct OpSite {
 
 // GLSL statements for `op` at `site`. Besides a, b, c and r they may use `vm_killed` (the
 // section's kill flag), `vm_event_counts` (its event counts) and the host contract of glsl_translator.hpp:
-// vm_record_read, vm_record_write, vm_load_builtin, vm_wind, vm_sample_vector_field_slot, vm_seed.
+// vm_record_read, vm_record_write, vm_load_builtin, vm_wind, vm_sample_vector_field_slot,
+// vm_sample_depth, vm_seed.
 std::string translate_op(isa::Op op, const OpSite& site);
 
 // An f32 bit pattern as an exact GLSL expression (NaN, infinities and -0 included).
