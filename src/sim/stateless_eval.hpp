@@ -23,9 +23,9 @@ namespace mote::sim {
 inline constexpr uint32_t kStatelessRngKind = 4;
 
 struct StatelessEvaluation {
-  Program linked;  // the effect's program, its global imports linked to `global_fields`
-  uint32_t count = 0;         // emission.capacity: the particles evaluated every frame
-  uint32_t record_words = 0;  // the program's record (header included)
+  Program linked;              // the effect's program, its global imports linked to `global_fields`
+  uint32_t count = 0;          // emission.capacity: the particles evaluated every frame
+  uint32_t record_words = 0;   // the program's record (header included)
   VmEmitterContext emitter{};  // the pose and seed (time set per run)
   std::vector<uint32_t> emitter_fields;
   std::vector<uint32_t> global_fields;
