@@ -63,6 +63,15 @@ class Context {
   // The chosen device's name; mote/device.hpp describes it in full.
   std::string device_name() const;
 
+  // The device memory Mote holds on this context's device now: every buffer, image and volume
+  // of every system and renderer made on it (a released one counts until the GPU has finished
+  // with it and its memory is freed). A leak check for long runs (bench/soak.cpp).
+  struct MemoryInUse {
+    uint64_t bytes = 0;
+    uint64_t allocations = 0;
+  };
+  MemoryInUse device_memory_in_use() const;
+
  private:
   friend struct detail::ApiAccess;
   Context();
@@ -440,6 +449,12 @@ class ParticleSystem {
   // The last completed frame's passes as the GPU timed them (kInvalidArgument without
   // desc.profile; empty before the first frame).
   Result<std::vector<PassTime>> read_pass_times();
+  // A diagnostic for tools, tests and long runs (it waits for the GPU and reads the whole pool
+  // back): checks the bookkeeping the last completed frame left — alive + free == capacity,
+  // every slot in one list once, every live particle's header naming a live emitter at its
+  // current generation, every free record zeroed (docs/design/runtime_frame.md, "Pool
+  // invariants"). A failure is kInternal naming the slot: a Mote bug, please report it.
+  Status check_consistency();
 
   uint32_t capacity() const;
   uint32_t record_words() const;

@@ -9,6 +9,7 @@
 
 #include "api/api_access.hpp"
 #include "core/alloc_guard.hpp"
+#include "runtime/frame/pool_invariants.hpp"
 #include "mote/vulkan_interop.hpp"
 
 namespace mote {
@@ -48,6 +49,11 @@ Result<std::unique_ptr<Context>> Context::adopt(const HostVulkanDevice& host) {
 }
 
 std::string Context::device_name() const { return state_->device->description().name; }
+
+Context::MemoryInUse Context::device_memory_in_use() const {
+  const gpu::Device::MemoryInUse m = state_->device->memory_in_use();
+  return {m.bytes, m.allocations};
+}
 
 VulkanContext vulkan_context(Context& context) {
   gpu::Device& d = ApiAccess::device(context);
@@ -292,6 +298,13 @@ Result<ParticleStats> ParticleSystem::read_stats() {
       stats.emitters.push_back({EmitterId{row, system.generation(row)}, public_bounds(bounds[row])});
     }
     return stats;
+  });
+}
+
+Status ParticleSystem::check_consistency() {
+  return core::guard_allocation("ParticleSystem::check_consistency", [&]() -> Status {
+    MOTE_TRY(runtime::check_pool_invariants(state_->system));
+    return ok_status();
   });
 }
 

@@ -34,11 +34,8 @@ Result<Buffer> Buffer::create(Device& device, const BufferCreateInfo& info) {
   }
   MOTE_TRY_ASSIGN(uint32_t type, device.find_memory_type(req.memoryTypeBits, required, preferred));
 
-  VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  ai.allocationSize = req.size;
-  ai.memoryTypeIndex = type;
-  MOTE_VK_TRY(vkAllocateMemory(device.handle(), &ai, nullptr, &b.memory_));
-  device.set_name(VK_OBJECT_TYPE_DEVICE_MEMORY, b.memory_, info.name);
+  MOTE_TRY_ASSIGN(b.memory_, device.allocate_memory(req, type, info.name));
+  b.memory_bytes_ = req.size;
   MOTE_VK_TRY(vkBindBufferMemory(device.handle(), b.buffer_, b.memory_, 0));
 
   if (info.memory != MemoryUsage::kDeviceLocal) {
@@ -56,6 +53,7 @@ Buffer& Buffer::operator=(Buffer&& other) noexcept {
     device_ = std::exchange(other.device_, nullptr);
     buffer_ = std::exchange(other.buffer_, VK_NULL_HANDLE);
     memory_ = std::exchange(other.memory_, VK_NULL_HANDLE);
+    memory_bytes_ = std::exchange(other.memory_bytes_, 0);
     size_ = std::exchange(other.size_, 0);
     mapped_ = std::exchange(other.mapped_, nullptr);
     coherent_ = other.coherent_;
@@ -65,16 +63,18 @@ Buffer& Buffer::operator=(Buffer&& other) noexcept {
 
 void Buffer::release() {
   if (!device_) return;
-  VkDevice dev = device_->handle();
+  Device* device = device_;
   VkBuffer buffer = buffer_;
   VkDeviceMemory memory = memory_;
-  device_->defer_destroy([dev, buffer, memory] {
-    if (buffer) vkDestroyBuffer(dev, buffer, nullptr);
-    if (memory) vkFreeMemory(dev, memory, nullptr);  // unmaps implicitly
+  VkDeviceSize bytes = memory_bytes_;
+  device_->defer_destroy([device, buffer, memory, bytes] {
+    if (buffer) vkDestroyBuffer(device->handle(), buffer, nullptr);
+    device->free_memory(memory, bytes);
   });
   device_ = nullptr;
   buffer_ = VK_NULL_HANDLE;
   memory_ = VK_NULL_HANDLE;
+  memory_bytes_ = 0;
   mapped_ = nullptr;
 }
 

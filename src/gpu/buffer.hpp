@@ -52,6 +52,7 @@ class Buffer {
   Device* device_ = nullptr;
   VkBuffer buffer_ = VK_NULL_HANDLE;
   VkDeviceMemory memory_ = VK_NULL_HANDLE;
+  VkDeviceSize memory_bytes_ = 0;  // the allocation's size (Device::memory_in_use)
   VkDeviceSize size_ = 0;
   void* mapped_ = nullptr;
   bool coherent_ = true;

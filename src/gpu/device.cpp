@@ -268,6 +268,26 @@ void Device::collect_garbage() {
   for (auto& destroy : ready) destroy();
 }
 
+Result<VkDeviceMemory> Device::allocate_memory(const VkMemoryRequirements& requirements, uint32_t type,
+                                               std::string_view name) {
+  VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  ai.allocationSize = requirements.size;
+  ai.memoryTypeIndex = type;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  MOTE_VK_TRY(vkAllocateMemory(device_, &ai, nullptr, &memory));
+  set_name(VK_OBJECT_TYPE_DEVICE_MEMORY, memory, name);
+  allocated_bytes_ += requirements.size;
+  ++allocation_count_;
+  return memory;
+}
+
+void Device::free_memory(VkDeviceMemory memory, VkDeviceSize bytes) {
+  if (memory == VK_NULL_HANDLE) return;
+  vkFreeMemory(device_, memory, nullptr);  // unmaps implicitly
+  allocated_bytes_ -= bytes;
+  --allocation_count_;
+}
+
 Result<uint32_t> Device::find_memory_type(uint32_t type_bits, VkMemoryPropertyFlags required,
                                           VkMemoryPropertyFlags preferred) const {
   for (int pass = 0; pass < 2; ++pass) {

@@ -6,6 +6,7 @@
 
 #include <vulkan/vulkan.h>
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -90,6 +91,21 @@ class Device {
   Result<uint32_t> find_memory_type(uint32_t type_bits, VkMemoryPropertyFlags required,
                                     VkMemoryPropertyFlags preferred = 0) const;
 
+  // Device memory Mote holds: every vkAllocateMemory of its buffers, images and volumes, less
+  // what was freed (a deferred destruction counts once it ran). For tools and the soak
+  // (bench/soak.cpp), which check that it stays flat over a long run.
+  struct MemoryInUse {
+    uint64_t bytes = 0;
+    uint64_t allocations = 0;
+  };
+  MemoryInUse memory_in_use() const { return {allocated_bytes_.load(), allocation_count_.load()}; }
+  // Every allocation of Mote's goes through these two, so memory_in_use is exact: a block of
+  // `requirements.size` bytes of memory type `type`, named for the validation layer; and its
+  // release (a null handle does nothing).
+  Result<VkDeviceMemory> allocate_memory(const VkMemoryRequirements& requirements, uint32_t type,
+                                         std::string_view name);
+  void free_memory(VkDeviceMemory memory, VkDeviceSize bytes);
+
   PFN_vkCmdPushDescriptorSetKHR cmd_push_descriptor_set = nullptr;
 
   // A log of the compute dispatches ComputeRecorder records while set (tests and tools: what a
@@ -137,6 +153,8 @@ class Device {
   PFN_vkSetDebugUtilsObjectNameEXT set_object_name_ = nullptr;
   bool pipeline_statistics_ = false;
   bool independent_blend_ = false;
+  std::atomic<uint64_t> allocated_bytes_{0};
+  std::atomic<uint64_t> allocation_count_{0};
 };
 
 }  // namespace mote::gpu

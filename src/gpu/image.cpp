@@ -38,11 +38,8 @@ Result<Image> Image::create(Device& device, const ImageCreateInfo& info) {
   VkMemoryRequirements req;
   vkGetImageMemoryRequirements(device.handle(), img.image_, &req);
   MOTE_TRY_ASSIGN(uint32_t type, device.find_memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT));
-  VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  ai.allocationSize = req.size;
-  ai.memoryTypeIndex = type;
-  MOTE_VK_TRY(vkAllocateMemory(device.handle(), &ai, nullptr, &img.memory_));
-  device.set_name(VK_OBJECT_TYPE_DEVICE_MEMORY, img.memory_, info.name);
+  MOTE_TRY_ASSIGN(img.memory_, device.allocate_memory(req, type, info.name));
+  img.memory_bytes_ = req.size;
   MOTE_VK_TRY(vkBindImageMemory(device.handle(), img.image_, img.memory_, 0));
 
   VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
@@ -74,6 +71,7 @@ Image& Image::operator=(Image&& other) noexcept {
     image_ = std::exchange(other.image_, VK_NULL_HANDLE);
     view_ = std::exchange(other.view_, VK_NULL_HANDLE);
     memory_ = std::exchange(other.memory_, VK_NULL_HANDLE);
+    memory_bytes_ = std::exchange(other.memory_bytes_, 0);
     format_ = other.format_;
     aspect_ = other.aspect_;
     width_ = other.width_;
@@ -88,19 +86,21 @@ void Image::release() {
     view_ = VK_NULL_HANDLE;
     return;
   }
-  VkDevice dev = device_->handle();
+  Device* device = device_;
   VkImage image = image_;
   VkImageView view = view_;
   VkDeviceMemory memory = memory_;
-  device_->defer_destroy([dev, image, view, memory] {
-    if (view) vkDestroyImageView(dev, view, nullptr);
-    if (image) vkDestroyImage(dev, image, nullptr);
-    if (memory) vkFreeMemory(dev, memory, nullptr);
+  VkDeviceSize bytes = memory_bytes_;
+  device_->defer_destroy([device, image, view, memory, bytes] {
+    if (view) vkDestroyImageView(device->handle(), view, nullptr);
+    if (image) vkDestroyImage(device->handle(), image, nullptr);
+    device->free_memory(memory, bytes);
   });
   device_ = nullptr;
   image_ = VK_NULL_HANDLE;
   view_ = VK_NULL_HANDLE;
   memory_ = VK_NULL_HANDLE;
+  memory_bytes_ = 0;
 }
 
 void transition_image(VkCommandBuffer cmd, const Image& image, VkImageLayout from, VkImageLayout to) {

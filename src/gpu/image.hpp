@@ -53,6 +53,7 @@ class Image {
   VkImage image_ = VK_NULL_HANDLE;
   VkImageView view_ = VK_NULL_HANDLE;
   VkDeviceMemory memory_ = VK_NULL_HANDLE;
+  VkDeviceSize memory_bytes_ = 0;  // the allocation's size (Device::memory_in_use)
   VkFormat format_ = VK_FORMAT_UNDEFINED;
   VkImageAspectFlags aspect_ = VK_IMAGE_ASPECT_COLOR_BIT;
   uint32_t width_ = 0, height_ = 0;

@@ -40,11 +40,8 @@ Result<Image3D> Image3D::create(gpu::Device& device, const Image3DCreateInfo& in
   VkMemoryRequirements req;
   vkGetImageMemoryRequirements(device.handle(), img.image_, &req);
   MOTE_TRY_ASSIGN(uint32_t type, device.find_memory_type(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT));
-  VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-  ai.allocationSize = req.size;
-  ai.memoryTypeIndex = type;
-  MOTE_VK_TRY(vkAllocateMemory(device.handle(), &ai, nullptr, &img.memory_));
-  device.set_name(VK_OBJECT_TYPE_DEVICE_MEMORY, img.memory_, info.name);
+  MOTE_TRY_ASSIGN(img.memory_, device.allocate_memory(req, type, info.name));
+  img.memory_bytes_ = req.size;
   MOTE_VK_TRY(vkBindImageMemory(device.handle(), img.image_, img.memory_, 0));
 
   VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
@@ -64,6 +61,7 @@ Image3D& Image3D::operator=(Image3D&& other) noexcept {
     image_ = std::exchange(other.image_, VK_NULL_HANDLE);
     view_ = std::exchange(other.view_, VK_NULL_HANDLE);
     memory_ = std::exchange(other.memory_, VK_NULL_HANDLE);
+    memory_bytes_ = std::exchange(other.memory_bytes_, 0);
     format_ = other.format_;
     width_ = other.width_;
     height_ = other.height_;
@@ -74,19 +72,21 @@ Image3D& Image3D::operator=(Image3D&& other) noexcept {
 
 void Image3D::release() {
   if (!device_) return;
-  VkDevice dev = device_->handle();
+  gpu::Device* device = device_;
   VkImage image = image_;
   VkImageView view = view_;
   VkDeviceMemory memory = memory_;
-  device_->defer_destroy([dev, image, view, memory] {
-    if (view) vkDestroyImageView(dev, view, nullptr);
-    if (image) vkDestroyImage(dev, image, nullptr);
-    if (memory) vkFreeMemory(dev, memory, nullptr);
+  VkDeviceSize bytes = memory_bytes_;
+  device_->defer_destroy([device, image, view, memory, bytes] {
+    if (view) vkDestroyImageView(device->handle(), view, nullptr);
+    if (image) vkDestroyImage(device->handle(), image, nullptr);
+    device->free_memory(memory, bytes);
   });
   device_ = nullptr;
   image_ = VK_NULL_HANDLE;
   view_ = VK_NULL_HANDLE;
   memory_ = VK_NULL_HANDLE;
+  memory_bytes_ = 0;
 }
 
 void image3d_barrier(VkCommandBuffer cmd, const Image3D& image, VkImageLayout from, VkImageLayout to,

@@ -47,6 +47,7 @@ class Image3D {
   VkImage image_ = VK_NULL_HANDLE;
   VkImageView view_ = VK_NULL_HANDLE;
   VkDeviceMemory memory_ = VK_NULL_HANDLE;
+  VkDeviceSize memory_bytes_ = 0;  // the allocation's size (Device::memory_in_use)
   VkFormat format_ = VK_FORMAT_UNDEFINED;
   uint32_t width_ = 0, height_ = 0, depth_ = 0;
 };

@@ -133,5 +133,33 @@ TEST_F(ApiTest, GpuExecutorsVerifyAndTheFastInterpreterRefusesWhatItCannotHold) 
   }
 }
 
+// Context::device_memory_in_use counts every allocation Mote holds: a system's buffers raise it
+// by at least its pool, and systems made and dropped again and again leave it where one cycle
+// left it (the deferred frees run: nothing leaks).
+TEST_F(ApiTest, DeviceMemoryInUseRisesWithASystemAndComesBackWhenItGoes) {
+  const Context::MemoryInUse before = context().device_memory_in_use();
+  constexpr uint32_t kCapacity = 1u << 14, kWords = 32;
+  uint64_t after_first = 0;
+  for (int cycle = 0; cycle < 4; ++cycle) {
+    {
+      auto system = ParticleSystem::create(context(), {.capacity = kCapacity, .record_words = kWords});
+      ASSERT_TRUE(system.ok()) << system.error().to_string();
+      const Context::MemoryInUse held = context().device_memory_in_use();
+      EXPECT_GE(held.bytes, before.bytes + uint64_t(kCapacity) * kWords * 4);  // the pool at least
+      EXPECT_GT(held.allocations, before.allocations);
+      ASSERT_TRUE((*system)->execute(1.0f / 60.0f).ok());
+      ASSERT_TRUE((*system)->wait_idle().ok());
+    }
+    // The next system's first submission runs the frees the last one deferred.
+    auto probe = ParticleSystem::create(context(), {.capacity = 64, .record_words = 8});
+    ASSERT_TRUE(probe.ok());
+    ASSERT_TRUE((*probe)->execute(1.0f / 60.0f).ok());
+    ASSERT_TRUE((*probe)->wait_idle().ok());
+    const uint64_t now = context().device_memory_in_use().bytes;
+    if (cycle == 0) after_first = now;
+    EXPECT_EQ(now, after_first) << "cycle " << cycle << ": memory grew";
+  }
+}
+
 }  // namespace
 }  // namespace mote

@@ -79,6 +79,7 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
   MOTE_TRY_ASSIGN(s.warmup_, WarmupPass::create(device));
   MOTE_TRY_ASSIGN(s.manual_, ManualDrivers::create(device));
   MOTE_TRY_ASSIGN(s.stateless_, StatelessDrivers::create(device));
+  MOTE_TRY_ASSIGN(s.alive_watch_, AliveWatch::create(device));
   MOTE_TRY_ASSIGN(const InitPass init, InitPass::create(device));
   MOTE_TRY(init.run(device, s.buffers_, options.capacity));
   return s;
@@ -282,6 +283,29 @@ void ParticleSystem::add_spawn_order_uploads() {
   uploads_stats_.table_bytes += places.size_bytes() + rows.size_bytes() + range_bytes;
 }
 
+shader::FrameParams ParticleSystem::frame_params(float dt, uint32_t rows, uint32_t command_count) const {
+  const ProgramHeap& heap = emitters_->heap();
+  shader::FrameParams params{};
+  params.dt = dt;
+  params.row_count = rows;
+  params.command_count = command_count;
+  params.capacity = options_.capacity;
+  params.record_words = options_.record_words;
+  params.serial_word = options_.serial_word;
+  params.constants_base = shader::kFrameShapeWords + heap.constants_base();
+  params.code_base = shader::kFrameShapeWords + heap.code_base();
+  params.field_base = shader::kFrameShapeWords + heap.field_base();
+  params.time = time_ + dt;  // f32, as the tick sums an emitter's age
+  params.cull_view = cull_planes_ ? 1u : 0u;
+  params.bounds_in_simulate = rows <= options_.bounds_in_simulate_max_rows ? 1u : 0u;
+  const VmWindField wind = wind_field_at(wind_, params.time);
+  params.wind_base = shader::vec4(wind.base_velocity[0], wind.base_velocity[1], wind.base_velocity[2], 0.0f);
+  params.wind_turbulence = shader::vec4(wind.turbulence[0], wind.turbulence[1], wind.turbulence[2], wind.turbulence[3]);
+  if (cull_planes_)
+    for (size_t i = 0; i < cull_planes_->size(); ++i) params.cull_planes[i] = (*cull_planes_)[i];
+  return params;
+}
+
 Result<ParticleSystem::FramePlan> ParticleSystem::prepare_frame(float dt, bool host_submits) {
   if (!(dt > 0.0f)) return make_error(ErrorCode::kInvalidArgument, "dt must be a positive number of seconds");
   gpu::Device& device = *device_;
@@ -341,42 +365,32 @@ Result<ParticleSystem::FramePlan> ParticleSystem::prepare_frame(float dt, bool h
   MOTE_TRY(uploads_.stage(device, host_submits));
   plan.bind_pass = transforms_ != nullptr && bindings_.gpu_row_count() > 0;
 
-  shader::FrameParams& params = plan.params;
-  params.dt = dt;
-  params.row_count = plan.rows;
-  params.command_count = uint32_t(plan.commands.size() / 2);
-  params.capacity = options_.capacity;
-  params.record_words = options_.record_words;
-  params.serial_word = options_.serial_word;
-  params.constants_base = shader::kFrameShapeWords + heap.constants_base();
-  params.code_base = shader::kFrameShapeWords + heap.code_base();
-  params.field_base = shader::kFrameShapeWords + heap.field_base();
-  params.time = time_ + dt;  // f32, as the tick sums an emitter's age
-  params.cull_view = cull_planes_ ? 1u : 0u;
-  params.bounds_in_simulate = plan.rows <= options_.bounds_in_simulate_max_rows ? 1u : 0u;
-  const VmWindField wind = wind_field_at(wind_, params.time);
-  params.wind_base = shader::vec4(wind.base_velocity[0], wind.base_velocity[1], wind.base_velocity[2], 0.0f);
-  params.wind_turbulence = shader::vec4(wind.turbulence[0], wind.turbulence[1], wind.turbulence[2], wind.turbulence[3]);
-  if (cull_planes_)
-    for (size_t i = 0; i < cull_planes_->size(); ++i) params.cull_planes[i] = (*cull_planes_)[i];
+  plan.params = frame_params(dt, plan.rows, uint32_t(plan.commands.size() / 2));
+  // Whether anything can spawn this frame (AliveWatch: a pool that ended empty stays empty
+  // through frames that cannot).
+  plan.could_spawn = !plan.commands.empty() || plan.warmup != nullptr || !spawn_free_rows();
   return plan;
 }
 
+FrameRecording ParticleSystem::recording(VkCommandBuffer cmd, uint32_t rows, uint32_t command_count) const {
+  return FrameRecording{.device = *device_,
+                        .cmd = cmd,
+                        .buffers = buffers_,
+                        .alive_in = buffers_.alive_in(frame_),
+                        .alive_out = buffers_.alive_out(frame_),
+                        .program = program_.buffer(),
+                        .channels = transforms_ ? transforms_->channels() : buffers_.no_transforms,
+                        .rows = rows,
+                        .command_count = command_count,
+                        .wide_lanes = options_.wide_lanes,
+                        .profiler = profiler_,
+                        .events = events_.views(frame_),
+                        .field_headers = &vector_fields_.headers(),
+                        .field_values = &vector_fields_.values()};
+}
+
 Status ParticleSystem::record_frame(VkCommandBuffer cmd, const FramePlan& plan) {
-  const FrameRecording frame{.device = *device_,
-                             .cmd = cmd,
-                             .buffers = buffers_,
-                             .alive_in = buffers_.alive_in(frame_),
-                             .alive_out = buffers_.alive_out(frame_),
-                             .program = program_.buffer(),
-                             .channels = transforms_ ? transforms_->channels() : buffers_.no_transforms,
-                             .rows = plan.rows,
-                             .command_count = uint32_t(plan.commands.size() / 2),
-                             .wide_lanes = options_.wide_lanes,
-                             .profiler = profiler_,
-                             .events = events_.views(frame_),
-                             .field_headers = &vector_fields_.headers(),
-                             .field_values = &vector_fields_.values()};
+  const FrameRecording frame = recording(cmd, plan.rows, uint32_t(plan.commands.size() / 2));
   if (profiler_) profiler_->reset(cmd);
   frame.begin_pass("reset");
   frame_start_barrier(cmd);
@@ -425,6 +439,7 @@ Status ParticleSystem::record_frame(VkCommandBuffer cmd, const FramePlan& plan) 
   if (Status compacted = compact_.record(frame); !compacted.ok() && status.ok()) status = compacted;
   finish_.record(frame);
   bounds_.record(frame);
+  alive_watch_.record_copy(cmd, buffers_.counters, frame_);
   return status;
 }
 
@@ -438,6 +453,8 @@ void ParticleSystem::frame_recorded(const FramePlan& plan, uint64_t serial) {
   events_.recorded();
   time_ = plan.params.time;
   idle_state_ = any_active_emitter() ? IdleState::kBusy : IdleState::kQuiet;
+  alive_watch_.recorded(frame_, serial, plan.could_spawn);
+  quiescent_cleared_ = false;
   if (plan.warmup) warmup_retired_.emplace_back(frame_, plan.warmup);
   ++frame_;
   retired_.release(frame_, options_.frames_in_flight);

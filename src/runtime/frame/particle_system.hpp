@@ -31,6 +31,7 @@
 #include "mote/effect.hpp"
 #include "mote/result.hpp"
 #include "mote/wind.hpp"
+#include "runtime/frame/alive_watch.hpp"
 #include "runtime/frame/bounds_pass.hpp"
 #include "runtime/frame/bucket_pass.hpp"
 #include "runtime/frame/compact_pass.hpp"
@@ -334,6 +335,7 @@ class ParticleSystem {
     std::shared_ptr<WarmupPopulation> warmup;  // emitters queued for a GPU pre-warm this frame
     uint32_t program_ids = 0;                  // the heap's program ids (the buckets' count)
     bool host_submits = false;                 // record(): every upload inline, the transforms' poses too
+    bool could_spawn = true;                   // anything can spawn (else the pool cannot grow this frame)
   };
   // Queues a GPU pre-warm of the emitter at `row` when `effect` asks for one.
   void queue_warmup(uint32_t row, const CompiledEffect& effect);
@@ -349,6 +351,10 @@ class ParticleSystem {
   Status check_transform_references();
   // The host's half of a frame: flushes the emitters, plans the dispatches, gathers the uploads.
   Result<FramePlan> prepare_frame(float dt, bool host_submits);
+  // The frame's parameters (TIME = the clock + dt) for `rows` rows and `command_count` commands.
+  shader::FrameParams frame_params(float dt, uint32_t rows, uint32_t command_count) const;
+  // What every pass records against, for this frame.
+  FrameRecording recording(VkCommandBuffer cmd, uint32_t rows, uint32_t command_count) const;
   // The spawn order's three arrays into this frame's uploads (after it changed).
   void add_spawn_order_uploads();
   // The frame's passes, in the order they run.
@@ -362,6 +368,15 @@ class ParticleSystem {
   // ones record and submit nothing. Returns whether the frame was idle (the clock still runs).
   Result<bool> run_idle_frame(float dt, VkCommandBuffer host_cmd);
   bool any_active_emitter() const;
+  // The quiescent frame (idle_frame.cpp, docs/design/runtime_frame.md "Quiescent frames"): no
+  // row can spawn (spawn_free_rows), nothing waits to be uploaded and the pool is known empty
+  // (AliveWatch). Then the frame records the tick alone, so every clock runs exactly as the full
+  // frame would run it, and nothing sized by the pool. Returns whether it ran.
+  Result<bool> run_quiescent_frame(float dt, VkCommandBuffer host_cmd);
+  Status record_quiescent_frame(VkCommandBuffer cmd, const shader::FrameParams& params);
+  // No live row can spawn: every one is inactive or paused, or at rate 0 with no declared burst
+  // and no culling camera on it; no manual row, no event binding.
+  bool spawn_free_rows() const;
   enum class IdleState { kBusy, kQuiet, kIdle };
 
   gpu::Device* device_ = nullptr;
@@ -388,6 +403,8 @@ class ParticleSystem {
   ManualDrivers manual_;
   StatelessDrivers stateless_;
   PoolFullPolicies pool_full_;
+  AliveWatch alive_watch_;
+  bool quiescent_cleared_ = false;  // a quiescent frame zeroed the last full frame's per-frame counters
   ReplaceOldestReport last_replace_;
   std::vector<WarmupRequest> warmup_queue_;  // emitters added with a pre-warm, for the next frame
   // Pre-warm populations of recent frames, kept while those frames may be in flight.

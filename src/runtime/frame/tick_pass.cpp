@@ -10,7 +10,7 @@ Result<TickPass> TickPass::create(gpu::Device& device) {
   return pass;
 }
 
-Status TickPass::record(const FrameRecording& frame) const {
+void TickPass::record_tick(const FrameRecording& frame) const {
   const FrameBuffers& b = frame.buffers;
   frame.begin_pass("tick");
   gpu::ComputeRecorder(frame.device, frame.cmd)
@@ -26,6 +26,11 @@ Status TickPass::record(const FrameRecording& frame) const {
                 {shader::kFrameBindingEventRows, frame.events.rows}})
       .dispatch_threads(frame.rows);
   frame.end_pass();
+}
+
+Status TickPass::record(const FrameRecording& frame) const {
+  const FrameBuffers& b = frame.buffers;
+  record_tick(frame);
   frame.begin_pass("scan");
   const Status scanned = b.spawn_scan.record(frame.cmd, b.spawn_counts, b.spawn_sums, gpu::ScanCount::host(frame.rows),
                                              gpu::ScanKind::kInclusive);

@@ -17,6 +17,9 @@ class TickPass {
   // Records the tick over frame.rows rows ("tick") and the scan ("scan", ending with a
   // compute-to-compute barrier). An error only for a scan longer than it was made for.
   Status record(const FrameRecording& frame) const;
+  // The tick alone ("tick"), for a quiescent frame (docs/design/runtime_frame.md, "Quiescent
+  // frames"): the clocks advance and every row asks 0, so no scan is needed.
+  void record_tick(const FrameRecording& frame) const;
 
  private:
   gpu::ComputePipeline pipeline_;

@@ -2,10 +2,11 @@
 // emitters added (presets and a small effect of the test's own, at a transform row or not) and
 // removed, programs swapped in place (swap_effect), bursts, a global field changing, fields and
 // the global bound to animated transforms and unbound — into a pool of 2048 that is often full.
-// After every frame the lists are read back: alive + free == capacity, every slot below the
-// capacity, no slot twice in one list or in both, every alive slot's header names a live row
-// with that row's generation, every free slot's record is zero, and the bindings table has one row
-// per bound field and per live reader of the bound global.
+// After every frame the pool's invariants are read back and checked (check_pool_invariants:
+// alive + free == capacity, every slot below the capacity, no slot twice in one list or in both,
+// every alive slot's header names a live row with that row's generation, every free slot's record
+// is zero), the test's live rows are the system's, and the bindings table has one row per bound
+// field and per live reader of the bound global.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -24,6 +25,7 @@
 
 #include "mote/effect.hpp"
 #include "runtime/frame/particle_system.hpp"
+#include "runtime/frame/pool_invariants.hpp"
 #include "runtime/transforms/transform_table.hpp"
 #include "support/effect_presets.hpp"
 #include "support/gpu_fixture.hpp"
@@ -264,36 +266,15 @@ TEST_F(ChurnTest, PoolListsStayConsistentOverThousandsOfFramesOfChurn) {
     const Status st = system.execute(kDt);
     ASSERT_TRUE(st.ok()) << "frame " << frame << ": " << st.error().to_string();
 
-    // ---- the invariants, read back ----
+    // ---- the invariants, read back (runtime/frame/pool_invariants.hpp) ----
+    auto census = runtime::check_pool_invariants(system);
+    ASSERT_TRUE(census.ok()) << "frame " << frame << ": " << census.error().to_string();
     auto stats = system.read_stats();
-    auto alive = system.read_alive_slots();
-    auto free = system.read_free_slots();
-    auto pool = system.read_pool();
-    ASSERT_TRUE(stats.ok() && alive.ok() && free.ok() && pool.ok()) << "frame " << frame;
+    ASSERT_TRUE(stats.ok()) << "frame " << frame;
     const FrameStats& s = *stats;
-    ASSERT_EQ(s.alive + s.free_count, kCapacity) << "frame " << frame;
-    ASSERT_EQ(alive->size(), s.alive) << "frame " << frame;
-    ASSERT_EQ(free->size(), s.free_count) << "frame " << frame;
-    std::vector<uint8_t> seen(kCapacity, 0);
-    for (uint32_t slot : *alive) {
-      ASSERT_LT(slot, kCapacity) << "frame " << frame;
-      ASSERT_EQ(seen[slot]++, 0) << "slot " << slot << " twice in the alive list, frame " << frame;
-      const uint32_t header = (*pool)[size_t(slot) * kWords];
-      const uint32_t row = header & shader::kFrameHeaderRowMask;
-      ASSERT_TRUE(live.contains(row)) << "alive slot " << slot << " of dead row " << row << ", frame " << frame;
-      ASSERT_EQ(header >> shader::kFrameHeaderRowBits, system.generation(row) & shader::kFrameHeaderGenerationMask)
-          << "alive slot " << slot << " of an old generation of row " << row << ", frame " << frame;
-    }
-    for (uint32_t slot : *free) {
-      ASSERT_LT(slot, kCapacity) << "frame " << frame;
-      ASSERT_EQ(seen[slot]++, 0) << "slot " << slot << (seen[slot] > 1 ? " in both lists or free twice" : "")
-                                 << ", frame " << frame;
-      ASSERT_EQ((*pool)[size_t(slot) * kWords], 0u) << "free slot " << slot << " with a header, frame " << frame;
-      // Freed records are zeroed whole (simulate's zero_freed_records), not just their header.
-      for (uint32_t w = 1; w < kWords; ++w)
-        ASSERT_EQ((*pool)[size_t(slot) * kWords + w], 0u)
-            << "free slot " << slot << " word " << w << ", frame " << frame;
-    }
+    ASSERT_EQ(census->alive + census->free, kCapacity) << "frame " << frame;
+    // The test's own view of which rows live agrees with the system's.
+    for (const auto& [row, effect] : live) ASSERT_TRUE(system.is_live(row)) << "row " << row << ", frame " << frame;
     uint32_t expected_bindings = 0;
     for (const auto& [row, fields] : bound_fields) expected_bindings += uint32_t(fields.size());
     if (wind_bound)

@@ -4,6 +4,7 @@
 // indirect one's arguments are read back after the frame (an idle frame leaves them as it found them).
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <string>
 #include <vector>
 
@@ -134,6 +135,67 @@ TEST_F(IdleTest, EmittersAtRateZeroAndRemovedOnesCostNothingButTheirTickRows) {
   ASSERT_TRUE(system.remove_emitter(busy_row.value()).ok());
   ASSERT_TRUE(system.execute(1.0f / 60.0f).ok());  // the removed emitter's particles die as orphans
   for (int frame = 0; frame < 3; ++frame) expect_idle_frame(system);
+}
+
+// The quiescent frame (docs/design/runtime_frame.md, "Quiescent frames"): live emitters that
+// cannot spawn (rate 0, no bursts) over a pool the host knows is empty record the tick alone —
+// one dispatch over the rows — and their clocks run exactly as full frames run them (the f32 sum
+// of the dts, the tick index); a rate set again brings the passes back and spawns at once.
+TEST_F(IdleTest, QuiescentFramesRecordTheTickAloneAndKeepEveryClock) {
+  auto created = ParticleSystem::create(device(), {.capacity = 1u << 20, .record_words = 8, .max_emitters = 64});
+  ASSERT_TRUE(created.ok()) << created.error().to_string();
+  ParticleSystem system = std::move(created).value();
+  Result<CompiledEffect> still_a = test::tagged_effect(1, 0.0f, 1.0f);
+  Result<CompiledEffect> still_b = test::tagged_effect(2, 0.0f, 1.0f);
+  ASSERT_TRUE(still_a.ok() && still_b.ok());
+  Result<uint32_t> row_a = system.add_emitter(still_a.value());
+  Result<uint32_t> row_b = system.add_emitter(still_b.value());
+  ASSERT_TRUE(row_a.ok() && row_b.ok());
+  const float dts[] = {1.0f / 60.0f, 1.0f / 50.0f, 1.0f / 90.0f, 0.0125f, 1.0f / 30.0f};
+  float age = 0.0f;  // the tick's own sum: age + dt in f32, once a frame
+  uint32_t quiescent = 0, frames = 0;
+  for (int frame = 0; frame < 40; ++frame) {
+    const float dt = dts[frame % 5];
+    std::vector<gpu::Device::DispatchRecord> log;
+    device().set_dispatch_log(&log);
+    const Status ran = system.execute(dt);
+    device().set_dispatch_log(nullptr);
+    ASSERT_TRUE(ran.ok()) << ran.error().to_string();
+    ASSERT_TRUE(device().wait_idle().ok());  // the host learns each frame's count once it completed
+    age = age + dt;
+    ++frames;
+    if (log.size() == 1) {
+      ++quiescent;
+      EXPECT_NE(log[0].pipeline.find("tick"), std::string::npos) << log[0].pipeline;
+      EXPECT_LE(uint64_t(log[0].groups[0]) * log[0].groups[1] * log[0].groups[2], kIdleGroups);
+    } else {
+      EXPECT_EQ(quiescent, 0u) << "frame " << frame << " ran the passes after quiescent frames";
+    }
+  }
+  // The first frames run the passes until one that completed shows the pool empty.
+  EXPECT_GE(quiescent, 35u);
+  Result<std::vector<shader::FrameEmitterState>> states = system.read_emitter_states();
+  ASSERT_TRUE(states.ok());
+  for (uint32_t row : {row_a.value(), row_b.value()}) {
+    EXPECT_EQ(std::bit_cast<uint32_t>((*states)[row].age), std::bit_cast<uint32_t>(age)) << "row " << row;
+    EXPECT_EQ((*states)[row].tick, frames - 1) << "row " << row;  // 0 on its first frame
+  }
+  Result<runtime::FrameStats> stats = system.read_stats();
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->alive, 0u);
+  EXPECT_EQ(stats->free_count, system.capacity());
+  // A rate again: the next frame runs the passes and spawns 600/s x 1/60 s.
+  const float rate[1] = {600.0f};
+  ASSERT_TRUE(system.set_emitter_field(row_a.value(), "rate", rate).ok());
+  std::vector<gpu::Device::DispatchRecord> log;
+  device().set_dispatch_log(&log);
+  ASSERT_TRUE(system.execute(1.0f / 60.0f).ok());
+  device().set_dispatch_log(nullptr);
+  EXPECT_GT(log.size(), 1u);
+  Result<runtime::FrameStats> back = system.read_stats();
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->newborns, 10u);
+  EXPECT_EQ(back->alive + back->free_count, system.capacity());
 }
 
 }  // namespace

@@ -1,0 +1,56 @@
+#include "runtime/frame/pool_invariants.hpp"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "runtime/frame/particle_system.hpp"
+
+namespace mote::runtime {
+namespace {
+
+Error broken(std::string message) { return make_error(ErrorCode::kInternal, std::move(message), "pool"); }
+
+}  // namespace
+
+Result<PoolCensus> check_pool_invariants(ParticleSystem& system) {
+  MOTE_TRY_ASSIGN(const FrameStats stats, system.read_stats());
+  MOTE_TRY_ASSIGN(const std::vector<uint32_t> alive, system.read_alive_slots());
+  MOTE_TRY_ASSIGN(const std::vector<uint32_t> free, system.read_free_slots());
+  MOTE_TRY_ASSIGN(const std::vector<uint32_t> pool, system.read_pool());
+  const uint32_t capacity = system.capacity();
+  const uint32_t words = system.record_words();
+  if (uint64_t(stats.alive) + stats.free_count != capacity)
+    return broken(fmt::format("alive {} + free {} != capacity {}", stats.alive, stats.free_count, capacity));
+  if (alive.size() != stats.alive)
+    return broken(fmt::format("the alive list holds {} slots, its counter says {}", alive.size(), stats.alive));
+  if (free.size() != stats.free_count)
+    return broken(fmt::format("the free list holds {} slots, its counter says {}", free.size(), stats.free_count));
+
+  std::vector<uint8_t> seen(capacity, 0);  // 1: alive, 2: free
+  for (uint32_t slot : alive) {
+    if (slot >= capacity) return broken(fmt::format("alive slot {} past the capacity {}", slot, capacity));
+    if (seen[slot]) return broken(fmt::format("slot {} twice in the alive list", slot));
+    seen[slot] = 1;
+    const uint32_t header = pool[size_t(slot) * words];
+    const uint32_t row = header & shader::kFrameHeaderRowMask;
+    if (!system.is_live(row)) return broken(fmt::format("alive slot {} of row {}, which is not live", slot, row));
+    const uint32_t generation = header >> shader::kFrameHeaderRowBits;
+    if (generation != (system.generation(row) & shader::kFrameHeaderGenerationMask))
+      return broken(fmt::format("alive slot {} of generation {} of row {}, which is at generation {}", slot, generation,
+                                row, system.generation(row)));
+  }
+  for (uint32_t slot : free) {
+    if (slot >= capacity) return broken(fmt::format("free slot {} past the capacity {}", slot, capacity));
+    if (seen[slot])
+      return broken(fmt::format("slot {} {}", slot, seen[slot] == 1 ? "in both lists" : "twice in the free list"));
+    seen[slot] = 2;
+    // A freed record is zeroed whole (simulate's zero_freed_records), not just its header.
+    for (uint32_t w = 0; w < words; ++w)
+      if (pool[size_t(slot) * words + w] != 0)
+        return broken(fmt::format("free slot {} holds {:#x} at word {}", slot, pool[size_t(slot) * words + w], w));
+  }
+  return PoolCensus{stats.alive, stats.free_count};
+}
+
+}  // namespace mote::runtime
