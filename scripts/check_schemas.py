@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks the JSON schemas against the documents Mote ships (CTest graph.schemas).
 
-Every effect preset (effects/*.json) must validate against docs/effect.schema.json and every
+Every effect preset (effects/*.json, effects/stateless/*.json) must validate against docs/effect.schema.json and every
 scene (scenes/*.json) against docs/scene.schema.json, with a "$schema" key added as an editor
 would add it; and documents broken the ways a person typing breaks them (an unknown node type,
 a misspelt input port, a misspelt parameter, a parameter of the wrong kind, an unknown top-level
@@ -50,6 +50,7 @@ def main(source):
     scene = validator(os.path.join(source, "docs/scene.schema.json"))
     # docs/look/: the before/after scenes of docs/design/modules.md's pictures.
     for schema, pattern, name, least in ((effect, "effects/*.json", "effect.schema.json", 8),
+                                         (effect, "effects/stateless/*.json", "effect.schema.json", 6),
                                          (scene, "scenes/*.json", "scene.schema.json", 8),
                                          (scene, "docs/look/*.json", "scene.schema.json", 2)):
         files = sorted(glob.glob(os.path.join(source, pattern)))

@@ -169,7 +169,9 @@ class ParticleSystem;
 // What moves an emitter's particles (docs/design/drivers.md): the GPU frame (add_emitter), the
 // effect's bytecode on the host (add_cpu_emitter), or the application (add_manual_emitter).
 // kNone: detached (detach_driver): the emitter's row and id stay, nothing moves, spawns or draws.
-enum class Driver { kGpu, kCpu, kManual, kNone };
+// kStateless: a stateless effect's emitter (add_stateless_emitter), evaluated every frame; it
+// keeps that driver (set_driver and detach_driver refuse it, kUnsupported).
+enum class Driver { kGpu, kCpu, kManual, kNone, kStateless };
 
 // What an emitter's burst() does when the pool cannot hold it (docs/design/drivers.md,
 // "Pool-full policies"): drop what does not fit (counted in ParticleStats::dropped), or replace
@@ -203,6 +205,32 @@ class ManualEmitter {
  private:
   friend class ParticleSystem;
   ManualEmitter(ParticleSystem* system, EmitterId id) : system_(system), id_(id) {}
+  ParticleSystem* system_ = nullptr;
+  EmitterId id_;
+};
+
+// A stateless emitter (docs/design/drivers.md, "The stateless driver"): the emitter of a
+// stateless effect ("stateless": true, its one graph `eval`), whose emission.capacity particles
+// are evaluated on the GPU every frame at the emitter's own clock — each a function of that time,
+// its index and the emitter's seed, so any time costs the same: a jump, backwards, negative.
+// time() is the time the next frame evaluates; each frame then advances it by dt × time_scale()
+// (a paused or inactive emitter's clock stands). set_time is an exact seek; any finite scale is
+// allowed (negative runs backwards, 0 stands). Errors: kInvalidArgument for a non-finite time or
+// scale (nothing changes) and for a handle whose emitter was removed (time() and time_scale()
+// read 0 then).
+class StatelessEmitter {
+ public:
+  StatelessEmitter() = default;
+  EmitterId id() const { return id_; }
+  uint32_t count() const;  // the particles it evaluates (the effect's emission.capacity)
+  Status set_time(double time);
+  Status set_time_scale(double scale);
+  double time() const;
+  double time_scale() const;
+
+ private:
+  friend class ParticleSystem;
+  StatelessEmitter(ParticleSystem* system, EmitterId id) : system_(system), id_(id) {}
   ParticleSystem* system_ = nullptr;
   EmitterId id_;
 };
@@ -260,6 +288,7 @@ class ParticleSystem {
   // Emitters. add_emitter verifies the effect's program for the pool; emitters of one effect
   // share its placement in the program buffer. Neither call waits for the GPU: what changed goes
   // out with the next execute(). remove_emitter frees the row; its particles die next frame.
+  // A stateless effect's add_emitter is add_stateless_emitter's (which waits once, see there).
   Result<EmitterId> add_emitter(const CompiledEffect& effect, const EmitterDesc& desc = {});
   Status remove_emitter(EmitterId id);
   // Replaces a live emitter's effect in place (a live program swap): the row stays, its
@@ -378,6 +407,18 @@ class ParticleSystem {
                                            const EmitterDesc& desc = {});
   // The handle of a live manual emitter (kInvalidArgument for any other id).
   Result<ManualEmitter> manual_emitter(EmitterId id);
+  // A stateless emitter (StatelessEmitter above) of a stateless effect, starting at time 0 and
+  // scale 1. It stands at desc's position and rotation (a transform is refused; so is
+  // set_emitter_position later, kUnsupported), with desc's seed as given (0 included) and field
+  // overrides; the pool's records must hold the standard particle's 21 words (its particles are
+  // placed as a manual emitter's) and emission.capacity must fit the pool (kInvalidArgument
+  // otherwise); a stateful effect is kUnsupported. add_emitter of a stateless effect adds one
+  // (its handle: stateless_emitter). Its particles are placed by the next frame, through the
+  // frame's spawn budget like any spawn. swap_effect, burst and the pool-full policy refuse it.
+  // Adding waits for the GPU once (the evaluation's program upload).
+  Result<StatelessEmitter> add_stateless_emitter(const CompiledEffect& effect, const EmitterDesc& desc = {});
+  // The handle of a live stateless emitter (kInvalidArgument for any other id).
+  Result<StatelessEmitter> stateless_emitter(EmitterId id);
   // The handle of a live cpu emitter (kInvalidArgument for any other id).
   Result<CpuEmitter> cpu_emitter(EmitterId id);
   // A cpu-driven emitter (CpuEmitter above) of `effect`, whose record must be the standard

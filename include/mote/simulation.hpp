@@ -212,4 +212,18 @@ class Simulation {
 Result<std::vector<FrameReport>> simulate(const CompiledEffect& effect, const SimulationOptions& options,
                                           uint32_t frames);
 
+// A stateless effect's particles at `time` (docs/design/drivers.md, "The stateless driver"): its
+// EVAL run on the CPU reference VM for particles [0, emission.capacity), with the emitter's pose,
+// seed (as given) and field overrides — what a stateless emitter of the same description draws
+// at that time (the GPU's within the parity tolerance of docs/design/vm.md). Records are
+// count × record_words words, particle i's at i × record_words, its header word 0. Errors:
+// kUnsupported for a stateful effect, kInvalidArgument for a non-finite time, a transform or an
+// override the effect lacks.
+struct StatelessRecords {
+  uint32_t count = 0;
+  uint32_t record_words = 0;
+  std::vector<uint32_t> records;
+};
+Result<StatelessRecords> evaluate_stateless(const CompiledEffect& effect, const EmitterDesc& emitter, double time);
+
 }  // namespace mote

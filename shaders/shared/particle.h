@@ -80,5 +80,21 @@ MOTE_ASSERT_OFFSET(ManualFillPush, count, 4);
 MOTE_ASSERT_OFFSET(ManualFillPush, first, 8);
 MOTE_ASSERT_OFFSET(ManualFillPush, header, 12);
 
+// The stateless driver's scatter (shaders/runtime/drivers/stateless_scatter.comp): the row's
+// evaluated records (binding kStatelessBindingEvaluated, eval_words apiece) over the slots its
+// manual slot map (kManualFillBindingSlots) holds.
+MOTE_CONSTANT(uint, kStatelessBindingEvaluated, 33u);
+struct StatelessScatterPush {
+  uint count;       // particles evaluated
+  uint eval_words;  // the program's record words (header included), at most the pool's stride
+  uint header;      // the record header the slots must hold (row | generation << 20)
+  uint pad0;
+};
+MOTE_ASSERT_SIZE(StatelessScatterPush, 16);
+MOTE_ASSERT_OFFSET(StatelessScatterPush, count, 0);
+MOTE_ASSERT_OFFSET(StatelessScatterPush, eval_words, 4);
+MOTE_ASSERT_OFFSET(StatelessScatterPush, header, 8);
+MOTE_ASSERT_OFFSET(StatelessScatterPush, pad0, 12);
+
 MOTE_SHARED_END
 #endif

@@ -235,6 +235,10 @@ uint vm_op_shape(uint op) { return op_shapes[op & 63u].x; }
 // instruction per interpreted instruction, which the driver did not prove redundant).
 uvec4 vm_instruction(uint pc) { return section_code[pc]; }
 layout(constant_id = 5) const bool kInstrumented = true;
+// Constant 6: the kill flag and event counts stored per particle (the executor's runs). The
+// stateless driver's EVAL (src/runtime/drivers/stateless_driver.cpp) has neither and reads only
+// the records, so its build stores none (no traffic for outcomes nobody reads).
+layout(constant_id = 6) const bool kWritesOutcomes = true;
 void vm_count_op(uint op) {
   if (kInstrumented && (params.flags & kVmRunCountOps) != 0u) atomicAdd(op_counts[op < VM_OP_COUNT ? op : VM_OP_NOP], 1u);
 }
@@ -290,10 +294,12 @@ void main() {
 #ifdef VM_REGISTERS_FAST
       if (kWindowChunks > 0u) vm_window_from_file();
 #endif
-      uint outcome = i * kVmRunOutcomeWords;
-      killed[min(outcome, uint(killed.length()) - 1u)] = dead ? 1u : 0u;
-      for (uint e = 0u; e < kVmEventOutputs; ++e)
-        killed[min(outcome + 1u + e, uint(killed.length()) - 1u)] = vm_event_counts[e];
+      if (kWritesOutcomes) {
+        uint outcome = i * kVmRunOutcomeWords;
+        killed[min(outcome, uint(killed.length()) - 1u)] = dead ? 1u : 0u;
+        for (uint e = 0u; e < kVmEventOutputs; ++e)
+          killed[min(outcome + 1u + e, uint(killed.length()) - 1u)] = vm_event_counts[e];
+      }
     }
     if (kWindowChunks > 0u) vm_window_store_block(first, count);
   }

@@ -116,6 +116,8 @@ Status attach_driver(ParticleSystem& api, detail::ParticleSystemState& state, Em
 Status ParticleSystem::detach_driver(EmitterId id) {
   MOTE_TRY_ASSIGN(const Driver from, driver(id));
   if (from == Driver::kNone) return ok_status();
+  if (from == Driver::kStateless)
+    return make_error(ErrorCode::kUnsupported, "a stateless emitter keeps its driver: remove it instead");
   runtime::ParticleSystem& system = state_->system;
   state_->cpu_emitters.erase(id.row);
   if (from != Driver::kGpu) MOTE_TRY(system.make_gpu_driven(id.row));
@@ -128,6 +130,7 @@ Result<Driver> ParticleSystem::driver(EmitterId id) {
   MOTE_TRY(check_swappable(state_->system, id));
   if (state_->detached.count(id.row) != 0) return Driver::kNone;
   if (state_->cpu_emitters.count(id.row) != 0) return Driver::kCpu;
+  if (state_->system.stateless().is_stateless(id.row)) return Driver::kStateless;
   return state_->system.manual().is_manual(id.row) ? Driver::kManual : Driver::kGpu;
 }
 
@@ -135,6 +138,9 @@ Status ParticleSystem::set_driver(EmitterId id, Driver to) {
   return core::guard_allocation("ParticleSystem::set_driver", [&]() -> Status {
     MOTE_TRY_ASSIGN(const Driver from, driver(id));
     if (from == to) return ok_status();
+    if (from == Driver::kStateless || to == Driver::kStateless)
+      return make_error(ErrorCode::kUnsupported,
+                        "a stateless emitter keeps its driver, and no other emitter takes it: add or remove one");
     runtime::ParticleSystem& system = state_->system;
     if (to == Driver::kNone) return detach_driver(id);
     if (from == Driver::kNone) return attach_driver(*this, *state_, id, to);

@@ -16,7 +16,8 @@ namespace {
 Status check_manual(ParticleSystem* system, EmitterId id) {
   if (system == nullptr) return make_error(ErrorCode::kInvalidArgument, "an empty ManualEmitter handle");
   runtime::ParticleSystem& s = ApiAccess::state(*system).system;
-  if (!s.is_live(id.row) || s.generation(id.row) != id.generation || !s.manual().is_manual(id.row))
+  if (!s.is_live(id.row) || s.generation(id.row) != id.generation || !s.manual().is_manual(id.row) ||
+      s.stateless().is_stateless(id.row))
     return make_error(ErrorCode::kInvalidArgument,
                       fmt::format("emitter {} (generation {}) is not a live manual emitter", id.row, id.generation));
   return ok_status();

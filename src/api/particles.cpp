@@ -141,6 +141,10 @@ Result<EmitterId> ParticleSystem::add_emitter(const CompiledEffect& effect, cons
     runtime::ParticleSystem& system = state_->system;
     if (desc.transform.valid() && (!state_->has_transforms || !state_->transforms.is_live(desc.transform.row)))
       return make_error(ErrorCode::kInvalidArgument, "the emitter's transform is not a live row");
+    if (!effect.program.eval.empty()) {
+      MOTE_TRY_ASSIGN(const StatelessEmitter stateless, add_stateless_emitter(effect, desc));
+      return stateless.id();
+    }
     MOTE_TRY_ASSIGN(uint32_t row, system.add_emitter(effect, desc));
     state_->row_changed(row, &effect);
     return EmitterId{row, system.generation(row)};

@@ -263,7 +263,8 @@ Result<gpu::ComputePipeline> create_gpu_interpreter(gpu::Device& device, GpuInte
   const gpu::SpecializationConstant constants[] = {{1, spec.window_chunks},
                                                    {2, uint32_t(spec.opcodes)},
                                                    {3, uint32_t(spec.opcodes >> 32)},
-                                                   {5, spec.instrumented ? 1u : 0u}};
+                                                   {5, spec.instrumented ? 1u : 0u},
+                                                   {6, spec.writes_outcomes ? 1u : 0u}};
   return gpu::ComputePipeline::create(device, gpu_interpreter_shader(which), constants);
 }
 

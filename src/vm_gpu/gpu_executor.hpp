@@ -135,6 +135,9 @@ struct GpuInterpreterSpecialization {
   // Per-opcode counts and the trace compiled in (what the executor's runs report); benchmarks
   // build without them.
   bool instrumented = true;
+  // The kill flags and event counts stored (binding 2); the stateless driver's EVAL reads only
+  // the records and builds without them.
+  bool writes_outcomes = true;
   auto operator<=>(const GpuInterpreterSpecialization&) const = default;
 };
 // stage_window: the section's window (else none); only_its_opcodes: the section's opcode set and

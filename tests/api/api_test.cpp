@@ -209,8 +209,9 @@ TEST_F(ApiTest, ASerialWordInsideTheFieldsIsRefused) {
   EXPECT_FALSE(ParticleSystem::create(*context_, {.capacity = 64, .record_words = 32, .serial_word = 32}).ok());
 }
 
-// A stateless effect compiles, but no emitter runs it in this build (its driver is not here):
-// every way to add one, or to step one on the host, refuses it rather than drawing nothing.
+// A stateless effect runs on the stateless driver only (docs/design/drivers.md): add_emitter
+// routes it there; the manual and cpu emitters, swap_effect and mote::Simulation, which have no
+// way to run it, refuse it rather than drawing nothing.
 TEST_F(ApiTest, AStatelessEffectIsRefusedWhereNoDriverRunsIt) {
   Result<CompiledEffect> stateless = compile_effect(R"({"name": "s", "stateless": true,
     "particle_fields": [{"name": "position", "width": 3}], "emission": {"capacity": 64},
@@ -219,13 +220,25 @@ TEST_F(ApiTest, AStatelessEffectIsRefusedWhereNoDriverRunsIt) {
       {"id": "s", "type": "set_field", "params": {"field": "position"}, "inputs": {"value": "p"}}]}})");
   ASSERT_TRUE(stateless.ok()) << stateless.error().to_string();
   ParticleSystem& system = make_system({.capacity = 1024, .max_emitters = 4});
-  EXPECT_EQ(system.add_emitter(stateless.value()).error().code, ErrorCode::kUnsupported);
+  auto added = system.add_emitter(stateless.value());
+  ASSERT_TRUE(added.ok()) << added.error().to_string();
+  auto driver = system.driver(*added);
+  ASSERT_TRUE(driver.ok()) << driver.error().to_string();
+  EXPECT_EQ(*driver, Driver::kStateless);
   EXPECT_FALSE(system.add_manual_emitter(stateless.value(), 16).ok());
+  EXPECT_FALSE(system.add_cpu_emitter(stateless.value()).ok());
   auto fire = system.add_emitter(load_effect("fire.json"));
   ASSERT_TRUE(fire.ok());
-  EXPECT_EQ(system.swap_effect(*fire, stateless.value()).error().code, ErrorCode::kUnsupported);
-  EXPECT_EQ(Simulation::create(stateless.value(), {}).error().code, ErrorCode::kUnsupported);
-  ASSERT_TRUE(system.execute(1.0f / 60.0f).ok());  // the fire is untouched
+  auto swapped = system.swap_effect(*fire, stateless.value());
+  ASSERT_FALSE(swapped.ok());
+  EXPECT_EQ(swapped.error().code, ErrorCode::kUnsupported);
+  auto simulation = Simulation::create(stateless.value(), {});
+  ASSERT_FALSE(simulation.ok());
+  EXPECT_EQ(simulation.error().code, ErrorCode::kUnsupported);
+  ASSERT_TRUE(system.execute(1.0f / 60.0f).ok());  // the fire is untouched; the stateless one draws its 64
+  auto count = system.read_alive_count(*added);
+  ASSERT_TRUE(count.ok()) << count.error().to_string();
+  EXPECT_EQ(*count, 64u);
 }
 
 }  // namespace

@@ -50,6 +50,12 @@ class ManualDrivers {
   Status upload(uint32_t row);
   uint32_t count(uint32_t row) const;
   uint32_t max_count(uint32_t row) const;
+  // The row's slot map (record i's pool slot since it was placed; the capacity for one dropped),
+  // or null for a row that is not manual: the stateless driver scatters over it.
+  const gpu::Buffer* slot_map(uint32_t row) const {
+    auto it = rows_.find(row);
+    return it == rows_.end() ? nullptr : &it->second.slots;
+  }
   // Record bytes the uploads have put into the frames' uploads, every row, since creation.
   uint64_t uploaded_bytes() const { return uploaded_bytes_; }
 

@@ -1,10 +1,11 @@
 // ParticleSystem's drivers other than the GPU frame's own (docs/design/drivers.md): adding a
-// manual emitter. Kept apart from particle_system.cpp, which composes the frame.
+// manual or a stateless emitter. Kept apart from particle_system.cpp, which composes the frame.
 #include <algorithm>
 #include <string>
 
 #include "runtime/frame/particle_system.hpp"
 #include "shared/emitter_record.h"
+#include "sim/stateless_eval.hpp"
 
 namespace mote::runtime {
 
@@ -26,6 +27,36 @@ Result<uint32_t> ParticleSystem::add_manual_emitter(const CompiledEffect& effect
   std::erase_if(warmup_queue_, [&](const WarmupRequest& w) { return w.row == row; });
   Status made = emitters_->set_control(row, shader::kEmitterFlagManual, true);
   if (made.ok()) made = manual_.add(*device_, row, max_count);
+  if (!made.ok()) {
+    (void)remove_emitter(row);  // just added: cannot fail
+    return made.take_error();
+  }
+  return row;
+}
+
+Result<uint32_t> ParticleSystem::add_stateless_emitter(const CompiledEffect& effect, const EmitterDesc& options) {
+  MOTE_TRY_ASSIGN(sim::StatelessEvaluation eval, sim::make_stateless_evaluation(effect, options));
+  if (options_.record_words < kParticleFirstWord + kParticleWords)
+    return make_error(ErrorCode::kInvalidArgument,
+                      "a stateless emitter needs records of at least " +
+                          std::to_string(kParticleFirstWord + kParticleWords) +
+                          " words (its records are placed as a manual emitter's); the pool's are " +
+                          std::to_string(options_.record_words));
+  if (eval.count > options_.capacity)
+    return make_error(ErrorCode::kInvalidArgument,
+                      "the stateless effect evaluates " + std::to_string(eval.count) +
+                          " particles (emission.capacity); the pool holds " + std::to_string(options_.capacity),
+                      "/emission/capacity");
+  const uint32_t count = eval.count;
+  MOTE_TRY_ASSIGN(std::vector<uint32_t> rows, add_rows(effect, std::span(&options, 1)));
+  const uint32_t row = rows[0];
+  // Its particles are placed once as a manual row's (zeroed records: the evaluation writes them)
+  // and kept by the frame without UPDATE; the stateless driver rewrites them every frame.
+  std::erase_if(warmup_queue_, [&](const WarmupRequest& w) { return w.row == row; });
+  Status made = emitters_->set_control(row, shader::kEmitterFlagManual, true);
+  if (made.ok()) made = manual_.add(*device_, row, count);
+  if (made.ok()) made = manual_.set_count(row, count);
+  if (made.ok()) made = stateless_.add(*device_, row, std::move(eval), options_.record_words);
   if (!made.ok()) {
     (void)remove_emitter(row);  // just added: cannot fail
     return made.take_error();

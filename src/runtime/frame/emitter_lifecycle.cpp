@@ -54,10 +54,6 @@ uint32_t EmitterLifecycle::block_word(uint32_t row) const {
 Result<EmitterLifecycle::Row> EmitterLifecycle::make_row(const CompiledEffect& effect,
                                                          const EmitterDesc& options) const {
   const Program& program = effect.program;
-  if (!program.eval.empty())
-    return make_error(
-        ErrorCode::kUnsupported,
-        "a stateless effect (an EVAL section) needs the stateless driver, which this build does not have");
   if (vm_particle_record_words(program) > options_.record_words)
     return make_error(ErrorCode::kInvalidArgument, "the program's record does not fit the pool's stride");
   if (options_.serial_word != 0 && options_.serial_word < vm_particle_record_words(program))

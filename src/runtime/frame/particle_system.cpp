@@ -79,6 +79,7 @@ Result<ParticleSystem> ParticleSystem::create(gpu::Device& device, const Particl
   MOTE_TRY_ASSIGN(s.bounds_, BoundsPass::create(device));
   MOTE_TRY_ASSIGN(s.warmup_, WarmupPass::create(device));
   MOTE_TRY_ASSIGN(s.manual_, ManualDrivers::create(device));
+  MOTE_TRY_ASSIGN(s.stateless_, StatelessDrivers::create(device));
   MOTE_TRY_ASSIGN(s.alive_watch_, AliveWatch::create(device));
   MOTE_TRY_ASSIGN(const InitPass init, InitPass::create(device));
   MOTE_TRY(init.run(device, s.buffers_, options.capacity));
@@ -109,6 +110,14 @@ Result<uint32_t> ParticleSystem::add_emitter(const CompiledEffect& effect, const
 
 Result<std::vector<uint32_t>> ParticleSystem::add_emitters(const CompiledEffect& effect,
                                                            std::span<const EmitterDesc> options) {
+  if (!effect.program.eval.empty())
+    return make_error(ErrorCode::kUnsupported,
+                      "a stateless effect (an EVAL section) is evaluated, not spawned: add it as a stateless emitter");
+  return add_rows(effect, options);
+}
+
+Result<std::vector<uint32_t>> ParticleSystem::add_rows(const CompiledEffect& effect,
+                                                       std::span<const EmitterDesc> options) {
   if (emitters_->live_count() + options.size() > options_.max_emitters)
     return make_error(ErrorCode::kOutOfMemory, "the emitter table is full");
   MOTE_TRY(ensure_interpreters(effect.program));
@@ -128,12 +137,16 @@ Status ParticleSystem::remove_emitter(uint32_t row) {
   bindings_.emitter_removed(row);
   events_.emitter_removed(row);
   manual_.remove(row);
+  stateless_.remove(row);
   pool_full_.remove(row);
   return emitters_->remove_emitter(row);
 }
 
 Status ParticleSystem::swap_effect(uint32_t row, const CompiledEffect& effect) {
   if (!is_live(row)) return make_error(ErrorCode::kNotFound, "no live emitter at that row");
+  if (!effect.program.eval.empty() || stateless_.is_stateless(row))
+    return make_error(ErrorCode::kUnsupported,
+                      "swap_effect neither swaps to nor from a stateless effect: remove the emitter and add the other");
   if (manual_.is_manual(row)) MOTE_TRY(check_standard_particle(effect.program));  // its records must still fit
   MOTE_TRY(ensure_interpreters(effect.program));
   MOTE_TRY(bindings_.check_program(effect.program));
@@ -298,7 +311,9 @@ Result<ParticleSystem::FramePlan> ParticleSystem::prepare_frame(float dt, bool h
   if (!(dt > 0.0f)) return make_error(ErrorCode::kInvalidArgument, "dt must be a positive number of seconds");
   gpu::Device& device = *device_;
   uploads_.clear();
-  // The manual drivers' uploads become spawn commands and record flags before the flush.
+  // The stateless rows' placings, then the manual drivers' uploads become spawn commands and
+  // record flags before the flush.
+  MOTE_TRY(stateless_.prepare(*emitters_, manual_));
   MOTE_TRY(manual_.prepare(*emitters_, uploads_));
   // The emitters' edits into the heap (blocks) and the table (records) first.
   MOTE_TRY_ASSIGN(const bool relocated, emitters_->flush());
@@ -390,6 +405,7 @@ Status ParticleSystem::record_frame(VkCommandBuffer cmd, const FramePlan& plan) 
   if (!plan.commands.empty())
     vkCmdUpdateBuffer(cmd, buffers_.commands.handle(), 0, plan.commands.size() * 4, plan.commands.data());
   uploads_.record(cmd);
+  stateless_.record_uploads(cmd, *emitters_);
   events_.record_fills(cmd, frame_);
   gpu::transfer_to_compute(cmd);
   // This frame's world poses and channels, composed before anything of the frame reads them.
@@ -418,6 +434,7 @@ Status ParticleSystem::record_frame(VkCommandBuffer cmd, const FramePlan& plan) 
     events_.record_scatter(frame);
     emit_.record(frame, plan.dispatches, plan.program_ids);
     manual_.record(frame);
+    stateless_.record(frame, *emitters_, manual_);
   }
   if (Status simulated = simulate_.record(frame, plan.dispatches, buckets_, plan.bucketed, plan.program_ids);
       !simulated.ok() && status.ok())
@@ -434,6 +451,7 @@ void ParticleSystem::frame_recorded(const FramePlan& plan, uint64_t serial) {
   program_.committed(emitters_->heap());
   emitters_->clear_dirty_rows();
   manual_.recorded(*emitters_);
+  stateless_.recorded(plan.dt, *emitters_);
   bindings_.recorded(plan.bind_pass);
   events_.recorded();
   time_ = plan.params.time;

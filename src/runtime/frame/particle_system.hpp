@@ -38,6 +38,7 @@
 #include "runtime/frame/emit_pass.hpp"
 #include "runtime/drivers/manual_driver.hpp"
 #include "runtime/drivers/pool_full_policy.hpp"
+#include "runtime/drivers/stateless_driver.hpp"
 #include "runtime/frame/emitter_lifecycle.hpp"
 #include "runtime/frame/field_bind_pass.hpp"
 #include "runtime/frame/field_bindings.hpp"
@@ -114,6 +115,15 @@ class ParticleSystem {
   // (manual().set / write_range / set_count / upload).
   Result<uint32_t> add_manual_emitter(const CompiledEffect& effect, uint32_t max_count,
                                       const EmitterDesc& options = {});
+  // The stateless driver (src/runtime/drivers/stateless_driver.hpp, docs/design/drivers.md): an
+  // emitter of a stateless effect (an EVAL section) whose emission.capacity particles are
+  // evaluated on the GPU every frame at the emitter's own clock (stateless().set_time /
+  // set_time_scale). It stands at its own pose (a transform is refused) and needs records of at
+  // least the standard particle's 21 words (its records are placed as a manual row's). add_emitter
+  // and add_emitters refuse a stateless effect (kUnsupported: the public add_emitter routes here).
+  Result<uint32_t> add_stateless_emitter(const CompiledEffect& effect, const EmitterDesc& options = {});
+  StatelessDrivers& stateless() { return stateless_; }
+  const StatelessDrivers& stateless() const { return stateless_; }
   // Live driver swaps of a row (docs/design/drivers.md, "Swapping drivers"): the row keeps its
   // index, generation and particles. make_manual: its live particles (`records`, as the last
   // frame left them) become the manual driver's first records and stay as they are on the GPU;
@@ -131,6 +141,8 @@ class ParticleSystem {
   const EmitterLifecycle::Row* emitter_row(uint32_t row) const { return emitters_->row(row); }
   const ManualDrivers& manual() const { return manual_; }
   Status set_emitter_pose(uint32_t row, const std::array<float, 3>& position, const std::array<float, 4>* rotation) {
+    if (stateless_.is_stateless(row))
+      return make_error(ErrorCode::kUnsupported, "a stateless emitter stands where it was added in this build");
     return emitters_->set_pose(row, position, rotation);
   }
 
@@ -315,6 +327,8 @@ class ParticleSystem {
   ParticleSystem() = default;
 
  private:
+  // add_emitters without the stateless refusal (add_stateless_emitter's rows).
+  Result<std::vector<uint32_t>> add_rows(const CompiledEffect& effect, std::span<const EmitterDesc> options);
   // What one frame records, decided on the host before recording.
   struct FramePlan {
     float dt = 0.0f;
@@ -393,6 +407,7 @@ class ParticleSystem {
   BoundsPass bounds_;
   WarmupPass warmup_;
   ManualDrivers manual_;
+  StatelessDrivers stateless_;
   PoolFullPolicies pool_full_;
   AliveWatch alive_watch_;
   bool quiescent_cleared_ = false;  // a quiescent frame zeroed the last full frame's per-frame counters
