@@ -160,6 +160,15 @@ class Simulation {
   // One frame tick of `dt` seconds instead (kInvalidArgument unless positive and finite): the cpu
   // driver's step at its system's frame dt (docs/design/drivers.md, "The cpu driver").
   Result<FrameReport> step(float dt);
+  // `count` extra spawns for the next step, requested with its rate and declared bursts from the
+  // same free slots (what they cannot hold is dropped and counted in its report), as the GPU
+  // frame's burst(); calls before one step add up (saturated at 2^32 - 1).
+  void burst(uint32_t count);
+  // false: the rate and the declared bursts spawn nothing while the clock runs on (the rate's
+  // accumulator stands, so true resumes it without catch-up); burst() still spawns. The GPU
+  // frame's set_emitting.
+  void set_emitting(bool emitting);
+  bool emitting() const;
   // The constant pose the next ticks read (EMITTER_POSITION, _ROTATION, _DIRECTION, _UP).
   void set_emitter_pose(const std::array<float, 3>& position, const std::array<float, 4>& rotation);
 

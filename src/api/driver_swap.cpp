@@ -87,6 +87,8 @@ Status swap_to_cpu(ParticleSystem& api, detail::ParticleSystemState& state, Emit
                                                                      .executor = SimulationExecutor::kBatch,
                                                                      .prewarm = false}));
   MOTE_TRY(simulation.adopt(records, clock));
+  // A stopped emitter stays stopped (set_emitting): its steps spawn only its bursts.
+  simulation.set_emitting((row->emitter.control_flags & shader::kEmitterFlagStopped) == 0u);
   if (from != Driver::kManual) {
     std::vector<Particle> particles;
     for (size_t at = 0; at < records.size(); at += words) particles.push_back(particle_of(records.data() + at));

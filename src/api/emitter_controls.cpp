@@ -41,8 +41,9 @@ Status ParticleSystem::set_paused(EmitterId id, bool paused) {
 }
 
 Status ParticleSystem::set_emitting(EmitterId id, bool emitting) {
-  if (state_->cpu_emitters.count(id.row) != 0 && check_live(state_->system, id).ok())
-    return make_error(ErrorCode::kUnsupported, "set_emitting of a cpu emitter (its simulation has no stop yet)");
+  MOTE_TRY(check_live(state_->system, id));
+  if (auto cpu = state_->cpu_emitters.find(id.row); cpu != state_->cpu_emitters.end())
+    cpu->second->simulation.set_emitting(emitting);  // its steps spawn; the row's flag says so too
   return set_control(state_->system, id, shader::kEmitterFlagStopped, !emitting);
 }
 

@@ -174,8 +174,10 @@ Result<EmitterId> ParticleSystem::swap_effect(EmitterId id, const CompiledEffect
 Status ParticleSystem::burst(EmitterId id, uint32_t count) {
   MOTE_TRY(check_id(state_->system, id));
   // A host-driven row's spawns are its driver's (the manual uploads; a cpu emitter's simulation).
-  if (state_->cpu_emitters.count(id.row) != 0)
-    return make_error(ErrorCode::kUnsupported, "burst() of a cpu emitter (its simulation takes no host bursts yet)");
+  if (auto cpu = state_->cpu_emitters.find(id.row); cpu != state_->cpu_emitters.end()) {
+    cpu->second->simulation.burst(count);  // its next step spawns them (pool-full policy: drop)
+    return ok_status();
+  }
   if (state_->system.manual().is_manual(id.row))
     return make_error(ErrorCode::kInvalidArgument, "burst() of a manual emitter: its particles are its uploads");
   return state_->system.burst(id.row, count);

@@ -75,6 +75,8 @@ struct Simulation::State {
   std::vector<std::pair<uint32_t, ParticleEvent>> update_sent;
   std::vector<ParticleEvent> pending;  // queued for the next frame tick
   uint32_t pending_dropped = 0;
+  uint64_t host_bursts = 0;  // burst(): spawns for the next frame tick, beside the rate and bursts
+  bool emitting = true;      // set_emitting(false): the rate and the declared bursts stop
   // UPDATE's worker lanes past the first (options.threads > 1): each its executor, run and
   // output, and the events its runs sent (merged in slot order after the join).
   struct Lane {
@@ -321,9 +323,16 @@ struct Simulation::State {
     FrameReport r;
     const float age_before = age;
     age = age + dt;
-    const uint64_t bursts = sim::bursts_due(effect.emission.bursts, age_before, age);
-    const uint64_t rate_spawns = sim::take_rate_spawns(accumulator, rate(), dt);
-    const uint64_t requested = bursts > UINT64_MAX - rate_spawns ? UINT64_MAX : bursts + rate_spawns;
+    // A stopped emitter's clock runs, its accumulator and declared bursts stand still (the GPU
+    // tick's kEmitterFlagStopped); the host's bursts spawn either way. The warm-up takes neither.
+    const bool stopped = !warm && !emitting;
+    const uint64_t bursts = stopped ? 0 : sim::bursts_due(effect.emission.bursts, age_before, age);
+    const uint64_t rate_spawns = stopped ? 0 : sim::take_rate_spawns(accumulator, rate(), dt);
+    uint64_t requested = bursts > UINT64_MAX - rate_spawns ? UINT64_MAX : bursts + rate_spawns;
+    if (!warm) {
+      requested = requested > UINT64_MAX - host_bursts ? UINT64_MAX : requested + host_bursts;
+      host_bursts = 0;
+    }
     // The queued events' children come first, then the rate and bursts take what is left.
     uint64_t children = 0;
     for (const ParticleEvent& e : pending) children += e.count;
@@ -492,6 +501,12 @@ Result<FrameReport> Simulation::step(float dt) {
     return r;
   });
 }
+
+void Simulation::burst(uint32_t count) { s_->host_bursts = std::min<uint64_t>(s_->host_bursts + count, UINT32_MAX); }
+
+void Simulation::set_emitting(bool emitting) { s_->emitting = emitting; }
+
+bool Simulation::emitting() const { return s_->emitting; }
 
 void Simulation::set_emitter_pose(const std::array<float, 3>& position, const std::array<float, 4>& rotation) {
   s_->options.emitter.position = position;

@@ -195,5 +195,52 @@ TEST_F(ApiTest, CpuEmittersRefuseBadInput) {
   EXPECT_EQ(stats->alive, 0u);
 }
 
+// burst() and set_emitting on a cpu emitter do what they do on a gpu emitter of the same effect
+// and seed: the counts agree every frame through bursts, a stop (the rate gives nothing, a burst
+// still spawns, the clock runs), a resume without catch-up, and a burst past the pool (dropped,
+// counted alike); and a stopped gpu emitter swapped to the cpu driver stays stopped.
+TEST_F(ApiTest, ACpuEmitterBurstsAndStopsAsAGpuEmitterDoes) {
+  const CompiledEffect effect = without_prewarm(load_effect("fire.json"));
+  constexpr uint32_t kHold = 400;
+  auto gpu_system = ParticleSystem::create(context(), {.capacity = kHold, .max_emitters = 2});
+  auto cpu_system = ParticleSystem::create(context(), {.capacity = 2 * kHold + 64, .max_emitters = 2});
+  ASSERT_TRUE(gpu_system.ok() && cpu_system.ok());
+  auto gpu = (*gpu_system)->add_emitter(effect, {.seed = 5});
+  auto cpu = (*cpu_system)->add_cpu_emitter(effect, {.emitter = {.seed = 5}, .max_count = kHold});
+  ASSERT_TRUE(gpu.ok() && cpu.ok()) << (cpu.ok() ? "" : cpu.error().to_string());
+  for (int f = 0; f < 160; ++f) {
+    auto both = [&](auto&& act) {
+      ASSERT_TRUE(act(**gpu_system, *gpu).ok()) << "frame " << f;
+      ASSERT_TRUE(act(**cpu_system, cpu->id()).ok()) << "frame " << f;
+    };
+    if (f == 10 || f == 70) both([](ParticleSystem& s, EmitterId id) { return s.burst(id, 25); });
+    if (f == 40) both([](ParticleSystem& s, EmitterId id) { return s.set_emitting(id, false); });
+    if (f == 100) both([](ParticleSystem& s, EmitterId id) { return s.set_emitting(id, true); });
+    if (f == 130) both([](ParticleSystem& s, EmitterId id) { return s.burst(id, 2 * kHold); });  // past the pool
+    ASSERT_TRUE((*gpu_system)->execute(kDt).ok());
+    ASSERT_TRUE((*cpu_system)->execute(kDt).ok());
+    auto gpu_count = (*gpu_system)->read_alive_count(*gpu);
+    auto cpu_count = (*cpu_system)->read_alive_count(cpu->id());
+    ASSERT_TRUE(gpu_count.ok() && cpu_count.ok());
+    ASSERT_EQ(cpu_count.value(), gpu_count.value()) << "frame " << f;
+    if (f > 40 && f < 100) {
+      // Stopped: nothing from the rate, the burst of frame 70 whole.
+      for (ParticleSystem* system : {gpu_system->get(), cpu_system->get()}) {
+        auto stats = system->read_stats();
+        ASSERT_TRUE(stats.ok());
+        EXPECT_EQ(stats->newborns, f == 70 ? 25u : 0u) << "frame " << f;
+      }
+    }
+  }
+  // Stopped: a gpu emitter swapped to the cpu keeps spawning nothing from its rate.
+  ASSERT_TRUE((*gpu_system)->set_emitting(*gpu, false).ok());
+  ASSERT_TRUE((*gpu_system)->execute(kDt).ok());
+  ASSERT_TRUE((*gpu_system)->set_driver(*gpu, Driver::kCpu).ok());
+  for (int f = 0; f < 5; ++f) ASSERT_TRUE((*gpu_system)->execute(kDt).ok());
+  auto after = (*gpu_system)->read_stats();
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ(after->newborns, 0u) << "the swapped-in simulation spawns while its emitter is stopped";
+}
+
 }  // namespace
 }  // namespace mote::test
