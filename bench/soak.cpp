@@ -90,6 +90,13 @@ class Soak {
   }
 
   const std::map<std::string, uint64_t>& done() const { return done_; }
+  // The last actions taken (frame, action, emitter row), oldest first: what a failure follows.
+  std::string recent() const {
+    std::string text;
+    for (const std::string& line : recent_) text += "  " + line + "\n";
+    return text;
+  }
+  void set_frame(uint64_t frame) { frame_ = frame; }
   uint64_t refused() const { return refused_; }
 
  private:
@@ -108,6 +115,8 @@ class Soak {
   }
   // Counts an action that succeeded or was refused as documented; returns any other error.
   Status count(const Status& s, const char* action) {
+    recent_.push_back(fmt::format("frame {}: {} {}", frame_, action, s.ok() ? "ok" : "refused: " + s.error().message));
+    if (recent_.size() > 40) recent_.erase(recent_.begin());
     if (s.ok()) {
       ++done_[action];
       return ok_status();
@@ -188,6 +197,8 @@ class Soak {
       }};
   std::map<std::string, uint64_t> done_;
   uint64_t refused_ = 0;
+  uint64_t frame_ = 0;
+  std::vector<std::string> recent_;
 };
 
 struct Sample {
@@ -250,6 +261,7 @@ int main(int argc, char** argv) {
   uint64_t ran = 0;
   for (uint64_t frame = 1; frame <= frames; ++frame) {
     ran = frame;
+    soak.set_frame(frame);
     if (Status s = soak.act(); !s.ok()) return fail(fmt::format("frame {}: an action", frame), s.error());
     if (Status s = (*system)->execute(kDt); !s.ok()) return fail(fmt::format("frame {}", frame), s.error());
     if (frame % check_every != 0 && frame != frames) continue;

@@ -168,6 +168,7 @@ void StatelessDrivers::record(const FrameRecording& frame, const EmitterLifecycl
                    {6, &trace_},
                    {10, frame.field_headers},
                    {11, frame.field_values},
+                   {12, frame.collision_depth},
                    code_view(r.image, r.program),
                    shapes_view(r.image, r.program)});
     else
@@ -179,6 +180,7 @@ void StatelessDrivers::record(const FrameRecording& frame, const EmitterLifecycl
                    {6, &trace_},
                    {10, frame.field_headers},
                    {11, frame.field_values},
+                   {12, frame.collision_depth},
                    code_view(r.image, r.program),
                    immediates_view(r.image, r.program)});
     rec.dispatch(r.image.groups);

@@ -63,28 +63,12 @@ Result<bool> ParticleSystem::run_quiescent_frame(float dt, VkCommandBuffer host_
   if (!spawn_free_rows()) return false;
   MOTE_TRY_ASSIGN(const bool empty, alive_watch_.known_empty(*device_, frame_, options_.frames_in_flight));
   if (!empty) return false;
-  // This slot's last frame has completed: execute() waits for its serial; a host-submitted
-  // frame is done once frames_in_flight later ones were recorded, fewer than the slots.
-  const uint32_t slot = quiescent_next_;
-  quiescent_next_ = (quiescent_next_ + 1) % kQuiescentParamSlots;
-  if (quiescent_serials_[slot] != 0) MOTE_TRY(device_->wait(quiescent_serials_[slot]));
-  gpu::Buffer& buffer = quiescent_params_[slot];
-  if (!buffer.valid()) {
-    MOTE_TRY_ASSIGN(buffer, gpu::Buffer::create(*device_, {.size = sizeof(shader::FrameParams),
-                                                           .usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
-                                                           .memory = gpu::MemoryUsage::kUpload,
-                                                           .name = "frame quiescent params"}));
-  }
   const shader::FrameParams params = frame_params(dt, emitters_->row_count(), 0);
-  std::memcpy(buffer.mapped(), &params, sizeof(params));
-  MOTE_TRY(buffer.flush());
   if (host_cmd != VK_NULL_HANDLE) {
-    MOTE_TRY(record_quiescent_frame(host_cmd, buffer));
-    quiescent_serials_[slot] = 0;
+    MOTE_TRY(record_quiescent_frame(host_cmd, params));
   } else {
     Status recorded = ok_status();
-    MOTE_TRY_ASSIGN(quiescent_serials_[slot],
-                    device_->submit([&](VkCommandBuffer cmd) { recorded = record_quiescent_frame(cmd, buffer); }));
+    MOTE_TRY(device_->submit([&](VkCommandBuffer cmd) { recorded = record_quiescent_frame(cmd, params); }));
     MOTE_TRY(recorded);
   }
   quiescent_cleared_ = true;
@@ -92,18 +76,17 @@ Result<bool> ParticleSystem::run_quiescent_frame(float dt, VkCommandBuffer host_
   return true;
 }
 
-Status ParticleSystem::record_quiescent_frame(VkCommandBuffer cmd, const gpu::Buffer& params) {
-  const FrameRecording frame = recording(cmd, emitters_->row_count(), 0);
+Status ParticleSystem::record_quiescent_frame(VkCommandBuffer cmd, const shader::FrameParams& params) {
+  const FrameRecording frame = recording(cmd, params.row_count, 0);
   if (profiler_) profiler_->reset(cmd);
+  frame.begin_pass("reset");
   // The first quiescent frame reads as an idle one: the last full frame's per-frame counters go.
-  if (!quiescent_cleared_) {
-    frame.begin_pass("reset");
-    record_counter_clear(cmd, buffers_.counters);
-    frame.end_pass();
-  }
-  // The last frame's writes (the rows' states) before the tick reads and writes them, inside the
-  // tick's timing; the parameters are the host's, visible at submission.
-  tick_.record_tick(frame, params, /*start_barrier=*/true);
+  if (!quiescent_cleared_) record_counter_clear(cmd, buffers_.counters);
+  frame_start_barrier(cmd);
+  vkCmdUpdateBuffer(cmd, buffers_.params.handle(), 0, sizeof(params), &params);
+  gpu::transfer_to_compute(cmd);
+  frame.end_pass();
+  tick_.record_tick(frame);
   frame_end_barrier(cmd);
   return ok_status();
 }

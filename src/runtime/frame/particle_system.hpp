@@ -379,7 +379,7 @@ class ParticleSystem {
   // (AliveWatch). Then the frame records the tick alone, so every clock runs exactly as the full
   // frame would run it, and nothing sized by the pool. Returns whether it ran.
   Result<bool> run_quiescent_frame(float dt, VkCommandBuffer host_cmd);
-  Status record_quiescent_frame(VkCommandBuffer cmd, const gpu::Buffer& params);
+  Status record_quiescent_frame(VkCommandBuffer cmd, const shader::FrameParams& params);
   // No live row can spawn: every one is inactive or paused, or at rate 0 with no declared burst
   // and no culling camera on it; no manual row, no event binding.
   bool spawn_free_rows() const;
@@ -411,12 +411,6 @@ class ParticleSystem {
   PoolFullPolicies pool_full_;
   AliveWatch alive_watch_;
   bool quiescent_cleared_ = false;  // a quiescent frame zeroed the last full frame's per-frame counters
-  // The quiescent frames' parameters, written by the host into mapped buffers (no transfer and
-  // no transfer barrier in the frame), one per frame that may be in flight; made on first use.
-  static constexpr uint32_t kQuiescentParamSlots = 9;  // frames_in_flight's most, 8, + 1
-  std::array<gpu::Buffer, kQuiescentParamSlots> quiescent_params_;
-  std::array<uint64_t, kQuiescentParamSlots> quiescent_serials_{};
-  uint32_t quiescent_next_ = 0;
   ReplaceOldestReport last_replace_;
   std::vector<WarmupRequest> warmup_queue_;  // emitters added with a pre-warm, for the next frame
   // Pre-warm populations of recent frames, kept while those frames may be in flight.

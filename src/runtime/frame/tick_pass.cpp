@@ -10,13 +10,12 @@ Result<TickPass> TickPass::create(gpu::Device& device) {
   return pass;
 }
 
-void TickPass::record_tick(const FrameRecording& frame, const gpu::Buffer& params, bool start_barrier) const {
+void TickPass::record_tick(const FrameRecording& frame) const {
   const FrameBuffers& b = frame.buffers;
   frame.begin_pass("tick");
-  if (start_barrier) frame_start_barrier(frame.cmd);
   gpu::ComputeRecorder(frame.device, frame.cmd)
       .bind(pipeline_)
-      .buffers({{shader::kFrameBindingParams, &params},
+      .buffers({{shader::kFrameBindingParams, &b.params},
                 {shader::kFrameBindingCounters, &b.counters},
                 {shader::kFrameBindingEmitters, &b.emitters},
                 {shader::kFrameBindingStates, &b.states},
@@ -31,7 +30,7 @@ void TickPass::record_tick(const FrameRecording& frame, const gpu::Buffer& param
 
 Status TickPass::record(const FrameRecording& frame) const {
   const FrameBuffers& b = frame.buffers;
-  record_tick(frame, b.params);
+  record_tick(frame);
   frame.begin_pass("scan");
   const Status scanned = b.spawn_scan.record(frame.cmd, b.spawn_counts, b.spawn_sums, gpu::ScanCount::host(frame.rows),
                                              gpu::ScanKind::kInclusive);

@@ -17,11 +17,9 @@ class TickPass {
   // Records the tick over frame.rows rows ("tick") and the scan ("scan", ending with a
   // compute-to-compute barrier). An error only for a scan longer than it was made for.
   Status record(const FrameRecording& frame) const;
-  // The tick alone ("tick") reading its parameters from `params` (a FrameParams uniform buffer):
-  // the frame's own, or a quiescent frame's host-written one (docs/design/runtime_frame.md,
-  // "Quiescent frames": the clocks advance and every row asks 0, so no scan is needed).
-  // With `start_barrier` it first records frame_start_barrier (inside the pass's timing).
-  void record_tick(const FrameRecording& frame, const gpu::Buffer& params, bool start_barrier = false) const;
+  // The tick alone ("tick"), for a quiescent frame (docs/design/runtime_frame.md, "Quiescent
+  // frames"): the clocks advance and every row asks 0, so no scan is needed.
+  void record_tick(const FrameRecording& frame) const;
 
  private:
   gpu::ComputePipeline pipeline_;
