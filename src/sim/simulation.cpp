@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <optional>
 #include <thread>
+#include <utility>
 #include <bit>
 #include <cmath>
 
@@ -329,10 +330,7 @@ struct Simulation::State {
     const uint64_t bursts = stopped ? 0 : sim::bursts_due(effect.emission.bursts, age_before, age);
     const uint64_t rate_spawns = stopped ? 0 : sim::take_rate_spawns(accumulator, rate(), dt);
     uint64_t requested = bursts > UINT64_MAX - rate_spawns ? UINT64_MAX : bursts + rate_spawns;
-    if (!warm) {
-      requested = requested > UINT64_MAX - host_bursts ? UINT64_MAX : requested + host_bursts;
-      host_bursts = 0;
-    }
+    if (!warm) requested = std::min(requested, UINT64_MAX - host_bursts) + std::exchange(host_bursts, 0);
     // The queued events' children come first, then the rate and bursts take what is left.
     uint64_t children = 0;
     for (const ParticleEvent& e : pending) children += e.count;
@@ -503,9 +501,7 @@ Result<FrameReport> Simulation::step(float dt) {
 }
 
 void Simulation::burst(uint32_t count) { s_->host_bursts = std::min<uint64_t>(s_->host_bursts + count, UINT32_MAX); }
-
 void Simulation::set_emitting(bool emitting) { s_->emitting = emitting; }
-
 bool Simulation::emitting() const { return s_->emitting; }
 
 void Simulation::set_emitter_pose(const std::array<float, 3>& position, const std::array<float, 4>& rotation) {
@@ -590,18 +586,6 @@ Result<std::vector<float>> Simulation::field(std::string_view name) const {
     for (uint32_t c = 0; c < width; ++c)
       values.push_back(std::bit_cast<float>(s_->pool[size_t(slot) * s_->stride + offset + c]));
   return values;
-}
-
-Result<std::vector<FrameReport>> simulate(const CompiledEffect& effect, const SimulationOptions& options,
-                                          uint32_t frames) {
-  MOTE_TRY_ASSIGN(Simulation sim, Simulation::create(effect, options));
-  std::vector<FrameReport> reports;
-  reports.reserve(frames);
-  for (uint32_t f = 0; f < frames; ++f) {
-    MOTE_TRY_ASSIGN(FrameReport r, sim.step());
-    reports.push_back(r);
-  }
-  return reports;
 }
 
 }  // namespace mote
