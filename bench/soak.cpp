@@ -265,8 +265,10 @@ int main(int argc, char** argv) {
     if (Status s = soak.act(); !s.ok()) return fail(fmt::format("frame {}: an action", frame), s.error());
     if (Status s = (*system)->execute(kDt); !s.ok()) return fail(fmt::format("frame {}", frame), s.error());
     if (frame % check_every != 0 && frame != frames) continue;
-    if (Status s = (*system)->check_consistency(); !s.ok())
+    if (Status s = (*system)->check_consistency(); !s.ok()) {
+      fmt::print(stderr, "bench_soak: the last actions:\n{}", soak.recent());
       return fail(fmt::format("frame {}: invariants", frame), s.error());
+    }
     auto stats = (*system)->read_stats();
     if (!stats.ok()) return fail("stats", stats.error());
     const Context::MemoryInUse device = context.value()->device_memory_in_use();
