@@ -7,8 +7,10 @@
 // assertion fails otherwise).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
 #include <string>
 
 #include "test_executors.hpp"
@@ -24,8 +26,19 @@ using vm_detail::ReferenceParticle;
 
 class TraceParity : public ::testing::TestWithParam<std::string> {};
 
+bool fused_rounding(isa::Op op, float got, float ref) {
+  if (op != isa::Op::ADD && op != isa::Op::SUB && op != isa::Op::MUL) return false;
+  if (!std::isfinite(got) || !std::isfinite(ref)) return false;
+  return std::fabs(double(got) - double(ref)) <= std::ldexp(1.0, std::ilogb(std::max(std::fabs(ref), 1e-38f)) - 23);
+}
+
 TEST_P(TraceParity, EveryInstructionOfGeneratedProgramsMatchesTheReference) {
   auto executor = make_executor_for_test(GetParam());
+  // A compiled kernel is one shader: its driver may contract an instruction's arithmetic with the
+  // one before it (docs/design/vm.md, "The compiled kernels"), so an ADD, SUB or MUL can see its
+  // operand unrounded where the trace shows it rounded (lavapipe: a SUB of an ACOS's result came
+  // out an ulp off on a rounding tie). Those three get one ulp of the result there.
+  const bool fuses_across = GetParam() == "gpu-compiled";
   ASSERT_NE(executor, nullptr);
   std::array<uint64_t, 256> checked{};
   const uint32_t programs = trace_parity_program_count(GetParam());
@@ -68,7 +81,8 @@ TEST_P(TraceParity, EveryInstructionOfGeneratedProgramsMatchesTheReference) {
           const uint32_t* gpu = &traced->trace[(size_t(i) * code.size() + pc) * 4];
           for (uint32_t c = 0; c < written; ++c) {
             const float g = u2f(gpu[c]);
-            ASSERT_TRUE(within_op_tolerance(info, g, ref[int(c)], src[0], src[1], src[2], c))
+            ASSERT_TRUE(within_op_tolerance(info, g, ref[int(c)], src[0], src[1], src[2], c) ||
+                        (fuses_across && fused_rounding(info.op, g, ref[int(c)])))
                 << where << " particle " << i << " " << info.mnemonic << " at [" << pc << "] lane " << c << ": gpu "
                 << g << " reference " << ref[int(c)] << " operands (" << src[0][0] << "," << src[0][1] << ","
                 << src[0][2] << "," << src[0][3] << ") (" << src[1][0] << "," << src[1][1] << "," << src[1][2] << ","
