@@ -97,6 +97,7 @@ const Preset kPresets[] = {
     {"leaves.json", 300, kTol, kTol, ""},
     {"leaves_swirl.json", 300, kTol, kTol, "", 0.0f, "scenes/fields/leaves_swirl.mvf"},
     {"rain.json", 300, kTol, kTol, ""},
+    {"rain_depth.json", 300, kTol, kTol, ""},  // no collision depth set: collide_depth never hits, on both sides
     {"rain_splash.json", 300, kTol, kTol, ""},
     {"smoke.json", 300, kTol, kTol, ""},
     {"snow.json", 300, kTol, kTol, ""},
