@@ -27,11 +27,20 @@ Result<PoolCensus> check_pool_invariants(ParticleSystem& system) {
   if (free.size() != stats.free_count)
     return broken(fmt::format("the free list holds {} slots, its counter says {}", free.size(), stats.free_count));
 
-  std::vector<uint8_t> seen(capacity, 0);  // 1: alive, 2: free
-  for (uint32_t slot : alive) {
+  std::vector<uint8_t> seen(capacity, 0);       // 1: alive, 2: free
+  std::vector<uint32_t> entry_of(capacity, 0);  // a listed slot's entry in the alive list
+  for (uint32_t entry = 0; entry < alive.size(); ++entry) {
+    const uint32_t slot = alive[entry];
     if (slot >= capacity) return broken(fmt::format("alive slot {} past the capacity {}", slot, capacity));
-    if (seen[slot]) return broken(fmt::format("slot {} twice in the alive list", slot));
+    // Where the two entries are says which pass wrote the second: emit's newborns come first in
+    // the list, the survivors frame_compact placed after them.
+    if (seen[slot])
+      return broken(fmt::format("slot {} twice in the alive list (entries {} and {} of {}: {} newborns, {} walked, {} "
+                                "pre-warmed)",
+                                slot, entry_of[slot], entry, alive.size(), stats.newborns, stats.previous_alive,
+                                stats.prewarmed));
     seen[slot] = 1;
+    entry_of[slot] = entry;
     const uint32_t header = pool[size_t(slot) * words];
     const uint32_t row = header & shader::kFrameHeaderRowMask;
     if (!system.is_live(row)) return broken(fmt::format("alive slot {} of row {}, which is not live", slot, row));
