@@ -27,8 +27,9 @@ Result<PoolCensus> check_pool_invariants(ParticleSystem& system) {
   if (free.size() != stats.free_count)
     return broken(fmt::format("the free list holds {} slots, its counter says {}", free.size(), stats.free_count));
 
-  std::vector<uint8_t> seen(capacity, 0);       // 1: alive, 2: free
-  std::vector<uint32_t> entry_of(capacity, 0);  // a listed slot's entry in the alive list
+  // Per slot: 0 unseen, kFree on the free list, else 1 + its entry in the alive list.
+  constexpr uint32_t kFree = ~0u;
+  std::vector<uint32_t> seen(capacity, 0);
   for (uint32_t entry = 0; entry < alive.size(); ++entry) {
     const uint32_t slot = alive[entry];
     if (slot >= capacity) return broken(fmt::format("alive slot {} past the capacity {}", slot, capacity));
@@ -37,10 +38,9 @@ Result<PoolCensus> check_pool_invariants(ParticleSystem& system) {
     if (seen[slot])
       return broken(fmt::format("slot {} twice in the alive list (entries {} and {} of {}: {} newborns, {} walked, {} "
                                 "pre-warmed)",
-                                slot, entry_of[slot], entry, alive.size(), stats.newborns, stats.previous_alive,
+                                slot, seen[slot] - 1, entry, alive.size(), stats.newborns, stats.previous_alive,
                                 stats.prewarmed));
-    seen[slot] = 1;
-    entry_of[slot] = entry;
+    seen[slot] = 1 + entry;
     const uint32_t header = pool[size_t(slot) * words];
     const uint32_t row = header & shader::kFrameHeaderRowMask;
     if (!system.is_live(row)) return broken(fmt::format("alive slot {} of row {}, which is not live", slot, row));
@@ -52,8 +52,8 @@ Result<PoolCensus> check_pool_invariants(ParticleSystem& system) {
   for (uint32_t slot : free) {
     if (slot >= capacity) return broken(fmt::format("free slot {} past the capacity {}", slot, capacity));
     if (seen[slot])
-      return broken(fmt::format("slot {} {}", slot, seen[slot] == 1 ? "in both lists" : "twice in the free list"));
-    seen[slot] = 2;
+      return broken(fmt::format("slot {} {}", slot, seen[slot] != kFree ? "in both lists" : "twice in the free list"));
+    seen[slot] = kFree;
     // A freed record is zeroed whole (simulate's zero_freed_records), not just its header.
     for (uint32_t w = 0; w < words; ++w)
       if (pool[size_t(slot) * words + w] != 0)
